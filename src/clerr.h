@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Symbolic names for OpenCL status codes, so every failure reads "call: NAME (number)". */
+#ifndef CB_CLERR_H
+#define CB_CLERR_H
+
+#include <CL/cl.h>
+
+/* The symbolic name of an OpenCL status code, or "UNKNOWN_ERROR" when it has none. */
+const char *cb_cl_strerror(cl_int status);
+
+/* Prints "clbanks: CALL: NAME (N)" plus a hint for codes that usually mean a watchdog reset. */
+void cb_cl_report(const char *call, cl_int status);
+
+#endif

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	return cb_main(argc, argv);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "model.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const unsigned cb_elem_sizes[CB_NELEM] = { 1, 2, 4, 8, 16 };
+
+int cb_elem_index(unsigned elem_bytes)
+{
+	for (int i = 0; i < CB_NELEM; i++)
+		if (cb_elem_sizes[i] == elem_bytes)
+			return i;
+	return -1;
+}
+
+bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
+		unsigned nlanes)
+{
+	memset(p, 0, sizeof *p);
+	if (width == 0 || elem_bytes == 0 || nlanes == 0 || nlanes > CB_MAX_LANES)
+		return false;
+	p->width = width;
+	p->elem_bytes = elem_bytes;
+	p->nlanes = nlanes;
+	p->lane_first = cb_xmalloc((nlanes + 1) * sizeof *p->lane_first);
+	unsigned cap = nlanes * (elem_bytes / width + 2);
+	p->words = cb_xmalloc(cap * sizeof *p->words);
+	unsigned k = 0;
+	for (unsigned l = 0; l < nlanes; l++) {
+		uint64_t first = offsets[l] / width;
+		uint64_t last = ((uint64_t)offsets[l] + elem_bytes - 1) / width;
+		p->lane_first[l] = k;
+		for (uint64_t w = first; w <= last; w++)
+			p->words[k++] = (uint32_t)w;
+	}
+	p->lane_first[nlanes] = k;
+	p->nwords = k;
+
+	/* prev_lane by a small open-addressing map from word to the last lane that touched it. */
+	p->prev_lane = cb_xmalloc((k ? k : 1) * sizeof *p->prev_lane);
+	unsigned size = 16;
+	while (size < 2 * k)
+		size *= 2;
+	uint32_t *keys = cb_xmalloc(size * sizeof *keys);
+	int32_t *vals = cb_xmalloc(size * sizeof *vals);
+	bool *used = cb_xcalloc(size, sizeof *used);
+	for (unsigned l = 0; l < nlanes; l++) {
+		/* First look all of this lane's words up, then record the lane, so that a lane's
+		 * own words never count as an earlier lane. */
+		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
+			uint32_t w = p->words[j];
+			unsigned h = (w * 2654435761u) & (size - 1);
+			p->prev_lane[j] = -1;
+			while (used[h]) {
+				if (keys[h] == w) {
+					p->prev_lane[j] = vals[h];
+					break;
+				}
+				h = (h + 1) & (size - 1);
+			}
+		}
+		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
+			uint32_t w = p->words[j];
+			unsigned h = (w * 2654435761u) & (size - 1);
+			while (used[h] && keys[h] != w)
+				h = (h + 1) & (size - 1);
+			used[h] = true;
+			keys[h] = w;
+			vals[h] = (int32_t)l;
+		}
+	}
+	free(keys);
+	free(vals);
+	free(used);
+	return true;
+}
+
+void cb_prepared_free(cb_prepared *p)
+{
+	free(p->words);
+	free(p->lane_first);
+	free(p->prev_lane);
+	memset(p, 0, sizeof *p);
+}
+
+void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_word)
+{
+	if ((banks & (banks - 1)) == 0) {
+		uint32_t mask = banks - 1;
+		for (unsigned k = 0; k < p->nwords; k++)
+			bank_of_word[k] = (uint16_t)(p->words[k] & mask);
+	} else {
+		for (unsigned k = 0; k < p->nwords; k++)
+			bank_of_word[k] = (uint16_t)(p->words[k] % banks);
+	}
+}
+
+unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
+			    bool merge, unsigned group)
+{
+	/* Per-bank counters, reset lazily with a stamp per group. */
+	uint32_t stamp[CB_MAX_BANKS];
+	uint16_t count[CB_MAX_BANKS];
+	unsigned total = 0;
+
+	if (banks == 0 || banks > CB_MAX_BANKS)
+		return 0;
+	if (group == 0 || group > p->nlanes)
+		group = p->nlanes;
+	for (unsigned b = 0; b < banks; b++)
+		stamp[b] = 0;
+	uint32_t cur = 0;
+	for (unsigned g0 = 0; g0 < p->nlanes; g0 += group) {
+		unsigned g1 = g0 + group < p->nlanes ? g0 + group : p->nlanes;
+		unsigned worst = 0;
+		cur++;
+		for (unsigned k = p->lane_first[g0]; k < p->lane_first[g1]; k++) {
+			/* Merged: a word already touched by an earlier lane of this group is free. */
+			if (merge && p->prev_lane[k] >= (int32_t)g0)
+				continue;
+			unsigned b = bank_of_word[k];
+			if (stamp[b] != cur) {
+				stamp[b] = cur;
+				count[b] = 0;
+			}
+			if (++count[b] > worst)
+				worst = count[b];
+		}
+		total += worst;
+	}
+	return total;
+}
+
+unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+		   const uint32_t *offsets, unsigned nlanes)
+{
+	cb_prepared p;
+	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
+	    !cb_prepare(&p, g->width, elem_bytes, offsets, nlanes))
+		return 0;
+	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
+	cb_prepared_banks(&p, g->banks, banks);
+	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->merge, group);
+	free(banks);
+	cb_prepared_free(&p);
+	return passes;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bank model. A geometry is B banks of W bytes: byte address a lies in bank (a / W) % B,
+ * row a / (W * B). An access of E bytes at offset o touches the W-byte words
+ * o / W .. (o + E - 1) / W. Lanes are served in fixed contiguous groups of g lanes (g = the
+ * whole table when g is 0 or not smaller than the table). Within a group, each bank serves one
+ * word per pass; with merging (broadcast/multicast) lanes that touch the same word share it.
+ *
+ *   passes = sum over groups of max over banks of (distinct words, or accesses without merging)
+ *
+ * This is the one definition used by inference, predict and the tests.
+ */
+#ifndef CB_MODEL_H
+#define CB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_NELEM 5 /* element sizes 1, 2, 4, 8, 16 bytes */
+#define CB_MAX_LANES 1024
+#define CB_MAX_BANKS 4096
+
+extern const unsigned cb_elem_sizes[CB_NELEM];
+/* Index of an element size in cb_elem_sizes, or -1. */
+int cb_elem_index(unsigned elem_bytes);
+
+typedef struct {
+	unsigned banks;  /* B */
+	unsigned width;  /* W, bytes */
+	bool merge;      /* lanes touching the same word are served together */
+} cb_geometry;
+
+/* A lane table prepared for one bank width: the words each lane touches, and for each word the
+ * last earlier lane that touched the same word (so merging within any grouping is cheap). */
+typedef struct {
+	unsigned width, elem_bytes, nlanes;
+	unsigned nwords;        /* total lane-words */
+	uint32_t *words;        /* word index of each lane-word, lane-major */
+	uint32_t *lane_first;   /* nlanes + 1 entries: words of lane l are [lane_first[l], lane_first[l+1]) */
+	int32_t *prev_lane;     /* last earlier lane touching the same word, or -1 */
+} cb_prepared;
+
+/* Returns false when the table cannot be modelled (too many lanes, width 0). */
+bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
+		unsigned nlanes);
+void cb_prepared_free(cb_prepared *p);
+
+/* Bank of every lane-word of P for BANKS banks (reused across groupings and merge rules). */
+void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_word);
+
+/* Passes of a prepared table given its banks; GROUP lanes per pass (0 = whole table). */
+unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
+			    bool merge, unsigned group);
+
+/* Passes of one lane table: the whole computation in one call (predict, tests). Returns 0 when
+ * the table cannot be modelled. */
+unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+		   const uint32_t *offsets, unsigned nlanes);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* The plan: a deterministic list of experiments (element size + lane table), as a result
+ * document without times. Needs no device. */
+#ifndef CB_PLAN_H
+#define CB_PLAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+	unsigned subgroup;     /* lanes per table, 4..1024 */
+	uint64_t seed;
+	unsigned long local_mem_budget; /* bytes a table may span */
+	bool quick;            /* fewer experiments: enough for banks and width */
+} cb_plan_opts;
+
+#define CB_PLAN_DEFAULT_LOCAL_MEM 32768UL
+/* Byte distance between the two conflicting lanes of a lane-pair probe: one bank apart for
+ * every power-of-two geometry up to 2048 bytes per row. */
+#define CB_PAIR_DISTANCE 2048u
+/* A word that no lane-pair or pair-reference lane conflicts with for common geometries. */
+#define CB_PAIR_SHARED 48u
+
+/* Builds the plan document: {"format", "format_version", "plan", "device", "measurements"}.
+ * Returns NULL (after a message) when the options cannot give a plan. */
+json_t *cb_plan_make(const cb_plan_opts *opts);
+
+/* The conflict-free reference the runner times in every round: 4-byte elements, stride 1. */
+json_t *cb_plan_baseline_lanes(unsigned subgroup);
+
+#endif

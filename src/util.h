@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers shared by every module: allocation, messages, strict number parsing. */
+#ifndef CB_UTIL_H
+#define CB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Documented exit statuses (see clbanks(1)). */
+enum cb_exit {
+	CB_EXIT_OK = 0,
+	CB_EXIT_USAGE = 2,     /* usage error or bad input */
+	CB_EXIT_NODEV = 3,     /* no OpenCL platform or no such device */
+	CB_EXIT_RUNTIME = 4,   /* OpenCL or run-time failure */
+	CB_EXIT_QUALITY = 5,   /* --strict and the run was not trustworthy */
+	CB_EXIT_SIGINT = 130,
+	CB_EXIT_SIGTERM = 143
+};
+
+void *cb_xmalloc(size_t n);
+void *cb_xcalloc(size_t count, size_t size);
+void *cb_xrealloc(void *p, size_t n);
+char *cb_xstrdup(const char *s);
+
+/* "clbanks: <message>\n" on stderr. */
+void cb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "clbanks: warning: <message>\n" on stderr. */
+void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Strict parsers: the whole string must be a number in [min, max].
+ * Return false (and leave *out alone) otherwise. */
+bool cb_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+bool cb_parse_double(const char *s, double min, double max, double *out);
+
+/* Case-insensitive substring search. */
+bool cb_strcasestr_bool(const char *haystack, const char *needle);
+
+/* Deterministic PRNG (splitmix64) for plans and shuffles: results depend only on the seed. */
+typedef struct { uint64_t state; } cb_rng;
+void cb_rng_seed(cb_rng *r, uint64_t seed);
+uint64_t cb_rng_next(cb_rng *r);
+/* Uniform integer in [0, n). */
+uint32_t cb_rng_below(cb_rng *r, uint32_t n);
+void cb_shuffle_u32(cb_rng *r, uint32_t *a, size_t n);
+
+/* Monotonic wall clock in seconds. */
+double cb_now(void);
+
+#endif

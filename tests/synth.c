@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "synth.h"
+#include "plan.h"
+#include "util.h"
+
+#include <stdlib.h>
+
+json_t *synth_document(const synth_device *d, bool quick)
+{
+	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = 32768,
+			    .quick = quick };
+	json_t *doc = cb_plan_make(&po);
+	json_t *ms = json_object_get(doc, "measurements"), *m;
+	cb_rng rng;
+	cb_rng_seed(&rng, d->seed);
+	uint32_t *lanes = cb_xmalloc(d->subgroup * sizeof *lanes);
+	size_t i;
+	json_array_foreach(ms, i, m) {
+		unsigned E = (unsigned)json_integer_value(json_object_get(m, "elem_bytes"));
+		json_t *la = json_object_get(m, "lanes");
+		bool all64 = true, one_word = true;
+		for (unsigned l = 0; l < d->subgroup; l++) {
+			lanes[l] = (uint32_t)json_integer_value(json_array_get(la, l));
+			all64 &= lanes[l] % 64 == 0;
+			one_word &= lanes[l] == lanes[0];
+		}
+		int e = cb_elem_index(E);
+		double t;
+		if (d->flat) {
+			t = d->t0;
+		} else {
+			unsigned p = cb_passes(&d->geom, d->lanes_per_pass[e], E, lanes, d->subgroup);
+			t = d->t0 * (1 + 0.05 * e) + d->c * p;
+			if (d->pair_saving > 0 && E == 16 && one_word)
+				t -= d->pair_saving * d->c * p;
+		}
+		if (d->fake_step > 0 && all64)
+			t *= 1 + d->fake_step;
+		double u = (double)cb_rng_below(&rng, 1u << 30) / (double)(1u << 30);
+		t *= 1 + d->noise * (2 * u - 1);
+		json_object_set_new(m, "ns_per_access", json_real(t));
+	}
+	free(lanes);
+	json_t *dev = json_object_get(doc, "device");
+	json_object_set_new(dev, "name", json_string(d->name));
+	return doc;
+}

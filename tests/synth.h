@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Synthetic devices for the inference tests: a plan timed by a known bank model plus noise. */
+#ifndef CB_SYNTH_H
+#define CB_SYNTH_H
+
+#include "model.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+	const char *name;
+	unsigned subgroup;
+	cb_geometry geom;
+	unsigned lanes_per_pass[CB_NELEM];
+	double t0, c;          /* ns: t = t0 + c * passes */
+	double noise;          /* multiplicative noise, uniform in [1 - noise, 1 + noise] */
+	bool flat;             /* no banks: t = t0 */
+	double fake_step;      /* > 0: PoCL-like slowdown when every offset is a multiple of 64 B */
+	double pair_saving;    /* > 0: a 16-byte broadcast costs this share less (NVIDIA) */
+	uint64_t seed;
+} synth_device;
+
+/* A timed result document for the default plan (or the quick one). */
+json_t *synth_document(const synth_device *d, bool quick);
+
+#endif

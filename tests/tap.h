@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* A minimal TAP producer for the C unit tests (automake's tap-driver.sh reads it). */
+#ifndef CB_TAP_H
+#define CB_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int tap_n = 0, tap_failed = 0;
+
+static void tap_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tap_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+	tap_n++;
+	if (!cond)
+		tap_failed++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static __attribute__((unused)) void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static __attribute__((unused)) int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#endif

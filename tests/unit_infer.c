@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* Inference on synthetic devices with noise: exact recovery, honest refusals. */
+#include "config.h"
+#include "doc.h"
+#include "infer.h"
+#include "synth.h"
+#include "util.h"
+#include "tap.h"
+
+#include <math.h>
+#include <string.h>
+
+static cb_inference run(const synth_device *d, bool quick, double *seconds)
+{
+	json_t *doc = synth_document(d, quick);
+	cb_dataset ds;
+	cb_doc_dataset(doc, &ds);
+	cb_inference inf;
+	double t0 = cb_now();
+	cb_infer(&ds, &inf);
+	if (seconds)
+		*seconds = cb_now() - t0;
+	cb_dataset_free(&ds);
+	json_decref(doc);
+	return inf;
+}
+
+static bool lanes_equal(const cb_inference *inf, const unsigned *want)
+{
+	for (int e = 0; e < CB_NELEM; e++)
+		if (inf->best.lanes_per_pass[e] != want[e])
+			return false;
+	return true;
+}
+
+static void expect_banked(const synth_device *d, bool quick)
+{
+	double secs;
+	cb_inference inf = run(d, quick, &secs);
+	bool geom = inf.status == CB_BANKED && inf.best.geom.banks == d->geom.banks &&
+		    inf.best.geom.width == d->geom.width;
+	tap_ok(geom, "%s%s: banked %u x %u B (got %s %u x %u B: %s)", d->name, quick ? " (quick)" : "",
+	       d->geom.banks, d->geom.width, cb_status_name(inf.status), inf.best.geom.banks,
+	       inf.best.geom.width, inf.reason);
+	tap_ok(inf.broadcast_known && inf.best.geom.merge == d->geom.merge, "%s: broadcast %s",
+	       d->name, d->geom.merge ? "yes" : "no");
+	if (!quick) {
+		tap_ok(lanes_equal(&inf, d->lanes_per_pass),
+		       "%s: lanes per pass %u %u %u %u %u (got %u %u %u %u %u)", d->name,
+		       d->lanes_per_pass[0], d->lanes_per_pass[1], d->lanes_per_pass[2],
+		       d->lanes_per_pass[3], d->lanes_per_pass[4], inf.best.lanes_per_pass[0],
+		       inf.best.lanes_per_pass[1], inf.best.lanes_per_pass[2],
+		       inf.best.lanes_per_pass[3], inf.best.lanes_per_pass[4]);
+		tap_ok(fabs(inf.cost_per_pass_ns - d->c) < 0.1 * d->c,
+		       "%s: cost per pass %.3g ns (true %.3g)", d->name, inf.cost_per_pass_ns, d->c);
+		tap_ok(inf.val_n > 0 && inf.val_rms < 2 * d->noise + 0.02,
+		       "%s: validation on held-out tables, RMS %.3f", d->name, inf.val_rms);
+	}
+	tap_diag("%s: confidence %.4f, r2 %.4f, sigma %.4f, %.3f s, %zu measurements", d->name,
+		 inf.confidence, inf.r2, inf.sigma, secs, inf.n_fit + inf.n_holdout);
+}
+
+static void expect_not_banked_or_inconclusive(const synth_device *d, bool want_not_banked)
+{
+	cb_inference inf = run(d, false, NULL);
+	if (want_not_banked)
+		tap_ok(inf.status == CB_NOT_BANKED, "%s: not banked (got %s: %s)", d->name,
+		       cb_status_name(inf.status), inf.reason);
+	else
+		tap_ok(inf.status != CB_BANKED, "%s: never banked (got %s: %s)", d->name,
+		       cb_status_name(inf.status), inf.reason);
+}
+
+int main(void)
+{
+	synth_device nv = { .name = "NVIDIA-like 32 x 4 B, half/quarter-warp wide accesses",
+			    .subgroup = 32, .geom = { 32, 4, true },
+			    .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1, .c = 0.9,
+			    .noise = 0.05, .seed = 1 };
+	expect_banked(&nv, false);
+	expect_banked(&nv, true);
+
+	synth_device nvlat = nv;
+	nvlat.name = "NVIDIA-like latency regime (24 ns + 1 ns per pass), whole warp";
+	nvlat.t0 = 24;
+	nvlat.c = 1;
+	nvlat.noise = 0.02;
+	for (int e = 0; e < CB_NELEM; e++)
+		nvlat.lanes_per_pass[e] = 32;
+	expect_banked(&nvlat, false);
+
+	synth_device nvpair = nv;
+	nvpair.name = "NVIDIA-like with pair packing on 16-byte tables";
+	nvpair.pair_saving = 0.3;
+	nvpair.seed = 5;
+	expect_banked(&nvpair, false);
+
+	synth_device amd = { .name = "AMD-like wave64, 32 x 4 B, half-wave groups", .subgroup = 64,
+			     .geom = { 32, 4, true }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+			     .t0 = 2, .c = 1.5, .noise = 0.05, .seed = 2 };
+	expect_banked(&amd, false);
+
+	synth_device intel = { .name = "Intel-like SIMD16, 16 x 4 B", .subgroup = 16,
+			       .geom = { 16, 4, true }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			       .t0 = 1, .c = 2, .noise = 0.05, .seed = 3 };
+	expect_banked(&intel, false);
+
+	synth_device b64 = { .name = "64-bank device (wave64, one phase)", .subgroup = 64,
+			     .geom = { 64, 4, true }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
+			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 4 };
+	expect_banked(&b64, false);
+
+	synth_device w8 = { .name = "8-byte-wide banks, 32 x 8 B", .subgroup = 32,
+			    .geom = { 32, 8, true }, .lanes_per_pass = { 32, 32, 32, 32, 16 },
+			    .t0 = 0.5, .c = 1, .noise = 0.05, .seed = 6 };
+	expect_banked(&w8, false);
+
+	synth_device nob = { .name = "no broadcast, 16 x 4 B", .subgroup = 16,
+			     .geom = { 16, 4, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 8 };
+	expect_banked(&nob, false);
+
+	synth_device flat = { .name = "flat device (CPU-like)", .subgroup = 8, .t0 = 3, .c = 0,
+			      .flat = true, .noise = 0.05, .seed = 9 };
+	expect_not_banked_or_inconclusive(&flat, true);
+
+	synth_device pocl = flat;
+	pocl.name = "PoCL-like: flat with fake 20% steps at 64-byte strides";
+	pocl.fake_step = 0.2;
+	pocl.noise = 0.02;
+	pocl.seed = 10;
+	expect_not_banked_or_inconclusive(&pocl, true);
+	pocl.subgroup = 32;
+	pocl.name = "PoCL-like, 32 lanes";
+	expect_not_banked_or_inconclusive(&pocl, true);
+
+	synth_device noisy = nv;
+	noisy.name = "NVIDIA-like buried in 90% noise";
+	noisy.noise = 0.9;
+	noisy.seed = 11;
+	{
+		cb_inference inf = run(&noisy, true, NULL);
+		tap_ok(inf.status != CB_BANKED || (inf.best.geom.banks == 32 && inf.best.geom.width == 4),
+		       "%s: inconclusive or right, never a wrong count (got %s, %u x %u B)", noisy.name,
+		       cb_status_name(inf.status), inf.best.geom.banks, inf.best.geom.width);
+	}
+
+	/* Uninformative: only small strides of 4-byte elements cannot tell 32 from 64 banks. */
+	{
+		json_t *doc = synth_document(&nv, false);
+		json_t *ms = json_object_get(doc, "measurements"), *kept = json_array(), *m;
+		size_t i;
+		json_array_foreach(ms, i, m) {
+			const char *k = json_string_value(json_object_get(m, "kind"));
+			json_int_t s = json_integer_value(json_object_get(json_object_get(m, "params"), "stride"));
+			if (strcmp(k, "stride") == 0 && s <= 8 &&
+			    json_integer_value(json_object_get(m, "elem_bytes")) == 4)
+				json_array_append(kept, m);
+		}
+		json_object_set_new(doc, "measurements", kept);
+		cb_dataset ds;
+		cb_doc_dataset(doc, &ds);
+		cb_inference inf;
+		cb_infer(&ds, &inf);
+		tap_ok(inf.status == CB_INCONCLUSIVE, "strides 0..8 only: inconclusive (got %s: %s)",
+		       cb_status_name(inf.status), inf.reason);
+		cb_dataset_free(&ds);
+		json_decref(doc);
+	}
+	return tap_done();
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* The bank model against hand-computed passes, and against a brute-force reference. */
+#include "config.h"
+#include "model.h"
+#include "util.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t lanes[CB_MAX_LANES];
+
+static unsigned stride(const cb_geometry *g, unsigned group, unsigned elem, unsigned s, unsigned n)
+{
+	for (unsigned l = 0; l < n; l++)
+		lanes[l] = l * s * elem;
+	return cb_passes(g, group, elem, lanes, n);
+}
+
+static void fill(unsigned n, uint32_t v)
+{
+	for (unsigned l = 0; l < n; l++)
+		lanes[l] = v;
+}
+
+/* Straight from the definition: for each group, for each bank, count distinct words (or
+ * accesses without merging); take the maximum; add up. */
+static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, const uint32_t *off,
+			  unsigned n)
+{
+	if (!group || group > n)
+		group = n;
+	unsigned total = 0;
+	for (unsigned g0 = 0; g0 < n; g0 += group) {
+		unsigned g1 = g0 + group < n ? g0 + group : n, worst = 0;
+		for (unsigned b = 0; b < g->banks; b++) {
+			uint32_t seen[4096];
+			unsigned ns = 0, count = 0;
+			for (unsigned l = g0; l < g1; l++)
+				for (uint32_t w = off[l] / g->width; w <= (off[l] + elem - 1) / g->width; w++) {
+					if (w % g->banks != b)
+						continue;
+					bool dup = false;
+					for (unsigned k = 0; k < ns && g->merge; k++)
+						dup |= seen[k] == w;
+					if (!dup) {
+						seen[ns++] = w;
+						count++;
+					}
+				}
+			worst = count > worst ? count : worst;
+		}
+		total += worst;
+	}
+	return total;
+}
+
+int main(void)
+{
+	cb_geometry nv = { 32, 4, true }, nv_nomerge = { 32, 4, false };
+
+	/* NVIDIA-like, 4-byte elements, whole warp. */
+	tap_ok(stride(&nv, 32, 4, 1, 32) == 1, "32x4: stride 1 is one pass");
+	tap_ok(stride(&nv, 32, 4, 2, 32) == 2, "32x4: stride 2 is two passes");
+	tap_ok(stride(&nv, 32, 4, 4, 32) == 4, "32x4: stride 4 is four passes");
+	tap_ok(stride(&nv, 32, 4, 32, 32) == 32, "32x4: stride 32 is 32 passes");
+	tap_ok(stride(&nv, 32, 4, 64, 32) == 32, "32x4: stride 64 saturates at 32");
+	tap_ok(stride(&nv, 32, 4, 33, 32) == 1, "32x4: stride 33 is conflict-free");
+	tap_ok(stride(&nv, 32, 4, 17, 32) == 1, "32x4: odd stride 17 is conflict-free");
+	tap_ok(stride(&nv, 32, 4, 0, 32) == 1, "32x4: broadcast is one pass");
+	tap_ok(stride(&nv_nomerge, 32, 4, 0, 32) == 32, "32x4 without merging: same word 32 times");
+	tap_ok(stride(&nv, 0, 4, 2, 32) == 2, "group 0 means the whole table");
+
+	/* Wide elements with lane groups. */
+	tap_ok(stride(&nv, 16, 8, 1, 32) == 2, "8 B, half-warp groups: stride 1 is 2 passes");
+	tap_ok(stride(&nv, 16, 8, 0, 32) == 2, "8 B, half-warp groups: broadcast costs one pass per group");
+	tap_ok(stride(&nv, 32, 8, 0, 32) == 1, "8 B, whole warp: broadcast is one pass");
+	tap_ok(stride(&nv, 32, 8, 1, 32) == 2, "8 B, whole warp: stride 1 is 2 passes (64 words)");
+	tap_ok(stride(&nv, 8, 16, 1, 32) == 4, "16 B, quarter-warp groups: stride 1 is 4 passes");
+	tap_ok(stride(&nv, 8, 16, 2, 32) == 8, "16 B, quarter-warp groups: stride 2 is 8 passes");
+	tap_ok(stride(&nv, 8, 16, 0, 32) == 4, "16 B, quarter-warp groups: broadcast is 4 passes");
+	tap_ok(stride(&nv, 32, 16, 8, 32) == 32, "16 B, stride 8 (128 B): every lane on 4 same banks");
+
+	/* Sub-word elements share words. */
+	tap_ok(stride(&nv, 32, 1, 1, 32) == 1, "1 B stride 1: 8 words, one pass");
+	tap_ok(stride(&nv, 32, 1, 128, 32) == 32, "1 B stride 128: every lane in bank 0");
+	tap_ok(stride(&nv_nomerge, 32, 1, 1, 32) == 4, "1 B stride 1 without merging: 4 lanes per word");
+	tap_ok(stride(&nv, 32, 2, 2, 32) == 1, "2 B stride 2: one word per lane, distinct banks");
+
+	/* Two-address and lane-pair probes. */
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = l % 2 ? 128 : 0;
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 2, "two addresses one bank row apart: 2 passes");
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = l % 2 ? 4 : 0;
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 1, "two addresses in different banks: 1 pass");
+	fill(32, 48);
+	lanes[0] = 0;
+	lanes[5] = 2048;
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 2, "lane pair, whole warp: 2 passes");
+	tap_ok(cb_passes(&nv, 8, 4, lanes, 32) == 5, "lane pair in one group of 8: 4 groups + 1");
+	lanes[5] = 48;
+	lanes[9] = 2048;
+	tap_ok(cb_passes(&nv, 8, 4, lanes, 32) == 4, "lane pair in two groups of 8: no conflict");
+
+	/* Wider banks and other geometries. */
+	cb_geometry w8 = { 16, 8, true }, w8n = { 16, 8, false };
+	tap_ok(stride(&w8, 32, 4, 1, 32) == 1, "16x8 B: 4-byte stride 1 pairs lanes in a word");
+	tap_ok(stride(&w8n, 32, 4, 1, 32) == 2, "16x8 B without merging: 4-byte stride 1 is 2 passes");
+	tap_ok(stride(&w8, 32, 4, 2, 32) == 2, "16x8 B: 4-byte stride 2 is 2 passes");
+	cb_geometry amd = { 32, 4, true };
+	tap_ok(stride(&amd, 32, 4, 1, 64) == 2, "wave64, half-wave groups: stride 1 is 2 passes");
+	tap_ok(stride(&amd, 64, 4, 32, 64) == 64, "wave64 as one group on 32 banks: stride 32 is 64 passes");
+	cb_geometry b24 = { 24, 4, true };
+	tap_ok(stride(&b24, 32, 4, 24, 32) == 32, "24 banks: stride 24 is a full conflict");
+	tap_ok(stride(&b24, 32, 4, 8, 32) == 11, "24 banks: stride 8 uses 3 banks, 11 passes");
+
+	/* A misaligned access touches two words. */
+	fill(32, 0);
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = 2 + 128 * l;
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 32, "misaligned 4 B accesses straddle banks 0 and 1");
+
+	/* Invalid input gives 0, never a count. */
+	cb_geometry bad = { 0, 4, true };
+	tap_ok(stride(&bad, 32, 4, 1, 32) == 0, "zero banks: no answer");
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 0) == 0, "empty table: no answer");
+
+	/* Property: the fast path equals the definition on random tables and geometries. */
+	cb_rng rng;
+	cb_rng_seed(&rng, 42);
+	static const unsigned elems[] = { 1, 2, 4, 8, 16 }, widths[] = { 4, 8, 16 };
+	unsigned mismatches = 0, trials = 3000;
+	for (unsigned t = 0; t < trials; t++) {
+		cb_geometry g = { 2 + cb_rng_below(&rng, 127), widths[cb_rng_below(&rng, 3)],
+				  cb_rng_below(&rng, 2) };
+		unsigned n = 8u << cb_rng_below(&rng, 4), E = elems[cb_rng_below(&rng, 5)];
+		unsigned group = cb_rng_below(&rng, 3) ? (4u << cb_rng_below(&rng, 4)) : 0;
+		unsigned window = 64u << cb_rng_below(&rng, 7), pool = 1 + cb_rng_below(&rng, n);
+		uint32_t choices[64];
+		for (unsigned k = 0; k < pool && k < 64; k++)
+			choices[k] = cb_rng_below(&rng, window / E) * E;
+		for (unsigned l = 0; l < n; l++)
+			lanes[l] = choices[cb_rng_below(&rng, pool < 64 ? pool : 64)];
+		if (cb_passes(&g, group, E, lanes, n) != reference(&g, group, E, lanes, n))
+			mismatches++;
+	}
+	tap_ok(mismatches == 0, "fast passes equal the definition on %u random cases (%u differ)",
+	       trials, mismatches);
+	return tap_done();
+}

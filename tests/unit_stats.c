@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results. */
+#include "config.h"
+#include "clerr.h"
+#include "runner.h"
+#include "stats.h"
+#include "util.h"
+#include "tap.h"
+
+#include <math.h>
+#include <string.h>
+
+int main(void)
+{
+	double a[] = { 5, 1, 4, 2, 3 };
+	tap_ok(cb_median(a, 5) == 3, "median of an odd count");
+	tap_ok(cb_median(a, 4) == 3, "median of an even count averages the middle pair");
+	tap_ok(isnan(cb_median(a, 0)), "median of nothing is NaN");
+
+	cb_summary s;
+	double b[30];
+	for (int i = 0; i < 30; i++)
+		b[i] = 100 + i;
+	b[29] = 1e6;
+	cb_summarize(b, 30, &s);
+	tap_ok(s.median == 114.5, "summary median (%g)", s.median);
+	tap_ok(s.mad == 7.5, "summary MAD (%g)", s.mad);
+	tap_ok(s.outliers == 1, "one outlier flagged, kept in the data (%zu)", s.outliers);
+	size_t lo, hi;
+	tap_ok(cb_median_ci_ranks(30, &lo, &hi) && lo == 10 && hi == 21,
+	       "exact binomial 95%% CI ranks for n = 30: 10..21 (%zu..%zu)", lo, hi);
+	tap_ok(cb_median_ci_ranks(6, &lo, &hi) && lo == 1 && hi == 6, "n = 6: extremes");
+	tap_ok(!cb_median_ci_ranks(5, &lo, &hi), "n = 5: no 95%% CI");
+	tap_ok(s.ci_lo == 109 && s.ci_hi == 120, "CI values from order statistics (%g..%g)", s.ci_lo, s.ci_hi);
+
+	unsigned long v;
+	tap_ok(cb_parse_ulong("42", 0, 100, &v) && v == 42, "parse 42");
+	tap_ok(!cb_parse_ulong("4x", 0, 100, &v), "trailing junk rejected");
+	tap_ok(!cb_parse_ulong("", 0, 100, &v), "empty rejected");
+	tap_ok(!cb_parse_ulong("-1", 0, 100, &v), "negative rejected");
+	tap_ok(!cb_parse_ulong(" 1", 0, 100, &v), "leading space rejected");
+	tap_ok(!cb_parse_ulong("101", 0, 100, &v), "out of range rejected");
+	tap_ok(!cb_parse_ulong("99999999999999999999999", 0, ~0UL, &v), "overflow rejected");
+	double d;
+	tap_ok(cb_parse_double("2.5", 0, 10, &d) && d == 2.5, "parse 2.5");
+	tap_ok(!cb_parse_double("nan", 0, 10, &d), "NaN rejected");
+	tap_ok(!cb_parse_double("1e999", 0, 1e300, &d), "infinite rejected");
+
+	cb_rng r1, r2;
+	cb_rng_seed(&r1, 7);
+	cb_rng_seed(&r2, 7);
+	bool same = true;
+	for (int i = 0; i < 100; i++)
+		same &= cb_rng_next(&r1) == cb_rng_next(&r2);
+	tap_ok(same, "PRNG is deterministic for a seed");
+	unsigned hist[4] = { 0 };
+	for (int i = 0; i < 4000; i++)
+		hist[cb_rng_below(&r1, 4)]++;
+	tap_ok(hist[0] > 900 && hist[1] > 900 && hist[2] > 900 && hist[3] > 900,
+	       "cb_rng_below covers its range evenly");
+
+	tap_ok(strcmp(cb_cl_strerror(-11), "CL_BUILD_PROGRAM_FAILURE") == 0, "CL error -11 name");
+	tap_ok(strcmp(cb_cl_strerror(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0, "CL error -1001 name");
+	tap_ok(strcmp(cb_cl_strerror(-54), "CL_INVALID_WORK_GROUP_SIZE") == 0, "CL error -54 name");
+	tap_ok(strcmp(cb_cl_strerror(-12345), "UNKNOWN_ERROR") == 0, "unknown code");
+
+	/* The fill pattern: word w holds w * 0x9E3779B1; the kernel sums STEPS loads. */
+	uint32_t w1 = 0x9E3779B1u;
+	tap_ok(cb_expected_result(4, 4, 1, true) == w1, "4-byte element at offset 4");
+	tap_ok(cb_expected_result(4, 4, 3, true) == 3 * w1, "sum over 3 steps");
+	tap_ok(cb_expected_result(1, 5, 1, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
+	tap_ok(cb_expected_result(2, 6, 1, true) == (w1 >> 16), "upper half of word 1");
+	tap_ok(cb_expected_result(8, 0, 1, true) == (0u ^ w1), "8-byte element folds two words");
+	tap_ok(cb_expected_result(16, 16, 1, true) ==
+	       ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)), "16-byte element folds four words");
+	return tap_done();
+}
