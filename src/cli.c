@@ -86,7 +86,7 @@ static unsigned option_commands(int c)
 
 typedef struct {
 	enum command cmd;
-	bool list, force, quiet, verbose, quick, strict, latency;
+	bool list, force, quiet, verbose, quick, strict, latency, measure_subgroup;
 	bool format_set;
 	cb_format format;
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
@@ -122,7 +122,8 @@ static void usage(FILE *out)
 	      "      --quick            fewer experiments and shorter launches\n"
 	      "      --plan FILE        run the experiments of FILE instead of the default plan\n"
 	      "      --seed N           seed of the plan and of the launch order (default 1)\n"
-	      "      --subgroup N       sub-group size (default: from the driver, or measured)\n"
+	      "      --subgroup N       sub-group size (default: from the driver, or measured);\n"
+	      "                         run --subgroup measure ignores what the driver says\n"
 	      "      --min-rounds N     rounds before stopping on convergence (default 8)\n"
 	      "      --max-rounds N     most rounds (default 30)\n"
 	      "      --ci-target PCT    stop when every 95% CI is within +/-PCT% (default 2)\n"
@@ -302,8 +303,12 @@ static int parse(int argc, char **argv, options *o)
 				return bad_value("--timeout", optarg, "expected seconds from 1 to 86400");
 			break;
 		case OPT_SUBGROUP:
-			if (!cb_parse_ulong(optarg, 4, 1024, &o->subgroup))
-				return bad_value("--subgroup", optarg, "expected a lane count from 4 to 1024");
+			if (o->cmd == CMD_RUN && strcmp(optarg, "measure") == 0)
+				o->measure_subgroup = true;
+			else if (!cb_parse_ulong(optarg, 4, 1024, &o->subgroup))
+				return bad_value("--subgroup", optarg, o->cmd == CMD_RUN ?
+						 "expected a lane count from 4 to 1024, or 'measure'" :
+						 "expected a lane count from 4 to 1024");
 			break;
 		case OPT_LOCAL_MEM:
 			if (!cb_parse_ulong(optarg, 4096, 1UL << 30, &o->local_mem))
@@ -443,6 +448,7 @@ static int cmd_run(const options *o)
 			.min_rounds = (unsigned)o->min_rounds, .max_rounds = (unsigned)o->max_rounds,
 			.ci_target = o->ci_target, .max_kernel_ms = o->max_kernel_ms,
 			.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
+			.measure_subgroup = o->measure_subgroup,
 			.local_mem = o->local_mem, .seed = o->seed, .quiet = o->quiet,
 			.verbose = o->verbose, .plan = plan, .command_line = o->command_line,
 		};

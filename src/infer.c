@@ -74,7 +74,7 @@ static line_fit solve(const sums *s)
 
 typedef struct {
 	unsigned banks, width;
-	bool merge;
+	bool merge, pack;
 	double sse_eg[CB_NELEM][MAX_GROUPINGS];
 	double a_eg[CB_NELEM][MAX_GROUPINGS], b_eg[CB_NELEM][MAX_GROUPINGS];
 	unsigned best_g[CB_NELEM];
@@ -188,15 +188,17 @@ bool cb_infer(const cb_dataset *ds, cb_inference *out)
 		out->flat.sse += sse_of(&s, out->flat.t0[e], 0);
 	}
 
-	/* Evaluate every candidate geometry. */
+	/* Evaluate every candidate: geometry, merge rule, pair packing, and for each element size
+	 * every grouping. Passes depend on (W, B, merge, group) only; packing changes them just for
+	 * the few tables with uniform lane pairs, so both variants share the pass arrays. */
 	unsigned gl[MAX_GROUPINGS];
 	unsigned ng = groupings_for(S, gl);
-	size_t ncand = NWIDTHS * (MAX_BANKS_SEARCHED - 1) * 2;
+	size_t ncand = NWIDTHS * (MAX_BANKS_SEARCHED - 1) * 3;
 	candidate *cand = cb_xcalloc(ncand, sizeof *cand);
 	size_t nc = 0;
 	cb_prepared *prep = cb_xcalloc(ds->n ? ds->n : 1, sizeof *prep);
 	uint16_t **bank_of = cb_xcalloc(ds->n ? ds->n : 1, sizeof *bank_of);
-	double *pass_buf = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *pass_buf);
+	double *pass_buf = cb_xmalloc((ds->n ? ds->n : 1) * ng * sizeof *pass_buf);
 
 	for (size_t wi = 0; wi < NWIDTHS; wi++) {
 		const unsigned W = widths[wi];
@@ -213,38 +215,55 @@ bool cb_infer(const cb_dataset *ds, cb_inference *out)
 					cb_prepared_banks(&prep[i], B, bank_of[i]);
 				}
 			for (int m = 1; m >= 0; m--) {
-				candidate *c = &cand[nc++];
-				c->banks = B;
-				c->width = W;
-				c->merge = m;
+				candidate *cm[2];
+				int npack = m ? 2 : 1;
+				for (int pk = 0; pk < npack; pk++) {
+					cm[pk] = &cand[nc++];
+					cm[pk]->banks = B;
+					cm[pk]->width = W;
+					cm[pk]->merge = m;
+					cm[pk]->pack = pk;
+				}
 				for (int e = 0; e < CB_NELEM; e++) {
 					if (!nfit_e[e])
 						continue;
-					double best = INFINITY;
-					for (unsigned gi = 0; gi < ng; gi++) {
-						sums s = { 0 };
+					for (unsigned gi = 0; gi < ng; gi++)
 						for (size_t k = 0; k < nfit_e[e]; k++) {
 							size_t i = fit_idx[e][k];
-							double p = cb_prepared_passes(&prep[i], bank_of[i], B, m, gl[gi]);
-							double t = ds->obs[i].t, w = 1 / (t * t);
-							s.s0 += w;
-							s.s1 += w * p;
-							s.s2 += w * p * p;
-							s.t0 += 1 / t;
-							s.t1 += p / t;
-							s.tt += 1;
+							pass_buf[gi * nfit_e[e] + k] =
+								cb_prepared_passes(&prep[i], bank_of[i], B, m, gl[gi]);
 						}
-						line_fit f = solve(&s);
-						c->sse_eg[e][gi] = f.sse;
-						c->a_eg[e][gi] = f.a;
-						c->b_eg[e][gi] = f.b;
-						/* Ties go to the larger group (the simpler model). */
-						if (f.sse <= best) {
-							best = f.sse;
-							c->best_g[e] = gi;
+					for (int pk = 0; pk < npack; pk++) {
+						candidate *c = cm[pk];
+						double best = INFINITY;
+						for (unsigned gi = 0; gi < ng; gi++) {
+							sums s = { 0 };
+							for (size_t k = 0; k < nfit_e[e]; k++) {
+								size_t i = fit_idx[e][k];
+								double p = pass_buf[gi * nfit_e[e] + k];
+								unsigned eg = cb_effective_group(&prep[i], pk, gl[gi]);
+								if (eg != gl[gi] && gl[gi] < S)
+									p = cb_prepared_passes(&prep[i], bank_of[i], B, m, eg);
+								double t = ds->obs[i].t, w = 1 / (t * t);
+								s.s0 += w;
+								s.s1 += w * p;
+								s.s2 += w * p * p;
+								s.t0 += 1 / t;
+								s.t1 += p / t;
+								s.tt += 1;
+							}
+							line_fit f = solve(&s);
+							c->sse_eg[e][gi] = f.sse;
+							c->a_eg[e][gi] = f.a;
+							c->b_eg[e][gi] = f.b;
+							/* Ties go to the larger group (the simpler model). */
+							if (f.sse <= best) {
+								best = f.sse;
+								c->best_g[e] = gi;
+							}
 						}
+						c->sse += best;
 					}
-					c->sse += best;
 				}
 			}
 		}
@@ -300,13 +319,21 @@ bool cb_infer(const cb_dataset *ds, cb_inference *out)
 	for (size_t i = 0; i < nc; i++)
 		total_w += exp(-(cand[i].score - min_score) / 2);
 
-	/* The reported model: the best candidate's geometry and merge rule, and for each element
-	 * size the simplest grouping (largest group) among near-ties. */
+	/* The reported model: the best candidate's geometry and merge rule, without pair packing
+	 * when that fits as well (simpler), and for each element size the simplest grouping
+	 * (largest group) among near-ties. */
 	const candidate *bc = &cand[best_i];
+	if (bc->pack)
+		for (size_t i = 0; i < nc; i++)
+			if (cand[i].banks == bc->banks && cand[i].width == bc->width &&
+			    cand[i].merge == bc->merge && !cand[i].pack &&
+			    cand[i].sse - bc->sse <= TIE_SCORE * sigma2)
+				bc = &cand[i];
 	cb_fit *bf = &out->best;
 	bf->geom.banks = bc->banks;
 	bf->geom.width = bc->width;
 	bf->geom.merge = bc->merge;
+	bf->geom.pack = bc->pack;
 	bf->sse = 0;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!nfit_e[e])
@@ -378,6 +405,7 @@ bool cb_infer(const cb_dataset *ds, cb_inference *out)
 		r->geom.banks = c->banks;
 		r->geom.width = c->width;
 		r->geom.merge = c->merge;
+		r->geom.pack = c->pack;
 		for (int e = 0; e < CB_NELEM; e++) {
 			if (!nfit_e[e])
 				continue;
@@ -507,9 +535,10 @@ static json_t *fit_model_json(const cb_fit *f, const bool *present)
 {
 	if (f->flat)
 		return json_pack("{s:s}", "model", "flat");
-	return json_pack("{s:s, s:I, s:I, s:b, s:o}", "model", "banked",
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "model", "banked",
 			 "banks", (json_int_t)f->geom.banks, "bank_width_bytes", (json_int_t)f->geom.width,
-			 "broadcast", f->geom.merge, "lanes_per_pass", lanes_json(f, present));
+			 "broadcast", f->geom.merge, "pair_packing", f->geom.pack,
+			 "lanes_per_pass", lanes_json(f, present));
 }
 
 json_t *cb_inference_to_json(const cb_inference *inf, unsigned subgroup)
@@ -526,6 +555,7 @@ json_t *cb_inference_to_json(const cb_inference *inf, unsigned subgroup)
 			    banked ? lanes_json(&inf->best, inf->elem_present) : json_null());
 	json_object_set_new(o, "broadcast", banked && inf->broadcast_known ?
 			    json_boolean(inf->best.geom.merge) : json_null());
+	json_object_set_new(o, "pair_packing", banked ? json_boolean(inf->best.geom.pack) : json_null());
 	json_object_set_new(o, "cost_per_pass_ns", banked ? num_or_null(inf->cost_per_pass_ns) : json_null());
 	json_object_set_new(o, "cost_per_pass_cycles",
 			    banked ? num_or_null(inf->cost_per_pass_cycles) : json_null());
@@ -592,6 +622,7 @@ bool cb_model_from_json(json_t *inf, cb_geometry *g, unsigned lanes_per_pass[CB_
 	g->banks = (unsigned)json_integer_value(b);
 	g->width = (unsigned)json_integer_value(w);
 	g->merge = !json_is_false(bc); /* unknown broadcast: assume the common case */
+	g->pack = json_is_true(json_object_get(inf, "pair_packing"));
 	for (int e = 0; e < CB_NELEM; e++) {
 		char key[8];
 		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);

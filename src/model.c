@@ -38,6 +38,12 @@ bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint3
 	}
 	p->lane_first[nlanes] = k;
 	p->nwords = k;
+	bool pair1 = nlanes % 2 == 0, pair2 = nlanes % 4 == 0;
+	for (unsigned l = 0; l < nlanes && (pair1 || pair2); l++) {
+		pair1 &= offsets[l] == offsets[l ^ 1u];
+		pair2 &= offsets[l] == offsets[l ^ 2u];
+	}
+	p->packable = pair1 || pair2;
 
 	/* prev_lane by a small open-addressing map from word to the last lane that touched it. */
 	p->prev_lane = cb_xmalloc((k ? k : 1) * sizeof *p->prev_lane);
@@ -84,6 +90,15 @@ void cb_prepared_free(cb_prepared *p)
 	free(p->lane_first);
 	free(p->prev_lane);
 	memset(p, 0, sizeof *p);
+}
+
+unsigned cb_effective_group(const cb_prepared *p, bool pack, unsigned group)
+{
+	if (group == 0 || group >= p->nlanes)
+		return p->nlanes;
+	if (pack && p->packable)
+		return 2 * group < p->nlanes ? 2 * group : p->nlanes;
+	return group;
 }
 
 void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_word)
@@ -143,7 +158,8 @@ unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		return 0;
 	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
 	cb_prepared_banks(&p, g->banks, banks);
-	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->merge, group);
+	unsigned eff = cb_effective_group(&p, g->merge && g->pack, group);
+	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->merge, eff);
 	free(banks);
 	cb_prepared_free(&p);
 	return passes;

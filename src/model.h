@@ -8,6 +8,11 @@
  *
  *   passes = sum over groups of max over banks of (distinct words, or accesses without merging)
  *
+ * Pair packing (NVIDIA Volta and later, for loads split into lane groups): when every lane n
+ * reads what lane n^1 reads, or every lane n what lane n^2 reads, each request carries two
+ * lanes per word and a group serves twice as many lanes. The model applies it only when the
+ * geometry says so, and inference chooses it only when the data ask for it.
+ *
  * This is the one definition used by inference, predict and the tests.
  */
 #ifndef CB_MODEL_H
@@ -29,6 +34,7 @@ typedef struct {
 	unsigned banks;  /* B */
 	unsigned width;  /* W, bytes */
 	bool merge;      /* lanes touching the same word are served together */
+	bool pack;       /* uniform lane pairs double the group (needs merge) */
 } cb_geometry;
 
 /* A lane table prepared for one bank width: the words each lane touches, and for each word the
@@ -39,6 +45,7 @@ typedef struct {
 	uint32_t *words;        /* word index of each lane-word, lane-major */
 	uint32_t *lane_first;   /* nlanes + 1 entries: words of lane l are [lane_first[l], lane_first[l+1]) */
 	int32_t *prev_lane;     /* last earlier lane touching the same word, or -1 */
+	bool packable;          /* all lanes n, n^1 (or all n, n^2) read the same offset */
 } cb_prepared;
 
 /* Returns false when the table cannot be modelled (too many lanes, width 0). */
@@ -49,7 +56,11 @@ void cb_prepared_free(cb_prepared *p);
 /* Bank of every lane-word of P for BANKS banks (reused across groupings and merge rules). */
 void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_word);
 
-/* Passes of a prepared table given its banks; GROUP lanes per pass (0 = whole table). */
+/* Lanes served together for a prepared table: GROUP, doubled when pair packing applies. */
+unsigned cb_effective_group(const cb_prepared *p, bool pack, unsigned group);
+
+/* Passes of a prepared table given its banks; GROUP lanes per pass (0 = whole table), taken
+ * as given (callers apply cb_effective_group). */
 unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
 			    bool merge, unsigned group);
 

@@ -106,8 +106,9 @@ json_t *cb_plan_make(const cb_plan_opts *o)
 			add(&b, "stride", E, json_pack("{s:I}", "stride", (json_int_t)strides[i]));
 		}
 
-		/* Two-address probes: even lanes on offset 0, odd lanes on offset d, so that every
-		 * group of lanes sees both addresses. */
+		/* Two-address probes: half the lanes on offset 0, half on offset d, in the lane
+		 * pattern A B B A so that every group of 4 or more lanes sees both addresses and no
+		 * uniform lane pairing (n, n^1 or n, n^2) hides a conflict. */
 		static const unsigned dist_bytes[] = { 4, 8, 12, 16, 24, 32, 64, 128, 192, 256,
 						       384, 512, 1024, 2048 };
 		for (size_t i = 0; i < sizeof dist_bytes / sizeof *dist_bytes; i++) {
@@ -115,7 +116,7 @@ json_t *cb_plan_make(const cb_plan_opts *o)
 			if (d % E || (o->quick && d != 4 * E && d != 128 && d != 256 && d != 512))
 				continue;
 			for (unsigned l = 0; l < S; l++)
-				b.lanes[l] = (l % 2) ? d : 0;
+				b.lanes[l] = (l % 4 == 1 || l % 4 == 2) ? d : 0;
 			add(&b, "two_address", E, json_pack("{s:I}", "distance", (json_int_t)d));
 		}
 

@@ -100,6 +100,9 @@ static void geometry(FILE *out, json_t *doc, const cb_inference *inf, unsigned S
 			"(broadcast and multicast)\n");
 	else
 		fprintf(out, "Broadcast:  no: lanes reading the same word are served one by one\n");
+	if (inf->best.geom.pack)
+		fprintf(out, "Packing:    yes: when lanes pair up on identical offsets (n and n^1, or n "
+			"and n^2), a pass serves twice the lanes\n");
 	fprintf(out, "Lanes/pass:");
 	for (int e = 0; e < CB_NELEM; e++)
 		if (inf->elem_present[e])

@@ -21,6 +21,7 @@ typedef struct {
 	double max_kernel_ms;       /* cap of one launch */
 	unsigned timeout_s;         /* host watchdog per launch */
 	unsigned subgroup_override; /* 0: from the driver, or measured */
+	bool measure_subgroup;      /* measure even when the driver reports a size */
 	unsigned long local_mem;    /* 0: default budget */
 	uint64_t seed;
 	bool quiet;
@@ -34,8 +35,8 @@ typedef struct {
  * or CB_EXIT_SIGINT / CB_EXIT_SIGTERM when interrupted. */
 int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *opts, json_t **doc);
 
-/* Expected kernel result for one lane (exposed for tests): STEPS times the fold of the element
- * of ELEM_BYTES at byte OFFSET of the fill pattern. */
+/* Expected kernel result for one lane (exposed for tests): the fold of the element of
+ * ELEM_BYTES at byte OFFSET of the fill pattern, plus STEPS. */
 uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian);
 
 #endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Golden tests: every recorded result in results/ re-analyzes to exactly the document that was
+# committed (inference included), its reports match tests/golden/, and synthetic devices give
+# their known geometry. CLBANKS_UPDATE_GOLDEN=1 rewrites tests/golden/ from the current code.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+inference_of() { # FILE: the inference object of a sorted, indented document
+	sed -n '/^ "inference": {/,/^ }/p' "$1"
+}
+
+plan=0
+results=$(find "$top_srcdir/results" -name '*.json' | LC_ALL=C sort)
+for f in $results; do plan=$((plan + 4)); done
+plan=$((plan + 5 * 2))
+echo "1..$plan"
+
+for f in $results; do
+	rel=${f#"$top_srcdir"/}
+	name=$(echo "$rel" | sed 's#^results/##; s#\.json$##; s#/#_#g')
+	if "$CLBANKS" analyze "$f" --format json -o "$TMP/re.json" 2>"$TMP/err"; then
+		ok "$rel: re-analyzes"
+	else
+		notok "$rel: re-analyzes"
+		sed 's/^/# /' "$TMP/err"
+		n=$((n + 3))
+		continue
+	fi
+	if [ -n "$(inference_of "$f")" ] && [ "$(inference_of "$f")" = "$(inference_of "$TMP/re.json")" ]; then
+		ok "$rel: the recorded inference is reproduced exactly"
+	else
+		notok "$rel: the recorded inference is reproduced exactly"
+		diff "$f" "$TMP/re.json" | head -40 | sed 's/^/# /'
+	fi
+	for fmt in text csv; do
+		golden=$top_srcdir/tests/golden/$name.$fmt
+		"$CLBANKS" analyze "$f" --format $fmt -o "$TMP/out.$fmt" 2>"$TMP/err"
+		if [ "${CLBANKS_UPDATE_GOLDEN:-0}" = 1 ]; then
+			mkdir -p "$top_srcdir/tests/golden"
+			cp "$TMP/out.$fmt" "$golden"
+		fi
+		if cmp -s "$golden" "$TMP/out.$fmt"; then
+			ok "$rel: $fmt report matches tests/golden/$name.$fmt"
+		else
+			notok "$rel: $fmt report matches tests/golden/$name.$fmt"
+			diff "$golden" "$TMP/out.$fmt" 2>&1 | head -30 | sed 's/^/# /'
+		fi
+	done
+done
+
+# Synthetic devices: name, expected status, banks, width.
+for row in "nvidia banked 32 4" "amd banked 32 4" "intel banked 16 4" "flat not_banked - -" \
+	   "pocl not_banked - -"; do
+	set -- $row
+	"$top_builddir/tests/synth_doc" "$1" > "$TMP/$1.json"
+	"$CLBANKS" analyze "$TMP/$1.json" --format json -o "$TMP/$1.out.json"
+	inference_of "$TMP/$1.out.json" > "$TMP/$1.inf"
+	if grep -q "\"status\": \"$2\"" "$TMP/$1.inf"; then
+		ok "synthetic $1: $2"
+	else
+		notok "synthetic $1: $2"
+		sed 's/^/# /' "$TMP/$1.inf" | head -20
+	fi
+	if [ "$3" = - ]; then
+		if grep -q '"banks": null' "$TMP/$1.inf"; then
+			ok "synthetic $1: no bank count"
+		else
+			notok "synthetic $1: no bank count"
+		fi
+	elif grep -q "\"banks\": $3," "$TMP/$1.inf" && grep -q "\"bank_width_bytes\": $4," "$TMP/$1.inf"; then
+		ok "synthetic $1: $3 x $4 B"
+	else
+		notok "synthetic $1: $3 x $4 B"
+	fi
+done

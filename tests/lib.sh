@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers of the shell tests. Sourced; expects CLBANKS, top_srcdir and top_builddir
+# from the test environment (tests/Makefile.inc), with fallbacks for running by hand.
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${CLBANKS:=$top_builddir/clbanks}"
+LC_ALL=C
+export LC_ALL
+
+# A scratch directory per test script, removed on exit.
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/clbanks-test.XXXXXX") || exit 99
+trap 'rm -rf "$TMP"' EXIT
+
+# Does any OpenCL platform exist? (exit 3 from --list means none)
+have_opencl() {
+	"$CLBANKS" --list >/dev/null 2>&1
+}
+
+# Skip the whole (non-TAP) test when there is no OpenCL platform.
+require_opencl() {
+	if ! have_opencl; then
+		echo "SKIP: no OpenCL platform (install pocl-opencl-icd to run the live tests)"
+		exit 77
+	fi
+}
+
+# JSON queries through clbanks' own reader would be circular; python3 is not a dependency,
+# so checks use grep on the sorted, indented output of jansson (one key per line).
+json_has() { # FILE KEY-REGEX
+	grep -Eq "$2" "$1"
+}
+
+fail_count=0
+check() { # DESCRIPTION COMMAND... : runs the command, reports, remembers failures
+	desc=$1
+	shift
+	if "$@"; then
+		echo "PASS: $desc"
+	else
+		echo "FAIL: $desc"
+		fail_count=$((fail_count + 1))
+	fi
+}
+
+finish() {
+	if [ "$fail_count" -ne 0 ]; then
+		echo "$fail_count check(s) failed"
+		exit 1
+	fi
+	exit 0
+}

@@ -74,7 +74,7 @@ static void expect_not_banked_or_inconclusive(const synth_device *d, bool want_n
 int main(void)
 {
 	synth_device nv = { .name = "NVIDIA-like 32 x 4 B, half/quarter-warp wide accesses",
-			    .subgroup = 32, .geom = { 32, 4, true },
+			    .subgroup = 32, .geom = { 32, 4, true, false },
 			    .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1, .c = 0.9,
 			    .noise = 0.05, .seed = 1 };
 	expect_banked(&nv, false);
@@ -96,27 +96,27 @@ int main(void)
 	expect_banked(&nvpair, false);
 
 	synth_device amd = { .name = "AMD-like wave64, 32 x 4 B, half-wave groups", .subgroup = 64,
-			     .geom = { 32, 4, true }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+			     .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
 			     .t0 = 2, .c = 1.5, .noise = 0.05, .seed = 2 };
 	expect_banked(&amd, false);
 
 	synth_device intel = { .name = "Intel-like SIMD16, 16 x 4 B", .subgroup = 16,
-			       .geom = { 16, 4, true }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			       .geom = { 16, 4, true, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
 			       .t0 = 1, .c = 2, .noise = 0.05, .seed = 3 };
 	expect_banked(&intel, false);
 
 	synth_device b64 = { .name = "64-bank device (wave64, one phase)", .subgroup = 64,
-			     .geom = { 64, 4, true }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
+			     .geom = { 64, 4, true, false }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
 			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 4 };
 	expect_banked(&b64, false);
 
 	synth_device w8 = { .name = "8-byte-wide banks, 32 x 8 B", .subgroup = 32,
-			    .geom = { 32, 8, true }, .lanes_per_pass = { 32, 32, 32, 32, 16 },
+			    .geom = { 32, 8, true, false }, .lanes_per_pass = { 32, 32, 32, 32, 16 },
 			    .t0 = 0.5, .c = 1, .noise = 0.05, .seed = 6 };
 	expect_banked(&w8, false);
 
 	synth_device nob = { .name = "no broadcast, 16 x 4 B", .subgroup = 16,
-			     .geom = { 16, 4, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			     .geom = { 16, 4, false, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
 			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 8 };
 	expect_banked(&nob, false);
 

@@ -57,7 +57,7 @@ static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, c
 
 int main(void)
 {
-	cb_geometry nv = { 32, 4, true }, nv_nomerge = { 32, 4, false };
+	cb_geometry nv = { 32, 4, true, false }, nv_nomerge = { 32, 4, false, false };
 
 	/* NVIDIA-like, 4-byte elements, whole warp. */
 	tap_ok(stride(&nv, 32, 4, 1, 32) == 1, "32x4: stride 1 is one pass");
@@ -104,16 +104,29 @@ int main(void)
 	tap_ok(cb_passes(&nv, 8, 4, lanes, 32) == 4, "lane pair in two groups of 8: no conflict");
 
 	/* Wider banks and other geometries. */
-	cb_geometry w8 = { 16, 8, true }, w8n = { 16, 8, false };
+	cb_geometry w8 = { 16, 8, true, false }, w8n = { 16, 8, false, false };
 	tap_ok(stride(&w8, 32, 4, 1, 32) == 1, "16x8 B: 4-byte stride 1 pairs lanes in a word");
 	tap_ok(stride(&w8n, 32, 4, 1, 32) == 2, "16x8 B without merging: 4-byte stride 1 is 2 passes");
 	tap_ok(stride(&w8, 32, 4, 2, 32) == 2, "16x8 B: 4-byte stride 2 is 2 passes");
-	cb_geometry amd = { 32, 4, true };
+	cb_geometry amd = { 32, 4, true, false };
 	tap_ok(stride(&amd, 32, 4, 1, 64) == 2, "wave64, half-wave groups: stride 1 is 2 passes");
 	tap_ok(stride(&amd, 64, 4, 32, 64) == 64, "wave64 as one group on 32 banks: stride 32 is 64 passes");
-	cb_geometry b24 = { 24, 4, true };
+	cb_geometry b24 = { 24, 4, true, false };
 	tap_ok(stride(&b24, 32, 4, 24, 32) == 32, "24 banks: stride 24 is a full conflict");
 	tap_ok(stride(&b24, 32, 4, 8, 32) == 11, "24 banks: stride 8 uses 3 banks, 11 passes");
+
+	/* Pair packing: uniform lane pairs double the group, only when the geometry says so. */
+	cb_geometry pk = { 32, 4, true, true };
+	tap_ok(stride(&pk, 8, 16, 0, 32) == 2, "16 B broadcast with packing: groups of 16, 2 passes");
+	tap_ok(stride(&nv, 8, 16, 0, 32) == 4, "16 B broadcast without packing: 4 passes");
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = (l % 4 == 1 || l % 4 == 2) ? 128 : 0;
+	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 8, "A B B A lanes: no uniform pairs, no packing");
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = (l / 2) * 16;
+	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 2, "lanes n, n^1 on one word: packed, 16 lanes per pass");
+	tap_ok(cb_passes(&pk, 32, 4, lanes, 32) == cb_passes(&nv, 32, 4, lanes, 32),
+	       "packing never widens a group beyond the sub-group");
 
 	/* A misaligned access touches two words. */
 	fill(32, 0);
@@ -122,7 +135,7 @@ int main(void)
 	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 32, "misaligned 4 B accesses straddle banks 0 and 1");
 
 	/* Invalid input gives 0, never a count. */
-	cb_geometry bad = { 0, 4, true };
+	cb_geometry bad = { 0, 4, true, false };
 	tap_ok(stride(&bad, 32, 4, 1, 32) == 0, "zero banks: no answer");
 	tap_ok(cb_passes(&nv, 32, 4, lanes, 0) == 0, "empty table: no answer");
 
@@ -133,7 +146,7 @@ int main(void)
 	unsigned mismatches = 0, trials = 3000;
 	for (unsigned t = 0; t < trials; t++) {
 		cb_geometry g = { 2 + cb_rng_below(&rng, 127), widths[cb_rng_below(&rng, 3)],
-				  cb_rng_below(&rng, 2) };
+				  cb_rng_below(&rng, 2), false };
 		unsigned n = 8u << cb_rng_below(&rng, 4), E = elems[cb_rng_below(&rng, 5)];
 		unsigned group = cb_rng_below(&rng, 3) ? (4u << cb_rng_below(&rng, 4)) : 0;
 		unsigned window = 64u << cb_rng_below(&rng, 7), pool = 1 + cb_rng_below(&rng, n);

@@ -64,14 +64,15 @@ int main(void)
 	tap_ok(strcmp(cb_cl_strerror(-54), "CL_INVALID_WORK_GROUP_SIZE") == 0, "CL error -54 name");
 	tap_ok(strcmp(cb_cl_strerror(-12345), "UNKNOWN_ERROR") == 0, "unknown code");
 
-	/* The fill pattern: word w holds w * 0x9E3779B1; the kernel sums STEPS loads. */
+	/* The fill pattern: word w holds w * 0x9E3779B1; the kernel returns the last load + steps. */
 	uint32_t w1 = 0x9E3779B1u;
-	tap_ok(cb_expected_result(4, 4, 1, true) == w1, "4-byte element at offset 4");
-	tap_ok(cb_expected_result(4, 4, 3, true) == 3 * w1, "sum over 3 steps");
-	tap_ok(cb_expected_result(1, 5, 1, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
-	tap_ok(cb_expected_result(2, 6, 1, true) == (w1 >> 16), "upper half of word 1");
-	tap_ok(cb_expected_result(8, 0, 1, true) == (0u ^ w1), "8-byte element folds two words");
-	tap_ok(cb_expected_result(16, 16, 1, true) ==
+	tap_ok(cb_expected_result(4, 4, 0, true) == w1, "4-byte element at offset 4");
+	tap_ok(cb_expected_result(4, 4, 24, true) == w1 + 24, "plus the step count");
+	tap_ok(cb_expected_result(1, 5, 0, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
+	tap_ok(cb_expected_result(1, 5, 0, false) == ((w1 >> 16) & 0xff), "byte 1 of word 1, big endian");
+	tap_ok(cb_expected_result(2, 6, 0, true) == (w1 >> 16), "upper half of word 1");
+	tap_ok(cb_expected_result(8, 0, 0, true) == (0u ^ w1), "8-byte element folds two words");
+	tap_ok(cb_expected_result(16, 16, 0, true) ==
 	       ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)), "16-byte element folds four words");
 	return tap_done();
 }

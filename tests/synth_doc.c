@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Writes the timed document of a synthetic device to stdout, for the shell tests:
+ *   synth_doc nvidia|amd|intel|flat|pocl */
+#include "config.h"
+#include "doc.h"
+#include "synth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	synth_device d;
+	memset(&d, 0, sizeof d);
+	d.noise = 0.03;
+	d.seed = 3;
+	const char *name = argc > 1 ? argv[1] : "";
+	if (strcmp(name, "nvidia") == 0) {
+		d = (synth_device){ .name = "Synthetic NVIDIA-like", .subgroup = 32,
+				    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+				    .t0 = 0.5, .c = 1, .noise = 0.03, .seed = 3 };
+	} else if (strcmp(name, "amd") == 0) {
+		d = (synth_device){ .name = "Synthetic AMD-like", .subgroup = 64,
+				    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+				    .t0 = 2, .c = 1.5, .noise = 0.03, .seed = 4 };
+	} else if (strcmp(name, "intel") == 0) {
+		d = (synth_device){ .name = "Synthetic Intel-like", .subgroup = 16,
+				    .geom = { 16, 4, true, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
+				    .t0 = 1, .c = 2, .noise = 0.03, .seed = 5 };
+	} else if (strcmp(name, "flat") == 0 || strcmp(name, "pocl") == 0) {
+		d = (synth_device){ .name = "Synthetic CPU", .subgroup = 8, .flat = true, .t0 = 3,
+				    .noise = 0.02, .fake_step = strcmp(name, "pocl") == 0 ? 0.2 : 0, .seed = 6 };
+	} else {
+		fputs("usage: synth_doc nvidia|amd|intel|flat|pocl\n", stderr);
+		return 2;
+	}
+	json_t *doc = synth_document(&d, true);
+	char *s = cb_doc_dumps(doc);
+	puts(s);
+	free(s);
+	json_decref(doc);
+	return 0;
+}
