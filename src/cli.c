@@ -124,8 +124,8 @@ static void usage(FILE *out)
 	      "      --seed N           seed of the plan and of the launch order (default 1)\n"
 	      "      --subgroup N       sub-group size (default: from the driver, or measured);\n"
 	      "                         run --subgroup measure ignores what the driver says\n"
-	      "      --min-rounds N     rounds before stopping on convergence (default 8)\n"
-	      "      --max-rounds N     most rounds (default 30)\n"
+	      "      --min-rounds N     rounds before stopping on convergence (default 6)\n"
+	      "      --max-rounds N     most rounds (default 30; 9 with --quick)\n"
 	      "      --ci-target PCT    stop when every 95% CI is within +/-PCT% (default 2)\n"
 	      "      --max-kernel-ms MS longest launch (default 50, at most 1000)\n"
 	      "      --timeout SEC      host watchdog for one launch (default 20)\n"
@@ -184,7 +184,7 @@ static int parse(int argc, char **argv, options *o)
 	memset(o, 0, sizeof *o);
 	o->cmd = CMD_RUN;
 	o->seed = 1;
-	o->min_rounds = 8;
+	o->min_rounds = 6;
 	o->max_rounds = 30;
 	o->timeout = 20;
 	o->max_kernel_ms = 50;
@@ -452,10 +452,8 @@ static int cmd_run(const options *o)
 			.local_mem = o->local_mem, .seed = o->seed, .quiet = o->quiet,
 			.verbose = o->verbose, .plan = plan, .command_line = o->command_line,
 		};
-		if (o->quick && o->min_rounds == 8 && o->max_rounds == 30) {
-			ro.min_rounds = 6;
-			ro.max_rounds = 12;
-		}
+		if (o->quick && o->max_rounds == 30)
+			ro.max_rounds = 9;
 		rc = cb_run(&list.items[idx], &info, &ro, &doc);
 		cb_device_info_free(&info);
 	}

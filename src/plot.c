@@ -86,27 +86,34 @@ int cb_plot_main(char **files, int nfiles, const char *output, bool force)
 	if (rc != CB_EXIT_OK)
 		goto done;
 
-	/* One data block per (document, element size): stride and slowdown against stride 1. */
+	/* One data block per (document, element size): stride and slowdown against stride 1.
+	 * Panels show strides up to 72, where the conflicts of common geometries repeat. */
 	FILE *df = fdopen(dfd, "w");
 	int blocks = 0;
-	char (*titles)[192] = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *titles);
+	int *block_elem = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *block_elem);
+	int *block_doc = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *block_doc);
+	char (*titles)[96] = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *titles);
+	bool elem_used[CB_NELEM] = { false };
 	for (int i = 0; i < nfiles; i++) {
 		const char *name = json_string_value(json_object_get(json_object_get(docs[i], "device"), "name"));
 		const char *regime = json_string_value(json_object_get(json_object_get(docs[i], "run"), "regime"));
 		for (int e = 0; e < CB_NELEM; e++) {
 			int rows = 0;
-			for (unsigned s = 0; s <= 512; s++) {
-				double r = cb_measured_stride_ratio(docs[i], cb_elem_sizes[e], s);
+			for (unsigned st = 0; st <= 72; st++) {
+				double r = cb_measured_stride_ratio(docs[i], cb_elem_sizes[e], st);
 				if (isfinite(r)) {
-					fprintf(df, "%u %.6g\n", s, r);
+					fprintf(df, "%u %.6g\n", st, r);
 					rows++;
 				}
 			}
 			if (!rows)
 				continue;
 			fprintf(df, "\n\n");
-			snprintf(titles[blocks], sizeof titles[blocks], "%s%s%s%s, %u B", name ? name : files[i],
-				 regime ? " (" : "", regime ? regime : "", regime ? ")" : "", cb_elem_sizes[e]);
+			snprintf(titles[blocks], sizeof titles[blocks], "%.28s%s%s%s", name ? name : files[i],
+				 regime ? " (" : "", regime ? regime : "", regime ? ")" : "");
+			block_elem[blocks] = e;
+			block_doc[blocks] = i;
+			elem_used[e] = true;
 			blocks++;
 		}
 	}
@@ -115,6 +122,8 @@ int cb_plot_main(char **files, int nfiles, const char *output, bool force)
 		cb_err("no stride measurements to plot in %s", nfiles == 1 ? files[0] : "these documents");
 		cb_outfile_abort(&out);
 		free(titles);
+		free(block_elem);
+		free(block_doc);
 		rc = CB_EXIT_USAGE;
 		goto done;
 	}
@@ -133,21 +142,42 @@ int cb_plot_main(char **files, int nfiles, const char *output, bool force)
 		rc = CB_EXIT_RUNTIME;
 		goto done;
 	}
-	fprintf(gp, "set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'\n"
-		    "set output ");
+	int panels = 0;
+	for (int e = 0; e < CB_NELEM; e++)
+		panels += elem_used[e];
+	int cols = panels < 3 ? panels : 3, rows = (panels + cols - 1) / cols;
+	fprintf(gp, "set terminal svg size %d,%d dynamic enhanced font 'sans,11' background '#ffffff'\n"
+		    "set output ", 380 * cols, 330 * rows + 40);
 	gp_quoted(gp, out.tmp);
-	fprintf(gp, "\nset title 'Local memory stride sweep: slowdown against stride 1'\n"
-		    "set xlabel 'stride (elements)'\nset ylabel 'slowdown'\n"
-		    "set logscale y 2\nset grid\nset key outside right top\n"
-		    "set xrange [0:*]\nset yrange [0.5:*]\n");
-	fprintf(gp, "plot ");
-	for (int b = 0; b < blocks; b++) {
-		fprintf(gp, "%s", b ? ", \\\n     " : "");
-		gp_quoted(gp, data);
-		fprintf(gp, " index %d using 1:2 with linespoints pointsize 0.5 title ", b);
-		gp_quoted(gp, titles[b]);
+	fprintf(gp, "\nset multiplot layout %d,%d title 'Local memory stride sweep: slowdown against "
+		    "stride 1 (log scale)'\n", rows, cols);
+	fprintf(gp, "set xlabel 'stride (elements)'\nset logscale y 2\nset grid\n"
+		    "set xrange [0:72]\nset xtics 8\nset yrange [0.5:64]\n"
+		    "set key top left font ',9' samplen 2 opaque\n");
+	int panel = 0;
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!elem_used[e])
+			continue;
+		fprintf(gp, "set title '%u-byte elements'\n%s", cb_elem_sizes[e], panel ? "unset key\n" : "");
+		fprintf(gp, "plot ");
+		bool first = true;
+		for (int b = 0; b < blocks; b++) {
+			if (block_elem[b] != e)
+				continue;
+			fprintf(gp, "%s", first ? "" : ", \\\n     ");
+			first = false;
+			gp_quoted(gp, data);
+			/* One color per document, the same in every panel. */
+			fprintf(gp, " index %d using 1:2 with linespoints pt 7 ps 0.35 lw 1.2 lc %d title ", b,
+				block_doc[b] + 1);
+			gp_quoted(gp, titles[b]);
+		}
+		fprintf(gp, "\n");
+		panel++;
 	}
-	fprintf(gp, "\n");
+	fprintf(gp, "unset multiplot\n");
+	free(block_elem);
+	free(block_doc);
 	int status = pclose(gp);
 	free(titles);
 	if (status != 0) {

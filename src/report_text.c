@@ -28,6 +28,21 @@ static const char *jstr(json_t *o, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
+/* Measured time of the stride experiment, or NAN. */
+static double stride_ns(json_t *doc, unsigned elem, unsigned stride)
+{
+	json_t *ms = json_object_get(doc, "measurements"), *m;
+	size_t i;
+	json_array_foreach(ms, i, m) {
+		const char *k = json_string_value(json_object_get(m, "kind"));
+		if (k && strcmp(k, "stride") == 0 &&
+		    json_integer_value(json_object_get(m, "elem_bytes")) == elem &&
+		    json_integer_value(json_object_get(json_object_get(m, "params"), "stride")) == stride)
+			return json_number_value(json_object_get(m, "ns_per_access"));
+	}
+	return NAN;
+}
+
 static void header(FILE *out, json_t *doc)
 {
 	json_t *d = json_object_get(doc, "device"), *run = json_object_get(doc, "run");
@@ -111,10 +126,21 @@ static void geometry(FILE *out, json_t *doc, const cb_inference *inf, unsigned S
 				inf->lanes_certain[e] ? "" : "?");
 	fputc('\n', out);
 	if (isfinite(inf->cost_per_pass_ns)) {
-		fprintf(out, "Conflict:   one extra pass costs %.3g ns per access step", inf->cost_per_pass_ns);
-		if (isfinite(inf->cost_per_pass_cycles))
-			fprintf(out, " (%.2g cycles per sub-group at the maximum clock)",
-				inf->cost_per_pass_cycles);
+		bool lat = run && strcmp(jstr(run, "regime", ""), "latency") == 0;
+		fprintf(out, "Conflict:   one extra pass costs %.3g ns per ", inf->cost_per_pass_ns);
+		if (lat)
+			fprintf(out, "dependent access of one sub-group");
+		else if (run)
+			fprintf(out, "step of all %" JSON_INTEGER_FORMAT " work-items",
+				json_integer_value(json_object_get(run, "global_size")));
+		else
+			fprintf(out, "access step");
+		if (isfinite(inf->cost_per_pass_cycles)) {
+			char cyc[32];
+			snprintf(cyc, sizeof cyc, "%.2g", inf->cost_per_pass_cycles);
+			fprintf(out, " (%s cycle%s per sub-group access at the maximum clock)", cyc,
+				strcmp(cyc, "1") == 0 ? "" : "s");
+		}
 		fputc('\n', out);
 	}
 	/* Conflict-free throughput per compute unit and clock, next to what banks x width allow. */
@@ -126,22 +152,10 @@ static void geometry(FILE *out, json_t *doc, const cb_inference *inf, unsigned S
 		for (int e = 0; e < CB_NELEM; e++) {
 			if (!inf->elem_present[e])
 				continue;
-			double pass1 = inf->best.t0[e] + inf->best.c[e];
-			/* Stride 1 as measured when present, else the model's time for it. */
-			double r = cb_measured_stride_ratio(doc, cb_elem_sizes[e], 1);
-			(void)r;
-			json_t *ms = json_object_get(doc, "measurements"), *m;
-			size_t i;
-			double t = NAN;
-			json_array_foreach(ms, i, m) {
-				const char *k = json_string_value(json_object_get(m, "kind"));
-				if (k && strcmp(k, "stride") == 0 &&
-				    json_integer_value(json_object_get(m, "elem_bytes")) == cb_elem_sizes[e] &&
-				    json_integer_value(json_object_get(json_object_get(m, "params"), "stride")) == 1)
-					t = json_number_value(json_object_get(m, "ns_per_access"));
-			}
+			/* Stride 1 as measured; the model's time for one pass when it was not. */
+			double t = stride_ns(doc, cb_elem_sizes[e], 1);
 			if (!isfinite(t) || t <= 0)
-				t = pass1;
+				t = inf->best.t0[e] + inf->best.c[e];
 			double bytes = json_number_value(spc) * S * cb_elem_sizes[e];
 			double per_clk = bytes / (t * (double)json_integer_value(clk) * 1e-3);
 			fprintf(out, " %u B: %.0f", cb_elem_sizes[e], per_clk);

@@ -22,7 +22,7 @@ echo "1..$plan"
 for f in $results; do
 	rel=${f#"$top_srcdir"/}
 	name=$(echo "$rel" | sed 's#^results/##; s#\.json$##; s#/#_#g')
-	if "$CLBANKS" analyze "$f" --format json -o "$TMP/re.json" 2>"$TMP/err"; then
+	if "$CLBANKS" analyze "$f" --format json -o "$TMP/re.json" --force 2>"$TMP/err"; then
 		ok "$rel: re-analyzes"
 	else
 		notok "$rel: re-analyzes"
@@ -38,7 +38,7 @@ for f in $results; do
 	fi
 	for fmt in text csv; do
 		golden=$top_srcdir/tests/golden/$name.$fmt
-		"$CLBANKS" analyze "$f" --format $fmt -o "$TMP/out.$fmt" 2>"$TMP/err"
+		"$CLBANKS" analyze "$f" --format $fmt -o "$TMP/out.$fmt" --force 2>"$TMP/err"
 		if [ "${CLBANKS_UPDATE_GOLDEN:-0}" = 1 ]; then
 			mkdir -p "$top_srcdir/tests/golden"
 			cp "$TMP/out.$fmt" "$golden"
