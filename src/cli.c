@@ -72,7 +72,7 @@ static unsigned option_commands(int c)
 {
 	switch (c) {
 	case 'h': case 'V': case 'q': case 'v': case 'f': case 'o': return C_ALL;
-	case 'F': return C_RUN | C_PLAN | C_ANALYZE | C_COMPARE;
+	case 'F': return C_RUN | C_PLAN | C_ANALYZE | C_PREDICT | C_COMPARE;
 	case 'l': case 'd': case OPT_KERNEL_DIR: case OPT_REGIME: case OPT_MIN_ROUNDS:
 	case OPT_MAX_ROUNDS: case OPT_MAX_KERNEL_MS: case OPT_TIMEOUT: case OPT_LOCAL_MEM:
 	case OPT_BUILD_OPTIONS: case OPT_PLAN: case OPT_CI_TARGET:
@@ -400,6 +400,20 @@ static int cmd_list(const options *o)
 		puts(s);
 		free(s);
 		json_decref(a);
+	} else if (o->format_set && o->format == CB_FMT_CSV) {
+		fputs("index,id,type,name,vendor,platform\r\n", stdout);
+		for (size_t i = 0; i < list.count; i++) {
+			const cb_device_ref *r = &list.items[i];
+			char buf[32];
+			snprintf(buf, sizeof buf, "%u", r->flat);
+			cb_csv_field(stdout, buf, false);
+			snprintf(buf, sizeof buf, "%u:%u", r->pindex, r->dindex);
+			cb_csv_field(stdout, buf, false);
+			cb_csv_field(stdout, cb_device_type_name(r->type), false);
+			cb_csv_field(stdout, r->name, false);
+			cb_csv_field(stdout, r->vendor, false);
+			cb_csv_field(stdout, r->platform_name, true);
+		}
 	} else {
 		cb_devices_print(&list, stdout);
 	}
@@ -508,6 +522,33 @@ static int write_output(const options *o, cb_format fmt, json_t *doc, const cb_i
 	return cb_outfile_commit(&out) ? CB_EXIT_OK : CB_EXIT_RUNTIME;
 }
 
+/* The text form of a plan: how many experiments of each kind per element size. */
+static void plan_summary(FILE *f, json_t *doc, const cb_plan_opts *po)
+{
+	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
+					     "pool", "random" };
+	json_t *ms = json_object_get(doc, "measurements"), *m;
+	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
+		"%lu B%s\n\n", json_array_size(ms), po->subgroup, (unsigned long)po->seed,
+		po->local_mem_budget, po->quick ? ", quick" : "");
+	fprintf(f, "%-16s", "kind");
+	for (int e = 0; e < CB_NELEM; e++)
+		fprintf(f, "%6u B", cb_elem_sizes[e]);
+	fputc('\n', f);
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		fprintf(f, "%-16s", kinds[k]);
+		for (int e = 0; e < CB_NELEM; e++) {
+			size_t i, n = 0;
+			json_array_foreach(ms, i, m)
+				n += strcmp(json_string_value(json_object_get(m, "kind")), kinds[k]) == 0 &&
+				     json_integer_value(json_object_get(m, "elem_bytes")) == cb_elem_sizes[e];
+			fprintf(f, "%8zu", n);
+		}
+		fputc('\n', f);
+	}
+	fputs("\nRandom tables are kept out of the fit and validate the inferred model.\n", f);
+}
+
 static int cmd_plan(const options *o)
 {
 	if (o->nargs > 0) {
@@ -520,12 +561,18 @@ static int cmd_plan(const options *o)
 	if (!doc)
 		return CB_EXIT_USAGE;
 	cb_format fmt = o->format_set ? o->format : format_for_path(o->output, CB_FMT_JSON);
+	int rc;
 	if (fmt == CB_FMT_TEXT) {
-		cb_err("a plan has no text form; use --format json or csv");
-		json_decref(doc);
-		return CB_EXIT_USAGE;
+		cb_outfile out;
+		if (!cb_outfile_open(&out, o->output, o->force)) {
+			json_decref(doc);
+			return CB_EXIT_USAGE;
+		}
+		plan_summary(out.fp, doc, &po);
+		rc = cb_outfile_commit(&out) ? CB_EXIT_OK : CB_EXIT_RUNTIME;
+	} else {
+		rc = write_output(o, fmt, doc, NULL, po.subgroup);
 	}
-	int rc = write_output(o, fmt, doc, NULL, po.subgroup);
 	json_decref(doc);
 	return rc;
 }
@@ -610,8 +657,15 @@ static int cmd_predict(const options *o)
 		free(lanes);
 		return CB_EXIT_USAGE;
 	}
-	printf("%u\n", cb_passes(&g, lpp[e], (unsigned)o->elem_bytes, lanes, n));
+	unsigned passes = cb_passes(&g, lpp[e], (unsigned)o->elem_bytes, lanes, n);
 	free(lanes);
+	if (o->format_set && o->format == CB_FMT_JSON)
+		printf("{\"elem_bytes\": %lu, \"passes\": %u, \"lanes_per_pass\": %u}\n", o->elem_bytes,
+		       passes, lpp[e]);
+	else if (o->format_set && o->format == CB_FMT_CSV)
+		printf("elem_bytes,passes,lanes_per_pass\r\n%lu,%u,%u\r\n", o->elem_bytes, passes, lpp[e]);
+	else
+		printf("%u\n", passes);
 	return CB_EXIT_OK;
 }
 

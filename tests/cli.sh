@@ -11,7 +11,29 @@ PLAN32=$TMP/plan32.json
 "$CLBANKS" plan --subgroup 32 --quick -o "$PLAN32" || exit 99
 DOC=$TMP/nvidia.json
 "$top_builddir/tests/synth_doc" nvidia > "$DOC" || exit 99
-export EMPTY PLAN PLAN32 DOC TMP
+H200=$top_srcdir/results/nvidia/h200.json
+CPU=$top_srcdir/results/pocl/xeon-skylake-avx512.json
+lanes() { # STRIDE_BYTES: 32 lane offsets
+	i=0 out=
+	while [ $i -lt 32 ]; do out="$out${out:+,}$((i * $1))"; i=$((i + 1)); done
+	echo "$out"
+}
+L32=$(lanes 128)
+L32_33=$(lanes 132)
+ZERO32=$(lanes 0)
+S16_1=$(lanes 16)
+: > "$TMP/empty.json"
+head -c 300 "$H200" > "$TMP/truncated.json"
+printf '\001\002binary\377' > "$TMP/garbage.json"
+echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,12],"ns_per_access":NaN}]}' > "$TMP/nan.json"
+truncate -s 300M "$TMP/huge.json"
+echo '{"format":"other"}' > "$TMP/other.json"
+echo '{"format":"clbanks","format_version":7}' > "$TMP/v7.json"
+echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8],"ns_per_access":1}]}' > "$TMP/short.json"
+echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,12],"ns_per_access":-1}]}' > "$TMP/negative.json"
+echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4,"local_mem_bytes":49152},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,65536],"ns_per_access":1}]}' > "$TMP/outside.json"
+sed 's/"warnings": \[\]/"warnings": ["the baseline drifted (test)"]/' "$H200" > "$TMP/warned.json"
+export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1
 have_cl=no
 have_opencl && have_cl=yes
 

@@ -4,6 +4,11 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${CLBANKS:=$top_builddir/clbanks}"
+# make check-valgrind runs the binary under valgrind.
+if [ -n "${CLBANKS_VALGRIND:-}" ]; then
+	CLBANKS=$top_srcdir/tests/valgrind-clbanks.sh
+	export top_srcdir top_builddir
+fi
 LC_ALL=C
 export LC_ALL
 
