@@ -100,6 +100,9 @@ static void geometry(FILE *out, json_t *doc, const cb_inference *inf, unsigned S
 				"in ordinary memory): there are no banks to find\n");
 		return;
 	}
+	if (strcmp(jstr(d, "local_mem_type", ""), "global") == 0)
+		fprintf(out, "Caveat:     the driver says local memory is of type global (emulated in "
+			"ordinary memory); the banks measured are those of the memory behind it\n");
 	if (inf->runner_up.flat)
 		fprintf(out, "Runner-up:  flat (no banks), fits %.0fx worse\n",
 			inf->best.sse > 0 ? inf->runner_up.sse / inf->best.sse : INFINITY);

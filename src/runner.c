@@ -291,7 +291,7 @@ static int measure_subgroup(runner *r, unsigned *found, json_t *record)
 	json_object_set_new(record, "probe", curve);
 	if (rc != CB_EXIT_OK)
 		return rc;
-	/* Growth of at least 1.5x per doubling up to the group, then a plateau. A flat start is
+	/* Growth of at least 1.5x per doubling up to the group, then a plateau. A slow start is
 	 * allowed (a latency floor hides the first conflicts); growth that stalls half-way is not
 	 * a plateau but an ambiguity. */
 	*found = 0;
@@ -302,7 +302,7 @@ static int measure_subgroup(runner *r, unsigned *found, json_t *record)
 			grew = true;
 			continue;
 		}
-		if (!grew && g < 1.25)
+		if (!grew)
 			continue;
 		if (grew && g < 1.25 && ratio[i - 1] >= 3)
 			*found = ns_list[i - 1];
@@ -663,6 +663,12 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		if (per_step > 0)
 			steps = round_steps(target_ns / per_step);
 	}
+	if (per_step <= 0) {
+		cb_err("the device timer gives no time for the baseline (END <= START in every "
+		       "launch); it cannot be trusted");
+		rc = CB_EXIT_RUNTIME;
+		goto out;
+	}
 	ex[0].steps = steps;
 	double warm_until = cb_now() + 0.1;
 	while (cb_now() < warm_until && !cb_stop_signal)
@@ -708,11 +714,13 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		}
 		if (cb_stop_signal)
 			break;
-		double base = ex[0].samples[rounds] ? (double)ex[0].samples[rounds] / ex[0].steps : NAN;
+		/* An invalid sample (0 ns) gives no ratio for that round; it stays counted. */
+		double base = ex[0].samples[rounds] ? (double)ex[0].samples[rounds] / ex[0].steps : 0;
 		for (size_t i = 0; i < nex; i++) {
 			experiment *x = &ex[i];
-			double t = x->samples[rounds] ? (double)x->samples[rounds] / x->steps : NAN;
-			x->ratios[x->n++] = t / base;
+			double t = x->samples[rounds] ? (double)x->samples[rounds] / x->steps : 0;
+			if (t > 0 && base > 0)
+				x->ratios[x->n++] = t / base;
 		}
 		rounds++;
 		if (rounds >= o->min_rounds) {
@@ -743,15 +751,17 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 
 	/* Statistics and the document. */
 	cb_summary bs;
-	double *bt = cb_xmalloc(rounds * sizeof *bt);
+	double *bt = cb_xmalloc((rounds ? rounds : 1) * sizeof *bt);
+	unsigned nbt = 0;
 	for (unsigned k = 0; k < rounds; k++)
-		bt[k] = ex[0].samples[k] ? (double)ex[0].samples[k] / ex[0].steps : NAN;
-	cb_summarize(bt, rounds, &bs);
+		if (ex[0].samples[k])
+			bt[nbt++] = (double)ex[0].samples[k] / ex[0].steps;
+	cb_summarize(bt, nbt, &bs);
 	/* Drift: the baseline's first third against its last third. */
 	double drift = NAN;
-	if (rounds >= 6) {
-		unsigned third = rounds / 3;
-		double a = cb_median(bt, third), b = cb_median(bt + rounds - third, third);
+	if (nbt >= 6) {
+		unsigned third = nbt / 3;
+		double a = cb_median(bt, third), b = cb_median(bt + nbt - third, third);
 		drift = (b - a) / a;
 	}
 	free(bt);
@@ -766,12 +776,12 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		bool conv = ratio_converged(x, o->ci_target);
 		not_converged += !conv;
 		size_t invalid = 0;
-		for (unsigned k = 0; k < x->n; k++)
+		for (unsigned k = 0; k < rounds; k++)
 			invalid += x->samples[k] == 0;
 		json_object_set_new(m, "ns_per_access", json_real(s.median * bs.median));
 		json_object_set_new(m, "steps", json_integer(x->steps));
 		json_object_set_new(m, "verified", json_true());
-		json_object_set_new(m, "samples_ns", samples_json(x->samples, x->n));
+		json_object_set_new(m, "samples_ns", samples_json(x->samples, rounds));
 		json_object_set_new(m, "stats", json_pack("{s:I, s:f, s:[f, f], s:f, s:I, s:I, s:b}",
 			"rounds", (json_int_t)x->n, "ratio_median", s.median,
 			"ratio_ci95", isfinite(s.ci_lo) ? s.ci_lo : s.min, isfinite(s.ci_hi) ? s.ci_hi : s.max,
@@ -781,7 +791,7 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 	json_object_set_new(doc, "baseline", json_pack("{s:s, s:I, s:o, s:I, s:f, s:f, s:o}",
 		"op", "load", "elem_bytes", (json_int_t)4, "lanes", cb_plan_baseline_lanes(r->S),
 		"steps", (json_int_t)ex[0].steps, "ns_per_access", bs.median, "mad_ns", bs.mad,
-		"samples_ns", samples_json(ex[0].samples, ex[0].n)));
+		"samples_ns", samples_json(ex[0].samples, rounds)));
 
 	json_t *dev = cb_device_info_to_json(info);
 	json_object_set_new(dev, "subgroup_size", json_integer(r->S));

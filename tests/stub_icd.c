@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A stub OpenCL driver (ICD) for the tests: one "GPU" whose local memory follows a known bank
+ * model, with faults on demand. The kernel is not run: each launch fills the result buffer with
+ * what the real kernel returns and gets a synthetic duration from the bank model, on a virtual
+ * clock (so runs are instant and deterministic). Loaded by the ICD loader through
+ * OCL_ICD_VENDORS=<path of this library>.
+ *
+ * Environment (all optional):
+ *   CBSTUB_BANKS, CBSTUB_WIDTH      geometry (32, 4)
+ *   CBSTUB_LANES                    lanes per pass for 1,2,4,8,16 B ("32,32,32,16,8")
+ *   CBSTUB_SUBGROUP                 sub-group size (32)
+ *   CBSTUB_REPORT_SUBGROUP=0        do not report it (clbanks must measure it)
+ *   CBSTUB_FLAT=1                   no banks: every table costs the same
+ *   CBSTUB_NOISE                    relative noise of durations (0.01)
+ *   CBSTUB_TIMER_RES                profiling timer resolution in ns (1000)
+ *   CBSTUB_LOCAL_TYPE=global        report CL_GLOBAL local memory
+ *   CBSTUB_AMD=1                    report like AMD: wavefront width and a bank count of 32
+ *   CBSTUB_FAULT                    enqueue:N:CODE  the Nth launch fails with CODE
+ *                                   wait:N:CODE     waiting for the Nth launch fails
+ *                                   profiling       profiling info is not available (-7)
+ *                                   zero-time       every event has END == START
+ *                                   build           clBuildProgram fails with a log
+ *                                   wrong-result    results are off by one
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_icd.h>
+
+#include "model.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+static struct _cl_icd_dispatch dispatch;
+
+struct _cl_platform_id { struct _cl_icd_dispatch *d; };
+struct _cl_device_id { struct _cl_icd_dispatch *d; };
+struct _cl_context { struct _cl_icd_dispatch *d; };
+struct _cl_command_queue { struct _cl_icd_dispatch *d; };
+struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; };
+struct _cl_program { struct _cl_icd_dispatch *d; unsigned elem; char log[256]; };
+struct _cl_kernel {
+	struct _cl_icd_dispatch *d;
+	unsigned elem;
+	cl_mem tables, out;
+	cl_uint table, nlanes, steps, mask, fill;
+};
+struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
+
+static struct _cl_platform_id platform = { &dispatch };
+static struct _cl_device_id device = { &dispatch };
+static struct _cl_context context = { &dispatch };
+static struct _cl_command_queue queue = { &dispatch };
+
+/* The device, from the environment. */
+static struct {
+	bool ready;
+	cb_geometry geom;
+	unsigned lanes[CB_NELEM];
+	unsigned subgroup;
+	bool report_subgroup, flat, global_local, amd;
+	double noise;
+	size_t timer_res;
+	char fault[64];
+	int fault_n, fault_code;
+	unsigned launches;
+	cl_ulong clock;
+	uint64_t rng;
+} dev;
+
+static unsigned env_uint(const char *name, unsigned dflt)
+{
+	const char *s = getenv(name);
+	return s && *s ? (unsigned)strtoul(s, NULL, 10) : dflt;
+}
+
+static void setup(void)
+{
+	if (dev.ready)
+		return;
+	dev.ready = true;
+	dev.geom.banks = env_uint("CBSTUB_BANKS", 32);
+	dev.geom.width = env_uint("CBSTUB_WIDTH", 4);
+	dev.geom.merge = true;
+	dev.geom.pack = false;
+	unsigned dflt[CB_NELEM] = { 32, 32, 32, 16, 8 };
+	memcpy(dev.lanes, dflt, sizeof dflt);
+	const char *l = getenv("CBSTUB_LANES");
+	for (int e = 0; l && *l && e < CB_NELEM; e++) {
+		dev.lanes[e] = (unsigned)strtoul(l, (char **)&l, 10);
+		if (*l == ',')
+			l++;
+	}
+	dev.subgroup = env_uint("CBSTUB_SUBGROUP", 32);
+	dev.report_subgroup = env_uint("CBSTUB_REPORT_SUBGROUP", 1) != 0;
+	dev.flat = env_uint("CBSTUB_FLAT", 0) != 0;
+	const char *lt = getenv("CBSTUB_LOCAL_TYPE");
+	dev.global_local = lt && strcmp(lt, "global") == 0;
+	dev.amd = env_uint("CBSTUB_AMD", 0) != 0;
+	const char *n = getenv("CBSTUB_NOISE");
+	dev.noise = n && *n ? atof(n) : 0.01;
+	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
+	const char *f = getenv("CBSTUB_FAULT");
+	if (f) {
+		snprintf(dev.fault, sizeof dev.fault, "%s", f);
+		char *c = strchr(dev.fault, ':');
+		if (c) {
+			*c++ = '\0';
+			dev.fault_n = atoi(c);
+			char *c2 = strchr(c, ':');
+			dev.fault_code = c2 ? atoi(c2 + 1) : CL_OUT_OF_RESOURCES;
+		}
+	}
+	dev.clock = 1000000000ULL;
+	dev.rng = 12345;
+}
+
+static double uniform(void)
+{
+	dev.rng = dev.rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(dev.rng >> 11) / 9007199254740992.0;
+}
+
+static cl_int give(const void *src, size_t n, size_t size, void *value, size_t *ret)
+{
+	if (ret)
+		*ret = n;
+	if (value) {
+		if (size < n)
+			return CL_INVALID_VALUE;
+		memcpy(value, src, n);
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int give_str(const char *s, size_t size, void *value, size_t *ret)
+{
+	return give(s, strlen(s) + 1, size, value, ret);
+}
+
+static cl_int CL_API_CALL stub_GetPlatformInfo(cl_platform_id p, cl_platform_info what, size_t size,
+					       void *value, size_t *ret)
+{
+	(void)p;
+	switch (what) {
+	case CL_PLATFORM_NAME: return give_str("clbanks stub", size, value, ret);
+	case CL_PLATFORM_VENDOR: return give_str("clbanks tests", size, value, ret);
+	case CL_PLATFORM_VERSION: return give_str("OpenCL 1.2 stub", size, value, ret);
+	case CL_PLATFORM_PROFILE: return give_str("FULL_PROFILE", size, value, ret);
+	case CL_PLATFORM_EXTENSIONS: return give_str("cl_khr_icd", size, value, ret);
+	case CL_PLATFORM_ICD_SUFFIX_KHR: return give_str("STUB", size, value, ret);
+	default: return CL_INVALID_VALUE;
+	}
+}
+
+static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n,
+					    cl_device_id *devices, cl_uint *count)
+{
+	(void)p;
+	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
+		return CL_DEVICE_NOT_FOUND;
+	if (count)
+		*count = 1;
+	if (devices && n)
+		devices[0] = &device;
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what, size_t size,
+					     void *value, size_t *ret)
+{
+	(void)d;
+	setup();
+	cl_uint u;
+	cl_ulong ul;
+	size_t sz;
+	cl_bool b;
+	cl_device_type t = CL_DEVICE_TYPE_GPU;
+	cl_device_local_mem_type lt = dev.global_local ? CL_GLOBAL : CL_LOCAL;
+	switch (what) {
+	case CL_DEVICE_NAME: return give_str("clbanks stub GPU", size, value, ret);
+	case CL_DEVICE_VENDOR: return give_str("clbanks tests", size, value, ret);
+	case CL_DRIVER_VERSION: return give_str("1.0", size, value, ret);
+	case CL_DEVICE_VERSION: return give_str("OpenCL 1.2 stub", size, value, ret);
+	case CL_DEVICE_OPENCL_C_VERSION: return give_str("OpenCL C 1.2", size, value, ret);
+	case CL_DEVICE_EXTENSIONS:
+		return give_str(!dev.report_subgroup ? "" : dev.amd ? "cl_amd_device_attribute_query" :
+				"cl_nv_device_attribute_query", size, value, ret);
+	case CL_DEVICE_WAVEFRONT_WIDTH_AMD:
+		if (!dev.report_subgroup || !dev.amd)
+			return CL_INVALID_VALUE;
+		u = dev.subgroup;
+		return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_BANKS_AMD:
+		if (!dev.amd)
+			return CL_INVALID_VALUE;
+		u = 32;
+		return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_TYPE: return give(&t, sizeof t, size, value, ret);
+	case CL_DEVICE_MAX_COMPUTE_UNITS: u = 4; return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_MAX_CLOCK_FREQUENCY: u = 1000; return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_SIZE: ul = 49152; return give(&ul, sizeof ul, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_TYPE: return give(&lt, sizeof lt, size, value, ret);
+	case CL_DEVICE_PROFILING_TIMER_RESOLUTION: sz = dev.timer_res; return give(&sz, sizeof sz, size, value, ret);
+	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = 1024; return give(&sz, sizeof sz, size, value, ret);
+	case CL_DEVICE_ENDIAN_LITTLE: b = CL_TRUE; return give(&b, sizeof b, size, value, ret);
+	case CL_DEVICE_WARP_SIZE_NV:
+		if (!dev.report_subgroup || dev.amd)
+			return CL_INVALID_VALUE;
+		u = dev.subgroup;
+		return give(&u, sizeof u, size, value, ret);
+	default: return CL_INVALID_VALUE;
+	}
+}
+
+static cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *p, cl_uint n,
+						 const cl_device_id *d,
+						 void(CL_CALLBACK *cb)(const char *, const void *, size_t, void *),
+						 void *user, cl_int *err)
+{
+	(void)p; (void)n; (void)d; (void)cb; (void)user;
+	setup();
+	if (err)
+		*err = CL_SUCCESS;
+	return &context;
+}
+
+static cl_int CL_API_CALL stub_Release(void *o)
+{
+	(void)o;
+	return CL_SUCCESS;
+}
+
+static cl_command_queue CL_API_CALL stub_CreateCommandQueue(cl_context c, cl_device_id d,
+							    cl_command_queue_properties p, cl_int *err)
+{
+	(void)c; (void)d; (void)p;
+	if (err)
+		*err = CL_SUCCESS;
+	return &queue;
+}
+
+static cl_program CL_API_CALL stub_CreateProgramWithSource(cl_context c, cl_uint n, const char **s,
+							   const size_t *len, cl_int *err)
+{
+	(void)c; (void)n; (void)s; (void)len;
+	cl_program p = calloc(1, sizeof *p);
+	p->d = &dispatch;
+	if (err)
+		*err = CL_SUCCESS;
+	return p;
+}
+
+static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_device_id *d,
+					    const char *options, void(CL_CALLBACK *cb)(cl_program, void *),
+					    void *user)
+{
+	(void)n; (void)d; (void)cb; (void)user;
+	const char *e = options ? strstr(options, "-DCB_ELEM_BYTES=") : NULL;
+	p->elem = e ? (unsigned)atoi(e + 16) : 4;
+	if (strcmp(dev.fault, "build") == 0) {
+		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
+		return CL_BUILD_PROGRAM_FAILURE;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_GetProgramBuildInfo(cl_program p, cl_device_id d,
+						   cl_program_build_info what, size_t size,
+						   void *value, size_t *ret)
+{
+	(void)d;
+	if (what != CL_PROGRAM_BUILD_LOG)
+		return CL_INVALID_VALUE;
+	return give_str(p->log, size, value, ret);
+}
+
+static cl_int CL_API_CALL stub_ReleaseProgram(cl_program p)
+{
+	free(p);
+	return CL_SUCCESS;
+}
+
+static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, cl_int *err)
+{
+	(void)name;
+	cl_kernel k = calloc(1, sizeof *k);
+	k->d = &dispatch;
+	k->elem = p->elem;
+	if (err)
+		*err = CL_SUCCESS;
+	return k;
+}
+
+static cl_int CL_API_CALL stub_ReleaseKernel(cl_kernel k)
+{
+	free(k);
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d,
+						      cl_kernel_work_group_info what, size_t size,
+						      void *value, size_t *ret)
+{
+	(void)k; (void)d;
+	size_t sz;
+	cl_ulong ul = 0;
+	switch (what) {
+	case CL_KERNEL_WORK_GROUP_SIZE: sz = 1024; return give(&sz, sizeof sz, size, value, ret);
+	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: sz = dev.subgroup; return give(&sz, sizeof sz, size, value, ret);
+	case CL_KERNEL_LOCAL_MEM_SIZE: return give(&ul, sizeof ul, size, value, ret);
+	default: return CL_INVALID_VALUE;
+	}
+}
+
+static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *v)
+{
+	switch (i) {
+	case 0: k->tables = *(const cl_mem *)v; break;
+	case 1: k->table = *(const cl_uint *)v; break;
+	case 2: k->nlanes = *(const cl_uint *)v; break;
+	case 3: k->steps = *(const cl_uint *)v; break;
+	case 4: k->mask = *(const cl_uint *)v; break;
+	case 5: k->fill = *(const cl_uint *)v; break;
+	case 6: k->out = *(const cl_mem *)v; break;
+	case 7: if (v || size == 0) return CL_INVALID_ARG_VALUE; break;
+	default: return CL_INVALID_ARG_INDEX;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_mem CL_API_CALL stub_CreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host,
+					    cl_int *err)
+{
+	(void)c;
+	cl_mem m = calloc(1, sizeof *m);
+	m->d = &dispatch;
+	m->size = size;
+	m->data = calloc(1, size);
+	if ((flags & CL_MEM_COPY_HOST_PTR) && host)
+		memcpy(m->data, host, size);
+	if (err)
+		*err = CL_SUCCESS;
+	return m;
+}
+
+static cl_int CL_API_CALL stub_ReleaseMemObject(cl_mem m)
+{
+	free(m->data);
+	free(m);
+	return CL_SUCCESS;
+}
+
+/* What the real kernel returns for one lane: the last loaded value plus the step count. */
+static uint32_t expected(unsigned elem, uint32_t offset, uint32_t steps)
+{
+	uint32_t w = offset / 4, word = w * 0x9E3779B1u, v;
+	unsigned shift = 8 * (offset % 4);
+	switch (elem) {
+	case 1: v = (word >> shift) & 0xffu; break;
+	case 2: v = (word >> shift) & 0xffffu; break;
+	case 4: v = word; break;
+	case 8: v = word ^ ((w + 1) * 0x9E3779B1u); break;
+	default: v = word ^ ((w + 1) * 0x9E3779B1u) ^ ((w + 2) * 0x9E3779B1u) ^ ((w + 3) * 0x9E3779B1u);
+	}
+	return v + steps;
+}
+
+static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
+						    const size_t *offset, const size_t *global,
+						    const size_t *local, cl_uint nw, const cl_event *wl,
+						    cl_event *ev)
+{
+	(void)q; (void)dim; (void)offset; (void)nw; (void)wl;
+	dev.launches++;
+	if (strcmp(dev.fault, "enqueue") == 0 && (int)dev.launches == dev.fault_n)
+		return dev.fault_code;
+	const uint32_t *tables = (const uint32_t *)k->tables->data;
+	uint32_t *out = (uint32_t *)k->out->data;
+	size_t wg = local ? local[0] : 1, n = global[0];
+	unsigned S = dev.subgroup;
+	uint32_t lanes[CB_MAX_LANES];
+	for (unsigned l = 0; l < S; l++)
+		lanes[l] = tables[k->table * k->nlanes + l % k->nlanes];
+	for (size_t i = 0; i < n && (i + 1) * sizeof(uint32_t) <= k->out->size; i++)
+		out[i] = expected(k->elem, tables[k->table * k->nlanes + (i % wg) % k->nlanes], k->steps) +
+			 (strcmp(dev.fault, "wrong-result") == 0);
+	/* Time per step: t0 + c * passes for one sub-group, times the sub-groups per compute unit. */
+	int e = cb_elem_index(k->elem);
+	double passes = dev.flat ? 1 : cb_passes(&dev.geom, dev.lanes[e], k->elem, lanes, S);
+	double groups = (double)n / S / 4;
+	double per_step = (2.0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
+	double ns = (double)k->steps * per_step * (1 + dev.noise * (2 * uniform() - 1)) + 3000;
+	cl_event event = calloc(1, sizeof *event);
+	event->d = &dispatch;
+	event->start = dev.clock;
+	event->end = strcmp(dev.fault, "zero-time") == 0 ? dev.clock : dev.clock + (cl_ulong)ns;
+	dev.clock += (cl_ulong)ns + 1000;
+	if (ev)
+		*ev = event;
+	else
+		free(event);
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
+{
+	(void)n; (void)ev;
+	if (strcmp(dev.fault, "wait") == 0 && (int)dev.launches == dev.fault_n)
+		return dev.fault_code;
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_GetEventProfilingInfo(cl_event ev, cl_profiling_info what, size_t size,
+						     void *value, size_t *ret)
+{
+	if (strcmp(dev.fault, "profiling") == 0)
+		return CL_PROFILING_INFO_NOT_AVAILABLE;
+	switch (what) {
+	case CL_PROFILING_COMMAND_START: return give(&ev->start, sizeof ev->start, size, value, ret);
+	case CL_PROFILING_COMMAND_END: return give(&ev->end, sizeof ev->end, size, value, ret);
+	default: return CL_INVALID_VALUE;
+	}
+}
+
+static cl_int CL_API_CALL stub_ReleaseEvent(cl_event ev)
+{
+	free(ev);
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_EnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+						 size_t offset, size_t size, void *ptr, cl_uint nw,
+						 const cl_event *wl, cl_event *ev)
+{
+	(void)q; (void)block; (void)nw; (void)wl; (void)ev;
+	if (offset + size > m->size)
+		return CL_INVALID_VALUE;
+	memcpy(ptr, m->data + offset, size);
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_UnloadPlatformCompiler(cl_platform_id p)
+{
+	(void)p;
+	return CL_SUCCESS;
+}
+
+static void *CL_API_CALL stub_GetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
+{
+	(void)p; (void)name;
+	return NULL;
+}
+
+EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count)
+{
+	dispatch.clGetPlatformInfo = stub_GetPlatformInfo;
+	dispatch.clGetDeviceIDs = stub_GetDeviceIDs;
+	dispatch.clGetDeviceInfo = stub_GetDeviceInfo;
+	dispatch.clCreateContext = stub_CreateContext;
+	dispatch.clReleaseContext = (cl_api_clReleaseContext)stub_Release;
+	dispatch.clCreateCommandQueue = stub_CreateCommandQueue;
+	dispatch.clReleaseCommandQueue = (cl_api_clReleaseCommandQueue)stub_Release;
+	dispatch.clCreateProgramWithSource = stub_CreateProgramWithSource;
+	dispatch.clBuildProgram = stub_BuildProgram;
+	dispatch.clGetProgramBuildInfo = stub_GetProgramBuildInfo;
+	dispatch.clReleaseProgram = stub_ReleaseProgram;
+	dispatch.clCreateKernel = stub_CreateKernel;
+	dispatch.clReleaseKernel = stub_ReleaseKernel;
+	dispatch.clGetKernelWorkGroupInfo = stub_GetKernelWorkGroupInfo;
+	dispatch.clSetKernelArg = stub_SetKernelArg;
+	dispatch.clCreateBuffer = stub_CreateBuffer;
+	dispatch.clReleaseMemObject = stub_ReleaseMemObject;
+	dispatch.clEnqueueNDRangeKernel = stub_EnqueueNDRangeKernel;
+	dispatch.clWaitForEvents = stub_WaitForEvents;
+	dispatch.clGetEventProfilingInfo = stub_GetEventProfilingInfo;
+	dispatch.clReleaseEvent = stub_ReleaseEvent;
+	dispatch.clEnqueueReadBuffer = stub_EnqueueReadBuffer;
+	dispatch.clUnloadPlatformCompiler = stub_UnloadPlatformCompiler;
+	dispatch.clGetExtensionFunctionAddressForPlatform = stub_GetExtensionFunctionAddressForPlatform;
+	if (count)
+		*count = 1;
+	if (platforms && n)
+		platforms[0] = &platform;
+	return CL_SUCCESS;
+}
+
+EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+{
+	if (strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
+		return (void *)clIcdGetPlatformIDsKHR;
+	return NULL;
+}
+
+/* The loader looks this symbol up to check for cl_khr_icd before it trusts the dispatch table. */
+EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info what, size_t size,
+					    void *value, size_t *ret)
+{
+	return stub_GetPlatformInfo(p, what, size, value, ret);
+}
