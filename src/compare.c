@@ -214,7 +214,10 @@ int cb_compare_main(char **files, int nfiles, cb_format fmt, const char *output,
 			fprintf(out.fp, "%-26s", row_names[r]);
 			for (int i = 0; i < nfiles; i++) {
 				cell(buf, sizeof buf, &es[i], r);
-				fprintf(out.fp, "%-*.*s", w, w - 2, buf);
+				if (i == nfiles - 1)
+					fprintf(out.fp, "%.*s", w - 2, buf);
+				else
+					fprintf(out.fp, "%-*.*s", w, w - 2, buf);
 			}
 			fputc('\n', out.fp);
 		}

@@ -9,6 +9,20 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
+# golden GOLDEN PRODUCED DESCRIPTION: compare (or, with CLBANKS_UPDATE_GOLDEN=1, refresh first)
+golden() {
+	if [ "${CLBANKS_UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$1")"
+		cp "$2" "$1"
+	fi
+	if cmp -s "$1" "$2"; then
+		ok "$3"
+	else
+		notok "$3"
+		diff "$1" "$2" 2>&1 | head -30 | sed 's/^/# /'
+	fi
+}
+
 inference_of() { # FILE: the inference object of a sorted, indented document
 	sed -n '/^ "inference": {/,/^ }/p' "$1"
 }
@@ -16,7 +30,7 @@ inference_of() { # FILE: the inference object of a sorted, indented document
 plan=0
 results=$(find "$top_srcdir/results" -name '*.json' | LC_ALL=C sort)
 for f in $results; do plan=$((plan + 4)); done
-plan=$((plan + 5 * 2))
+plan=$((plan + 5 * 2 + 3))
 echo "1..$plan"
 
 for f in $results; do
@@ -37,18 +51,9 @@ for f in $results; do
 		diff "$f" "$TMP/re.json" | head -40 | sed 's/^/# /'
 	fi
 	for fmt in text csv; do
-		golden=$top_srcdir/tests/golden/$name.$fmt
 		"$CLBANKS" analyze "$f" --format $fmt -o "$TMP/out.$fmt" --force 2>"$TMP/err"
-		if [ "${CLBANKS_UPDATE_GOLDEN:-0}" = 1 ]; then
-			mkdir -p "$top_srcdir/tests/golden"
-			cp "$TMP/out.$fmt" "$golden"
-		fi
-		if cmp -s "$golden" "$TMP/out.$fmt"; then
-			ok "$rel: $fmt report matches tests/golden/$name.$fmt"
-		else
-			notok "$rel: $fmt report matches tests/golden/$name.$fmt"
-			diff "$golden" "$TMP/out.$fmt" 2>&1 | head -30 | sed 's/^/# /'
-		fi
+		golden "$top_srcdir/tests/golden/$name.$fmt" "$TMP/out.$fmt" \
+			"$rel: $fmt report matches tests/golden/$name.$fmt"
 	done
 done
 
@@ -76,4 +81,12 @@ for row in "nvidia banked 32 4" "amd banked 32 4" "intel banked 16 4" "flat not_
 	else
 		notok "synthetic $1: $3 x $4 B"
 	fi
+done
+
+# compare: every recorded result side by side, in each format (relative paths: stable output).
+for fmt in text csv json; do
+	(cd "$top_srcdir" && "$CLBANKS" compare $(find results -name '*.json' | LC_ALL=C sort) \
+		--format $fmt) > "$TMP/compare.$fmt" 2>"$TMP/err"
+	golden "$top_srcdir/tests/golden/compare.$fmt" "$TMP/compare.$fmt" \
+		"compare, $fmt, matches tests/golden/compare.$fmt"
 done
