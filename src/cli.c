@@ -87,7 +87,7 @@ static unsigned option_commands(int c)
 typedef struct {
 	enum command cmd;
 	bool list, force, quiet, verbose, quick, strict, latency, measure_subgroup;
-	bool format_set;
+	bool format_set, rounds_set, ci_set;
 	cb_format format;
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
@@ -125,8 +125,9 @@ static void usage(FILE *out)
 	      "      --subgroup N       sub-group size (default: from the driver, or measured);\n"
 	      "                         run --subgroup measure ignores what the driver says\n"
 	      "      --min-rounds N     rounds before stopping on convergence (default 6)\n"
-	      "      --max-rounds N     most rounds (default 30; 9 with --quick)\n"
-	      "      --ci-target PCT    stop when every 95% CI is within +/-PCT% (default 2)\n"
+	      "      --max-rounds N     most rounds (default 30; 6 with --quick)\n"
+	      "      --ci-target PCT    stop when every 95% CI is within +/-PCT% (default 2; 5 with\n"
+	      "                         --quick)\n"
 	      "      --max-kernel-ms MS longest launch (default 50, at most 1000)\n"
 	      "      --timeout SEC      host watchdog for one launch (default 20)\n"
 	      "      --local-mem BYTES  local memory per work-group (default min(device, 32768))\n"
@@ -278,6 +279,7 @@ static int parse(int argc, char **argv, options *o)
 						 "need at least 6 rounds for a 95% confidence interval");
 			break;
 		case OPT_MAX_ROUNDS:
+			o->rounds_set = true;
 			if (!cb_parse_ulong(optarg, 1, 1000, &o->max_rounds))
 				return bad_value("--max-rounds", optarg, "expected an integer from 6 to 1000");
 			if (o->max_rounds < 6)
@@ -289,6 +291,7 @@ static int parse(int argc, char **argv, options *o)
 			if (!cb_parse_double(optarg, 0.1, 50, &v))
 				return bad_value("--ci-target", optarg, "expected a percentage from 0.1 to 50");
 			o->ci_target = v / 100;
+			o->ci_set = true;
 			break;
 		}
 		case OPT_MAX_KERNEL_MS:
@@ -466,8 +469,11 @@ static int cmd_run(const options *o)
 			.local_mem = o->local_mem, .seed = o->seed, .quiet = o->quiet,
 			.verbose = o->verbose, .plan = plan, .command_line = o->command_line,
 		};
-		if (o->quick && o->max_rounds == 30)
-			ro.max_rounds = 9;
+		/* --quick: six rounds (the fewest for a 95% interval) and a 5% target, unless set. */
+		if (o->quick && !o->rounds_set)
+			ro.max_rounds = 6;
+		if (o->quick && !o->ci_set)
+			ro.ci_target = 0.05;
 		rc = cb_run(&list.items[idx], &info, &ro, &doc);
 		cb_device_info_free(&info);
 	}
