@@ -508,7 +508,12 @@ static int cmd_run(const options *o)
 			return CB_EXIT_RUNTIME;
 		}
 	}
-	if (!o->quiet || (o->format_set && !to_file))
+	/* "-o -" is the document on standard output (JSON unless --format says otherwise);
+	 * otherwise the report goes there, unless -q. */
+	bool doc_to_stdout = o->output && strcmp(o->output, "-") == 0;
+	if (doc_to_stdout)
+		write_report(stdout, o->format_set ? o->format : CB_FMT_JSON, doc, &inf, S);
+	else if (!o->quiet || o->format_set)
 		write_report(stdout, o->format_set ? o->format : CB_FMT_TEXT, doc, &inf, S);
 	rc = strict_status(o, doc, &inf);
 	json_decref(doc);

@@ -42,12 +42,16 @@ typedef struct {
 	cl_mem tables;      /* every lane table, baseline first */
 	cl_mem out;
 	uint32_t *out_host;
-	size_t out_items;
 	bool event_timer;
+	size_t kernel_wg;           /* CL_KERNEL_WORK_GROUP_SIZE of the 4-byte kernel */
+	unsigned long local_avail;  /* local memory a work-group may have */
+	unsigned long local_alloc;  /* what every launch allocates */
+	unsigned long per_cu;       /* work-groups per compute unit (throughput) */
 	size_t wg, global;
 	unsigned S;
-	unsigned long local_alloc;
+	double target_ns;           /* calibrated length of one launch */
 	size_t invalid_samples, total_samples;
+	double last_progress;
 } runner;
 
 uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian)
@@ -382,121 +386,118 @@ static json_t *samples_json(const uint64_t *s, unsigned n)
 	return a;
 }
 
-int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o, json_t **doc_out)
+
+/* Context, profiling queue, the 4-byte program and its limits, the local allocation. */
+static int setup(runner *r)
 {
-	runner rr, *r = &rr;
-	memset(r, 0, sizeof *r);
-	r->ref = ref;
-	r->info = info;
-	r->o = o;
-	int rc = CB_EXIT_OK;
-	double t_start = cb_now(), last_progress = 0;
-	json_t *doc = NULL, *sg_record = json_object();
-	experiment *ex = NULL;
-	size_t nex = 0;
-	*doc_out = NULL;
-
-	if (info->local_mem_type == CL_GLOBAL && !o->quiet)
-		cb_warn("%s has no dedicated local memory (CL_DEVICE_LOCAL_MEM_TYPE = CL_GLOBAL): "
-			"expect 'not banked' or 'inconclusive'", info->name);
-
+	const cb_run_opts *o = r->o;
 	cl_int st;
-	r->ctx = clCreateContext(NULL, 1, &ref->device, NULL, NULL, &st);
-	if (st != CL_SUCCESS) {
-		rc = cl_fail("clCreateContext", st);
-		goto out;
-	}
-	r->q = clCreateCommandQueue(r->ctx, ref->device, CL_QUEUE_PROFILING_ENABLE, &st);
+	r->ctx = clCreateContext(NULL, 1, &r->ref->device, NULL, NULL, &st);
+	if (st != CL_SUCCESS)
+		return cl_fail("clCreateContext", st);
+	r->q = clCreateCommandQueue(r->ctx, r->ref->device, CL_QUEUE_PROFILING_ENABLE, &st);
 	r->event_timer = st == CL_SUCCESS;
 	if (st == CL_INVALID_QUEUE_PROPERTIES) {
 		cb_warn("the driver has no profiling queues; timing with the host clock");
-		r->q = clCreateCommandQueue(r->ctx, ref->device, 0, &st);
+		r->q = clCreateCommandQueue(r->ctx, r->ref->device, 0, &st);
 	}
-	if (st != CL_SUCCESS) {
-		rc = cl_fail("clCreateCommandQueue", st);
-		goto out;
-	}
+	if (st != CL_SUCCESS)
+		return cl_fail("clCreateCommandQueue", st);
 
-	/* The 4-byte program first: it gives kernel limits and the sub-group size. */
-	double t_build = cb_now();
-	if ((rc = build(r, 2)) != CB_EXIT_OK)
-		goto out;
-	size_t kwg = 0;
+	int rc = build(r, 2);
+	if (rc != CB_EXIT_OK)
+		return rc;
 	cl_ulong kstatic = 0;
-	clGetKernelWorkGroupInfo(r->kern[2], ref->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL);
-	clGetKernelWorkGroupInfo(r->kern[2], ref->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kstatic,
+	clGetKernelWorkGroupInfo(r->kern[2], r->ref->device, CL_KERNEL_WORK_GROUP_SIZE,
+				 sizeof r->kernel_wg, &r->kernel_wg, NULL);
+	clGetKernelWorkGroupInfo(r->kern[2], r->ref->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kstatic,
 				 &kstatic, NULL);
-	if (kwg == 0)
-		kwg = info->max_work_group_size;
-	unsigned long avail = info->local_mem_size > kstatic ? (unsigned long)(info->local_mem_size - kstatic) : 0;
-	r->local_alloc = o->local_mem ? o->local_mem : (avail < DEFAULT_LOCAL_BUDGET ? avail : DEFAULT_LOCAL_BUDGET);
+	if (r->kernel_wg == 0)
+		r->kernel_wg = r->info->max_work_group_size;
+	r->local_avail = r->info->local_mem_size > kstatic ?
+		(unsigned long)(r->info->local_mem_size - kstatic) : 0;
+	/* Every launch allocates the same amount, so occupancy does not change between
+	 * experiments. */
+	r->local_alloc = o->local_mem ? o->local_mem :
+		(r->local_avail < DEFAULT_LOCAL_BUDGET ? r->local_avail : DEFAULT_LOCAL_BUDGET);
 	r->local_alloc &= ~15UL;
-	if (r->local_alloc > avail) {
+	if (r->local_alloc > r->local_avail) {
 		cb_err("--local-mem %lu B exceeds the local memory this device offers a work-group "
-		       "(%lu B)", o->local_mem, avail);
-		rc = CB_EXIT_USAGE;
-		goto out;
+		       "(%lu B)", o->local_mem, r->local_avail);
+		return CB_EXIT_USAGE;
 	}
 	if (r->local_alloc < 4096) {
 		cb_err("%s offers %lu B of local memory to a work-group; clbanks needs at least 4096 B",
-		       info->name, avail);
-		rc = CB_EXIT_USAGE;
-		goto out;
+		       r->info->name, r->local_avail);
+		return CB_EXIT_USAGE;
 	}
+	r->per_cu = WG_PER_CU;
+	const char *env = getenv("CLBANKS_GROUPS_PER_CU");
+	if (env && *env && !cb_parse_ulong(env, 1, 4096, &r->per_cu)) {
+		cb_err("CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 to 4096", env);
+		return CB_EXIT_USAGE;
+	}
+	return CB_EXIT_OK;
+}
 
-	/* Sub-group size: override, driver query, kernel query, measurement, or a fallback. */
-	unsigned pref_multiple = 0;
-	{
-		size_t pm = 0;
-		clGetKernelWorkGroupInfo(r->kern[2], ref->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-					 sizeof pm, &pm, NULL);
-		pref_multiple = pm >= 1 && pm <= CB_MAX_LANES ? (unsigned)pm : 0;
+/* Work sizes for lanes in units of UNIT: work-groups of up to 256, PER_CU per compute unit. */
+static int size_work(runner *r, unsigned unit)
+{
+	size_t cap = r->kernel_wg < WG_TARGET ? r->kernel_wg : WG_TARGET;
+	if (cap < unit) {
+		cb_err("the kernel allows work-groups of %zu work-items (CL_KERNEL_WORK_GROUP_SIZE), "
+		       "fewer than one sub-group of %u", r->kernel_wg, unit);
+		return CB_EXIT_USAGE;
 	}
+	r->wg = cap / unit * unit;
+	r->global = r->wg * (r->info->compute_units ? r->info->compute_units : 1) * r->per_cu;
+	return CB_EXIT_OK;
+}
+
+/* The sub-group size: --subgroup, the driver, the kernel query, a measurement, or a fallback
+ * that the report names. Sets r->S and the work sizes. */
+static int choose_subgroup(runner *r, json_t *record)
+{
+	const cb_run_opts *o = r->o;
+	cb_device_info *info = r->info;
+	size_t pm = 0;
+	clGetKernelWorkGroupInfo(r->kern[2], r->ref->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+				 sizeof pm, &pm, NULL);
+	unsigned pref_multiple = pm >= 1 && pm <= CB_MAX_LANES ? (unsigned)pm : 0;
 	unsigned driver_subgroup = info->subgroup_size;
+	int rc;
+
 	if (o->measure_subgroup) {
 		info->subgroup_size = 0;
 	} else if (o->subgroup_override) {
 		info->subgroup_size = o->subgroup_override;
 		info->subgroup_source = "--subgroup";
-	}
-	if (!info->subgroup_size && !o->measure_subgroup) {
+	} else if (!info->subgroup_size) {
 		unsigned k = subgroup_from_kernel(r);
 		if (k) {
 			info->subgroup_size = k;
 			info->subgroup_source = "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE";
 		}
 	}
-	/* Work-group: a multiple of the sub-group (or of the preferred multiple while unknown). */
-	unsigned unit = info->subgroup_size ? info->subgroup_size : (pref_multiple ? pref_multiple : 1);
-	size_t wg_cap = kwg < WG_TARGET ? kwg : WG_TARGET;
-	if (wg_cap < unit) {
-		cb_err("the kernel allows work-groups of %zu work-items (CL_KERNEL_WORK_GROUP_SIZE), "
-		       "fewer than one sub-group of %u", kwg, unit);
-		rc = CB_EXIT_USAGE;
-		goto out;
-	}
-	r->wg = wg_cap / unit * unit;
-	unsigned long per_cu = WG_PER_CU;
-	const char *env = getenv("CLBANKS_GROUPS_PER_CU");
-	if (env && *env && !cb_parse_ulong(env, 1, 4096, &per_cu)) {
-		cb_err("CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 to 4096", env);
-		rc = CB_EXIT_USAGE;
-		goto out;
-	}
-	r->global = r->wg * (info->compute_units ? info->compute_units : 1) * per_cu;
 	if (!info->subgroup_size) {
-		unsigned found = 0;
-		r->out_items = r->global;
+		/* Measure with work-groups in units of the preferred multiple. */
+		if ((rc = size_work(r, pref_multiple ? pref_multiple : 1)) != CB_EXIT_OK)
+			return rc;
+		cl_int st;
 		r->out = clCreateBuffer(r->ctx, CL_MEM_WRITE_ONLY, r->global * sizeof(uint32_t), NULL, &st);
-		if (st != CL_SUCCESS) {
-			rc = cl_fail("clCreateBuffer", st);
-			goto out;
-		}
+		if (st != CL_SUCCESS)
+			return cl_fail("clCreateBuffer", st);
 		r->out_host = cb_xmalloc(r->global * sizeof(uint32_t));
-		if ((rc = measure_subgroup(r, &found, sg_record)) != CB_EXIT_OK)
-			goto out;
+		unsigned found = 0;
+		rc = measure_subgroup(r, &found, record);
+		clReleaseMemObject(r->out);
+		r->out = NULL;
+		free(r->out_host);
+		r->out_host = NULL;
+		if (rc != CB_EXIT_OK)
+			return rc;
 		if (driver_subgroup)
-			json_object_set_new(sg_record, "driver_reported", json_integer(driver_subgroup));
+			json_object_set_new(record, "driver_reported", json_integer(driver_subgroup));
 		if (found) {
 			info->subgroup_size = found;
 			info->subgroup_source = "measured (lanes served together for 4-byte loads)";
@@ -509,62 +510,57 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 				cb_warn("the sub-group size could not be queried or measured; using %u (%s)",
 					info->subgroup_size, info->subgroup_source);
 		}
-		clReleaseMemObject(r->out);
-		r->out = NULL;
-		free(r->out_host);
-		r->out_host = NULL;
-		if (r->wg % info->subgroup_size) {
-			r->wg = wg_cap / info->subgroup_size * info->subgroup_size;
-			if (r->wg == 0) {
-				cb_err("work-groups of %zu work-items cannot hold a sub-group of %u", wg_cap,
-				       info->subgroup_size);
-				rc = CB_EXIT_USAGE;
-				goto out;
-			}
-		}
 	}
 	if (info->subgroup_size < 4 || info->subgroup_size > CB_MAX_LANES) {
 		cb_err("sub-group size %u (%s) is outside 4..%d", info->subgroup_size,
 		       info->subgroup_source, CB_MAX_LANES);
-		rc = CB_EXIT_USAGE;
-		goto out;
+		return CB_EXIT_USAGE;
 	}
 	r->S = info->subgroup_size;
+	if ((rc = size_work(r, r->S)) != CB_EXIT_OK)
+		return rc;
 	if (o->latency) {
 		r->wg = r->S;
 		r->global = r->S;
-	} else {
-		r->global = r->wg * (info->compute_units ? info->compute_units : 1) * per_cu;
 	}
+	return CB_EXIT_OK;
+}
 
-	/* The plan: given, or the default for this sub-group and local memory. */
+/* The plan (given or the default one) and its experiments; ex[0] is the baseline, 4-byte
+ * elements at stride 1. Checks alignment and that every table fits the allocation. */
+static int load_plan(runner *r, json_t **doc_out, experiment **ex_out, size_t *nex_out)
+{
+	const cb_run_opts *o = r->o;
+	json_t *doc;
 	if (o->plan) {
 		doc = json_deep_copy(o->plan);
 		json_t *psg = json_object_get(json_object_get(doc, "device"), "subgroup_size");
 		if ((unsigned)json_integer_value(psg) != r->S) {
 			cb_err("the plan is for sub-groups of %" JSON_INTEGER_FORMAT " lanes, but %s has %u "
 			       "(%s); make one with 'clbanks plan --subgroup %u'", json_integer_value(psg),
-			       info->name, r->S, info->subgroup_source, r->S);
-			rc = CB_EXIT_USAGE;
-			goto out;
+			       r->info->name, r->S, r->info->subgroup_source, r->S);
+			json_decref(doc);
+			return CB_EXIT_USAGE;
 		}
 	} else {
 		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
 				    .quick = o->quick };
-		doc = cb_plan_make(&po);
-		if (!doc) {
-			rc = CB_EXIT_USAGE;
-			goto out;
-		}
+		if (!(doc = cb_plan_make(&po)))
+			return CB_EXIT_USAGE;
 	}
+	*doc_out = doc;
 	json_t *ms = json_object_get(doc, "measurements");
-	nex = json_array_size(ms) + 1;
-	ex = cb_xcalloc(nex, sizeof *ex);
-	unsigned maxr = o->max_rounds;
-	/* ex[0] is the baseline: 4-byte elements, stride 1. */
+	size_t nex = json_array_size(ms) + 1;
+	experiment *ex = cb_xcalloc(nex, sizeof *ex);
+	*ex_out = ex;
+	*nex_out = nex;
+	for (size_t i = 0; i < nex; i++) {
+		ex[i].lanes = cb_xmalloc(r->S * sizeof(uint32_t));
+		ex[i].ratios = cb_xcalloc(o->max_rounds, sizeof(double));
+		ex[i].samples = cb_xcalloc(o->max_rounds, sizeof(uint64_t));
+	}
 	ex[0].index = SIZE_MAX;
 	ex[0].e = 2;
-	ex[0].lanes = cb_xmalloc(r->S * sizeof(uint32_t));
 	for (unsigned l = 0; l < r->S; l++)
 		ex[0].lanes[l] = 4 * l;
 	for (size_t i = 1; i < nex; i++) {
@@ -572,147 +568,156 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		json_t *la = json_object_get(m, "lanes");
 		ex[i].index = i - 1;
 		ex[i].e = cb_elem_index((unsigned)json_integer_value(json_object_get(m, "elem_bytes")));
-		ex[i].lanes = cb_xmalloc(r->S * sizeof(uint32_t));
+		unsigned E = cb_elem_sizes[ex[i].e];
 		for (unsigned l = 0; l < r->S; l++) {
 			json_int_t v = json_integer_value(json_array_get(la, l));
-			if (v % (json_int_t)cb_elem_sizes[ex[i].e] != 0) {
+			if (v % (json_int_t)E != 0) {
 				cb_err("measurement %zu: lane %u offset %" JSON_INTEGER_FORMAT " is not a "
 				       "multiple of the element size %u; the kernel needs aligned accesses",
-				       i - 1, l, v, cb_elem_sizes[ex[i].e]);
-				rc = CB_EXIT_USAGE;
-				goto out;
+				       i - 1, l, v, E);
+				return CB_EXIT_USAGE;
 			}
-			if ((unsigned long)v + cb_elem_sizes[ex[i].e] > r->local_alloc) {
+			if ((unsigned long)v + E > r->local_alloc) {
 				cb_err("measurement %zu needs %" JSON_INTEGER_FORMAT " B of local memory; this "
 				       "run allocates %lu B (device offers %lu B; see --local-mem)", i - 1,
-				       v + (json_int_t)cb_elem_sizes[ex[i].e], r->local_alloc, avail);
-				rc = CB_EXIT_USAGE;
-				goto out;
+				       v + (json_int_t)E, r->local_alloc, r->local_avail);
+				return CB_EXIT_USAGE;
 			}
 			ex[i].lanes[l] = (uint32_t)v;
 		}
 	}
-	for (size_t i = 0; i < nex; i++) {
+	for (size_t i = 0; i < nex; i++)
 		ex[i].fill = fill_words_for(ex[i].lanes, r->S, cb_elem_sizes[ex[i].e]);
-		ex[i].ratios = cb_xcalloc(maxr, sizeof(double));
-		ex[i].samples = cb_xcalloc(maxr, sizeof(uint64_t));
-	}
+	return CB_EXIT_OK;
+}
 
-	/* Programs for the element sizes the plan uses. */
+/* The other programs, their work-group limits, and the buffers: every lane table, and the
+ * result of every work-item. */
+static int prepare_launches(runner *r, const experiment *ex, size_t nex)
+{
+	int rc;
 	for (size_t i = 0; i < nex; i++)
 		if (!r->kern[ex[i].e]) {
-			progress(o, &last_progress, "building the %u-byte kernel", cb_elem_sizes[ex[i].e]);
+			progress(r->o, &r->last_progress, "building the %u-byte kernel", cb_elem_sizes[ex[i].e]);
 			if ((rc = build(r, ex[i].e)) != CB_EXIT_OK)
-				goto out;
+				return rc;
 		}
-	t_build = cb_now() - t_build;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!r->kern[e])
 			continue;
 		size_t k = 0;
-		clGetKernelWorkGroupInfo(r->kern[e], ref->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof k, &k, NULL);
+		clGetKernelWorkGroupInfo(r->kern[e], r->ref->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof k, &k, NULL);
 		if (k && k < r->wg) {
 			cb_err("the %u-byte kernel allows work-groups of at most %zu work-items "
 			       "(CL_KERNEL_WORK_GROUP_SIZE); this run needs %zu", cb_elem_sizes[e], k, r->wg);
-			rc = CB_EXIT_USAGE;
-			goto out;
+			return CB_EXIT_USAGE;
 		}
 	}
-
-	/* Buffers: every lane table, then the result of every work-item. */
 	uint32_t *all = cb_xmalloc(nex * r->S * sizeof(uint32_t));
 	for (size_t i = 0; i < nex; i++)
 		memcpy(all + i * r->S, ex[i].lanes, r->S * sizeof(uint32_t));
+	cl_int st;
 	r->tables = clCreateBuffer(r->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 				   nex * r->S * sizeof(uint32_t), all, &st);
 	free(all);
-	if (st != CL_SUCCESS) {
-		rc = cl_fail("clCreateBuffer", st);
-		goto out;
-	}
+	if (st != CL_SUCCESS)
+		return cl_fail("clCreateBuffer", st);
 	r->out = clCreateBuffer(r->ctx, CL_MEM_WRITE_ONLY, r->global * sizeof(uint32_t), NULL, &st);
-	if (st != CL_SUCCESS) {
-		rc = cl_fail("clCreateBuffer", st);
-		goto out;
-	}
+	if (st != CL_SUCCESS)
+		return cl_fail("clCreateBuffer", st);
 	r->out_host = cb_xmalloc(r->global * sizeof(uint32_t));
 
-	/* Launch length: at least 1 ms and 2000 timer ticks, at most --max-kernel-ms. */
+	/* Launch length: at least 1 ms and 2000 timer ticks (--quick: 0.5 ms and 500), at most
+	 * --max-kernel-ms. */
+	const cb_run_opts *o = r->o;
 	double ticks = o->quick ? 500.0 : 2000.0;
-	double target_ns = fmax(o->quick ? 0.5e6 : 1e6, ticks * (double)info->timer_resolution_ns);
-	if (target_ns > o->max_kernel_ms * 1e6) {
+	r->target_ns = fmax(o->quick ? 0.5e6 : 1e6, ticks * (double)r->info->timer_resolution_ns);
+	if (r->target_ns > o->max_kernel_ms * 1e6) {
 		if (!o->quiet)
 			cb_warn("the timer resolution (%zu ns) asks for %.1f ms launches; capped at "
-				"--max-kernel-ms %.1f", info->timer_resolution_ns, target_ns / 1e6, o->max_kernel_ms);
-		target_ns = o->max_kernel_ms * 1e6;
+				"--max-kernel-ms %.1f", r->info->timer_resolution_ns, r->target_ns / 1e6,
+				o->max_kernel_ms);
+		r->target_ns = o->max_kernel_ms * 1e6;
 	}
+	return CB_EXIT_OK;
+}
 
-	/* Calibration and warm-up: the baseline until its time settles, then each experiment once
-	 * with a short chain (verified) to size its own chain. */
-	double t_cal = cb_now();
+static void describe(char *what, size_t n, const experiment *x)
+{
+	if (x->index == SIZE_MAX)
+		snprintf(what, n, "the baseline");
+	else
+		snprintf(what, n, "measurement %zu (%u-byte)", x->index, cb_elem_sizes[x->e]);
+}
+
+/* Calibration and warm-up: the baseline until its time settles, 100 ms more of it, then each
+ * experiment once with a short chain (verified) to size its own chain. */
+static int calibrate(runner *r, experiment *ex, size_t nex)
+{
 	uint64_t ns = 0;
 	unsigned steps = PROBE_STEPS;
-	char what[160];
-	snprintf(what, sizeof what, "the baseline");
 	double per_step = 0;
+	char what[160];
+	int rc;
+	describe(what, sizeof what, &ex[0]);
 	for (int k = 0; k < 4; k++) {
 		if ((rc = launch(r, 2, r->tables, 0, r->S, steps, ex[0].fill, r->global, r->wg, ex[0].lanes,
 				 k == 0, &ns, what)) != CB_EXIT_OK)
-			goto out;
+			return rc;
 		per_step = ns ? (double)ns / steps : per_step;
 		if (per_step > 0)
-			steps = round_steps(target_ns / per_step);
+			steps = round_steps(r->target_ns / per_step);
 	}
 	if (per_step <= 0) {
 		cb_err("the device timer gives no time for the baseline (END <= START in every "
 		       "launch); it cannot be trusted");
-		rc = CB_EXIT_RUNTIME;
-		goto out;
+		return CB_EXIT_RUNTIME;
 	}
 	ex[0].steps = steps;
 	double warm_until = cb_now() + 0.1;
 	while (cb_now() < warm_until && !cb_stop_signal)
 		if ((rc = launch(r, 2, r->tables, 0, r->S, steps, ex[0].fill, r->global, r->wg, ex[0].lanes,
 				 false, &ns, what)) != CB_EXIT_OK)
-			goto out;
+			return rc;
 	for (size_t i = 1; i < nex && !cb_stop_signal; i++) {
 		unsigned probe = round_steps(ex[0].steps / 16.0);
-		snprintf(what, sizeof what, "measurement %zu (%u-byte)", i - 1, cb_elem_sizes[ex[i].e]);
-		if ((rc = launch(r, ex[i].e, r->tables, (unsigned)i, r->S, probe, ex[i].fill, r->global, r->wg,
-				 ex[i].lanes, true, &ns, what)) != CB_EXIT_OK)
-			goto out;
+		describe(what, sizeof what, &ex[i]);
+		if ((rc = launch(r, ex[i].e, r->tables, (unsigned)i, r->S, probe, ex[i].fill, r->global,
+				 r->wg, ex[i].lanes, true, &ns, what)) != CB_EXIT_OK)
+			return rc;
 		double ps = ns ? (double)ns / probe : per_step;
-		ex[i].steps = round_steps(target_ns / ps);
-		progress(o, &last_progress, "calibrating %zu/%zu", i, nex - 1);
+		ex[i].steps = round_steps(r->target_ns / ps);
+		progress(r->o, &r->last_progress, "calibrating %zu/%zu", i, nex - 1);
 	}
-	t_cal = cb_now() - t_cal;
+	return CB_EXIT_OK;
+}
 
-	/* Rounds: the baseline and every experiment in a fresh shuffled order. */
-	double t_meas = cb_now();
+/* Rounds: the baseline and every experiment in a fresh shuffled order; the statistic of a round
+ * is each experiment's ratio to that round's baseline. Stops after --min-rounds once every
+ * ratio has converged, or at --max-rounds. */
+static int measure_rounds(runner *r, experiment *ex, size_t nex, unsigned *rounds_out, bool *converged)
+{
+	const cb_run_opts *o = r->o;
 	cb_rng rng;
 	cb_rng_seed(&rng, o->seed ^ 0x5eedULL);
 	uint32_t *order = cb_xmalloc(nex * sizeof *order);
 	unsigned rounds = 0;
-	bool converged = false;
-	while (rounds < maxr && !cb_stop_signal) {
+	char what[160];
+	int rc = CB_EXIT_OK;
+	*converged = false;
+	while (rounds < o->max_rounds && !cb_stop_signal && rc == CB_EXIT_OK) {
 		for (size_t i = 0; i < nex; i++)
 			order[i] = (uint32_t)i;
 		cb_shuffle_u32(&rng, order, nex);
-		for (size_t j = 0; j < nex && !cb_stop_signal; j++) {
+		for (size_t j = 0; j < nex && !cb_stop_signal && rc == CB_EXIT_OK; j++) {
 			experiment *x = &ex[order[j]];
-			if (order[j] == 0)
-				snprintf(what, sizeof what, "the baseline");
-			else
-				snprintf(what, sizeof what, "measurement %zu (%u-byte)", x->index,
-					 cb_elem_sizes[x->e]);
-			if ((rc = launch(r, x->e, r->tables, order[j], r->S, x->steps, x->fill, r->global,
-					 r->wg, x->lanes, false, &ns, what)) != CB_EXIT_OK) {
-				free(order);
-				goto out;
-			}
+			uint64_t ns = 0;
+			describe(what, sizeof what, x);
+			rc = launch(r, x->e, r->tables, order[j], r->S, x->steps, x->fill, r->global, r->wg,
+				    x->lanes, false, &ns, what);
 			x->samples[rounds] = ns;
 		}
-		if (cb_stop_signal)
+		if (cb_stop_signal || rc != CB_EXIT_OK)
 			break;
 		/* An invalid sample (0 ns) gives no ratio for that round; it stays counted. */
 		double base = ex[0].samples[rounds] ? (double)ex[0].samples[rounds] / ex[0].steps : 0;
@@ -724,32 +729,41 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		}
 		rounds++;
 		if (rounds >= o->min_rounds) {
-			converged = true;
-			for (size_t i = 1; i < nex && converged; i++)
-				converged = ratio_converged(&ex[i], o->ci_target);
-			if (converged)
+			*converged = true;
+			for (size_t i = 1; i < nex && *converged; i++)
+				*converged = ratio_converged(&ex[i], o->ci_target);
+			if (*converged)
 				break;
 		}
-		progress(o, &last_progress, "round %u (at least %u, at most %u), %zu experiments", rounds,
-			 o->min_rounds, maxr, nex - 1);
+		progress(o, &r->last_progress, "round %u (at least %u, at most %u), %zu experiments",
+			 rounds, o->min_rounds, o->max_rounds, nex - 1);
 	}
 	free(order);
-	progress(o, &last_progress, NULL);
+	progress(o, &r->last_progress, NULL);
+	*rounds_out = rounds;
+	if (rc != CB_EXIT_OK)
+		return rc;
 	if (cb_stop_signal) {
 		cb_err("interrupted by %s after %u of at least %u rounds; no results written",
 		       cb_stop_signal == SIGINT ? "SIGINT" : "SIGTERM", rounds, o->min_rounds);
-		rc = cb_stop_signal == SIGINT ? CB_EXIT_SIGINT : CB_EXIT_SIGTERM;
-		goto out;
+		return cb_stop_signal == SIGINT ? CB_EXIT_SIGINT : CB_EXIT_SIGTERM;
 	}
-	t_meas = cb_now() - t_meas;
 	if (r->invalid_samples * 100 > r->total_samples) {
 		cb_err("%zu of %zu timer samples were invalid (END <= START); the device timer cannot "
 		       "be trusted", r->invalid_samples, r->total_samples);
-		rc = CB_EXIT_RUNTIME;
-		goto out;
+		return CB_EXIT_RUNTIME;
 	}
+	return CB_EXIT_OK;
+}
 
-	/* Statistics and the document. */
+/* Statistics, quality warnings and provenance into the document. */
+static void write_results(runner *r, json_t *doc, const experiment *ex, size_t nex, unsigned rounds,
+			  bool converged, json_t *sg_record, const double seconds[4])
+{
+	const cb_run_opts *o = r->o;
+	cb_device_info *info = r->info;
+	json_t *ms = json_object_get(doc, "measurements");
+
 	cb_summary bs;
 	double *bt = cb_xmalloc((rounds ? rounds : 1) * sizeof *bt);
 	unsigned nbt = 0;
@@ -765,9 +779,10 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		drift = (b - a) / a;
 	}
 	free(bt);
+
 	size_t outliers = 0, nsamples = 0, not_converged = 0;
 	for (size_t i = 1; i < nex; i++) {
-		experiment *x = &ex[i];
+		const experiment *x = &ex[i];
 		json_t *m = json_array_get(ms, x->index);
 		cb_summary s;
 		cb_summarize(x->ratios, x->n, &s);
@@ -800,15 +815,6 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		json_object_set_new(dev, "subgroup_probe", json_incref(sg_record));
 	json_object_set_new(doc, "device", dev);
 
-	json_t *bo = json_object();
-	for (int e = 0; e < CB_NELEM; e++)
-		if (r->kern[e]) {
-			char key[8];
-			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
-			json_object_set_new(bo, key, json_string(r->build_opts[e]));
-		}
-	double subgroups_per_cu = o->latency ? 1.0 :
-		(double)(r->global / r->S) / (info->compute_units ? info->compute_units : 1);
 	json_t *warnings = json_array();
 	double outlier_share = nsamples ? (double)outliers / (double)nsamples : 0;
 	if (!converged)
@@ -827,6 +833,16 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		"converged", converged, "drift", isfinite(drift) ? json_real(drift) : json_null(),
 		"outlier_share", outlier_share, "invalid_samples", (json_int_t)r->invalid_samples,
 		"samples", (json_int_t)r->total_samples, "warnings", warnings));
+
+	json_t *bo = json_object();
+	for (int e = 0; e < CB_NELEM; e++)
+		if (r->kern[e]) {
+			char key[8];
+			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			json_object_set_new(bo, key, json_string(r->build_opts[e]));
+		}
+	double subgroups_per_cu = o->latency ? 1.0 :
+		(double)(r->global / r->S) / (info->compute_units ? info->compute_units : 1);
 	json_t *run = json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:o, s:s}",
 		"regime", o->latency ? "latency" : "throughput",
 		"timer", r->event_timer ? "event" : "host",
@@ -834,30 +850,63 @@ int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
 		"subgroups_per_cu", subgroups_per_cu,
 		"local_mem_alloc_bytes", (json_int_t)r->local_alloc,
 		"rounds", (json_int_t)rounds, "min_rounds", (json_int_t)o->min_rounds,
-		"max_rounds", (json_int_t)maxr, "ci_target", o->ci_target,
-		"target_launch_ms", target_ns / 1e6, "seed", (json_int_t)o->seed,
+		"max_rounds", (json_int_t)o->max_rounds, "ci_target", o->ci_target,
+		"target_launch_ms", r->target_ns / 1e6, "seed", (json_int_t)o->seed,
 		"build_options", bo, "kernels", o->kernel_dir ? o->kernel_dir : "embedded");
 	json_object_set_new(run, "clbanks_version", json_string(PACKAGE_VERSION));
 	if (o->command_line)
 		json_object_set_new(run, "command_line", json_string(o->command_line));
 	json_object_set_new(run, "warmup", json_string("baseline for 100 ms, then one verified "
 						       "launch per experiment"));
-	json_object_set_new(run, "seconds", json_pack("{s:f, s:f, s:f, s:f}", "build", t_build,
-		"calibration", t_cal, "measurement", t_meas, "total", cb_now() - t_start));
+	json_object_set_new(run, "seconds", json_pack("{s:f, s:f, s:f, s:f}", "build", seconds[0],
+		"calibration", seconds[1], "measurement", seconds[2], "total", seconds[3]));
 	json_object_set_new(doc, "run", run);
+}
+
+int cb_run(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o, json_t **doc_out)
+{
+	runner rr, *r = &rr;
+	memset(r, 0, sizeof *r);
+	r->ref = ref;
+	r->info = info;
+	r->o = o;
+	json_t *doc = NULL, *sg_record = json_object();
+	experiment *ex = NULL;
+	size_t nex = 0;
+	unsigned rounds = 0;
+	bool converged = false;
+	double t_start = cb_now(), seconds[4] = { 0 }, t;
+	int rc;
+	*doc_out = NULL;
+
+	if (info->local_mem_type == CL_GLOBAL && !o->quiet)
+		cb_warn("%s has no dedicated local memory (CL_DEVICE_LOCAL_MEM_TYPE = CL_GLOBAL): "
+			"expect 'not banked' or 'inconclusive'", info->name);
+	if ((rc = setup(r)) != CB_EXIT_OK || (rc = choose_subgroup(r, sg_record)) != CB_EXIT_OK ||
+	    (rc = load_plan(r, &doc, &ex, &nex)) != CB_EXIT_OK ||
+	    (rc = prepare_launches(r, ex, nex)) != CB_EXIT_OK)
+		goto out;
+	seconds[0] = cb_now() - t_start;
+	t = cb_now();
+	if ((rc = calibrate(r, ex, nex)) != CB_EXIT_OK)
+		goto out;
+	seconds[1] = cb_now() - t;
+	t = cb_now();
+	if ((rc = measure_rounds(r, ex, nex, &rounds, &converged)) != CB_EXIT_OK)
+		goto out;
+	seconds[2] = cb_now() - t;
+	seconds[3] = cb_now() - t_start;
+	write_results(r, doc, ex, nex, rounds, converged, sg_record, seconds);
 	*doc_out = doc;
 	doc = NULL;
-
 out:
-	progress(o, &last_progress, NULL);
-	if (ex) {
-		for (size_t i = 0; i < nex; i++) {
-			free(ex[i].lanes);
-			free(ex[i].ratios);
-			free(ex[i].samples);
-		}
-		free(ex);
+	progress(o, &r->last_progress, NULL);
+	for (size_t i = 0; ex && i < nex; i++) {
+		free(ex[i].lanes);
+		free(ex[i].ratios);
+		free(ex[i].samples);
 	}
+	free(ex);
 	json_decref(doc);
 	json_decref(sg_record);
 	release(r);
