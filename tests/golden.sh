@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Golden tests: every recorded result in results/ re-analyzes to exactly the document that was
-# committed (inference included), its reports match tests/golden/, and synthetic devices give
-# their known geometry. CLBANKS_UPDATE_GOLDEN=1 rewrites tests/golden/ from the current code.
+# committed (inference included), its reports match tests/expected/, and synthetic devices give
+# their known geometry. CLBANKS_UPDATE_GOLDEN=1 rewrites tests/expected/ from the current code.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 n=0
@@ -52,8 +52,8 @@ for f in $results; do
 	fi
 	for fmt in text csv; do
 		"$CLBANKS" analyze "$f" --format $fmt -o "$TMP/out.$fmt" --force 2>"$TMP/err"
-		golden "$top_srcdir/tests/golden/$name.$fmt" "$TMP/out.$fmt" \
-			"$rel: $fmt report matches tests/golden/$name.$fmt"
+		golden "$top_srcdir/tests/expected/$name.$fmt" "$TMP/out.$fmt" \
+			"$rel: $fmt report matches tests/expected/$name.$fmt"
 	done
 done
 
@@ -87,6 +87,6 @@ done
 for fmt in text csv json; do
 	(cd "$top_srcdir" && "$CLBANKS" compare $(find results -name '*.json' | LC_ALL=C sort) \
 		--format $fmt) > "$TMP/compare.$fmt" 2>"$TMP/err"
-	golden "$top_srcdir/tests/golden/compare.$fmt" "$TMP/compare.$fmt" \
-		"compare, $fmt, matches tests/golden/compare.$fmt"
+	golden "$top_srcdir/tests/expected/compare.$fmt" "$TMP/compare.$fmt" \
+		"compare, $fmt, matches tests/expected/compare.$fmt"
 done
