@@ -74,7 +74,9 @@ int cb_plot_main(char **files, int nfiles, const char *output, bool force)
 		if (!(docs[i] = cb_doc_load(files[i], true)))
 			rc = CB_EXIT_USAGE;
 	cb_outfile out;
-	char data[] = "/tmp/clbanks-plot-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char data[4096];
+	snprintf(data, sizeof data, "%s/clbanks-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	int dfd = -1;
 	if (rc == CB_EXIT_OK && !cb_outfile_open(&out, output, force))
 		rc = CB_EXIT_USAGE;

@@ -36,6 +36,8 @@ sed 's/"warnings": \[\]/"warnings": ["the baseline drifted (test)"]/' "$H200" > 
 export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1
 have_cl=no
 have_opencl && have_cl=yes
+have_gp=no
+command -v gnuplot >/dev/null 2>&1 && have_gp=yes
 
 n=0
 total=$(grep -cv '^\(#\|$\)' "$top_srcdir/tests/cli-table.txt")
@@ -49,6 +51,10 @@ while IFS='|' read -r need status regex cmd; do
 	n=$((n + 1))
 	if [ "$need" = cl ] && [ "$have_cl" = no ]; then
 		echo "ok $n - $cmd # SKIP no OpenCL platform"
+		continue
+	fi
+	if [ "$need" = gp ] && [ "$have_gp" = no ]; then
+		echo "ok $n - $cmd # SKIP no gnuplot"
 		continue
 	fi
 	# 'clbanks' as a word is the binary under test.
