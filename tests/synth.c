@@ -6,6 +6,26 @@
 
 #include <stdlib.h>
 
+/* Passes under an XOR-swizzled bank function (whole table, merging): outside the model family. */
+static unsigned xor_passes(const synth_device *d, unsigned E, const uint32_t *lanes)
+{
+	unsigned count[CB_MAX_BANKS] = { 0 }, worst = 0, nseen = 0;
+	uint32_t seen[CB_MAX_LANES * 4];
+	for (unsigned l = 0; l < d->subgroup; l++)
+		for (uint32_t w = lanes[l] / 4; w <= (lanes[l] + E - 1) / 4; w++) {
+			bool dup = false;
+			for (unsigned k = 0; k < nseen && !dup; k++)
+				dup = seen[k] == w;
+			if (dup)
+				continue;
+			seen[nseen++] = w;
+			unsigned b = (w ^ (w >> d->xor_shift)) % d->geom.banks;
+			if (++count[b] > worst)
+				worst = count[b];
+		}
+	return worst;
+}
+
 json_t *synth_document(const synth_device *d, bool quick)
 {
 	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = 32768,
@@ -30,7 +50,8 @@ json_t *synth_document(const synth_device *d, bool quick)
 		if (d->flat) {
 			t = d->t0;
 		} else {
-			unsigned p = cb_passes(&d->geom, d->lanes_per_pass[e], E, lanes, d->subgroup);
+			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
+				cb_passes(&d->geom, d->lanes_per_pass[e], E, lanes, d->subgroup);
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
 				t -= d->pair_saving * d->c * p;

@@ -19,6 +19,7 @@ typedef struct {
 	bool flat;             /* no banks: t = t0 */
 	double fake_step;      /* > 0: PoCL-like slowdown when every offset is a multiple of 64 B */
 	double pair_saving;    /* > 0: a 16-byte broadcast costs this share less (NVIDIA) */
+	int xor_shift;         /* > 0: out of the family, bank = (w ^ (w >> xor_shift)) % banks */
 	uint64_t seed;
 } synth_device;
 

@@ -120,6 +120,37 @@ int main(void)
 			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 8 };
 	expect_banked(&nob, false);
 
+	/* More of the family: odd bank counts, wide banks, large sub-groups, small groups. */
+	synth_device b24 = { .name = "24 x 4 B (not a power of two)", .subgroup = 32,
+			     .geom = { 24, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 32, 32 },
+			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 21 };
+	expect_banked(&b24, false);
+	synth_device b48 = { .name = "48 x 8 B, wave64", .subgroup = 64,
+			     .geom = { 48, 8, true, false }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
+			     .t0 = 1, .c = 1, .noise = 0.05, .seed = 22 };
+	expect_banked(&b48, false);
+	synth_device b128 = { .name = "128 x 16 B", .subgroup = 32,
+			      .geom = { 128, 16, true, false }, .lanes_per_pass = { 32, 32, 32, 32, 32 },
+			      .t0 = 1, .c = 1, .noise = 0.05, .seed = 23 };
+	expect_banked(&b128, false);
+	synth_device g4 = { .name = "32 x 4 B, groups of 16, 8 and 4 lanes", .subgroup = 32,
+			    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 16, 8, 4 },
+			    .t0 = 1, .c = 1, .noise = 0.05, .seed = 24 };
+	expect_banked(&g4, false);
+	synth_device b2 = { .name = "2 x 4 B, sub-group of 8", .subgroup = 8,
+			    .geom = { 2, 4, true, false }, .lanes_per_pass = { 8, 8, 8, 8, 8 },
+			    .t0 = 1, .c = 1, .noise = 0.05, .seed = 25 };
+	expect_banked(&b2, false);
+
+	/* Outside the family (XOR-swizzled banks): no bank count at all. */
+	for (int shift = 3; shift <= 7; shift += 2) {
+		synth_device x = { .name = "XOR-swizzled banks", .subgroup = 32, .geom = { 32, 4, true, false },
+				   .t0 = 1, .c = 1, .noise = 0.03, .seed = 26, .xor_shift = shift };
+		cb_inference inf = run(&x, false, NULL);
+		tap_ok(inf.status != CB_BANKED, "XOR-swizzled banks (shift %d), outside the family: not "
+		       "banked as any geometry (got %s: %s)", shift, cb_status_name(inf.status), inf.reason);
+	}
+
 	synth_device flat = { .name = "flat device (CPU-like)", .subgroup = 8, .t0 = 3, .c = 0,
 			      .flat = true, .noise = 0.05, .seed = 9 };
 	expect_not_banked_or_inconclusive(&flat, true);
