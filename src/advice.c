@@ -19,7 +19,7 @@ const char *cb_elem_c_type(unsigned elem_bytes)
 	}
 }
 
-static json_t *find_stride(json_t *doc, unsigned elem_bytes, unsigned stride)
+json_t *cb_stride_measurement(json_t *doc, unsigned elem_bytes, unsigned stride)
 {
 	json_t *ms = json_object_get(doc, "measurements"), *m;
 	size_t i;
@@ -39,7 +39,8 @@ static json_t *find_stride(json_t *doc, unsigned elem_bytes, unsigned stride)
 
 double cb_measured_stride_ratio(json_t *doc, unsigned elem_bytes, unsigned stride)
 {
-	json_t *a = find_stride(doc, elem_bytes, stride), *b = find_stride(doc, elem_bytes, 1);
+	json_t *a = cb_stride_measurement(doc, elem_bytes, stride);
+	json_t *b = cb_stride_measurement(doc, elem_bytes, 1);
 	if (!a || !b)
 		return NAN;
 	return json_number_value(json_object_get(a, "ns_per_access")) /

@@ -21,6 +21,9 @@ typedef struct {
 unsigned cb_padding_advice(const cb_inference *inf, json_t *doc, unsigned subgroup,
 			   cb_pad_advice *out);
 
+/* The timed stride experiment of that element size and stride, or NULL. */
+json_t *cb_stride_measurement(json_t *doc, unsigned elem_bytes, unsigned stride);
+
 /* Measured slowdown of a stride experiment against stride 1 of the same element size, from
  * the document (NAN when either was not measured). */
 double cb_measured_stride_ratio(json_t *doc, unsigned elem_bytes, unsigned stride);

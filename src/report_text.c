@@ -28,21 +28,6 @@ static const char *jstr(json_t *o, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
-/* Measured time of the stride experiment, or NAN. */
-static double stride_ns(json_t *doc, unsigned elem, unsigned stride)
-{
-	json_t *ms = json_object_get(doc, "measurements"), *m;
-	size_t i;
-	json_array_foreach(ms, i, m) {
-		const char *k = json_string_value(json_object_get(m, "kind"));
-		if (k && strcmp(k, "stride") == 0 &&
-		    json_integer_value(json_object_get(m, "elem_bytes")) == elem &&
-		    json_integer_value(json_object_get(json_object_get(m, "params"), "stride")) == stride)
-			return json_number_value(json_object_get(m, "ns_per_access"));
-	}
-	return NAN;
-}
-
 static void header(FILE *out, json_t *doc)
 {
 	json_t *d = json_object_get(doc, "device"), *run = json_object_get(doc, "run");
@@ -156,7 +141,8 @@ static void geometry(FILE *out, json_t *doc, const cb_inference *inf, unsigned S
 			if (!inf->elem_present[e])
 				continue;
 			/* Stride 1 as measured; the model's time for one pass when it was not. */
-			double t = stride_ns(doc, cb_elem_sizes[e], 1);
+			json_t *m = cb_stride_measurement(doc, cb_elem_sizes[e], 1);
+			double t = m ? json_number_value(json_object_get(m, "ns_per_access")) : NAN;
 			if (!isfinite(t) || t <= 0)
 				t = inf->best.t0[e] + inf->best.c[e];
 			double bytes = json_number_value(spc) * S * cb_elem_sizes[e];
