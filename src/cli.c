@@ -492,15 +492,9 @@ static int cmd_run(const options *o)
 	json_object_set_new(json_object_get(json_object_get(doc, "run"), "seconds"), "analysis",
 			    json_real(cb_now() - t0));
 	if (to_file) {
-		char *s = NULL;
-		if (format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV) {
-			cb_report_csv(out.fp, doc, &inf, S);
-		} else {
-			s = cb_doc_dumps(doc);
-			fputs(s, out.fp);
-			fputc('\n', out.fp);
-			free(s);
-		}
+		/* The document itself: CSV when the name says so, else JSON. */
+		write_report(out.fp, format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV ?
+			     CB_FMT_CSV : CB_FMT_JSON, doc, &inf, S);
 		bool ok = cb_outfile_commit(&out);
 		cb_signals_set_tempfile(NULL);
 		if (!ok) {

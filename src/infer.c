@@ -244,8 +244,8 @@ bool cb_infer(const cb_dataset *ds, cb_inference *out)
 							for (size_t k = 0; k < nfit_e[e]; k++) {
 								size_t i = fit_idx[e][k];
 								double p = pass_buf[gi * nfit_e[e] + k];
-								unsigned eg = cb_effective_group(&prep[i], pk, gl[gi]);
-								if (eg != gl[gi] && gl[gi] < S)
+								unsigned eg = pk ? cb_effective_group(&prep[i], true, gl[gi]) : gl[gi];
+								if (eg != gl[gi])
 									p = cb_prepared_passes(&prep[i], bank_of[i], B, m, eg);
 								double t = ds->obs[i].t, w = 1 / (t * t);
 								s.s0 += w;

@@ -108,13 +108,3 @@ void cb_outfile_abort(cb_outfile *o)
 	free(o->path);
 	o->tmp = o->path = NULL;
 }
-
-bool cb_outfile_write_all(cb_outfile *o, const char *text)
-{
-	if (fputs(text, o->fp) == EOF) {
-		cb_err("cannot write '%s': %s", o->path ? o->path : "standard output", strerror(errno));
-		cb_outfile_abort(o);
-		return false;
-	}
-	return cb_outfile_commit(o);
-}

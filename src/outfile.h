@@ -22,7 +22,5 @@ bool cb_outfile_open(cb_outfile *o, const char *path, bool force);
 bool cb_outfile_commit(cb_outfile *o);
 /* Removes the temporary file without touching the destination. Safe to call twice. */
 void cb_outfile_abort(cb_outfile *o);
-/* Writes a whole string, then commits. */
-bool cb_outfile_write_all(cb_outfile *o, const char *text);
 
 #endif

@@ -440,6 +440,17 @@ static int setup(runner *r)
 	return CB_EXIT_OK;
 }
 
+/* The result of every work-item of r->global, on the device and its host copy. */
+static int alloc_results(runner *r)
+{
+	cl_int st;
+	r->out = clCreateBuffer(r->ctx, CL_MEM_WRITE_ONLY, r->global * sizeof(uint32_t), NULL, &st);
+	if (st != CL_SUCCESS)
+		return cl_fail("clCreateBuffer", st);
+	r->out_host = cb_xmalloc(r->global * sizeof(uint32_t));
+	return CB_EXIT_OK;
+}
+
 /* Work sizes for lanes in units of UNIT: work-groups of up to 256, PER_CU per compute unit. */
 static int size_work(runner *r, unsigned unit)
 {
@@ -483,11 +494,8 @@ static int choose_subgroup(runner *r, json_t *record)
 		/* Measure with work-groups in units of the preferred multiple. */
 		if ((rc = size_work(r, pref_multiple ? pref_multiple : 1)) != CB_EXIT_OK)
 			return rc;
-		cl_int st;
-		r->out = clCreateBuffer(r->ctx, CL_MEM_WRITE_ONLY, r->global * sizeof(uint32_t), NULL, &st);
-		if (st != CL_SUCCESS)
-			return cl_fail("clCreateBuffer", st);
-		r->out_host = cb_xmalloc(r->global * sizeof(uint32_t));
+		if ((rc = alloc_results(r)) != CB_EXIT_OK)
+			return rc;
 		unsigned found = 0;
 		rc = measure_subgroup(r, &found, record);
 		clReleaseMemObject(r->out);
@@ -622,10 +630,8 @@ static int prepare_launches(runner *r, const experiment *ex, size_t nex)
 	free(all);
 	if (st != CL_SUCCESS)
 		return cl_fail("clCreateBuffer", st);
-	r->out = clCreateBuffer(r->ctx, CL_MEM_WRITE_ONLY, r->global * sizeof(uint32_t), NULL, &st);
-	if (st != CL_SUCCESS)
-		return cl_fail("clCreateBuffer", st);
-	r->out_host = cb_xmalloc(r->global * sizeof(uint32_t));
+	if ((rc = alloc_results(r)) != CB_EXIT_OK)
+		return rc;
 
 	/* Launch length: at least 1 ms and 2000 timer ticks (--quick: 0.5 ms and 500), at most
 	 * --max-kernel-ms. */
