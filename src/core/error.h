@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One error contract for library code (modelled on hwloc's documented return contract): a
+ * function that can fail returns a cb_rc and, on failure, fills a caller-owned cb_error with
+ * what failed -- the OpenCL or system call and its status where there is one -- and one
+ * sentence. Library code never prints and never exits; the CLI prints the record and maps the
+ * code to the documented exit status (clbanks(1)).
+ */
+#ifndef CB_ERROR_H
+#define CB_ERROR_H
+
+#include <stdbool.h>
+
+typedef enum {
+	CB_OK = 0,
+	CB_ERR_USAGE,       /* a bad option or argument (exit 2) */
+	CB_ERR_INPUT,       /* a bad document, plan, kernel or path (exit 2) */
+	CB_ERR_NODEV,       /* no OpenCL platform, or no such device (exit 3) */
+	CB_ERR_RUNTIME,     /* OpenCL or run-time failure (exit 4) */
+	CB_ERR_IO,          /* reading or writing a file failed (exit 4) */
+	CB_ERR_NOMEM,       /* out of memory (exit 4) */
+	CB_ERR_INTERRUPTED, /* a signal asked to stop (exit 128 + signal) */
+	CB_ERR_QUALITY,     /* --strict, or a lint finding with --fail-on-conflict (exit 5) */
+} cb_rc;
+
+typedef struct {
+	cb_rc rc;
+	const char *call;   /* the failing OpenCL or system call (a string literal), or NULL */
+	int code;           /* its status: a cl_int, an errno value, or 0 */
+	int signal;         /* with CB_ERR_INTERRUPTED: the signal */
+	char text[1024];    /* one sentence: what failed and, where known, what to do */
+} cb_error;
+
+/* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed. */
+cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Records a failed call: CALL (a string literal) returned CODE. */
+cb_rc cb_error_call(cb_error *err, cb_rc rc, const char *call, int code, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void cb_error_clear(cb_error *err);
+
+/* The process exit status for a return code (see clbanks(1)). */
+int cb_exit_status(const cb_error *err);
+
+#endif
