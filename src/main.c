@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 int main(int argc, char **argv)
 {

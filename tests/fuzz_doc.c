@@ -4,10 +4,10 @@
  *   ./configure CC=clang --enable-fuzzing && make tests/fuzz_doc
  *   ./tests/fuzz_doc -max_total_time=600 -max_len=65536 tests/fuzz/corpus */
 #include "config.h"
-#include "advice.h"
-#include "doc.h"
-#include "infer.h"
-#include "report.h"
+#include "core/advice.h"
+#include "doc/doc.h"
+#include "core/infer.h"
+#include "views/report.h"
 
 #include <stdint.h>
 #include <stdio.h>

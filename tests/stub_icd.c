@@ -29,7 +29,7 @@
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
-#include "model.h"
+#include "core/model.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "synth.h"
-#include "plan.h"
-#include "util.h"
+#include "core/plan.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 

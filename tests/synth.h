@@ -3,7 +3,7 @@
 #ifndef CB_SYNTH_H
 #define CB_SYNTH_H
 
-#include "model.h"
+#include "core/model.h"
 
 #include <jansson.h>
 #include <stdbool.h>

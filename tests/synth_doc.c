@@ -2,7 +2,7 @@
 /* Writes the timed document of a synthetic device to stdout, for the shell tests:
  *   synth_doc nvidia|amd|intel|flat|pocl */
 #include "config.h"
-#include "doc.h"
+#include "doc/doc.h"
 #include "synth.h"
 
 #include <stdio.h>

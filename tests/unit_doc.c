@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The document reader: every malformed input gets a message naming what is wrong. */
 #include "config.h"
-#include "doc.h"
-#include "plan.h"
-#include "util.h"
+#include "doc/doc.h"
+#include "core/plan.h"
+#include "core/util.h"
 #include "tap.h"
 
 #include <string.h>

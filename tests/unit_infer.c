@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Inference on synthetic devices with noise: exact recovery, honest refusals. */
 #include "config.h"
-#include "doc.h"
-#include "infer.h"
+#include "doc/doc.h"
+#include "core/infer.h"
 #include "synth.h"
-#include "util.h"
+#include "core/util.h"
 #include "tap.h"
 
 #include <math.h>

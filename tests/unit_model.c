@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The bank model against hand-computed passes, and against a brute-force reference. */
 #include "config.h"
-#include "model.h"
-#include "util.h"
+#include "core/model.h"
+#include "core/util.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results. */
 #include "config.h"
-#include "clerr.h"
-#include "runner.h"
-#include "stats.h"
-#include "util.h"
+#include "measure/clerr.h"
+#include "measure/runner.h"
+#include "core/stats.h"
+#include "core/util.h"
 #include "tap.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "infer.h"
-#include "util.h"
+#include "core/infer.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdio.h>

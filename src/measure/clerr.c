@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "clerr.h"
-#include "util.h"
+#include "measure/clerr.h"
+#include "core/util.h"
 
 #include <stdio.h>
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "report.h"
-#include "advice.h"
-#include "model.h"
-#include "util.h"
+#include "views/report.h"
+#include "core/advice.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

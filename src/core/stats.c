@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "stats.h"
-#include "util.h"
+#include "core/stats.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

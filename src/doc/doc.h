@@ -4,7 +4,7 @@
 #ifndef CB_DOC_H
 #define CB_DOC_H
 
-#include "infer.h"
+#include "core/infer.h"
 
 #include <jansson.h>
 #include <stdbool.h>

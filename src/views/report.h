@@ -4,7 +4,7 @@
 #ifndef CB_REPORT_H
 #define CB_REPORT_H
 
-#include "infer.h"
+#include "core/infer.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <ctype.h>
 #include <errno.h>

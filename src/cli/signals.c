@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "signals.h"
-#include "util.h"
+#include "cli/signals.h"
+#include "core/util.h"
 
 #include <string.h>
 #include <unistd.h>

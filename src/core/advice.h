@@ -4,7 +4,7 @@
 #ifndef CB_ADVICE_H
 #define CB_ADVICE_H
 
-#include "infer.h"
+#include "core/infer.h"
 
 #include <jansson.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "doc.h"
-#include "model.h"
-#include "util.h"
+#include "doc/doc.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,7 +10,7 @@
 #ifndef CB_INFER_H
 #define CB_INFER_H
 
-#include "model.h"
+#include "core/model.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "advice.h"
-#include "model.h"
-#include "util.h"
+#include "core/advice.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "model.h"
-#include "util.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

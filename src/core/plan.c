@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "plan.h"
-#include "model.h"
-#include "util.h"
+#include "core/plan.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "device.h"
-#include "clerr.h"
-#include "util.h"
+#include "measure/device.h"
+#include "measure/clerr.h"
+#include "core/util.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>

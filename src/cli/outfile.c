@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "outfile.h"
-#include "util.h"
+#include "cli/outfile.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
-#include "report.h"
+#include "views/report.h"
 
 #include <stdbool.h>
 

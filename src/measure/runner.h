@@ -5,7 +5,7 @@
 #ifndef CB_RUNNER_H
 #define CB_RUNNER_H
 
-#include "device.h"
+#include "measure/device.h"
 
 #include <jansson.h>
 #include <stdbool.h>

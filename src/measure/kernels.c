@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "kernels.h"
-#include "util.h"
+#include "measure/kernels.h"
+#include "core/util.h"
 #include "cl_sources.h"
 
 #include <errno.h>

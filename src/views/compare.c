@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "compare.h"
-#include "advice.h"
-#include "doc.h"
-#include "infer.h"
-#include "model.h"
-#include "outfile.h"
-#include "util.h"
+#include "views/compare.h"
+#include "core/advice.h"
+#include "doc/doc.h"
+#include "core/infer.h"
+#include "core/model.h"
+#include "cli/outfile.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "plot.h"
-#include "advice.h"
-#include "doc.h"
-#include "model.h"
-#include "outfile.h"
-#include "util.h"
+#include "views/plot.h"
+#include "core/advice.h"
+#include "doc/doc.h"
+#include "core/model.h"
+#include "cli/outfile.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>

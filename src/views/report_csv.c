@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "report.h"
-#include "doc.h"
-#include "model.h"
-#include "util.h"
+#include "views/report.h"
+#include "doc/doc.h"
+#include "core/model.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

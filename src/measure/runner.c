@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
-#include "runner.h"
-#include "clerr.h"
-#include "kernels.h"
-#include "model.h"
-#include "plan.h"
-#include "signals.h"
-#include "stats.h"
-#include "util.h"
+#include "measure/runner.h"
+#include "measure/clerr.h"
+#include "measure/kernels.h"
+#include "core/model.h"
+#include "core/plan.h"
+#include "cli/signals.h"
+#include "core/stats.h"
+#include "core/util.h"
 
 #include <CL/cl_ext.h>
 #include <math.h>
