@@ -1,56 +1,100 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target for the document reader: parse, validate, and for valid documents run the
- * inference, the reports and predict's model reader. Build and run (see tests/README.md):
+/* libFuzzer target for the document codec and what reads a document: parse and validate, and
+ * for valid documents write them back (the text must read again, unchanged), predict's model
+ * reader, the analysis, both reports, and plot's gnuplot program, which must not carry a byte
+ * of the document outside its quoted data. Build and run (see tests/README.md):
  *   ./configure CC=clang --enable-fuzzing && make tests/fuzz_doc
- *   ./tests/fuzz_doc -max_total_time=600 -max_len=65536 tests/fuzz/corpus */
+ *   ./tests/fuzz_doc -max_total_time=600 -max_len=131072 tests/fuzz/corpus */
 #include "config.h"
-#include "core/advice.h"
+#include "core/analyze.h"
+#include "core/util.h"
 #include "doc/doc.h"
-#include "core/infer.h"
+#include "views/plot.h"
 #include "views/report.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The script with every datablock's contents removed: what gnuplot reads as commands. */
+static char *commands_only(const char *script)
+{
+	char *out = cb_xmalloc(strlen(script) + 1), *o = out;
+	bool in_block = false;
+	for (const char *p = script; *p;) {
+		size_t w = strcspn(p, "\n");
+		bool end = in_block && w == 3 && strncmp(p, "EOD", 3) == 0;
+		if (!in_block || end) {
+			memcpy(o, p, w);
+			o += w;
+			*o++ = '\n';
+		}
+		in_block = (in_block && !end) || (w > 6 && strncmp(p + w - 6, "<< EOD", 6) == 0);
+		p += w + (p[w] == '\n');
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Plot twice, with the document's names and with neutral ones: the commands must agree. */
+static void check_plot(cb_result *r)
+{
+	const cb_result *rs[1] = { r };
+	const char *label[1] = { "doc.json" };
+	char *a = NULL, *b = NULL;
+	if (cb_plot_script(rs, label, 1, CB_PLOT_SVG, &a, NULL) != CB_OK)
+		return;
+	char *name = r->device.name, *regime = r->run.regime;
+	r->device.name = name ? "X" : NULL;
+	r->run.regime = regime ? "X" : NULL;
+	if (cb_plot_script(rs, label, 1, CB_PLOT_SVG, &b, NULL) != CB_OK)
+		abort();
+	r->device.name = name;
+	r->run.regime = regime;
+	char *ca = commands_only(a), *cbm = commands_only(b);
+	if (strcmp(ca, cbm) != 0)
+		abort(); /* a byte of the document reached gnuplot as a command */
+	free(ca);
+	free(cbm);
+	free(a);
+	free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_error_t jerr;
-	char err[512];
-	json_t *doc = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc)
+	cb_result r;
+	cb_error err;
+	if (cb_doc_parse((const char *)data, size, 0, &r, &err) != CB_OK)
 		return 0;
-	/* Plans (untimed) and results both go through the validator. */
-	if (cb_doc_validate(doc, false, err, sizeof err)) {
-		cb_geometry g;
-		unsigned lpp[CB_NELEM];
-		if (cb_model_from_json(json_object_get(doc, "inference"), &g, lpp, err, sizeof err)) {
-			uint32_t lanes[64] = { 0 };
-			for (unsigned l = 0; l < 64; l++)
-				lanes[l] = l * 132;
-			for (int e = 0; e < CB_NELEM; e++)
-				if (lpp[e])
-					(void)cb_passes(&g, lpp[e], cb_elem_sizes[e], lanes, 64);
-		}
-	}
-	if (cb_doc_validate(doc, true, err, sizeof err)) {
-		cb_dataset ds;
-		cb_inference inf;
-		cb_doc_dataset(doc, &ds);
-		cb_infer(&ds, &inf);
+	char *text = cb_doc_write(&r);
+	cb_result back;
+	if (cb_doc_parse(text, strlen(text), 0, &back, &err) != CB_OK)
+		abort(); /* what clbanks writes, it must read */
+	char *again = cb_doc_write(&back);
+	if (strcmp(text, again) != 0)
+		abort();
+	free(again);
+	free(text);
+	cb_result_free(&back);
+	uint32_t lanes[64];
+	for (unsigned l = 0; l < 64; l++)
+		lanes[l] = l * 132;
+	const cb_recorded_model *m = &r.recorded[CB_OP_LOAD];
+	for (int e = 0; m->banked && e < CB_NELEM; e++)
+		if (m->lanes_per_pass[e])
+			(void)cb_passes(&m->geom, m->lanes_per_pass[e], cb_elem_sizes[e], lanes, 64);
+	if (cb_analyze(&r, &err) == CB_OK) {
 		FILE *sink = fopen("/dev/null", "w");
 		if (sink) {
-			cb_report_text(sink, doc, &inf, ds.subgroup);
-			cb_report_csv(sink, doc, &inf, ds.subgroup);
+			cb_report_text(sink, &r);
+			cb_report_csv(sink, &r);
 			fclose(sink);
 		}
-		json_object_set_new(doc, "inference", cb_inference_to_json(&inf, ds.subgroup));
-		char *s = cb_doc_dumps(doc);
-		free(s);
-		cb_dataset_free(&ds);
+		check_plot(&r);
 	}
-	json_decref(doc);
+	cb_result_free(&r);
 	return 0;
 }

@@ -90,8 +90,8 @@ static void setup(void)
 	dev.ready = true;
 	dev.geom.banks = env_uint("CBSTUB_BANKS", 32);
 	dev.geom.width = env_uint("CBSTUB_WIDTH", 4);
-	dev.geom.merge = true;
-	dev.geom.pack = false;
+	dev.geom.broadcast = true;
+	dev.geom.pair_packing = false;
 	unsigned dflt[CB_NELEM] = { 32, 32, 32, 16, 8 };
 	memcpy(dev.lanes, dflt, sizeof dflt);
 	const char *l = getenv("CBSTUB_LANES");

@@ -26,22 +26,21 @@ static unsigned xor_passes(const synth_device *d, unsigned E, const uint32_t *la
 	return worst;
 }
 
-json_t *synth_document(const synth_device *d, bool quick)
+void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
 	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = 32768,
 			    .quick = quick };
-	json_t *doc = cb_plan_make(&po);
-	json_t *ms = json_object_get(doc, "measurements"), *m;
+	cb_error err;
+	if (cb_plan_make(&po, r, &err) != CB_OK)
+		abort();
 	cb_rng rng;
 	cb_rng_seed(&rng, d->seed);
-	uint32_t *lanes = cb_xmalloc(d->subgroup * sizeof *lanes);
-	size_t i;
-	json_array_foreach(ms, i, m) {
-		unsigned E = (unsigned)json_integer_value(json_object_get(m, "elem_bytes"));
-		json_t *la = json_object_get(m, "lanes");
+	for (size_t i = 0; i < r->nms; i++) {
+		cb_measurement *m = &r->ms[i];
+		const unsigned E = m->elem_bytes;
+		const uint32_t *lanes = m->lanes;
 		bool all64 = true, one_word = true;
 		for (unsigned l = 0; l < d->subgroup; l++) {
-			lanes[l] = (uint32_t)json_integer_value(json_array_get(la, l));
 			all64 &= lanes[l] % 64 == 0;
 			one_word &= lanes[l] == lanes[0];
 		}
@@ -60,10 +59,7 @@ json_t *synth_document(const synth_device *d, bool quick)
 			t *= 1 + d->fake_step;
 		double u = (double)cb_rng_below(&rng, 1u << 30) / (double)(1u << 30);
 		t *= 1 + d->noise * (2 * u - 1);
-		json_object_set_new(m, "ns_per_access", json_real(t));
+		m->ns_per_access = t;
 	}
-	free(lanes);
-	json_t *dev = json_object_get(doc, "device");
-	json_object_set_new(dev, "name", json_string(d->name));
-	return doc;
+	r->device.name = cb_xstrdup(d->name);
 }

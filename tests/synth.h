@@ -5,7 +5,8 @@
 
 #include "core/model.h"
 
-#include <jansson.h>
+#include "core/result.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,7 +24,7 @@ typedef struct {
 	uint64_t seed;
 } synth_device;
 
-/* A timed result document for the default plan (or the quick one). */
-json_t *synth_document(const synth_device *d, bool quick);
+/* A timed result for the default plan (or the quick one), into R. */
+void synth_result(const synth_device *d, bool quick, cb_result *r);
 
 #endif

@@ -35,10 +35,11 @@ int main(int argc, char **argv)
 		fputs("usage: synth_doc nvidia|amd|intel|flat|pocl\n", stderr);
 		return 2;
 	}
-	json_t *doc = synth_document(&d, true);
-	char *s = cb_doc_dumps(doc);
-	puts(s);
+	cb_result r;
+	synth_result(&d, true, &r);
+	char *s = cb_doc_write(&r);
+	fputs(s, stdout);
 	free(s);
-	json_decref(doc);
-	return 0;
+	cb_result_free(&r);
+	return fflush(stdout) == 0 ? 0 : 1;
 }

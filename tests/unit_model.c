@@ -41,7 +41,7 @@ static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, c
 					if (w % g->banks != b)
 						continue;
 					bool dup = false;
-					for (unsigned k = 0; k < ns && g->merge; k++)
+					for (unsigned k = 0; k < ns && g->broadcast; k++)
 						dup |= seen[k] == w;
 					if (!dup) {
 						seen[ns++] = w;

@@ -2,7 +2,7 @@
 /* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results. */
 #include "config.h"
 #include "measure/clerr.h"
-#include "measure/runner.h"
+#include "measure/ocl.h"
 #include "core/stats.h"
 #include "core/util.h"
 #include "tap.h"

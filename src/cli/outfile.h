@@ -1,26 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* Atomic output: a temporary file beside the destination, fsync, rename. Readers of the final
- * path see nothing or a complete file, never a partial one -- also after a failure or a signal. */
+/*
+ * Output, written only when it is complete. A command formats its result into memory
+ * (cb_membuf), then commits it in one step:
+ *   - "-" (or no path): standard output, every write checked;
+ *   - an existing FIFO or character device (also through a symbolic link, e.g. /dev/null or a
+ *     shell's /dev/fd/N): written in place, never replaced or removed;
+ *   - a regular file (new, or existing with --force, also through a symbolic link): a short
+ *     temporary file in the same directory, fsync, then an atomic rename; a new file is
+ *     published without replacing one that appeared meanwhile.
+ * Readers of the final path see nothing or a complete file -- also after a failure or a signal.
+ * cb_output_check() applies the same rules before any long work, so a bad path fails fast.
+ */
 #ifndef CB_OUTFILE_H
 #define CB_OUTFILE_H
 
+#include "core/error.h"
+
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct {
-	char *path;     /* final path; NULL or "-" means stdout */
-	char *tmp;      /* temporary path while open */
-	FILE *fp;
-} cb_outfile;
+	FILE *fp;     /* format into this */
+	char *data;   /* after cb_membuf_finish */
+	size_t len;
+} cb_membuf;
 
-/* Opens PATH for writing ("-" or NULL = stdout). Fails (message, false) when PATH exists and
- * FORCE is not set, when its directory is missing or not writable. Checked before any long
- * work so that a bad path fails fast. */
-bool cb_outfile_open(cb_outfile *o, const char *path, bool force);
-/* Flushes, syncs and renames into place. Returns false after a message on any failure (the
- * temporary file is removed then). */
-bool cb_outfile_commit(cb_outfile *o);
-/* Removes the temporary file without touching the destination. Safe to call twice. */
-void cb_outfile_abort(cb_outfile *o);
+/* Opens an in-memory stream. Returns false only when out of memory. */
+bool cb_membuf_open(cb_membuf *b);
+/* Closes the stream; the text is then in b->data (NUL-terminated), b->len bytes. */
+cb_rc cb_membuf_finish(cb_membuf *b, cb_error *err);
+void cb_membuf_free(cb_membuf *b);
+
+/* Is PATH ("-" = standard output) a place this command may write to? */
+cb_rc cb_output_check(const char *path, bool force, cb_error *err);
+/* Writes DATA to PATH by the rules above. */
+cb_rc cb_output_commit(const char *path, bool force, const char *data, size_t len, cb_error *err);
+/* Flushes and closes standard output, reporting any write error of the whole process. */
+cb_rc cb_stdout_close(cb_error *err);
 
 #endif

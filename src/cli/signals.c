@@ -6,16 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
-volatile sig_atomic_t cb_stop_signal = 0;
-
-/* Async-signal-safe copies: the handlers may only use these with write() and unlink(). */
+/* Async-signal-safe copies: the handlers use these only with write() and unlink(). */
 static char tempfile[4096];
-static char watchdog_msg[512];
 
 static void on_stop(int sig)
 {
 	if (cb_stop_signal) {
-		/* Second signal: the user means it. */
+		/* Second signal: the user means it. Leave nothing behind, then die of it. */
+		if (tempfile[0])
+			unlink(tempfile);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;
@@ -23,26 +22,18 @@ static void on_stop(int sig)
 	cb_stop_signal = sig;
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	ssize_t w = write(STDERR_FILENO, watchdog_msg, strlen(watchdog_msg));
-	(void)w;
-	if (tempfile[0])
-		unlink(tempfile);
-	_exit(CB_EXIT_RUNTIME);
-}
-
 void cb_signals_install(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
+	/* No SA_RESTART: a read blocked on a pipe or FIFO returns EINTR, so a stop is seen. */
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 void cb_signals_set_tempfile(const char *path)
@@ -51,19 +42,14 @@ void cb_signals_set_tempfile(const char *path)
 		tempfile[0] = '\0';
 		return;
 	}
+	/* Written while no handler may read it half-updated: block the stop signals. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
 	strncpy(tempfile, path, sizeof tempfile - 1);
 	tempfile[sizeof tempfile - 1] = '\0';
-}
-
-void cb_watchdog_arm(unsigned seconds, const char *what)
-{
-	if (seconds && what) {
-		size_t n = sizeof watchdog_msg;
-		/* Built here, outside the handler. */
-		strncpy(watchdog_msg, "\nclbanks: watchdog: ", n);
-		strncat(watchdog_msg, what, n - strlen(watchdog_msg) - 1);
-		strncat(watchdog_msg, " did not finish within --timeout; giving up (no output written)\n",
-			n - strlen(watchdog_msg) - 1);
-	}
-	alarm(seconds);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* SIGINT/SIGTERM end a run cleanly between launches; a second signal kills at once. SIGALRM is
- * the host watchdog for a launch that never returns. */
+/* Signals: SIGINT, SIGTERM and SIGHUP ask clbanks to stop (cb_stop_signal, polled by long
+ * work); a second one, or one that arrives while a temporary output file exists, removes that
+ * file and ends the process at once. SIGXFSZ is ignored so that a file-size limit is a failed
+ * write (exit 4) rather than a killed process. */
 #ifndef CB_SIGNALS_H
 #define CB_SIGNALS_H
 
-#include <signal.h>
-
-/* The signal that asked to stop, or 0. Set only by the handler. */
-extern volatile sig_atomic_t cb_stop_signal;
+#include "core/error.h"
 
 void cb_signals_install(void);
-/* Temporary file the watchdog removes before it exits (NULL: none). Copied. */
+/* The temporary file a signal must remove (NULL: none). Copied; call before creating it. */
 void cb_signals_set_tempfile(const char *path);
-/* Arms the watchdog for SECONDS (0 disarms). WHAT names the launch in the message. */
-void cb_watchdog_arm(unsigned seconds, const char *what);
 
 #endif

@@ -39,6 +39,30 @@ cb_rc cb_error_call(cb_error *err, cb_rc rc, const char *call, int code, const c
 	return rc;
 }
 
+void cb_error_detail(cb_error *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+	va_end(ap);
+}
+
+void cb_error_prefix(cb_error *err, const char *prefix)
+{
+	if (!err)
+		return;
+	size_t p = strlen(prefix), t = strlen(err->text), cap = sizeof err->text - 1;
+	if (p > cap)
+		p = cap;
+	if (p + t > cap)
+		t = cap - p;
+	memmove(err->text + p, err->text, t);
+	memcpy(err->text, prefix, p);
+	err->text[p + t] = '\0';
+}
+
 void cb_error_clear(cb_error *err)
 {
 	if (err)
@@ -55,4 +79,27 @@ int cb_exit_status(const cb_error *err)
 	case CB_ERR_INTERRUPTED: return 128 + (err->signal > 0 ? err->signal : 15);
 	default: return 4;
 	}
+}
+
+volatile sig_atomic_t cb_stop_signal = 0;
+
+const char *cb_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
+cb_rc cb_check_interrupt(cb_error *err)
+{
+	int sig = cb_stop_signal;
+	if (!sig)
+		return CB_OK;
+	cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s; nothing written", cb_signal_name(sig));
+	if (err)
+		err->signal = sig;
+	return CB_ERR_INTERRUPTED;
 }

@@ -9,6 +9,7 @@
 #ifndef CB_ERROR_H
 #define CB_ERROR_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 typedef enum {
@@ -29,6 +30,7 @@ typedef struct {
 	int code;           /* its status: a cl_int, an errno value, or 0 */
 	int signal;         /* with CB_ERR_INTERRUPTED: the signal */
 	char text[1024];    /* one sentence: what failed and, where known, what to do */
+	char detail[8192];  /* lines that explain it (a build log), or "" */
 } cb_error;
 
 /* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed. */
@@ -38,8 +40,20 @@ cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
 cb_rc cb_error_call(cb_error *err, cb_rc rc, const char *call, int code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void cb_error_clear(cb_error *err);
+/* Puts PREFIX in front of the recorded sentence (cut to fit). */
+void cb_error_prefix(cb_error *err, const char *prefix);
+/* Adds explanatory lines (a build log) to a recorded error. */
+void cb_error_detail(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The process exit status for a return code (see clbanks(1)). */
 int cb_exit_status(const cb_error *err);
+
+/* The signal that asked clbanks to stop (SIGINT, SIGTERM or SIGHUP), or 0. Set only by the
+ * CLI's signal handler; long-running library code polls it and returns CB_ERR_INTERRUPTED. */
+extern volatile sig_atomic_t cb_stop_signal;
+/* Records the interruption when a stop was asked for: returns CB_ERR_INTERRUPTED, else CB_OK. */
+cb_rc cb_check_interrupt(cb_error *err);
+/* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
+const char *cb_signal_name(int sig);
 
 #endif

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inference by model selection. Every candidate bank model (B banks of W bytes, merging or not,
- * lanes per pass for each element size) predicts the passes of every measured lane table; time
- * is modelled per element size as t = t0 + c * passes (t0 >= 0, c >= 0), fitted by least
- * squares on relative residuals. Candidates are ranked by a BIC-style score; a flat model
- * (t = t0) always competes. The answer is banked, not_banked or inconclusive -- never a bank
- * count that the data does not single out.
+ * Inference by model selection. Every candidate bank model (B banks of W bytes, broadcast or
+ * not, pair packing or not, lanes per pass for each element size) predicts the passes of every
+ * measured lane table; time is modelled per element size as t = t0 + c * passes (t0 >= 0,
+ * c >= 0), fitted by least squares on relative residuals. Candidates are ranked by a BIC-style
+ * score; a flat model (t = t0) always competes. The answer is banked, not_banked or
+ * inconclusive -- never a bank count that the data does not single out.
+ *
+ * The pipeline (infer.c): split the observations into fit and hold-out sets, fit the flat
+ * model, fit every candidate (infer_fit.c), set the noise scale, score, pick the reported model
+ * and its simplest groupings, find the runner-up, decide the verdict (cb_infer_decide, the one
+ * place that holds the thresholds), the cost of a pass, and validate on the hold-out tables.
  */
 #ifndef CB_INFER_H
 #define CB_INFER_H
 
+#include "core/error.h"
 #include "core/model.h"
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,20 +72,37 @@ typedef struct {
 	double cost_per_pass_ns, cost_per_pass_cycles; /* NAN when unknown */
 } cb_inference;
 
-/* Runs the inference. Returns false (with a message in out->reason) only when the dataset has
- * no usable measurement at all. */
-bool cb_infer(const cb_dataset *ds, cb_inference *out);
+/* Runs the inference. A dataset without a usable measurement is inconclusive (the reason says
+ * so); the only error is CB_ERR_INTERRUPTED, when a stop was asked for. */
+cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err);
 
 /* Predicted time of one table under a fit (NAN when that element size has no fit). */
 double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes,
 		      const uint32_t *lanes);
 
 const char *cb_status_name(cb_status s);
-json_t *cb_inference_to_json(const cb_inference *inf, unsigned subgroup);
 
-/* Reads the model part of an inference object (for predict). Returns false with a message in
- * ERR when the object has no banked model. */
-bool cb_model_from_json(json_t *inference, cb_geometry *g, unsigned lanes_per_pass[CB_NELEM],
-			char *err, size_t errlen);
+/* The numbers the verdict rests on, and the verdict. Exposed for the tests. */
+typedef struct {
+	size_t n_fit;
+	unsigned n_elem;            /* element sizes with data */
+	double flat_score, best_score;
+	double r2, max_ratio, flat_rms;
+	size_t tie_geometries;      /* other geometries within the tie margin of the best */
+	double flat_weight, geometry_weight, total_weight;
+} cb_decision_input;
+
+typedef enum {
+	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
+	CB_WHY_BANKED
+} cb_decision_reason;
+
+typedef struct {
+	cb_status status;
+	double confidence;
+	cb_decision_reason why;
+} cb_decision;
+
+cb_decision cb_infer_decide(const cb_decision_input *in);
 
 #endif

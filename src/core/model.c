@@ -92,11 +92,11 @@ void cb_prepared_free(cb_prepared *p)
 	memset(p, 0, sizeof *p);
 }
 
-unsigned cb_effective_group(const cb_prepared *p, bool pack, unsigned group)
+unsigned cb_effective_group(const cb_prepared *p, bool pair_packing, unsigned group)
 {
 	if (group == 0 || group >= p->nlanes)
 		return p->nlanes;
-	if (pack && p->packable)
+	if (pair_packing && p->packable)
 		return 2 * group < p->nlanes ? 2 * group : p->nlanes;
 	return group;
 }
@@ -114,7 +114,7 @@ void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_w
 }
 
 unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
-			    bool merge, unsigned group)
+			    bool broadcast, unsigned group)
 {
 	/* Per-bank counters, reset lazily with a stamp per group. */
 	uint32_t stamp[CB_MAX_BANKS];
@@ -133,8 +133,8 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 		unsigned worst = 0;
 		cur++;
 		for (unsigned k = p->lane_first[g0]; k < p->lane_first[g1]; k++) {
-			/* Merged: a word already touched by an earlier lane of this group is free. */
-			if (merge && p->prev_lane[k] >= (int32_t)g0)
+			/* Broadcast: a word already touched by an earlier lane of this group is free. */
+			if (broadcast && p->prev_lane[k] >= (int32_t)g0)
 				continue;
 			unsigned b = bank_of_word[k];
 			if (stamp[b] != cur) {
@@ -158,8 +158,8 @@ unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		return 0;
 	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
 	cb_prepared_banks(&p, g->banks, banks);
-	unsigned eff = cb_effective_group(&p, g->merge && g->pack, group);
-	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->merge, eff);
+	unsigned eff = cb_effective_group(&p, g->broadcast && g->pair_packing, group);
+	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->broadcast, eff);
 	free(banks);
 	cb_prepared_free(&p);
 	return passes;

@@ -4,9 +4,9 @@
  * row a / (W * B). An access of E bytes at offset o touches the W-byte words
  * o / W .. (o + E - 1) / W. Lanes are served in fixed contiguous groups of g lanes (g = the
  * whole table when g is 0 or not smaller than the table). Within a group, each bank serves one
- * word per pass; with merging (broadcast/multicast) lanes that touch the same word share it.
+ * word per pass; with broadcast (multicast too) lanes that touch the same word share it.
  *
- *   passes = sum over groups of max over banks of (distinct words, or accesses without merging)
+ *   passes = sum over groups of max over banks of (distinct words, or accesses without broadcast)
  *
  * Pair packing (NVIDIA Volta and later, for loads split into lane groups): when every lane n
  * reads what lane n^1 reads, or every lane n what lane n^2 reads, each request carries two
@@ -33,8 +33,8 @@ int cb_elem_index(unsigned elem_bytes);
 typedef struct {
 	unsigned banks;  /* B */
 	unsigned width;  /* W, bytes */
-	bool merge;      /* lanes touching the same word are served together */
-	bool pack;       /* uniform lane pairs double the group (needs merge) */
+	bool broadcast;     /* lanes touching the same word are served together (multicast too) */
+	bool pair_packing;  /* uniform lane pairs double the group (needs broadcast) */
 } cb_geometry;
 
 /* A lane table prepared for one bank width: the words each lane touches, and for each word the
@@ -53,16 +53,16 @@ bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint3
 		unsigned nlanes);
 void cb_prepared_free(cb_prepared *p);
 
-/* Bank of every lane-word of P for BANKS banks (reused across groupings and merge rules). */
+/* Bank of every lane-word of P for BANKS banks (reused across groupings and broadcast rules). */
 void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_word);
 
 /* Lanes served together for a prepared table: GROUP, doubled when pair packing applies. */
-unsigned cb_effective_group(const cb_prepared *p, bool pack, unsigned group);
+unsigned cb_effective_group(const cb_prepared *p, bool pair_packing, unsigned group);
 
 /* Passes of a prepared table given its banks; GROUP lanes per pass (0 = whole table), taken
  * as given (callers apply cb_effective_group). */
 unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
-			    bool merge, unsigned group);
+			    bool broadcast, unsigned group);
 
 /* Passes of one lane table: the whole computation in one call (predict, tests). Returns 0 when
  * the table cannot be modelled. */

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "core/plan.h"
 #include "core/model.h"
+#include "core/result.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -9,35 +10,48 @@
 
 typedef struct {
 	const cb_plan_opts *o;
-	json_t *list;
+	cb_result *r;
 	unsigned next_id;
 	uint32_t *lanes;
 } builder;
 
+/* A parameter of a planned experiment; lists end with a NULL name. */
+typedef struct {
+	const char *name;
+	long long value;
+} param;
+
 /* Adds an experiment unless it spans more local memory than the budget. */
-static bool add(builder *b, const char *kind, unsigned elem, json_t *params)
+static bool add(builder *b, const char *kind, unsigned elem, const param *params)
 {
 	unsigned long top = 0;
 	for (unsigned l = 0; l < b->o->subgroup; l++)
 		if ((unsigned long)b->lanes[l] + elem > top)
 			top = (unsigned long)b->lanes[l] + elem;
-	if (top > b->o->local_mem_budget) {
-		json_decref(params);
+	if (top > b->o->local_mem_budget)
 		return false;
+	cb_measurement *m = cb_result_add(b->r);
+	m->id = b->next_id++;
+	m->kind = cb_xstrdup(kind);
+	m->op = CB_OP_LOAD;
+	m->elem_bytes = elem;
+	m->has_params = true;
+	unsigned n = 0;
+	while (params[n].name)
+		n++;
+	m->params = cb_xcalloc(n, sizeof *m->params);
+	for (m->nparams = 0; m->nparams < n; m->nparams++) {
+		m->params[m->nparams].name = cb_xstrdup(params[m->nparams].name);
+		m->params[m->nparams].value = params[m->nparams].value;
 	}
-	json_t *lanes = json_array();
-	for (unsigned l = 0; l < b->o->subgroup; l++)
-		json_array_append_new(lanes, json_integer(b->lanes[l]));
-	json_array_append_new(b->list, json_pack("{s:I, s:s, s:s, s:I, s:o, s:o}",
-		"id", (json_int_t)b->next_id++, "kind", kind, "op", "load",
-		"elem_bytes", (json_int_t)elem, "params", params, "lanes", lanes));
+	m->lanes = cb_xmalloc(b->o->subgroup * sizeof *m->lanes);
+	memcpy(m->lanes, b->lanes, b->o->subgroup * sizeof *m->lanes);
 	return true;
 }
 
 static void stride_table(builder *b, unsigned elem, unsigned stride)
 {
-	for (unsigned l = 0; l < b->o->subgroup; l++)
-		b->lanes[l] = l * stride * elem;
+	cb_stride_lanes(b->lanes, b->o->subgroup, elem, stride);
 }
 
 /* Strides for one element size: dense near the interesting range, sparse beyond it, with odd
@@ -69,110 +83,119 @@ static unsigned stride_list(unsigned elem, bool quick, unsigned *out)
 	return n;
 }
 
-json_t *cb_plan_baseline_lanes(unsigned subgroup)
+/* Stride sweeps; they double as padding sweeps (a column walk through a tile of C elements
+ * per row padded by p is stride C + p). */
+static void add_strides(builder *b, unsigned E)
 {
-	json_t *a = json_array();
-	for (unsigned l = 0; l < subgroup; l++)
-		json_array_append_new(a, json_integer(4 * l));
-	return a;
+	unsigned strides[128];
+	unsigned ns = stride_list(E, b->o->quick, strides);
+	for (unsigned i = 0; i < ns; i++) {
+		stride_table(b, E, strides[i]);
+		add(b, "stride", E, (const param[]){ { "stride", strides[i] }, { NULL, 0 } });
+	}
 }
 
-json_t *cb_plan_make(const cb_plan_opts *o)
+/* Two-address probes: half the lanes on offset 0, half on offset d, in the lane pattern A B B A
+ * so that every group of 4 or more lanes sees both addresses and no uniform lane pairing
+ * (n, n^1 or n, n^2) hides a conflict. */
+static void add_two_address(builder *b, unsigned E)
 {
-	if (o->subgroup < 4 || o->subgroup > CB_MAX_LANES) {
-		cb_err("sub-group size %u is outside 4..%u", o->subgroup, CB_MAX_LANES);
-		return NULL;
+	static const unsigned dist_bytes[] = { 4, 8, 12, 16, 24, 32, 64, 128, 192, 256, 384, 512,
+					       1024, 2048 };
+	for (size_t i = 0; i < sizeof dist_bytes / sizeof *dist_bytes; i++) {
+		unsigned d = dist_bytes[i];
+		if (d % E || (b->o->quick && d != 4 * E && d != 128 && d != 256 && d != 512))
+			continue;
+		for (unsigned l = 0; l < b->o->subgroup; l++)
+			b->lanes[l] = (l % 4 == 1 || l % 4 == 2) ? d : 0;
+		add(b, "two_address", E, (const param[]){ { "distance", d }, { NULL, 0 } });
 	}
-	if (o->local_mem_budget < 4096) {
-		cb_err("local memory budget %lu B is too small for a plan (need at least 4096 B)",
-		       o->local_mem_budget);
-		return NULL;
+}
+
+/* Lane-pair probes: lane 0 and lane k on two rows of one bank, every other lane on a shared
+ * word elsewhere. They conflict only if served in the same pass. The reference has lane 0
+ * alone off the shared word. */
+static void add_lane_pairs(builder *b, unsigned E)
+{
+	const unsigned S = b->o->subgroup;
+	for (unsigned l = 0; l < S; l++)
+		b->lanes[l] = CB_PAIR_SHARED;
+	b->lanes[0] = 0;
+	add(b, "pair_reference", E, (const param[]){ { "lane_a", 0 }, { NULL, 0 } });
+	for (unsigned k = 1; k < S; k++) {
+		if (b->o->quick && (k & (k - 1)) && k != S - 1)
+			continue;
+		for (unsigned l = 0; l < S; l++)
+			b->lanes[l] = CB_PAIR_SHARED;
+		b->lanes[0] = 0;
+		b->lanes[k] = CB_PAIR_DISTANCE;
+		add(b, "lane_pair", E, (const param[]){ { "lane_a", 0 }, { "lane_b", k },
+			{ "distance", CB_PAIR_DISTANCE }, { NULL, 0 } });
 	}
-	builder b = { .o = o, .list = json_array(), .next_id = 0 };
+}
+
+/* Broadcast and multicast pools: every lane reads one of k addresses. */
+static void add_pools(builder *b, unsigned E, cb_rng *rng)
+{
+	unsigned long budget = b->o->local_mem_budget;
+	unsigned pool_window = 4096 < budget ? 4096 : (unsigned)budget;
+	for (unsigned k = 1; k <= 8; k++) {
+		if (b->o->quick && k != 1 && k != 2 && k != 4)
+			continue;
+		uint32_t addr[8];
+		for (unsigned a = 0; a < k; a++)
+			addr[a] = cb_rng_below(rng, pool_window / E) * E;
+		for (unsigned l = 0; l < b->o->subgroup; l++)
+			b->lanes[l] = addr[k == 1 ? 0 : cb_rng_below(rng, k)];
+		add(b, "pool", E, (const param[]){ { "addresses", k }, { NULL, 0 } });
+	}
+}
+
+/* Random tables, kept apart to validate the inferred model. */
+static void add_random(builder *b, unsigned E, cb_rng *rng)
+{
+	static const unsigned windows[] = { 1024, 2048, 4096, 8192 };
+	unsigned nrand = b->o->quick ? 2 : 8;
+	for (unsigned r = 0; r < nrand; r++) {
+		unsigned win = windows[r % 4];
+		if (win > b->o->local_mem_budget)
+			win = (unsigned)b->o->local_mem_budget;
+		for (unsigned l = 0; l < b->o->subgroup; l++)
+			b->lanes[l] = cb_rng_below(rng, win / E) * E;
+		add(b, "random", E, (const param[]){ { "window", win }, { "variant", r }, { NULL, 0 } });
+	}
+}
+
+cb_rc cb_plan_make(const cb_plan_opts *o, cb_result *r, cb_error *err)
+{
+	cb_result_init(r);
+	if (o->subgroup < 4 || o->subgroup > CB_MAX_LANES)
+		return cb_error_set(err, CB_ERR_USAGE, "sub-group size %u is outside 4..%u", o->subgroup,
+				    CB_MAX_LANES);
+	if (o->local_mem_budget < 4096)
+		return cb_error_set(err, CB_ERR_USAGE, "local memory budget %lu B is too small for a "
+				    "plan (need at least 4096 B)", o->local_mem_budget);
+	builder b = { .o = o, .r = r, .next_id = 0 };
 	b.lanes = cb_xcalloc(o->subgroup, sizeof *b.lanes);
 	cb_rng rng;
 	cb_rng_seed(&rng, o->seed);
-	const unsigned S = o->subgroup;
-	unsigned strides[128];
-
 	for (int ei = 0; ei < CB_NELEM; ei++) {
 		const unsigned E = cb_elem_sizes[ei];
-
-		/* Stride sweeps; they double as padding sweeps (a column walk through a tile of C
-		 * elements per row padded by p is stride C + p). */
-		unsigned ns = stride_list(E, o->quick, strides);
-		for (unsigned i = 0; i < ns; i++) {
-			stride_table(&b, E, strides[i]);
-			add(&b, "stride", E, json_pack("{s:I}", "stride", (json_int_t)strides[i]));
-		}
-
-		/* Two-address probes: half the lanes on offset 0, half on offset d, in the lane
-		 * pattern A B B A so that every group of 4 or more lanes sees both addresses and no
-		 * uniform lane pairing (n, n^1 or n, n^2) hides a conflict. */
-		static const unsigned dist_bytes[] = { 4, 8, 12, 16, 24, 32, 64, 128, 192, 256,
-						       384, 512, 1024, 2048 };
-		for (size_t i = 0; i < sizeof dist_bytes / sizeof *dist_bytes; i++) {
-			unsigned d = dist_bytes[i];
-			if (d % E || (o->quick && d != 4 * E && d != 128 && d != 256 && d != 512))
-				continue;
-			for (unsigned l = 0; l < S; l++)
-				b.lanes[l] = (l % 4 == 1 || l % 4 == 2) ? d : 0;
-			add(&b, "two_address", E, json_pack("{s:I}", "distance", (json_int_t)d));
-		}
-
-		/* Lane-pair probes: lane 0 and lane k on two rows of one bank, every other lane on a
-		 * shared word elsewhere. They conflict only if served in the same pass. The reference
-		 * has lane 0 alone off the shared word. */
-		for (unsigned l = 0; l < S; l++)
-			b.lanes[l] = CB_PAIR_SHARED;
-		b.lanes[0] = 0;
-		add(&b, "pair_reference", E, json_pack("{s:i}", "lane_a", 0));
-		for (unsigned k = 1; k < S; k++) {
-			if (o->quick && (k & (k - 1)) && k != S - 1)
-				continue;
-			for (unsigned l = 0; l < S; l++)
-				b.lanes[l] = CB_PAIR_SHARED;
-			b.lanes[0] = 0;
-			b.lanes[k] = CB_PAIR_DISTANCE;
-			add(&b, "lane_pair", E, json_pack("{s:i, s:I, s:I}", "lane_a", 0,
-				"lane_b", (json_int_t)k, "distance", (json_int_t)CB_PAIR_DISTANCE));
-		}
-
-		/* Broadcast and multicast pools: every lane reads one of k addresses. */
-		unsigned pool_window = 4096 < o->local_mem_budget ? 4096 : (unsigned)o->local_mem_budget;
-		for (unsigned k = 1; k <= 8; k++) {
-			if (o->quick && k != 1 && k != 2 && k != 4)
-				continue;
-			uint32_t addr[8];
-			for (unsigned a = 0; a < k; a++)
-				addr[a] = cb_rng_below(&rng, pool_window / E) * E;
-			for (unsigned l = 0; l < S; l++)
-				b.lanes[l] = addr[k == 1 ? 0 : cb_rng_below(&rng, k)];
-			add(&b, "pool", E, json_pack("{s:I}", "addresses", (json_int_t)k));
-		}
-
-		/* Random tables, kept apart to validate the inferred model. */
-		static const unsigned windows[] = { 1024, 2048, 4096, 8192 };
-		unsigned nrand = o->quick ? 2 : 8;
-		for (unsigned r = 0; r < nrand; r++) {
-			unsigned win = windows[r % 4];
-			if (win > o->local_mem_budget)
-				win = (unsigned)o->local_mem_budget;
-			for (unsigned l = 0; l < S; l++)
-				b.lanes[l] = cb_rng_below(&rng, win / E) * E;
-			add(&b, "random", E, json_pack("{s:I, s:I}", "window", (json_int_t)win,
-						       "variant", (json_int_t)r));
-		}
+		add_strides(&b, E);
+		add_two_address(&b, E);
+		add_lane_pairs(&b, E);
+		add_pools(&b, E, &rng);
+		add_random(&b, E, &rng);
 	}
 	free(b.lanes);
-
-	json_t *doc = json_pack("{s:s, s:i}", "format", "clbanks", "format_version", 1);
-	json_object_set_new(doc, "generator", json_pack("{s:s, s:s}", "name", PACKAGE_NAME,
-							"version", PACKAGE_VERSION));
-	json_object_set_new(doc, "plan", json_pack("{s:I, s:I, s:I, s:b}",
-		"seed", (json_int_t)o->seed, "subgroup_size", (json_int_t)S,
-		"local_mem_budget", (json_int_t)o->local_mem_budget, "quick", o->quick));
-	json_object_set_new(doc, "device", json_pack("{s:I}", "subgroup_size", (json_int_t)S));
-	json_object_set_new(doc, "measurements", b.list);
-	return doc;
+	r->has_generator = true;
+	r->generator_name = cb_xstrdup(PACKAGE_NAME);
+	r->generator_version = cb_xstrdup(PACKAGE_VERSION);
+	r->plan.present = true;
+	r->plan.seed = (long long)o->seed;
+	r->plan.subgroup_size = o->subgroup;
+	r->plan.local_mem_budget = (long long)o->local_mem_budget;
+	r->plan.quick = o->quick;
+	r->device.subgroup_size = o->subgroup;
+	return CB_OK;
 }

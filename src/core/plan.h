@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The plan: a deterministic list of experiments (element size + lane table), as a result
- * document without times. Needs no device. */
+ * without times. Needs no device. */
 #ifndef CB_PLAN_H
 #define CB_PLAN_H
 
-#include <jansson.h>
+#include "core/error.h"
+#include "core/result.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,11 +24,8 @@ typedef struct {
 /* A word that no lane-pair or pair-reference lane conflicts with for common geometries. */
 #define CB_PAIR_SHARED 48u
 
-/* Builds the plan document: {"format", "format_version", "plan", "device", "measurements"}.
- * Returns NULL (after a message) when the options cannot give a plan. */
-json_t *cb_plan_make(const cb_plan_opts *opts);
-
-/* The conflict-free reference the runner times in every round: 4-byte elements, stride 1. */
-json_t *cb_plan_baseline_lanes(unsigned subgroup);
+/* Builds the plan into R (initialized here): untimed measurements, the plan's parameters, the
+ * sub-group size. CB_ERR_USAGE when the options cannot give a plan. */
+cb_rc cb_plan_make(const cb_plan_opts *opts, cb_result *r, cb_error *err);
 
 #endif

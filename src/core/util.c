@@ -49,24 +49,47 @@ char *cb_xstrdup(const char *s)
 	return p;
 }
 
+char *cb_escape_controls(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += *p < 0x20 || *p == 0x7f ? 4 : 1;
+	char *out = cb_xmalloc(n + 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(o, 5, "\\x%02x", *p);
+			o += 4;
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *e = cb_escape_controls(buf);
+	fprintf(stderr, "%s%s\n", prefix, e);
+	free(e);
+}
+
 void cb_err(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("clbanks: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("clbanks: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cb_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("clbanks: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("clbanks: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 bool cb_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)

@@ -33,6 +33,10 @@ void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool cb_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
 bool cb_parse_double(const char *s, double min, double max, double *out);
 
+/* A copy of S with every control character (and DEL) written as \xNN, so that text from a
+ * document or a driver cannot move the cursor or recolour a terminal. Owned by the caller. */
+char *cb_escape_controls(const char *s);
+
 /* Case-insensitive substring search. */
 bool cb_strcasestr_bool(const char *haystack, const char *needle);
 

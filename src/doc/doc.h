@@ -1,34 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/* The result document (format "clbanks", version 1): reading with strict validation, the view
- * the inference works on, and writing (sorted keys, locale-independent numbers). */
+/*
+ * The document codec: the only place that knows JSON. A result document (format "clbanks")
+ * is read with strict validation -- every message names the field path, e.g.
+ * "measurements[3].lanes[7]" -- into a cb_result, and a cb_result is written back with sorted
+ * keys, one-space indentation and six significant digits, independent of the locale. Every
+ * format version clbanks ever wrote stays readable.
+ *
+ * Format versions: 1 (clbanks 0.1: loads only).
+ */
 #ifndef CB_DOC_H
 #define CB_DOC_H
 
-#include "core/infer.h"
+#include "core/error.h"
+#include "core/result.h"
 
-#include <jansson.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #define CB_FORMAT_NAME "clbanks"
-#define CB_FORMAT_VERSION 1
-/* Documents larger than this are refused rather than parsed. */
-#define CB_DOC_MAX_BYTES (256L * 1024 * 1024)
+#define CB_FORMAT_VERSION 1          /* what clbanks writes */
+#define CB_FORMAT_VERSION_MIN 1      /* the oldest it reads */
+/* Inputs larger than this are refused rather than parsed (every kind of input). */
+#define CB_DOC_MAX_BYTES (256UL * 1024 * 1024)
 #define CB_DOC_MAX_MEASUREMENTS 200000
 
-/* Loads and validates PATH ("-" = stdin). On failure prints "clbanks: PATH: what is wrong" and
- * returns NULL. With REQUIRE_TIMES every measurement needs ns_per_access. */
-json_t *cb_doc_load(const char *path, bool require_times);
+enum {
+	CB_DOC_REQUIRE_TIMES = 1  /* every measurement needs ns_per_access (a result, not a plan) */
+};
 
-/* Validates an already parsed document; on failure writes a message into ERR. */
-bool cb_doc_validate(json_t *doc, bool require_times, char *err, size_t errlen);
-
-/* Builds the inference's view of a validated document. Lanes stay owned by DS
- * (free with cb_dataset_free). */
-void cb_doc_dataset(json_t *doc, cb_dataset *ds);
-void cb_dataset_free(cb_dataset *ds);
-
-/* Serializes for output: sorted keys, two-space indent, 6 significant digits for reals. */
-char *cb_doc_dumps(json_t *doc);
+/* Parses and validates TEXT into R (initialized here). Messages carry no file name. */
+cb_rc cb_doc_parse(const char *text, size_t len, unsigned flags, cb_result *r, cb_error *err);
+/* Reads PATH ("-" = standard input) with the size cap; messages start with the file name. */
+cb_rc cb_doc_read(const char *path, unsigned flags, cb_result *r, cb_error *err);
+/* The document of R, ending with a newline. Owned by the caller. */
+char *cb_doc_write(const cb_result *r);
 
 #endif

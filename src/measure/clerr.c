@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "measure/clerr.h"
-#include "core/util.h"
 
 #include <stdio.h>
 
@@ -87,11 +86,10 @@ const char *cb_cl_strerror(cl_int status)
 	}
 }
 
-void cb_cl_report(const char *call, cl_int status)
+const char *cb_cl_hint(cl_int status)
 {
-	cb_err("%s: %s (%d)", call, cb_cl_strerror(status), (int)status);
 	if (status == CL_OUT_OF_RESOURCES || status == CL_INVALID_COMMAND_QUEUE)
-		fputs("clbanks: hint: this often means the driver reset the device (a display "
-		      "watchdog, or an illegal access); lower --max-kernel-ms or check dmesg\n",
-		      stderr);
+		return "this often means the driver reset the device (a display watchdog, or an "
+		       "illegal access); lower --max-kernel-ms or check dmesg";
+	return NULL;
 }

@@ -8,7 +8,7 @@
 /* The symbolic name of an OpenCL status code, or "UNKNOWN_ERROR" when it has none. */
 const char *cb_cl_strerror(cl_int status);
 
-/* Prints "clbanks: CALL: NAME (N)" plus a hint for codes that usually mean a watchdog reset. */
-void cb_cl_report(const char *call, cl_int status);
+/* A hint for codes that usually mean a driver reset (a watchdog), or NULL. */
+const char *cb_cl_hint(cl_int status);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,85 +63,105 @@ const char *cb_device_type_name(cl_device_type type)
 	return "other";
 }
 
-static void no_platform_message(cl_int status)
+static cb_rc no_platform(cl_int status, cb_error *err)
 {
 	if (status == CL_SUCCESS)
-		cb_err("no OpenCL platform found (the ICD loader lists none)");
+		cb_error_set(err, CB_ERR_NODEV, "no OpenCL platform found (the ICD loader lists none)");
 	else
-		cb_err("no OpenCL platform found (%s, %d)", cb_cl_strerror(status), (int)status);
-	fputs("clbanks: hint: install an OpenCL driver (ICD), e.g. pocl-opencl-icd for the CPU or "
-	      "your GPU vendor's OpenCL package; check /etc/OpenCL/vendors and OCL_ICD_VENDORS\n",
-	      stderr);
+		cb_error_call(err, CB_ERR_NODEV, "clGetPlatformIDs", status, "no OpenCL platform found");
+	cb_error_detail(err, "hint: install an OpenCL driver (ICD), e.g. pocl-opencl-icd for the CPU "
+			"or your GPU vendor's OpenCL package; check /etc/OpenCL/vendors and "
+			"OCL_ICD_VENDORS");
+	return CB_ERR_NODEV;
 }
 
-int cb_devices_enumerate(cb_device_list *list)
+/* Adds the devices of platform P; false when the platform could not list them. */
+static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
+			 const cb_notifier *notify)
+{
+	cl_uint nd = 0;
+	cl_int st = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+	if (st == CL_DEVICE_NOT_FOUND || (st == CL_SUCCESS && nd == 0))
+		return true; /* a platform without devices is not an error */
+	cl_device_id *devs = NULL;
+	if (st == CL_SUCCESS) {
+		devs = cb_xcalloc(nd, sizeof *devs);
+		st = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, nd, devs, NULL);
+	}
+	char *pname = platform_string(plat, CL_PLATFORM_NAME);
+	if (st != CL_SUCCESS) {
+		/* One broken ICD must not hide the others. */
+		cb_note(notify, CB_NOTE_WARNING, "platform %u (%s): clGetDeviceIDs: %s (%d); skipped",
+			p, pname, cb_cl_strerror(st), (int)st);
+		free(pname);
+		free(devs);
+		return false;
+	}
+	list->items = cb_xrealloc(list->items, (list->count + nd) * sizeof *list->items);
+	for (cl_uint d = 0; d < nd; d++) {
+		cb_device_ref *r = &list->items[list->count];
+		r->platform = plat;
+		r->device = devs[d];
+		r->pindex = p;
+		r->dindex = d;
+		r->flat = (unsigned)list->count;
+		r->platform_name = cb_xstrdup(pname);
+		r->name = device_string(devs[d], CL_DEVICE_NAME);
+		r->vendor = device_string(devs[d], CL_DEVICE_VENDOR);
+		r->type = 0;
+		if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof r->type, &r->type, NULL) != CL_SUCCESS)
+			r->type = CL_DEVICE_TYPE_DEFAULT;
+		list->count++;
+	}
+	free(pname);
+	free(devs);
+	return true;
+}
+
+cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
 {
 	cl_uint np = 0;
-	cl_int st;
-
 	memset(list, 0, sizeof *list);
-	st = clGetPlatformIDs(0, NULL, &np);
+	cl_int st = clGetPlatformIDs(0, NULL, &np);
 	/* Loaders report "no platform" as -1001, and some as CL_INVALID_VALUE. */
 	if (st == CL_PLATFORM_NOT_FOUND_KHR || (st == CL_SUCCESS && np == 0) ||
-	    (st == CL_INVALID_VALUE && np == 0)) {
-		no_platform_message(st);
-		return CB_EXIT_NODEV;
-	}
-	if (st != CL_SUCCESS) {
-		cb_cl_report("clGetPlatformIDs", st);
-		return CB_EXIT_RUNTIME;
-	}
+	    (st == CL_INVALID_VALUE && np == 0))
+		return no_platform(st, err);
+	if (st != CL_SUCCESS)
+		return cb_error_call(err, CB_ERR_RUNTIME, "clGetPlatformIDs", st,
+				     "cannot list the OpenCL platforms");
 	cl_platform_id *plats = cb_xcalloc(np, sizeof *plats);
 	st = clGetPlatformIDs(np, plats, NULL);
 	if (st != CL_SUCCESS) {
 		free(plats);
-		cb_cl_report("clGetPlatformIDs", st);
-		return CB_EXIT_RUNTIME;
+		return cb_error_call(err, CB_ERR_RUNTIME, "clGetPlatformIDs", st,
+				     "cannot list the OpenCL platforms");
 	}
 	list->nplatforms = np;
-	for (cl_uint p = 0; p < np; p++) {
-		cl_uint nd = 0;
-		st = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-		if (st == CL_DEVICE_NOT_FOUND || nd == 0)
-			continue; /* a platform without devices is not an error */
-		if (st != CL_SUCCESS) {
-			/* One broken ICD must not hide the others. */
-			char *pn = platform_string(plats[p], CL_PLATFORM_NAME);
-			cb_warn("platform %u (%s): clGetDeviceIDs: %s (%d); skipped", p, pn,
-				cb_cl_strerror(st), (int)st);
-			free(pn);
-			continue;
-		}
-		cl_device_id *devs = cb_xcalloc(nd, sizeof *devs);
-		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL) != CL_SUCCESS) {
-			free(devs);
-			continue;
-		}
-		char *pname = platform_string(plats[p], CL_PLATFORM_NAME);
-		list->items = cb_xrealloc(list->items, (list->count + nd) * sizeof *list->items);
-		for (cl_uint d = 0; d < nd; d++) {
-			cb_device_ref *r = &list->items[list->count];
-			r->platform = plats[p];
-			r->device = devs[d];
-			r->pindex = p;
-			r->dindex = d;
-			r->flat = (unsigned)list->count;
-			r->platform_name = cb_xstrdup(pname);
-			r->name = device_string(devs[d], CL_DEVICE_NAME);
-			r->vendor = device_string(devs[d], CL_DEVICE_VENDOR);
-			r->type = 0;
-			clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof r->type, &r->type, NULL);
-			list->count++;
-		}
-		free(pname);
-		free(devs);
-	}
+	unsigned failed = 0;
+	for (cl_uint p = 0; p < np; p++)
+		failed += !add_platform(list, plats[p], p, notify);
 	free(plats);
 	if (list->count == 0) {
-		cb_err("no OpenCL device found on %u platform%s", np, np == 1 ? "" : "s");
-		return CB_EXIT_NODEV;
+		cb_error_set(err, CB_ERR_NODEV, "no OpenCL device found on %u platform%s", np,
+			     np == 1 ? "" : "s");
+		if (failed)
+			cb_error_detail(err, "hint: a platform failed to list its devices; PoCL, for one, "
+					"needs a writable cache directory (set POCL_CACHE_DIR, or make "
+					"$HOME/.cache writable)");
+		return CB_ERR_NODEV;
 	}
-	return CB_EXIT_OK;
+	return CB_OK;
+}
+
+size_t cb_device_default(const cb_device_list *list)
+{
+	static const cl_device_type order[] = { CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR };
+	for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+		for (size_t i = 0; i < list->count; i++)
+			if (list->items[i].type & order[k])
+				return i;
+	return 0;
 }
 
 void cb_devices_free(cb_device_list *list)
@@ -153,85 +175,60 @@ void cb_devices_free(cb_device_list *list)
 	memset(list, 0, sizeof *list);
 }
 
-void cb_devices_print(const cb_device_list *list, FILE *out)
+/* The candidate devices, one per line, into the error's detail. */
+static void list_candidates(const cb_device_list *list, const bool *mark, cb_error *err)
 {
-	fprintf(out, "%-5s %-5s %-12s %s\n", "index", "P:D", "type", "device (platform)");
-	for (size_t i = 0; i < list->count; i++) {
-		const cb_device_ref *r = &list->items[i];
-		char pd[32];
-		snprintf(pd, sizeof pd, "%u:%u", r->pindex, r->dindex);
-		fprintf(out, "%-5u %-5s %-12s %s (%s)\n", r->flat, pd, cb_device_type_name(r->type),
-			r->name, r->platform_name);
-	}
-}
-
-json_t *cb_devices_to_json(const cb_device_list *list)
-{
-	json_t *arr = json_array();
-	for (size_t i = 0; i < list->count; i++) {
-		const cb_device_ref *r = &list->items[i];
-		char pd[32];
-		snprintf(pd, sizeof pd, "%u:%u", r->pindex, r->dindex);
-		json_array_append_new(arr, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s}",
-			"index", (json_int_t)r->flat, "id", pd, "type", cb_device_type_name(r->type),
-			"name", r->name, "vendor", r->vendor, "platform", r->platform_name));
-	}
-	return arr;
-}
-
-static void list_candidates(const cb_device_list *list, const bool *mark)
-{
-	for (size_t i = 0; i < list->count; i++)
+	size_t len = 0;
+	for (size_t i = 0; i < list->count && len < sizeof err->detail; i++)
 		if (!mark || mark[i])
-			fprintf(stderr, "  %u (%u:%u) %s (%s)\n", list->items[i].flat,
-				list->items[i].pindex, list->items[i].dindex, list->items[i].name,
-				list->items[i].platform_name);
+			len += (size_t)snprintf(err->detail + len, sizeof err->detail - len,
+						"%s  %u (%u:%u) %s (%s)", len ? "\n" : "",
+						list->items[i].flat, list->items[i].pindex,
+						list->items[i].dindex, list->items[i].name,
+						list->items[i].platform_name);
 }
 
-int cb_device_select(const cb_device_list *list, const char *spec, size_t *index)
+static cb_rc no_such_device(const cb_device_list *list, cb_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static cb_rc no_such_device(const cb_device_list *list, cb_error *err, const char *fmt, ...)
 {
-	unsigned long a, b;
-	const char *colon;
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	cb_error_set(err, CB_ERR_NODEV, "%s; %zu device%s available:", what, list->count,
+		     list->count == 1 ? " is" : "s are");
+	list_candidates(list, NULL, err);
+	return CB_ERR_NODEV;
+}
 
-	if (!spec || !*spec) {
-		cb_err("empty device specification");
-		return CB_EXIT_USAGE;
-	}
-	if (cb_parse_ulong(spec, 0, 1000000, &a)) {
-		if (a >= list->count) {
-			cb_err("device index %lu out of range; %zu device%s available:", a,
-			       list->count, list->count == 1 ? " is" : "s are");
-			list_candidates(list, NULL);
-			return CB_EXIT_NODEV;
+static cb_rc select_pd(const cb_device_list *list, const char *spec, const char *colon,
+		       size_t *index, cb_error *err)
+{
+	char pbuf[32];
+	unsigned long a, b;
+	size_t plen = (size_t)(colon - spec);
+	if (plen >= sizeof pbuf)
+		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
+				    "P:D or a name)", spec);
+	memcpy(pbuf, spec, plen);
+	pbuf[plen] = '\0';
+	if (!cb_parse_ulong(pbuf, 0, 1000000, &a) || !cb_parse_ulong(colon + 1, 0, 1000000, &b))
+		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
+				    "P:D or a name)", spec);
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].pindex == a && list->items[i].dindex == b) {
+			*index = i;
+			return CB_OK;
 		}
-		*index = a;
-		return CB_EXIT_OK;
-	}
-	colon = strchr(spec, ':');
-	if (colon && isdigit((unsigned char)spec[0])) {
-		char pbuf[32];
-		size_t plen = (size_t)(colon - spec);
-		if (plen >= sizeof pbuf) {
-			cb_err("invalid device specification '%s' (expected N, P:D or a name)", spec);
-			return CB_EXIT_USAGE;
-		}
-		memcpy(pbuf, spec, plen);
-		pbuf[plen] = '\0';
-		if (!cb_parse_ulong(pbuf, 0, 1000000, &a) || !cb_parse_ulong(colon + 1, 0, 1000000, &b)) {
-			cb_err("invalid device specification '%s' (expected N, P:D or a name)", spec);
-			return CB_EXIT_USAGE;
-		}
-		for (size_t i = 0; i < list->count; i++)
-			if (list->items[i].pindex == a && list->items[i].dindex == b) {
-				*index = i;
-				return CB_EXIT_OK;
-			}
-		cb_err("no device %lu:%lu; %zu device%s available:", a, b, list->count,
-		       list->count == 1 ? " is" : "s are");
-		list_candidates(list, NULL);
-		return CB_EXIT_NODEV;
-	}
-	/* A name: matched against device name, vendor and platform name. */
+	return no_such_device(list, err, "no device %lu:%lu", a, b);
+}
+
+/* A name: matched against device name, vendor and platform name. */
+static cb_rc select_name(const cb_device_list *list, const char *spec, size_t *index,
+			 cb_error *err)
+{
 	bool *mark = cb_xcalloc(list->count, sizeof *mark);
 	size_t hits = 0, hit = 0;
 	for (size_t i = 0; i < list->count; i++) {
@@ -243,23 +240,35 @@ int cb_device_select(const cb_device_list *list, const char *spec, size_t *index
 			hit = i;
 		}
 	}
+	cb_rc rc = CB_OK;
 	if (hits == 1) {
-		free(mark);
 		*index = hit;
-		return CB_EXIT_OK;
+	} else if (hits == 0) {
+		rc = no_such_device(list, err, "no device matches '%s'", spec);
+	} else {
+		rc = cb_error_set(err, CB_ERR_USAGE, "device name '%s' is ambiguous; it matches %zu "
+				  "devices (use the index or P:D shown by --list):", spec, hits);
+		list_candidates(list, mark, err);
 	}
-	if (hits == 0) {
-		cb_err("no device matches '%s'; %zu device%s available:", spec, list->count,
-		       list->count == 1 ? " is" : "s are");
-		list_candidates(list, NULL);
-		free(mark);
-		return CB_EXIT_NODEV;
-	}
-	cb_err("device name '%s' is ambiguous; it matches %zu devices:", spec, hits);
-	list_candidates(list, mark);
-	fputs("clbanks: hint: use the index or P:D shown by --list\n", stderr);
 	free(mark);
-	return CB_EXIT_USAGE;
+	return rc;
+}
+
+cb_rc cb_device_select(const cb_device_list *list, const char *spec, size_t *index, cb_error *err)
+{
+	unsigned long a;
+	if (!spec || !*spec)
+		return cb_error_set(err, CB_ERR_USAGE, "empty device specification");
+	if (cb_parse_ulong(spec, 0, 1000000, &a)) {
+		if (a >= list->count)
+			return no_such_device(list, err, "device index %lu out of range", a);
+		*index = a;
+		return CB_OK;
+	}
+	const char *colon = strchr(spec, ':');
+	if (colon && isdigit((unsigned char)spec[0]))
+		return select_pd(list, spec, colon, index, err);
+	return select_name(list, spec, index, err);
 }
 
 static bool has_extension(const char *exts, const char *name)
@@ -271,36 +280,24 @@ static bool has_extension(const char *exts, const char *name)
 	return false;
 }
 
-int cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info)
+/* A fixed-size property; a driver that refuses it leaves *OUT zeroed (unknown). */
+static void device_value(cl_device_id d, cl_device_info what, void *out, size_t size)
 {
-	cl_device_id d = ref->device;
-	cl_bool little = CL_TRUE;
+	size_t got = 0;
+	if (clGetDeviceInfo(d, what, size, out, &got) != CL_SUCCESS || got != size)
+		memset(out, 0, size);
+}
 
-	memset(info, 0, sizeof *info);
-	info->platform_name = platform_string(ref->platform, CL_PLATFORM_NAME);
-	info->platform_vendor = platform_string(ref->platform, CL_PLATFORM_VENDOR);
-	info->platform_version = platform_string(ref->platform, CL_PLATFORM_VERSION);
-	info->name = device_string(d, CL_DEVICE_NAME);
-	info->vendor = device_string(d, CL_DEVICE_VENDOR);
-	info->driver_version = device_string(d, CL_DRIVER_VERSION);
-	info->device_version = device_string(d, CL_DEVICE_VERSION);
-	info->opencl_c_version = device_string(d, CL_DEVICE_OPENCL_C_VERSION);
-	info->extensions = device_string(d, CL_DEVICE_EXTENSIONS);
-	clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
-	device_uint(d, CL_DEVICE_MAX_COMPUTE_UNITS, &info->compute_units);
-	device_uint(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, &info->max_clock_mhz);
-	clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
-			&info->local_mem_size, NULL);
-	clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_TYPE, sizeof info->local_mem_type,
-			&info->local_mem_type, NULL);
-	clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof info->timer_resolution_ns,
-			&info->timer_resolution_ns, NULL);
-	clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
-			&info->max_work_group_size, NULL);
-	clGetDeviceInfo(d, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL);
-	info->little_endian = little == CL_TRUE;
-	info->has_khr_subgroups = has_extension(info->extensions, "cl_khr_subgroups");
+/* "OpenCL 1.2 ..." -> 1, 2; 0, 0 when the string does not say. */
+static void parse_version(const char *s, unsigned *major, unsigned *minor)
+{
+	*major = *minor = 0;
+	if (sscanf(s, "OpenCL %u.%u", major, minor) != 2)
+		*major = *minor = 0;
+}
 
+static void gather_vendor(cl_device_id d, cb_device_info *info)
+{
 	cl_uint v;
 	if (has_extension(info->extensions, "cl_nv_device_attribute_query")) {
 		if (device_uint(d, CL_DEVICE_WARP_SIZE_NV, &v) && v >= 1 && v <= 1024) {
@@ -331,11 +328,51 @@ int cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info)
 				    info->intel_subgroup_sizes, &got) == CL_SUCCESS)
 			info->intel_subgroup_count = (unsigned)(got / sizeof(size_t));
 	}
+}
+
+void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
+			   const cb_notifier *notify)
+{
+	cl_device_id d = ref->device;
+	memset(info, 0, sizeof *info);
+	info->platform_name = platform_string(ref->platform, CL_PLATFORM_NAME);
+	info->platform_vendor = platform_string(ref->platform, CL_PLATFORM_VENDOR);
+	info->platform_version = platform_string(ref->platform, CL_PLATFORM_VERSION);
+	info->name = device_string(d, CL_DEVICE_NAME);
+	info->vendor = device_string(d, CL_DEVICE_VENDOR);
+	info->driver_version = device_string(d, CL_DRIVER_VERSION);
+	info->device_version = device_string(d, CL_DEVICE_VERSION);
+	info->opencl_c_version = device_string(d, CL_DEVICE_OPENCL_C_VERSION);
+	info->extensions = device_string(d, CL_DEVICE_EXTENSIONS);
+	parse_version(info->platform_version, &info->platform_major, &info->platform_minor);
+	parse_version(info->device_version, &info->device_major, &info->device_minor);
+	device_value(d, CL_DEVICE_TYPE, &info->type, sizeof info->type);
+	device_value(d, CL_DEVICE_MAX_COMPUTE_UNITS, &info->compute_units, sizeof info->compute_units);
+	device_value(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, &info->max_clock_mhz, sizeof info->max_clock_mhz);
+	device_value(d, CL_DEVICE_LOCAL_MEM_SIZE, &info->local_mem_size, sizeof info->local_mem_size);
+	device_value(d, CL_DEVICE_LOCAL_MEM_TYPE, &info->local_mem_type, sizeof info->local_mem_type);
+	device_value(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, &info->timer_resolution_ns,
+		     sizeof info->timer_resolution_ns);
+	device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, &info->max_work_group_size,
+		     sizeof info->max_work_group_size);
+	cl_bool little = CL_TRUE;
+	device_value(d, CL_DEVICE_ENDIAN_LITTLE, &little, sizeof little);
+	info->little_endian = little == CL_TRUE;
+	info->has_khr_subgroups = has_extension(info->extensions, "cl_khr_subgroups");
+	gather_vendor(d, info);
 	if (info->timer_resolution_ns == 0) {
-		cb_warn("the driver reports a profiling timer resolution of 0 ns; assuming 1 ns");
+		cb_note(notify, CB_NOTE_WARNING,
+			"the driver reports a profiling timer resolution of 0 ns; assuming 1 ns");
 		info->timer_resolution_ns = 1;
 	}
-	return CB_EXIT_OK;
+}
+
+bool cb_device_supports_12(const cb_device_info *info)
+{
+	unsigned pv = info->platform_major * 10 + info->platform_minor;
+	unsigned dv = info->device_major * 10 + info->device_minor;
+	/* An unreadable version string is given the benefit of the doubt. */
+	return (pv == 0 || pv >= 12) && (dv == 0 || dv >= 12);
 }
 
 void cb_device_info_free(cb_device_info *info)
@@ -352,40 +389,48 @@ void cb_device_info_free(cb_device_info *info)
 	memset(info, 0, sizeof *info);
 }
 
-json_t *cb_device_info_to_json(const cb_device_info *info)
+static char *dup_or_null(const char *s)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-		"platform", info->platform_name, "platform_vendor", info->platform_vendor,
-		"platform_version", info->platform_version, "name", info->name,
-		"vendor", info->vendor, "driver_version", info->driver_version,
-		"device_version", info->device_version, "opencl_c_version", info->opencl_c_version,
-		"type", cb_device_type_name(info->type));
-	json_object_set_new(o, "compute_units", json_integer(info->compute_units));
-	json_object_set_new(o, "max_clock_mhz", json_integer(info->max_clock_mhz));
-	json_object_set_new(o, "local_mem_bytes", json_integer((json_int_t)info->local_mem_size));
-	json_object_set_new(o, "local_mem_type",
-		json_string(info->local_mem_type == CL_LOCAL ? "local" :
-			    info->local_mem_type == CL_GLOBAL ? "global" : "none"));
-	json_object_set_new(o, "timer_resolution_ns", json_integer((json_int_t)info->timer_resolution_ns));
-	json_object_set_new(o, "max_work_group_size", json_integer((json_int_t)info->max_work_group_size));
-	if (info->subgroup_size) {
-		json_object_set_new(o, "subgroup_size", json_integer(info->subgroup_size));
-		json_object_set_new(o, "subgroup_source", json_string(info->subgroup_source));
+	return s ? cb_xstrdup(s) : NULL;
+}
+
+static char *dotted(unsigned a, unsigned b)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%u.%u", a, b);
+	return cb_xstrdup(buf);
+}
+
+void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
+{
+	doc->platform = dup_or_null(info->platform_name);
+	doc->platform_vendor = dup_or_null(info->platform_vendor);
+	doc->platform_version = dup_or_null(info->platform_version);
+	doc->name = dup_or_null(info->name);
+	doc->vendor = dup_or_null(info->vendor);
+	doc->driver_version = dup_or_null(info->driver_version);
+	doc->device_version = dup_or_null(info->device_version);
+	doc->opencl_c_version = dup_or_null(info->opencl_c_version);
+	doc->type = cb_xstrdup(cb_device_type_name(info->type));
+	doc->compute_units = info->compute_units;
+	doc->max_clock_mhz = info->max_clock_mhz;
+	doc->local_mem_bytes = (long long)info->local_mem_size;
+	doc->local_mem_type = cb_xstrdup(info->local_mem_type == CL_LOCAL ? "local" :
+					 info->local_mem_type == CL_GLOBAL ? "global" : "none");
+	doc->timer_resolution_ns = (long long)info->timer_resolution_ns;
+	doc->max_work_group_size = (long long)info->max_work_group_size;
+	doc->subgroup_size = info->subgroup_size;
+	doc->subgroup_source = dup_or_null(info->subgroup_source);
+	if (info->has_reported_banks) {
+		doc->has_reported_banks = true;
+		doc->reported_banks = info->reported_banks;
+		doc->reported_banks_source = cb_xstrdup("CL_DEVICE_LOCAL_MEM_BANKS_AMD");
 	}
-	if (info->has_reported_banks)
-		json_object_set_new(o, "reported_banks", json_pack("{s:I, s:s}",
-			"value", (json_int_t)info->reported_banks, "source", "CL_DEVICE_LOCAL_MEM_BANKS_AMD"));
 	if (info->has_nv_cc)
-		json_object_set_new(o, "compute_capability",
-			json_sprintf("%u.%u", info->nv_cc_major, info->nv_cc_minor));
+		doc->compute_capability = dotted(info->nv_cc_major, info->nv_cc_minor);
 	if (info->has_amd_gfxip)
-		json_object_set_new(o, "gfxip", json_sprintf("%u.%u", info->amd_gfxip_major,
-							     info->amd_gfxip_minor));
-	if (info->intel_subgroup_count) {
-		json_t *a = json_array();
-		for (unsigned i = 0; i < info->intel_subgroup_count; i++)
-			json_array_append_new(a, json_integer((json_int_t)info->intel_subgroup_sizes[i]));
-		json_object_set_new(o, "intel_subgroup_sizes", a);
-	}
-	return o;
+		doc->gfxip = dotted(info->amd_gfxip_major, info->amd_gfxip_minor);
+	for (unsigned i = 0; i < info->intel_subgroup_count && i < 8; i++)
+		doc->intel_subgroup_sizes[doc->n_intel_subgroup_sizes++] =
+			(unsigned)info->intel_subgroup_sizes[i];
 }

@@ -3,8 +3,11 @@
 #ifndef CB_DEVICE_H
 #define CB_DEVICE_H
 
+#include "core/error.h"
+#include "core/notify.h"
+#include "core/result.h"
+
 #include <CL/cl.h>
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -49,25 +52,32 @@ typedef struct {
 	cl_uint amd_gfxip_major, amd_gfxip_minor;
 	size_t intel_subgroup_sizes[8];
 	unsigned intel_subgroup_count;
+	/* "OpenCL X.Y" of the platform and the device, 0.0 when unreadable. */
+	unsigned platform_major, platform_minor, device_major, device_minor;
 } cb_device_info;
 
-/* Enumerates every platform and device. Returns CB_EXIT_OK, CB_EXIT_NODEV (with a message
- * and a hint when there is no platform at all) or CB_EXIT_RUNTIME. */
-int cb_devices_enumerate(cb_device_list *list);
+/* Enumerates every platform and device. A platform that fails to list its devices is
+ * skipped with a warning. CB_ERR_NODEV when there is no platform or no device at all. */
+cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err);
 void cb_devices_free(cb_device_list *list);
 
-/* Prints the --list table (text) or JSON. */
-void cb_devices_print(const cb_device_list *list, FILE *out);
-json_t *cb_devices_to_json(const cb_device_list *list);
+/* The device clbanks measures when none is named: the first GPU, else the first
+ * accelerator, else the first device. */
+size_t cb_device_default(const cb_device_list *list);
 
 /* Selects one device by SPEC: a flat index, "P:D" or a case-insensitive name substring.
- * Returns CB_EXIT_OK and the index into list->items, or an exit status after a message. */
-int cb_device_select(const cb_device_list *list, const char *spec, size_t *index);
+ * CB_ERR_NODEV (no such device) or CB_ERR_USAGE (malformed, ambiguous); the error's detail
+ * lists the candidates. */
+cb_rc cb_device_select(const cb_device_list *list, const char *spec, size_t *index, cb_error *err);
 
-/* Gathers the device facts. Returns CB_EXIT_OK or CB_EXIT_RUNTIME. */
-int cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info);
+/* Gathers the device facts (never fails: a driver that refuses a query leaves it unknown). */
+void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
+			   const cb_notifier *notify);
 void cb_device_info_free(cb_device_info *info);
-json_t *cb_device_info_to_json(const cb_device_info *info);
+/* The document's view of the device (what a result records). */
+void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc);
+/* Does the device support OpenCL 1.2 (the host API clbanks uses)? */
+bool cb_device_supports_12(const cb_device_info *info);
 
 const char *cb_device_type_name(cl_device_type type);
 

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/compare.h"
+#include "views/report.h"
 #include "core/advice.h"
-#include "doc/doc.h"
-#include "core/infer.h"
 #include "core/model.h"
-#include "cli/outfile.h"
 #include "core/util.h"
 
 #include <math.h>
@@ -13,25 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One row of the comparison per figure; one column per document. */
 typedef struct {
 	const char *file;
-	json_t *doc;
-	cb_inference inf;
-	unsigned S;
+	const cb_result *r;
+	const cb_inference *inf;
 } entry;
 
-static const char *dstr(json_t *doc, const char *obj, const char *key)
+static const char *or_dash(const char *s)
 {
-	const char *s = json_string_value(json_object_get(json_object_get(doc, obj), key));
 	return s ? s : "-";
 }
 
 static void cell_geometry(char *b, size_t n, const entry *e)
 {
-	if (e->inf.status == CB_BANKED)
-		snprintf(b, n, "banked, %u x %u B", e->inf.best.geom.banks, e->inf.best.geom.width);
-	else if (e->inf.status == CB_NOT_BANKED)
+	if (e->inf->status == CB_BANKED)
+		snprintf(b, n, "banked, %u x %u B", e->inf->best.geom.banks, e->inf->best.geom.width);
+	else if (e->inf->status == CB_NOT_BANKED)
 		snprintf(b, n, "not banked");
 	else
 		snprintf(b, n, "inconclusive");
@@ -41,19 +36,19 @@ static void cell_lanes(char *b, size_t n, const entry *e)
 {
 	size_t len = 0;
 	b[0] = '\0';
-	if (e->inf.status != CB_BANKED) {
+	if (e->inf->status != CB_BANKED) {
 		snprintf(b, n, "-");
 		return;
 	}
 	for (int k = 0; k < CB_NELEM && len < n; k++)
-		if (e->inf.elem_present[k])
+		if (e->inf->elem_present[k])
 			len += (size_t)snprintf(b + len, n - len, "%s%u:%u", len ? " " : "", cb_elem_sizes[k],
-						e->inf.best.lanes_per_pass[k]);
+						e->inf->best.lanes_per_pass[k]);
 }
 
 static void cell_ratio(char *b, size_t n, const entry *e, unsigned elem, unsigned stride)
 {
-	double r = cb_measured_stride_ratio(e->doc, elem, stride);
+	double r = cb_stride_ratio(e->r, CB_OP_LOAD, elem, stride);
 	if (isfinite(r))
 		snprintf(b, n, "%.2fx", r);
 	else
@@ -75,21 +70,38 @@ static const char *const row_keys[NROWS] = {
 	"validation_rms_rel", "stride2_4B", "stride32_4B", "pad_float32"
 };
 
+/* A number with PRECISION significant digits (%g), or as a percentage with one decimal. */
+static void cell_number(char *b, size_t n, bool show, int precision, double v)
+{
+	if (!show || !isfinite(v))
+		snprintf(b, n, "-");
+	else if (precision < 0)
+		snprintf(b, n, "%.1f%%", v);
+	else
+		snprintf(b, n, "%.*g", precision, v);
+}
+
+static void cell_padding(char *b, size_t n, const entry *e)
+{
+	snprintf(b, n, "-");
+	for (unsigned i = 0; i < e->r->npad; i++)
+		if (e->r->pad[i].elem_bytes == 4 && e->r->pad[i].tile == 32 && e->r->pad[i].found)
+			snprintf(b, n, "p = %u", e->r->pad[i].pad);
+}
+
 static void cell(char *b, size_t n, const entry *e, int row)
 {
-	const cb_inference *inf = &e->inf;
+	const cb_inference *inf = e->inf;
+	const cb_device_doc *d = &e->r->device;
 	bool banked = inf->status == CB_BANKED;
-	json_t *dev = json_object_get(e->doc, "device");
 	switch (row) {
-	case ROW_DEVICE: snprintf(b, n, "%s", dstr(e->doc, "device", "name")); break;
-	case ROW_PLATFORM: snprintf(b, n, "%s", dstr(e->doc, "device", "platform")); break;
-	case ROW_REGIME: snprintf(b, n, "%s", dstr(e->doc, "run", "regime")); break;
-	case ROW_SUBGROUP: snprintf(b, n, "%u", e->S); break;
+	case ROW_DEVICE: snprintf(b, n, "%s", or_dash(d->name)); break;
+	case ROW_PLATFORM: snprintf(b, n, "%s", or_dash(d->platform)); break;
+	case ROW_REGIME: snprintf(b, n, "%s", or_dash(e->r->run.regime)); break;
+	case ROW_SUBGROUP: snprintf(b, n, "%u", d->subgroup_size); break;
 	case ROW_LOCAL:
-		if (json_object_get(dev, "local_mem_bytes"))
-			snprintf(b, n, "%" JSON_INTEGER_FORMAT " KiB %s",
-				 json_integer_value(json_object_get(dev, "local_mem_bytes")) / 1024,
-				 dstr(e->doc, "device", "local_mem_type"));
+		if (d->local_mem_bytes != CB_UNSET)
+			snprintf(b, n, "%lld KiB %s", d->local_mem_bytes / 1024, or_dash(d->local_mem_type));
 		else
 			snprintf(b, n, "-");
 		break;
@@ -98,139 +110,73 @@ static void cell(char *b, size_t n, const entry *e, int row)
 	case ROW_LANES: cell_lanes(b, n, e); break;
 	case ROW_BCAST:
 		snprintf(b, n, "%s", !banked || !inf->broadcast_known ? "-" :
-			 inf->best.geom.merge ? "yes" : "no");
+			 inf->best.geom.broadcast ? "yes" : "no");
 		break;
-	case ROW_COST:
-		if (banked && isfinite(inf->cost_per_pass_ns))
-			snprintf(b, n, "%.3g", inf->cost_per_pass_ns);
-		else
-			snprintf(b, n, "-");
-		break;
-	case ROW_CYCLES:
-		if (banked && isfinite(inf->cost_per_pass_cycles))
-			snprintf(b, n, "%.2g", inf->cost_per_pass_cycles);
-		else
-			snprintf(b, n, "-");
-		break;
-	case ROW_FIT:
-		snprintf(b, n, "%.1f%%", 100 * (banked ? inf->best.rms : inf->flat.rms));
-		break;
-	case ROW_VALID:
-		if (inf->val_n)
-			snprintf(b, n, "%.1f%%", 100 * inf->val_rms);
-		else
-			snprintf(b, n, "-");
-		break;
+	case ROW_COST: cell_number(b, n, banked, 3, inf->cost_per_pass_ns); break;
+	case ROW_CYCLES: cell_number(b, n, banked, 2, inf->cost_per_pass_cycles); break;
+	case ROW_FIT: snprintf(b, n, "%.1f%%", 100 * (banked ? inf->best.rms : inf->flat.rms)); break;
+	case ROW_VALID: cell_number(b, n, inf->val_n > 0, -1, 100 * inf->val_rms); break;
 	case ROW_S2: cell_ratio(b, n, e, 4, 2); break;
 	case ROW_S32: cell_ratio(b, n, e, 4, 32); break;
-	case ROW_PAD32: {
-		cb_pad_advice adv[9];
-		unsigned na = cb_padding_advice(inf, e->doc, e->S, adv);
-		snprintf(b, n, "-");
-		for (unsigned i = 0; i < na; i++)
-			if (adv[i].elem_bytes == 4 && adv[i].tile == 32 && adv[i].found)
-				snprintf(b, n, "p = %u", adv[i].pad);
-		break;
-	}
+	case ROW_PAD32: cell_padding(b, n, e); break;
 	}
 }
 
-static json_t *entry_json(const entry *e)
+static entry *entries(const cb_result *const *rs, const char *const *files, int n)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "file", json_string(e->file));
-	json_object_set_new(o, "device", json_string(dstr(e->doc, "device", "name")));
-	json_object_set_new(o, "platform", json_string(dstr(e->doc, "device", "platform")));
-	json_object_set_new(o, "regime", json_string(dstr(e->doc, "run", "regime")));
-	json_object_set_new(o, "inference", cb_inference_to_json(&e->inf, e->S));
-	double r2 = cb_measured_stride_ratio(e->doc, 4, 2), r32 = cb_measured_stride_ratio(e->doc, 4, 32);
-	json_object_set_new(o, "stride2_4B", isfinite(r2) ? json_real(r2) : json_null());
-	json_object_set_new(o, "stride32_4B", isfinite(r32) ? json_real(r32) : json_null());
-	return o;
-}
-
-int cb_compare_main(char **files, int nfiles, cb_format fmt, const char *output, bool force)
-{
-	if (nfiles < 1) {
-		cb_err("compare needs at least one result document");
-		fputs("Usage: clbanks compare FILE... [--format text|json|csv] [-o OUT]\n", stderr);
-		return CB_EXIT_USAGE;
-	}
-	entry *es = cb_xcalloc((size_t)nfiles, sizeof *es);
-	int rc = CB_EXIT_OK;
-	for (int i = 0; i < nfiles; i++) {
+	entry *es = cb_xcalloc((size_t)n, sizeof *es);
+	for (int i = 0; i < n; i++) {
 		es[i].file = files[i];
-		es[i].doc = cb_doc_load(files[i], true);
-		if (!es[i].doc) {
-			rc = CB_EXIT_USAGE;
-			goto done;
-		}
-		cb_dataset ds;
-		cb_doc_dataset(es[i].doc, &ds);
-		es[i].S = ds.subgroup;
-		cb_infer(&ds, &es[i].inf);
-		cb_dataset_free(&ds);
+		es[i].r = rs[i];
+		es[i].inf = &rs[i]->inference[CB_OP_LOAD];
 	}
-	cb_outfile out;
-	if (!cb_outfile_open(&out, output, force)) {
-		rc = CB_EXIT_USAGE;
-		goto done;
-	}
+	return es;
+}
+
+void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *files, int n)
+{
+	entry *es = entries(rs, files, n);
 	char buf[128];
-	if (fmt == CB_FMT_JSON) {
-		json_t *a = json_array();
-		for (int i = 0; i < nfiles; i++)
-			json_array_append_new(a, entry_json(&es[i]));
-		json_t *root = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version",
-					 1, "devices", a);
-		char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
-		fprintf(out.fp, "%s\n", s);
-		free(s);
-		json_decref(root);
-	} else if (fmt == CB_FMT_CSV) {
-		cb_csv_field(out.fp, "format_version", false);
-		cb_csv_field(out.fp, "file", false);
-		for (int r = 0; r < NROWS; r++)
-			cb_csv_field(out.fp, row_keys[r], r == NROWS - 1);
-		for (int i = 0; i < nfiles; i++) {
-			cb_csv_field(out.fp, "1", false);
-			cb_csv_field(out.fp, es[i].file, false);
-			for (int r = 0; r < NROWS; r++) {
-				cell(buf, sizeof buf, &es[i], r);
-				cb_csv_field(out.fp, buf, r == NROWS - 1);
-			}
-		}
-	} else {
-		int w = 24;
-		for (int i = 0; i < nfiles; i++)
-			for (int r = 0; r < NROWS; r++) {
-				cell(buf, sizeof buf, &es[i], r);
-				if ((int)strlen(buf) + 2 > w)
-					w = (int)strlen(buf) + 2;
-			}
-		if (w > 40)
-			w = 40;
+	cb_csv_field(out, "format_version", false);
+	cb_csv_field(out, "file", false);
+	for (int r = 0; r < NROWS; r++)
+		cb_csv_field(out, row_keys[r], r == NROWS - 1);
+	for (int i = 0; i < n; i++) {
+		cb_csv_field(out, "1", false);
+		cb_csv_field(out, es[i].file, false);
 		for (int r = 0; r < NROWS; r++) {
-			fprintf(out.fp, "%-26s", row_names[r]);
-			for (int i = 0; i < nfiles; i++) {
-				cell(buf, sizeof buf, &es[i], r);
-				if (i == nfiles - 1)
-					fprintf(out.fp, "%.*s", w - 2, buf);
-				else
-					fprintf(out.fp, "%-*.*s", w, w - 2, buf);
-			}
-			fputc('\n', out.fp);
+			cell(buf, sizeof buf, &es[i], r);
+			cb_csv_field(out, buf, r == NROWS - 1);
 		}
 	}
-	if (ferror(out.fp)) {
-		cb_outfile_abort(&out);
-		rc = CB_EXIT_RUNTIME;
-	} else if (!cb_outfile_commit(&out)) {
-		rc = CB_EXIT_RUNTIME;
-	}
-done:
-	for (int i = 0; i < nfiles; i++)
-		json_decref(es[i].doc);
 	free(es);
-	return rc;
+}
+
+void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *files, int n)
+{
+	entry *es = entries(rs, files, n);
+	char buf[128];
+	int w = 24;
+	for (int i = 0; i < n; i++)
+		for (int r = 0; r < NROWS; r++) {
+			cell(buf, sizeof buf, &es[i], r);
+			if ((int)strlen(buf) + 2 > w)
+				w = (int)strlen(buf) + 2;
+		}
+	if (w > 40)
+		w = 40;
+	for (int r = 0; r < NROWS; r++) {
+		fprintf(out, "%-26s", row_names[r]);
+		for (int i = 0; i < n; i++) {
+			cell(buf, sizeof buf, &es[i], r);
+			char *e = cb_escape_controls(buf);
+			if (i == n - 1)
+				fprintf(out, "%.*s", w - 2, e);
+			else
+				fprintf(out, "%-*.*s", w, w - 2, e);
+			free(e);
+		}
+		fputc('\n', out);
+	}
+	free(es);
 }

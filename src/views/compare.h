@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* compare: the geometry and key figures of several result documents side by side. */
+/* compare: the geometry and key figures of several analyzed results side by side, one column
+ * per device (text) or one row per device (CSV). The JSON form is in the codec. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
-#include "views/report.h"
+#include "core/result.h"
 
-#include <stdbool.h>
+#include <stdio.h>
 
-int cb_compare_main(char **files, int nfiles, cb_format fmt, const char *output, bool force);
+/* RS[i] was read from FILES[i]. */
+void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *files, int n);
+void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *files, int n);
 
 #endif

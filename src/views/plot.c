@@ -1,204 +1,184 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/plot.h"
-#include "core/advice.h"
-#include "doc/doc.h"
 #include "core/model.h"
-#include "cli/outfile.h"
 #include "core/util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-/* gnuplot from $CLBANKS_GNUPLOT or the PATH; NULL when there is none. */
-static char *find_gnuplot(void)
+bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt)
 {
-	const char *env = getenv("CLBANKS_GNUPLOT");
-	if (env && *env)
-		return access(env, X_OK) == 0 ? cb_xstrdup(env) : NULL;
-	const char *path = getenv("PATH");
-	if (!path)
-		return NULL;
-	char *copy = cb_xstrdup(path), *save = NULL;
-	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		size_t n = strlen(dir) + 10;
-		char *cand = cb_xmalloc(n);
-		snprintf(cand, n, "%s/gnuplot", dir);
-		struct stat st;
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
-			free(copy);
-			return cand;
+	static const struct { const char *ext; cb_plot_format fmt; } table[] = {
+		{ ".svg", CB_PLOT_SVG }, { ".png", CB_PLOT_PNG }, { ".pdf", CB_PLOT_PDF },
+	};
+	size_t n = path ? strlen(path) : 0;
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+		if (n > 4 && strcmp(path + n - 4, table[i].ext) == 0) {
+			*fmt = table[i].fmt;
+			return true;
 		}
-		free(cand);
-	}
-	free(copy);
-	return NULL;
+	return false;
 }
 
-/* gnuplot string literal: single quotes, doubled inside. */
-static void gp_quoted(FILE *f, const char *s)
+void cb_plot_safe_title(const char *name, char *buf, size_t n)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
+	static const char extra[] = " .,:()+-/=_";
+	size_t k = 0, max = n - 1 < 60 ? n - 1 : 60;
+	for (const char *s = name; *s && k < max; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  (c && strchr(extra, c));
+		buf[k++] = ok ? (char)c : '?';
 	}
-	fputc('\'', f);
+	buf[k] = '\0';
 }
 
-int cb_plot_main(char **files, int nfiles, const char *output, bool force)
+/* The terminal for a picture of W x H pixels (PDF: at 96 pixels per inch). */
+static void terminal_line(FILE *f, cb_plot_format fmt, int w, int h)
 {
-	if (nfiles < 1 || !output || strcmp(output, "-") == 0) {
-		cb_err(nfiles < 1 ? "plot needs at least one result document" :
-		       "plot needs an output file: -o OUT.svg");
-		fputs("Usage: clbanks plot FILE... -o OUT.svg\n", stderr);
-		return CB_EXIT_USAGE;
+	switch (fmt) {
+	case CB_PLOT_PNG:
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'sans,10' "
+			"background '#ffffff'\n", w, h);
+		break;
+	case CB_PLOT_PDF:
+		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'sans,10'\n",
+			w / 96.0, h / 96.0);
+		break;
+	default:
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' "
+			"background '#ffffff'\n", w, h);
+		break;
 	}
-	char *gnuplot = find_gnuplot();
-	if (!gnuplot) {
-		cb_err("plot needs gnuplot, which is not on the PATH (Debian/Ubuntu: apt-get install "
-		       "gnuplot-nox; or set CLBANKS_GNUPLOT); 'clbanks analyze --format csv' gives the "
-		       "numbers for any other tool");
-		return CB_EXIT_RUNTIME;
-	}
-	json_t **docs = cb_xcalloc((size_t)nfiles, sizeof *docs);
-	int rc = CB_EXIT_OK;
-	for (int i = 0; i < nfiles && rc == CB_EXIT_OK; i++)
-		if (!(docs[i] = cb_doc_load(files[i], true)))
-			rc = CB_EXIT_USAGE;
-	cb_outfile out;
-	const char *tmpdir = getenv("TMPDIR");
-	char data[4096];
-	snprintf(data, sizeof data, "%s/clbanks-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	int dfd = -1;
-	if (rc == CB_EXIT_OK && !cb_outfile_open(&out, output, force))
-		rc = CB_EXIT_USAGE;
-	if (rc == CB_EXIT_OK && (dfd = mkstemp(data)) < 0) {
-		cb_err("cannot create a temporary file: %s", strerror(errno));
-		cb_outfile_abort(&out);
-		rc = CB_EXIT_RUNTIME;
-	}
-	if (rc != CB_EXIT_OK)
-		goto done;
+}
 
-	/* One data block per (document, element size): stride and slowdown against stride 1.
-	 * Panels show strides up to 72, where the conflicts of common geometries repeat. */
-	FILE *df = fdopen(dfd, "w");
-	int blocks = 0;
-	int *block_elem = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *block_elem);
-	int *block_doc = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *block_doc);
-	char (*titles)[96] = cb_xcalloc((size_t)nfiles * CB_NELEM, sizeof *titles);
-	bool elem_used[CB_NELEM] = { false };
-	for (int i = 0; i < nfiles; i++) {
-		const char *name = json_string_value(json_object_get(json_object_get(docs[i], "device"), "name"));
-		const char *regime = json_string_value(json_object_get(json_object_get(docs[i], "run"), "regime"));
+typedef struct {
+	int doc, elem;
+} block;
+
+/* One datablock per (document, element size): a header row with the title, then stride and
+ * slowdown against stride 1. */
+static int write_blocks(FILE *f, const cb_result *const *rs, const char *const *labels, int ndocs,
+			block *blocks, bool *elem_used)
+{
+	int nb = 0;
+	for (int i = 0; i < ndocs; i++) {
+		const char *name = rs[i]->device.name, *regime = rs[i]->run.regime;
+		char raw[160], title[64];
+		snprintf(raw, sizeof raw, "%s%s%s%s", name ? name : labels[i], regime ? " (" : "",
+			 regime ? regime : "", regime ? ")" : "");
+		cb_plot_safe_title(raw, title, sizeof title);
 		for (int e = 0; e < CB_NELEM; e++) {
-			int rows = 0;
+			bool header = false;
 			for (unsigned st = 0; st <= 72; st++) {
-				double r = cb_measured_stride_ratio(docs[i], cb_elem_sizes[e], st);
-				if (isfinite(r)) {
-					fprintf(df, "%u %.6g\n", st, r);
-					rows++;
-				}
+				double r = cb_stride_ratio(rs[i], CB_OP_LOAD, cb_elem_sizes[e], st);
+				if (!isfinite(r))
+					continue;
+				if (!header)
+					fprintf(f, "$d%d << EOD\nstride \"%s\"\n", nb, title);
+				header = true;
+				fprintf(f, "%u %.6g\n", st, r);
 			}
-			if (!rows)
+			if (!header)
 				continue;
-			fprintf(df, "\n\n");
-			snprintf(titles[blocks], sizeof titles[blocks], "%.28s%s%s%s", name ? name : files[i],
-				 regime ? " (" : "", regime ? regime : "", regime ? ")" : "");
-			block_elem[blocks] = e;
-			block_doc[blocks] = i;
+			fputs("EOD\n", f);
+			blocks[nb].doc = i;
+			blocks[nb].elem = e;
 			elem_used[e] = true;
-			blocks++;
+			nb++;
 		}
 	}
-	fclose(df);
-	if (!blocks) {
-		cb_err("no stride measurements to plot in %s", nfiles == 1 ? files[0] : "these documents");
-		cb_outfile_abort(&out);
-		free(titles);
-		free(block_elem);
-		free(block_doc);
-		rc = CB_EXIT_USAGE;
-		goto done;
-	}
-	/* gnuplot writes the SVG to the temporary file of OUT; commit renames it into place. */
-	fclose(out.fp);
-	out.fp = NULL;
-	size_t cl = strlen(gnuplot) + 8;
-	char *cmd = cb_xmalloc(cl);
-	snprintf(cmd, cl, "'%s'", gnuplot);
-	FILE *gp = popen(cmd, "w");
-	free(cmd);
-	if (!gp) {
-		cb_err("cannot run %s: %s", gnuplot, strerror(errno));
-		cb_outfile_abort(&out);
-		free(titles);
-		rc = CB_EXIT_RUNTIME;
-		goto done;
-	}
-	int panels = 0;
-	for (int e = 0; e < CB_NELEM; e++)
-		panels += elem_used[e];
-	int cols = panels < 3 ? panels : 3, rows = (panels + cols - 1) / cols;
-	fprintf(gp, "set terminal svg size %d,%d dynamic enhanced font 'sans,11' background '#ffffff'\n"
-		    "set output ", 380 * cols, 330 * rows + 40);
-	gp_quoted(gp, out.tmp);
-	fprintf(gp, "\nset multiplot layout %d,%d title 'Local memory stride sweep: slowdown against "
-		    "stride 1 (log scale)'\n", rows, cols);
-	fprintf(gp, "set xlabel 'stride (elements)'\nset logscale y 2\nset grid\n"
-		    "set xrange [0:72]\nset xtics 8\nset yrange [0.5:64]\n"
-		    "set key top left font ',9' samplen 2 opaque\n");
+	return nb;
+}
+
+static void write_panels(FILE *f, const block *blocks, int nb, const bool *elem_used)
+{
 	int panel = 0;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!elem_used[e])
 			continue;
-		fprintf(gp, "set title '%u-byte elements'\n%s", cb_elem_sizes[e], panel ? "unset key\n" : "");
-		fprintf(gp, "plot ");
+		fprintf(f, "set title '%u-byte elements'\n%s", cb_elem_sizes[e], panel ? "unset key\n" : "");
+		fputs("plot ", f);
 		bool first = true;
-		for (int b = 0; b < blocks; b++) {
-			if (block_elem[b] != e)
+		for (int b = 0; b < nb; b++) {
+			if (blocks[b].elem != e)
 				continue;
-			fprintf(gp, "%s", first ? "" : ", \\\n     ");
+			/* One colour per document, the same in every panel. */
+			fprintf(f, "%s$d%d using 1:2 with linespoints pt 7 ps 0.35 lw 1.2 lc %d "
+				"title columnheader(2)", first ? "" : ", \\\n     ", b, blocks[b].doc + 1);
 			first = false;
-			gp_quoted(gp, data);
-			/* One color per document, the same in every panel. */
-			fprintf(gp, " index %d using 1:2 with linespoints pt 7 ps 0.35 lw 1.2 lc %d title ", b,
-				block_doc[b] + 1);
-			gp_quoted(gp, titles[b]);
 		}
-		fprintf(gp, "\n");
+		fputc('\n', f);
 		panel++;
 	}
-	fprintf(gp, "unset multiplot\n");
-	free(block_elem);
-	free(block_doc);
-	int status = pclose(gp);
-	free(titles);
-	if (status != 0) {
-		cb_err("gnuplot failed (status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : status);
-		unlink(out.tmp);
-		cb_outfile_abort(&out);
-		rc = CB_EXIT_RUNTIME;
-		goto done;
+}
+
+cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int ndocs,
+		     cb_plot_format fmt, char **script, cb_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
+	block *blocks = cb_xcalloc((size_t)ndocs * CB_NELEM, sizeof *blocks);
+	bool elem_used[CB_NELEM] = { false };
+	int nb = write_blocks(f, rs, labels, ndocs, blocks, elem_used);
+	int panels = 0;
+	for (int e = 0; e < CB_NELEM; e++)
+		panels += elem_used[e];
+	int cols = panels < 3 ? panels : 3, rows = cols ? (panels + cols - 1) / cols : 1;
+	terminal_line(f, fmt, 380 * cols, 330 * rows + 40);
+	fprintf(f, "set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
+		"slowdown against stride 1 (log scale)'\n", rows, cols);
+	fputs("set xlabel 'stride (elements)'\nset logscale y 2\nset grid\nset xrange [0:72]\n"
+	      "set xtics 8\nset yrange [0.5:64]\nset key top left font ',9' samplen 2 opaque\n", f);
+	write_panels(f, blocks, nb, elem_used);
+	fputs("unset multiplot\n", f);
+	free(blocks);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		free(text);
+		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
 	}
-	/* Reopen so that commit can sync and rename the file gnuplot wrote. */
-	out.fp = fopen(out.tmp, "a");
-	if (!out.fp || !cb_outfile_commit(&out))
-		rc = CB_EXIT_RUNTIME;
-done:
-	if (dfd >= 0)
-		unlink(data);
-	for (int i = 0; i < nfiles; i++)
-		json_decref(docs[i]);
-	free(docs);
-	free(gnuplot);
-	return rc;
+	if (nb == 0) {
+		free(text);
+		return cb_error_set(err, CB_ERR_INPUT, "no stride measurements to plot in %s",
+				    ndocs == 1 ? labels[0] : "these documents");
+	}
+	*script = text;
+	return CB_OK;
+}
+
+static bool ends_with(const char *s, size_t len, const char *tail)
+{
+	size_t t = strlen(tail);
+	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' '))
+		len--;
+	return len >= t && memcmp(s + len - t, tail, t) == 0;
+}
+
+static bool contains_near_end(const char *s, size_t len, const char *what, size_t window)
+{
+	size_t w = strlen(what), from = len > window ? len - window : 0;
+	for (size_t i = from; i + w <= len; i++)
+		if (memcmp(s + i, what, w) == 0)
+			return true;
+	return false;
+}
+
+bool cb_plot_output_complete(const char *out, size_t len, cb_plot_format fmt)
+{
+	switch (fmt) {
+	case CB_PLOT_PNG:
+		return len > 20 && memcmp(out, "\x89PNG\r\n\x1a\n", 8) == 0 &&
+		       contains_near_end(out, len, "IEND", 12);
+	case CB_PLOT_PDF:
+		return len > 20 && memcmp(out, "%PDF-", 5) == 0 && contains_near_end(out, len, "%%EOF", 32);
+	default:
+		return len > 0 && ends_with(out, len, "</svg>");
+	}
 }

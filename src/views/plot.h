@@ -1,10 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* plot: stride curves of one or more result documents as SVG, through gnuplot found at run time. */
+/* plot: the stride curves of one or more result documents as a gnuplot program. Nothing from a
+ * document reaches gnuplot except numbers and titles, and titles only as quoted data (a
+ * datablock header read with `title columnheader`), restricted to a safe alphabet. The program
+ * writes the picture to standard output; no file name appears in it. */
 #ifndef CB_PLOT_H
 #define CB_PLOT_H
 
-#include <stdbool.h>
+#include "core/error.h"
+#include "core/result.h"
 
-int cb_plot_main(char **files, int nfiles, const char *output, bool force);
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { CB_PLOT_SVG, CB_PLOT_PNG, CB_PLOT_PDF } cb_plot_format;
+
+/* The format an output name asks for (.svg, .png, .pdf); false for any other name. */
+bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt);
+
+/* The title shown for NAME: letters, digits, space and . , : ( ) + - / = _ only (anything else
+ * becomes '?'), at most 60 characters. */
+void cb_plot_safe_title(const char *name, char *buf, size_t n);
+
+/* The gnuplot program for N results; LABELS[i] names result i when it has no device name.
+ * *SCRIPT is owned by the caller. CB_ERR_INPUT when no result has stride measurements. */
+cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int n,
+		     cb_plot_format fmt, char **script, cb_error *err);
+
+/* Is OUT (LEN bytes) a complete picture of FMT (an SVG that ends with </svg>, a PNG with its
+ * IEND chunk, a PDF with %%EOF)? */
+bool cb_plot_output_complete(const char *out, size_t len, cb_plot_format fmt);
 
 #endif

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Reports of one analyzed document: text for people, CSV (one row per measurement) and JSON
- * (the whole document) for programs. Numbers never depend on the locale. */
+/* Reports of one analyzed result: text for people, CSV (one row per measurement) for
+ * programs. Numbers never depend on the locale; text from documents is printed with control
+ * characters escaped. (The JSON form is the document itself: src/doc/.) */
 #ifndef CB_REPORT_H
 #define CB_REPORT_H
 
-#include "core/infer.h"
+#include "core/result.h"
 
-#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV } cb_format;
@@ -14,10 +15,12 @@ typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV } cb_format;
 /* Parses "text", "json" or "csv". */
 bool cb_format_parse(const char *s, cb_format *f);
 
-void cb_report_text(FILE *out, json_t *doc, const cb_inference *inf, unsigned subgroup);
-void cb_report_csv(FILE *out, json_t *doc, const cb_inference *inf, unsigned subgroup);
+void cb_report_text(FILE *out, const cb_result *r);
+void cb_report_csv(FILE *out, const cb_result *r);
 
-/* Writes one CSV field with RFC 4180 quoting. */
+/* Writes one CSV field: control characters escaped as \xNN, RFC 4180 quoting. */
 void cb_csv_field(FILE *out, const char *s, bool last);
+/* A number as a CSV field (%.6g; empty when not finite). */
+void cb_csv_number(FILE *out, double v, bool last);
 
 #endif

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/report.h"
-#include "doc/doc.h"
 #include "core/model.h"
 #include "core/util.h"
 
@@ -9,25 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool cb_format_parse(const char *s, cb_format *f)
+{
+	static const struct { const char *name; cb_format fmt; } table[] = {
+		{ "text", CB_FMT_TEXT }, { "json", CB_FMT_JSON }, { "csv", CB_FMT_CSV },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+		if (strcmp(s, table[i].name) == 0) {
+			*f = table[i].fmt;
+			return true;
+		}
+	return false;
+}
+
 void cb_csv_field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
+	char *e = cb_escape_controls(s);
+	if (strpbrk(e, ",\"")) {
 		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
+		for (const char *p = e; *p; p++) {
+			if (*p == '"')
 				fputc('"', out);
-			fputc(*s, out);
+			fputc(*p, out);
 		}
 		fputc('"', out);
 	} else {
-		fputs(s, out);
+		fputs(e, out);
 	}
+	free(e);
 	fputs(last ? "\r\n" : ",", out);
 }
 
 /* printf's %g is locale-dependent in principle; clbanks never calls setlocale, so the C locale
  * applies, and jansson formats JSON numbers the same way. */
-static void num_field(FILE *out, double v, bool last)
+void cb_csv_number(FILE *out, double v, bool last)
 {
 	char buf[64];
 	if (isfinite(v))
@@ -37,82 +51,63 @@ static void num_field(FILE *out, double v, bool last)
 	cb_csv_field(out, buf, last);
 }
 
-static void params_string(json_t *params, char *buf, size_t n)
+static int cmp_param(const void *a, const void *b)
 {
-	buf[0] = '\0';
-	const char *k;
-	json_t *v;
-	size_t len = 0;
-	/* Sorted keys: stable output. */
-	const char *keys[16];
-	size_t nk = 0;
-	json_object_foreach(params, k, v)
-		if (nk < 16)
-			keys[nk++] = k;
-	for (size_t i = 1; i < nk; i++)
-		for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
-			const char *t = keys[j];
-			keys[j] = keys[j - 1];
-			keys[j - 1] = t;
-		}
-	for (size_t i = 0; i < nk && len < n; i++) {
-		v = json_object_get(params, keys[i]);
-		if (json_is_integer(v))
-			len += (size_t)snprintf(buf + len, n - len, "%s%s=%" JSON_INTEGER_FORMAT,
-						i ? ";" : "", keys[i], json_integer_value(v));
-	}
+	return strcmp(((const cb_param *)a)->name, ((const cb_param *)b)->name);
 }
 
-void cb_report_csv(FILE *out, json_t *doc, const cb_inference *inf, unsigned subgroup)
+/* "key=value;..." with sorted keys: stable output. */
+static void params_string(const cb_measurement *m, char *buf, size_t n)
 {
-	json_t *dev = json_object_get(doc, "device");
-	const char *dname = json_string_value(json_object_get(dev, "name"));
-	const char *regime = json_string_value(json_object_get(json_object_get(doc, "run"), "regime"));
+	cb_param sorted[16];
+	unsigned np = m->nparams < 16 ? m->nparams : 16;
+	memcpy(sorted, m->params, np * sizeof *sorted);
+	qsort(sorted, np, sizeof *sorted, cmp_param);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < np && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s=%lld", i ? ";" : "", sorted[i].name,
+					sorted[i].value);
+}
+
+static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i)
+{
+	char buf[256];
+	const cb_inference *inf = &r->inference[m->op];
+	cb_csv_field(out, "1", false);
+	cb_csv_field(out, r->device.name ? r->device.name : "", false);
+	cb_csv_field(out, r->run.regime ? r->run.regime : "", false);
+	snprintf(buf, sizeof buf, "%lld", m->id != CB_UNSET ? m->id : (long long)i);
+	cb_csv_field(out, buf, false);
+	cb_csv_field(out, m->kind ? m->kind : "", false);
+	cb_csv_field(out, cb_op_name(m->op), false);
+	snprintf(buf, sizeof buf, "%u", m->elem_bytes);
+	cb_csv_field(out, buf, false);
+	params_string(m, buf, sizeof buf);
+	cb_csv_field(out, buf, false);
+	cb_csv_number(out, m->ns_per_access, false);
+	cb_csv_number(out, m->has_stats ? m->stats.median : NAN, false);
+	cb_csv_number(out, m->has_stats ? m->stats.ci_lo : NAN, false);
+	cb_csv_number(out, m->has_stats ? m->stats.ci_hi : NAN, false);
+	cb_csv_number(out, m->has_stats ? (double)m->stats.rounds : NAN, false);
+	cb_csv_field(out, cb_kind_is(m, "random") ? "1" : "0", false);
+	int e = cb_elem_index(m->elem_bytes);
+	if (r->analyzed && inf->status == CB_BANKED && inf->best.lanes_per_pass[e]) {
+		unsigned p = cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], m->elem_bytes,
+				       m->lanes, r->device.subgroup_size);
+		cb_csv_number(out, p, false);
+		cb_csv_number(out, inf->best.t0[e] + inf->best.c[e] * p, false);
+	} else {
+		cb_csv_field(out, "", false);
+		cb_csv_field(out, "", false);
+	}
+	cb_csv_field(out, isfinite(m->ns_per_access) ? "ok" : "planned", true);
+}
+
+void cb_report_csv(FILE *out, const cb_result *r)
+{
 	fputs("format_version,device,regime,id,kind,op,elem_bytes,params,ns_per_access,"
 	      "ratio_median,ratio_ci_lo,ratio_ci_hi,rounds,holdout,model_passes,model_ns,status\r\n", out);
-	json_t *ms = json_object_get(doc, "measurements"), *m;
-	size_t i;
-	uint32_t *lanes = cb_xmalloc(subgroup * sizeof *lanes);
-	json_array_foreach(ms, i, m) {
-		char buf[256];
-		unsigned E = (unsigned)json_integer_value(json_object_get(m, "elem_bytes"));
-		const char *kind = json_string_value(json_object_get(m, "kind"));
-		json_t *st = json_object_get(m, "stats");
-		json_t *ci = st ? json_object_get(st, "ratio_ci95") : NULL;
-		json_t *t = json_object_get(m, "ns_per_access");
-		json_t *la = json_object_get(m, "lanes");
-		for (unsigned l = 0; l < subgroup; l++)
-			lanes[l] = (uint32_t)json_integer_value(json_array_get(la, l));
-		snprintf(buf, sizeof buf, "%d", CB_FORMAT_VERSION);
-		cb_csv_field(out, buf, false);
-		cb_csv_field(out, dname ? dname : "", false);
-		cb_csv_field(out, regime ? regime : "", false);
-		json_t *id = json_object_get(m, "id");
-		snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_is_integer(id) ? json_integer_value(id)
-										: (json_int_t)i);
-		cb_csv_field(out, buf, false);
-		cb_csv_field(out, kind ? kind : "", false);
-		cb_csv_field(out, "load", false);
-		snprintf(buf, sizeof buf, "%u", E);
-		cb_csv_field(out, buf, false);
-		params_string(json_object_get(m, "params"), buf, sizeof buf);
-		cb_csv_field(out, buf, false);
-		num_field(out, t ? json_number_value(t) : NAN, false);
-		num_field(out, st ? json_number_value(json_object_get(st, "ratio_median")) : NAN, false);
-		num_field(out, ci ? json_number_value(json_array_get(ci, 0)) : NAN, false);
-		num_field(out, ci ? json_number_value(json_array_get(ci, 1)) : NAN, false);
-		num_field(out, st ? (double)json_integer_value(json_object_get(st, "rounds")) : NAN, false);
-		cb_csv_field(out, kind && strcmp(kind, "random") == 0 ? "1" : "0", false);
-		int e = cb_elem_index(E);
-		if (inf && inf->status == CB_BANKED && e >= 0 && inf->best.lanes_per_pass[e]) {
-			unsigned p = cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], E, lanes, subgroup);
-			num_field(out, p, false);
-			num_field(out, inf->best.t0[e] + inf->best.c[e] * p, false);
-		} else {
-			cb_csv_field(out, "", false);
-			cb_csv_field(out, "", false);
-		}
-		cb_csv_field(out, t ? "ok" : "planned", true);
-	}
-	free(lanes);
+	for (size_t i = 0; i < r->nms; i++)
+		row(out, r, &r->ms[i], i);
 }

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "cli/commands.h"
+#include "cli/outfile.h"
+#include "core/plan.h"
+#include "core/util.h"
+#include "doc/doc.h"
+#include "doc/doc_outputs.h"
+#include "measure/run.h"
+#include "views/compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cb_rc no_operands(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs > 0)
+		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
+	return CB_OK;
+}
+
+static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
+{
+	char text[sizeof err->text];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	cb_error_set(err, CB_ERR_USAGE, "%s", text);
+	cb_error_detail(err, "Usage: %s", line);
+	return CB_ERR_USAGE;
+}
+
+typedef struct {
+	const cb_result *r;
+	const cb_plan_opts *po;
+} plan_ctx;
+
+/* The text form of a plan: how many experiments of each kind per element size. */
+static void render_plan_summary(FILE *f, const void *p)
+{
+	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
+					     "pool", "random" };
+	const plan_ctx *c = p;
+	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
+		"%lu B%s\n\n", c->r->nms, c->po->subgroup, (unsigned long)c->po->seed,
+		c->po->local_mem_budget, c->po->quick ? ", quick" : "");
+	fprintf(f, "%-16s", "kind");
+	for (int e = 0; e < CB_NELEM; e++)
+		fprintf(f, "%6u B", cb_elem_sizes[e]);
+	fputc('\n', f);
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		fprintf(f, "%-16s", kinds[k]);
+		for (int e = 0; e < CB_NELEM; e++) {
+			size_t n = 0;
+			for (size_t i = 0; i < c->r->nms; i++)
+				n += cb_kind_is(&c->r->ms[i], kinds[k]) && c->r->ms[i].elem_bytes == cb_elem_sizes[e];
+			fprintf(f, "%8zu", n);
+		}
+		fputc('\n', f);
+	}
+	fputs("\nRandom tables are kept out of the fit and validate the inferred model.\n", f);
+}
+
+cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
+{
+	cb_rc rc = no_operands(o, err);
+	if (rc == CB_OK)
+		rc = cb_output_check(o->output, o->force, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_plan_opts po = { .subgroup = o->subgroup ? (unsigned)o->subgroup : 32, .seed = o->seed,
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .quick = o->quick };
+	cb_result r;
+	rc = cb_plan_make(&po, &r, err);
+	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_JSON));
+	plan_ctx c = { &r, &po };
+	if (rc == CB_OK && fmt == CB_FMT_TEXT)
+		rc = cb_emit(o->output, o->force, render_plan_summary, &c, err);
+	else if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, cb_renderer(fmt), &r, err);
+	cb_result_free(&r);
+	return rc;
+}
+
+cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs != 1)
+		return usage(err, "clbanks analyze FILE [--format text|json|csv] [-o OUT]",
+			     o->nargs ? "analyze takes one result document" :
+			     "analyze needs a result document");
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_result r;
+	rc = cb_load_analyzed(o->args[0], &r, err);
+	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_TEXT));
+	if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, cb_renderer(fmt), &r, err);
+	if (rc == CB_OK)
+		rc = cb_strict_check(o, &r, err);
+	cb_result_free(&r);
+	return rc;
+}
+
+typedef struct {
+	const cb_result *const *rs;
+	const char *const *files;
+	int n;
+	cb_format fmt;
+} compare_ctx;
+
+static void render_compare(FILE *out, const void *p)
+{
+	const compare_ctx *c = p;
+	if (c->fmt == CB_FMT_JSON) {
+		char *s = cb_compare_json(c->rs, c->files, c->n);
+		fputs(s, out);
+		free(s);
+	} else if (c->fmt == CB_FMT_CSV) {
+		cb_compare_csv(out, c->rs, c->files, c->n);
+	} else {
+		cb_compare_text(out, c->rs, c->files, c->n);
+	}
+}
+
+/* Reads and analyzes every operand; *RS (owned by the caller) has o->nargs results. */
+static cb_rc load_all(const cb_cli_options *o, cb_result **rs, cb_error *err)
+{
+	*rs = cb_xcalloc((size_t)o->nargs, sizeof **rs);
+	for (int i = 0; i < o->nargs; i++)
+		cb_result_init(&(*rs)[i]);
+	for (int i = 0; i < o->nargs; i++) {
+		cb_rc rc = cb_load_analyzed(o->args[i], &(*rs)[i], err);
+		if (rc != CB_OK)
+			return rc;
+	}
+	return CB_OK;
+}
+
+static void free_all(cb_result *rs, int n)
+{
+	for (int i = 0; rs && i < n; i++)
+		cb_result_free(&rs[i]);
+	free(rs);
+}
+
+cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs < 1)
+		return usage(err, "clbanks compare FILE... [--format text|json|csv] [-o OUT]",
+			     "compare needs at least one result document");
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_result *rs = NULL;
+	const cb_result **ptrs = cb_xcalloc((size_t)o->nargs, sizeof *ptrs);
+	rc = load_all(o, &rs, err);
+	for (int i = 0; i < o->nargs; i++)
+		ptrs[i] = &rs[i];
+	compare_ctx c = { ptrs, (const char *const *)o->args, o->nargs, cb_format_of(o, CB_FMT_TEXT) };
+	if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, render_compare, &c, err);
+	free(ptrs);
+	free_all(rs, o->nargs);
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "cli/common.h"
+#include "cli/outfile.h"
+#include "core/analyze.h"
+#include "core/util.h"
+#include "doc/doc.h"
+#include "measure/clerr.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool progress_shown;
+
+void cb_progress_done(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = false;
+	}
+}
+
+/* Detail lines keep their line breaks; everything else that could steer a terminal is
+ * escaped. */
+static void print_detail(const char *detail)
+{
+	for (const char *p = detail; *p;) {
+		size_t w = strcspn(p, "\n");
+		char *line = cb_xmalloc(w + 1);
+		memcpy(line, p, w);
+		line[w] = '\0';
+		for (char *c = line; *c; c++)
+			if (*c == '\t')
+				*c = ' ';
+		char *e = cb_escape_controls(line);
+		fprintf(stderr, "%s\n", e);
+		free(e);
+		free(line);
+		p += w + (p[w] == '\n');
+	}
+}
+
+void cb_print_error(const cb_error *err)
+{
+	cb_progress_done();
+	bool opencl = err->call && strncmp(err->call, "cl", 2) == 0 && err->call[2] >= 'A' &&
+		      err->call[2] <= 'Z';
+	if (opencl) {
+		cb_err("%s: %s: %s (%d)", err->text, err->call, cb_cl_strerror(err->code), err->code);
+		const char *hint = cb_cl_hint(err->code);
+		if (hint)
+			fprintf(stderr, "clbanks: hint: %s\n", hint);
+	} else {
+		cb_err("%s", err->text);
+	}
+	if (err->detail[0])
+		print_detail(err->detail);
+}
+
+static void notify(void *ctx, cb_note_kind kind, const char *text)
+{
+	const cb_cli_options *o = ctx;
+	if (o->quiet)
+		return;
+	if (kind == CB_NOTE_PROGRESS) {
+		static double last;
+		double now = cb_now();
+		if (!isatty(STDERR_FILENO) || now - last < 0.2)
+			return;
+		last = now;
+		char *e = cb_escape_controls(text);
+		fprintf(stderr, "\r\033[Kclbanks: %s", e);
+		free(e);
+		fflush(stderr);
+		progress_shown = true;
+		return;
+	}
+	if (kind == CB_NOTE_DETAIL && !o->verbose)
+		return;
+	cb_progress_done();
+	if (kind == CB_NOTE_WARNING)
+		cb_warn("%s", text);
+	else
+		cb_err("%s", text);
+}
+
+cb_notifier cb_cli_notifier(const cb_cli_options *o)
+{
+	cb_notifier n = { notify, (void *)o };
+	return n;
+}
+
+cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err)
+{
+	cb_membuf b;
+	if (!cb_membuf_open(&b))
+		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
+	render(b.fp, ctx);
+	cb_rc rc = cb_membuf_finish(&b, err);
+	if (rc == CB_OK)
+		rc = cb_check_interrupt(err);
+	if (rc == CB_OK)
+		rc = cb_output_commit(path, force, b.data, b.len, err);
+	cb_membuf_free(&b);
+	return rc;
+}
+
+cb_format cb_format_for_path(const char *path, cb_format dflt)
+{
+	static const struct { const char *ext; cb_format fmt; } table[] = {
+		{ ".csv", CB_FMT_CSV }, { ".txt", CB_FMT_TEXT }, { ".json", CB_FMT_JSON },
+	};
+	size_t n = path ? strlen(path) : 0;
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+		size_t k = strlen(table[i].ext);
+		if (n > k && strcmp(path + n - k, table[i].ext) == 0)
+			return table[i].fmt;
+	}
+	return dflt;
+}
+
+cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
+{
+	static const cb_format by_index[] = { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV };
+	return o->format >= 0 ? by_index[o->format] : dflt;
+}
+
+cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err)
+{
+	cb_rc rc = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, r, err);
+	if (rc == CB_OK)
+		rc = cb_analyze(r, err);
+	return rc;
+}
+
+cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err)
+{
+	if (!o->strict)
+		return CB_OK;
+	if (r->inference[CB_OP_LOAD].status != CB_BANKED)
+		return cb_error_set(err, CB_ERR_QUALITY, "--strict: the result is not 'banked'");
+	if (r->quality.nwarnings > 0)
+		return cb_error_set(err, CB_ERR_QUALITY, "--strict: the run has quality warnings");
+	return CB_OK;
+}

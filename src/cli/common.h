@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* What the commands share: printing errors, the notifier behind -q and -v, formatting an
+ * output in memory and committing it, and reading and analyzing documents. Internal to src/cli/. */
+#ifndef CB_CLI_COMMON_H
+#define CB_CLI_COMMON_H
+
+#include "cli/options.h"
+#include "core/error.h"
+#include "core/notify.h"
+#include "core/result.h"
+#include "views/report.h"
+
+#include <stdio.h>
+
+/* Prints ERR on stderr: "clbanks: TEXT[: CALL: NAME (N)]", a hint, the detail lines. */
+void cb_print_error(const cb_error *err);
+/* The notifier of the command line: warnings and notes unless -q, detail with -v, progress on
+ * a terminal. */
+cb_notifier cb_cli_notifier(const cb_cli_options *o);
+/* Ends a progress line (before other output on stderr). */
+void cb_progress_done(void);
+
+typedef void (*cb_render_fn)(FILE *out, const void *ctx);
+/* Formats with RENDER into memory, then writes PATH ("-" or NULL: standard output). Nothing is
+ * written when interrupted. */
+cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err);
+
+/* The format the output name asks for (.csv, .txt, .json), else DFLT. */
+cb_format cb_format_for_path(const char *path, cb_format dflt);
+/* The format of --format, or DFLT when it was not given. */
+cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
+
+/* Reads and analyzes a result document. */
+cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
+/* CB_ERR_QUALITY when --strict and R is not banked or has warnings. */
+cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err);
+
+#endif

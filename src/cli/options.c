@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "cli/options.h"
+#include "core/util.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "predict",
+						    "compare", "plot" };
+
+#define RUN (1u << CB_CMD_RUN)
+#define PLAN (1u << CB_CMD_PLAN)
+#define ANALYZE (1u << CB_CMD_ANALYZE)
+#define PREDICT (1u << CB_CMD_PREDICT)
+#define COMPARE (1u << CB_CMD_COMPARE)
+#define PLOT (1u << CB_CMD_PLOT)
+#define ALL ((1u << CB_NCMD) - 1)
+
+typedef enum {
+	K_FLAG,     /* bool */
+	K_STRING,   /* const char *, never empty */
+	K_UINT,     /* unsigned long in [min, max]; `word` may stand instead (sets a bool) */
+	K_DOUBLE,   /* double in [min, max], times `scale` */
+	K_CHOICE,   /* int: index into `choices` ("a|b|c") */
+	K_UINT_SET  /* unsigned long, one of `choices` */
+} kind;
+
+typedef struct {
+	const char *name;
+	char short_name;
+	unsigned commands;
+	kind k;
+	double min, max, scale;
+	const char *choices;
+	size_t offset;
+	const char *word;          /* K_UINT: a word accepted instead of a number (run only) */
+	size_t word_offset;
+	const char *metavar;
+	const char *help;          /* lines after the first are indented under it */
+	const char *why;           /* said after a range error */
+} option;
+
+#define OFF(f) offsetof(cb_cli_options, f)
+
+static const option table[] = {
+	{ "device", 'd', RUN, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
+	  "device: index or P:D from --list, or a name substring\n"
+	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU)", NULL },
+	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
+	  "list devices (the default marked) and exit", NULL },
+	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
+	  "write the result to FILE ('-': standard output); run: the document", NULL },
+	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
+	  "replace FILE if it exists", NULL },
+	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE, K_CHOICE, 0, 0, 0,
+	  "text|json|csv", OFF(format), NULL, 0, "FMT", "text, json or csv (default text; plan: json)",
+	  NULL },
+	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
+	  "throughput (every compute unit busy; default) or latency", NULL },
+	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
+	  "fewer experiments and shorter launches", NULL },
+	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE",
+	  "run the experiments of FILE instead of the default plan", NULL },
+	{ "seed", 0, RUN | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
+	  "seed of the plan and of the launch order (default 1)", NULL },
+	{ "subgroup", 0, RUN | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
+	  OFF(measure_subgroup), "N", "sub-group size (default: from the driver, or measured);\n"
+	  "run --subgroup measure ignores what the driver says", NULL },
+	{ "min-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(min_rounds), NULL, 0, "N",
+	  "rounds before stopping on convergence (default 6)",
+	  "need at least 6 rounds for a 95% confidence interval" },
+	{ "max-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(max_rounds), NULL, 0, "N",
+	  "most rounds (default 30; 6 with --quick)",
+	  "need at least 6 rounds for a 95% confidence interval" },
+	{ "ci-target", 0, RUN, K_DOUBLE, 0.1, 50, 0.01, NULL, OFF(ci_target), NULL, 0, "PCT",
+	  "stop when every 95% CI is within +/-PCT% (default 2; 5 with --quick)", NULL },
+	{ "max-kernel-ms", 0, RUN, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
+	  "longest launch (default 50)", "longer launches risk a display watchdog reset" },
+	{ "timeout", 0, RUN, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",
+	  "host watchdog for one launch (default 20)", NULL },
+	{ "local-mem", 0, RUN, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
+	  "local memory per work-group (default min(device, 32768))", NULL },
+	{ "kernel-dir", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
+	  "load kernels from DIR instead of the embedded copies\n(also $CLBANKS_KERNEL_DIR)", NULL },
+	{ "build-options", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
+	  "extra clBuildProgram options (also $CLBANKS_BUILD_OPTIONS)", NULL },
+	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
+	  "exit 5 unless the result is banked and the run was clean", NULL },
+	{ "model", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
+	  "predict: the analyzed document whose model to use", NULL },
+	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
+	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
+	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
+	  "predict: byte offset of each lane", NULL },
+	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
+	  "no progress or warnings on stderr", NULL },
+	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,
+	  "more detail on stderr", NULL },
+	{ "help", 'h', ALL, K_FLAG, 0, 0, 0, NULL, OFF(help), NULL, 0, NULL,
+	  "show this help and exit", NULL },
+	{ "version", 'V', ALL, K_FLAG, 0, 0, 0, NULL, OFF(version), NULL, 0, NULL,
+	  "show the version and exit", NULL },
+};
+#define NOPTS (sizeof table / sizeof table[0])
+_Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
+
+const char *cb_command_name(enum cb_command cmd)
+{
+	return (unsigned)cmd < CB_NCMD ? command_names[cmd] : "?";
+}
+
+static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cb_rc usage_error(cb_error *err, const char *fmt, ...)
+{
+	char text[sizeof err->text];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	cb_error_set(err, CB_ERR_USAGE, "%s", text);
+	cb_error_detail(err, "Try 'clbanks --help' for more information.");
+	return CB_ERR_USAGE;
+}
+
+/* "expected a, b or c" from "a|b|c". */
+static void choice_list(const char *choices, char *buf, size_t n)
+{
+	size_t len = 0, count = 1;
+	for (const char *p = choices; *p; p++)
+		count += *p == '|';
+	size_t k = 0;
+	for (const char *p = choices; *p && len + 4 < n; k++) {
+		size_t w = strcspn(p, "|");
+		len += (size_t)snprintf(buf + len, n - len, "%s%.*s",
+					k == 0 ? "" : k + 1 == count ? " or " : ", ", (int)w, p);
+		p += w + (p[w] == '|');
+	}
+}
+
+static int choice_index(const char *choices, const char *value)
+{
+	int k = 0;
+	size_t vl = strlen(value);
+	for (const char *p = choices; *p; k++) {
+		size_t w = strcspn(p, "|");
+		if (w == vl && strncmp(p, value, w) == 0)
+			return k;
+		p += w + (p[w] == '|');
+	}
+	return -1;
+}
+
+static cb_rc bad_value(cb_error *err, const option *op, const char *value, const char *what)
+{
+	if (op->why)
+		return usage_error(err, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
+				   op->why);
+	return usage_error(err, "invalid value '%s' for --%s: %s", value, op->name, what);
+}
+
+static cb_rc set_number(const option *op, const char *value, char *base, cb_error *err)
+{
+	char what[128];
+	if (op->k == K_UINT) {
+		unsigned long v;
+		snprintf(what, sizeof what, "expected an integer from %.0f to %.0f%s%s%s", op->min,
+			 op->max, op->word ? ", or '" : "", op->word ? op->word : "", op->word ? "'" : "");
+		if (!cb_parse_ulong(value, (unsigned long)op->min, (unsigned long)op->max, &v))
+			return bad_value(err, op, value, what);
+		*(unsigned long *)(base + op->offset) = v;
+		return CB_OK;
+	}
+	if (op->k == K_UINT_SET) {
+		unsigned long v;
+		choice_list(op->choices, what, sizeof what);
+		if (!cb_parse_ulong(value, 0, 1UL << 20, &v) || choice_index(op->choices, value) < 0) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "expected %s", what);
+			return bad_value(err, op, value, msg);
+		}
+		*(unsigned long *)(base + op->offset) = v;
+		return CB_OK;
+	}
+	double v;
+	snprintf(what, sizeof what, "expected a number from %g to %g", op->min, op->max);
+	if (!cb_parse_double(value, op->min, op->max, &v))
+		return bad_value(err, op, value, what);
+	*(double *)(base + op->offset) = v * op->scale;
+	return CB_OK;
+}
+
+static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, cb_error *err)
+{
+	char *base = (char *)o;
+	switch (op->k) {
+	case K_FLAG:
+		*(bool *)(base + op->offset) = true;
+		return CB_OK;
+	case K_STRING:
+		if (!*value)
+			return usage_error(err, "empty value for --%s", op->name);
+		*(const char **)(base + op->offset) = value;
+		return CB_OK;
+	case K_CHOICE: {
+		int k = choice_index(op->choices, value);
+		if (k < 0) {
+			char list[128], msg[160];
+			choice_list(op->choices, list, sizeof list);
+			snprintf(msg, sizeof msg, "expected %s", list);
+			return bad_value(err, op, value, msg);
+		}
+		*(int *)(base + op->offset) = k;
+		return CB_OK;
+	}
+	default:
+		if (op->word && o->cmd == CB_CMD_RUN && strcmp(value, op->word) == 0) {
+			*(bool *)(base + op->word_offset) = true;
+			return CB_OK;
+		}
+		return set_number(op, value, base, err);
+	}
+}
+
+static char *join_command_line(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) * 2 + 3;
+	char *s = cb_xmalloc(n), *p = s;
+	for (int i = 0; i < argc; i++) {
+		bool q = strpbrk(argv[i], " \t'\"") != NULL || !*argv[i];
+		if (i)
+			*p++ = ' ';
+		if (q)
+			*p++ = '\'';
+		for (const char *c = argv[i]; *c; c++) {
+			if (*c == '\'')
+				*p++ = '\\';
+			*p++ = *c;
+		}
+		if (q)
+			*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+static void defaults(cb_cli_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->cmd = CB_CMD_RUN;
+	o->format = -1;
+	o->seed = 1;
+	o->min_rounds = 6;
+	o->max_rounds = 30;
+	o->timeout = 20;
+	o->max_kernel_ms = 50;
+	o->ci_target = 0.02;
+}
+
+/* The command word, when ARGV[1] is one. Returns the index of the first option. */
+static cb_rc parse_command(int argc, char **argv, cb_cli_options *o, int *first, cb_error *err)
+{
+	*first = 1;
+	if (argc < 2 || argv[1][0] == '-')
+		return CB_OK;
+	for (int k = 0; k < CB_NCMD; k++)
+		if (strcmp(argv[1], command_names[k]) == 0) {
+			o->cmd = (enum cb_command)k;
+			o->command_given = true;
+			*first = 2;
+			return CB_OK;
+		}
+	return usage_error(err, "unknown command '%s' (commands: run, plan, analyze, predict, "
+			   "compare, plot)", argv[1]);
+}
+
+static void getopt_tables(struct option *longs, char *shorts)
+{
+	char *s = shorts;
+	*s++ = ':';
+	for (size_t i = 0; i < NOPTS; i++) {
+		bool arg = table[i].k != K_FLAG;
+		longs[i] = (struct option){ table[i].name, arg ? required_argument : no_argument, NULL,
+					    256 + (int)i };
+		if (table[i].short_name) {
+			*s++ = table[i].short_name;
+			if (arg)
+				*s++ = ':';
+		}
+	}
+	longs[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+	*s = '\0';
+}
+
+static int index_of_short(int c)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (table[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
+/* One getopt result C; returns CB_OK or a usage error. */
+static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
+{
+	if (c == '?') {
+		if (optopt && optopt < 256)
+			return usage_error(err, "unknown option '-%c'", optopt);
+		return usage_error(err, "unknown option '%s'", av[optind - 1]);
+	}
+	if (c == ':')
+		return usage_error(err, "option '%s' needs a value", av[optind - 1]);
+	int i = c >= 256 ? c - 256 : index_of_short(c);
+	if (i < 0 || i >= (int)NOPTS)
+		return usage_error(err, "unknown option '-%c'", c);
+	const option *op = &table[i];
+	if (!(op->commands & (1u << o->cmd))) {
+		if (c >= 256)
+			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
+					   command_names[o->cmd]);
+		return usage_error(err, "option '-%c' does not apply to 'clbanks %s'", c,
+				   command_names[o->cmd]);
+	}
+	o->given[i] = true;
+	return set_value(op, optarg, o, err);
+}
+
+cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
+{
+	defaults(o);
+	o->command_line = join_command_line(argc, argv);
+	int first;
+	if (parse_command(argc, argv, o, &first, err) != CB_OK)
+		return CB_ERR_USAGE;
+	struct option longs[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	getopt_tables(longs, shorts);
+	/* getopt_long on argv shifted past the command. */
+	char **av = argv + first - 1;
+	int ac = argc - first + 1, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(ac, av, shorts, longs, NULL)) != -1) {
+		if (take(c, av, o, err) != CB_OK)
+			return CB_ERR_USAGE;
+		if (o->help || o->version)
+			return CB_OK;
+	}
+	if (o->min_rounds > o->max_rounds)
+		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
+				   o->max_rounds);
+	o->args = av + optind;
+	o->nargs = ac - optind;
+	return CB_OK;
+}
+
+void cb_options_free(cb_cli_options *o)
+{
+	free(o->command_line);
+	o->command_line = NULL;
+}
+
+bool cb_option_given(const cb_cli_options *o, const char *name)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return o->given[i];
+	return false;
+}
+
+static void help_option(FILE *out, const option *op)
+{
+	char names[64];
+	if (op->short_name)
+		snprintf(names, sizeof names, "-%c, --%s%s%s", op->short_name, op->name,
+			 op->metavar ? " " : "", op->metavar ? op->metavar : "");
+	else
+		snprintf(names, sizeof names, "    --%s%s%s", op->name, op->metavar ? " " : "",
+			 op->metavar ? op->metavar : "");
+	fprintf(out, "  %-20s", names);
+	if (strlen(names) > 20)
+		fprintf(out, "\n  %-20s", "");
+	for (const char *p = op->help; *p;) {
+		size_t w = strcspn(p, "\n");
+		fprintf(out, " %.*s\n", (int)w, p);
+		p += w;
+		if (*p == '\n' && *++p)
+			fprintf(out, "  %-20s", "");
+	}
+}
+
+static const char *const usage_lines[CB_NCMD] = {
+	"clbanks [run] [OPTION]...          measure the selected device, analyze, report",
+	"clbanks plan [OPTION]...           write the experiment plan (no device needed)",
+	"clbanks analyze FILE [OPTION]...   infer the bank model of a result document",
+	"clbanks predict --model FILE --elem-bytes E --lanes A,B,...\n"
+	"                                   passes of one lane table under FILE's model",
+	"clbanks compare FILE... [OPTION]...  devices side by side",
+	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
+};
+
+void cb_options_help(FILE *out, int cmd)
+{
+	fputs("Usage: ", out);
+	for (int k = 0; k < CB_NCMD; k++) {
+		if (cmd >= 0 && k != cmd)
+			continue;
+		fprintf(out, "%s%s\n", k && cmd < 0 ? "       " : "", usage_lines[k]);
+		if (k == CB_CMD_RUN && cmd < 0)
+			fputs("       clbanks --list                     list OpenCL platforms and devices\n",
+			      out);
+	}
+	fputs("\nDiscovers by measurement how an OpenCL device's __local memory is banked: banks,\n"
+	      "bank width, lanes served per pass, broadcast, and the cost of a conflict.\n\n"
+	      "Options:\n", out);
+	for (size_t i = 0; i < NOPTS; i++)
+		if (cmd < 0 || (table[i].commands & (1u << cmd)))
+			help_option(out, &table[i]);
+	fputs("\nExit status: 0 ok, 2 usage or bad input, 3 no platform or device, 4 OpenCL or\n"
+	      "run-time failure, 5 --strict and not clean, 128+N stopped by signal N (130 SIGINT,\n"
+	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written.\n"
+	      "See clbanks(1) for the result format and the method.\n", out);
+}

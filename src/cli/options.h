@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line, from one table of options (clinfo's property catalogue is the model): each
+ * entry gives the option's names, the commands it applies to, its kind and range, where its
+ * value goes and its help. getopt's array, the applicability check, range parsing, the error
+ * messages and --help all come from that table, so they cannot drift apart. */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include "core/error.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
+		  CB_CMD_PLOT, CB_NCMD };
+
+typedef struct {
+	enum cb_command cmd;
+	bool command_given;   /* the command was named (clbanks analyze ...) */
+	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
+	int format;           /* index into "text|json|csv", -1 when not given */
+	int regime;           /* 0 throughput, 1 latency */
+	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
+	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
+	unsigned long stride;
+	double max_kernel_ms, ci_target;
+	bool given[64];       /* by option index: was it on the command line? */
+	char **args;          /* operands */
+	int nargs;
+	char *command_line;   /* the whole command line, quoted, for provenance */
+} cb_cli_options;
+
+/* Parses ARGV. CB_OK to go on; CB_ERR_USAGE with a message otherwise. --help and --version
+ * set o->help and o->version. */
+cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err);
+void cb_options_free(cb_cli_options *o);
+/* Was the option with this long name given? */
+bool cb_option_given(const cb_cli_options *o, const char *name);
+/* --help: for every command, or for one (its usage line and options). */
+void cb_options_help(FILE *out, int cmd);
+const char *cb_command_name(enum cb_command cmd);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Analysis of a result: the inference of every op that has timed measurements, then the
+ * advice, once. Reports, compare and plot only read what this fills in. */
+#ifndef CB_ANALYZE_H
+#define CB_ANALYZE_H
+
+#include "core/error.h"
+#include "core/infer.h"
+#include "core/result.h"
+
+/* Fills r->inference, r->op_present and the advice; sets r->analyzed. Fails only when
+ * interrupted. */
+cb_rc cb_analyze(cb_result *r, cb_error *err);
+
+/* The inference's view of the timed measurements of OP (lanes point into R). */
+void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds);
+void cb_dataset_free(cb_dataset *ds);
+
+#endif

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "core/result.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[CB_NOPS] = { "load", "store", "atomic" };
+
+const char *cb_op_name(cb_op op)
+{
+	return (unsigned)op < CB_NOPS ? op_names[op] : "?";
+}
+
+bool cb_op_parse(const char *s, cb_op *op)
+{
+	for (int i = 0; i < CB_NOPS; i++)
+		if (strcmp(s, op_names[i]) == 0) {
+			*op = (cb_op)i;
+			return true;
+		}
+	return false;
+}
+
+void cb_measurement_init(cb_measurement *m)
+{
+	memset(m, 0, sizeof *m);
+	m->id = CB_UNSET;
+	m->steps = CB_UNSET;
+	m->verified = -1;
+	m->ns_per_access = NAN;
+}
+
+void cb_measurement_free(cb_measurement *m)
+{
+	free(m->kind);
+	for (unsigned i = 0; i < m->nparams; i++)
+		free(m->params[i].name);
+	free(m->params);
+	free(m->params_extra);
+	free(m->lanes);
+	free(m->samples_ns);
+	free(m->extra);
+	cb_measurement_init(m);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? cb_xstrdup(s) : NULL;
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	if (!p)
+		return NULL;
+	void *q = cb_xmalloc(n ? n : 1);
+	memcpy(q, p, n);
+	return q;
+}
+
+void cb_measurement_copy(cb_measurement *dst, const cb_measurement *src, unsigned subgroup)
+{
+	*dst = *src;
+	dst->kind = dup_or_null(src->kind);
+	dst->params = dup_mem(src->params, src->nparams * sizeof *src->params);
+	for (unsigned i = 0; i < src->nparams; i++)
+		dst->params[i].name = cb_xstrdup(src->params[i].name);
+	dst->params_extra = dup_or_null(src->params_extra);
+	dst->lanes = dup_mem(src->lanes, subgroup * sizeof *src->lanes);
+	dst->samples_ns = dup_mem(src->samples_ns, src->nsamples * sizeof *src->samples_ns);
+	dst->extra = dup_or_null(src->extra);
+}
+
+static void device_init(cb_device_doc *d)
+{
+	memset(d, 0, sizeof *d);
+	d->compute_units = d->max_clock_mhz = d->local_mem_bytes = CB_UNSET;
+	d->timer_resolution_ns = d->max_work_group_size = CB_UNSET;
+	d->probe_driver_reported = d->reported_banks = CB_UNSET;
+}
+
+static void device_free(cb_device_doc *d)
+{
+	char **strings[] = { &d->platform, &d->platform_vendor, &d->platform_version, &d->name,
+			     &d->vendor, &d->driver_version, &d->device_version, &d->opencl_c_version,
+			     &d->type, &d->local_mem_type, &d->subgroup_source,
+			     &d->reported_banks_source, &d->compute_capability, &d->gfxip, &d->extra };
+	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+		free(*strings[i]);
+	device_init(d);
+}
+
+static void run_init(cb_run_meta *r)
+{
+	memset(r, 0, sizeof *r);
+	r->work_group_size = r->global_size = r->local_mem_alloc_bytes = CB_UNSET;
+	r->rounds = r->min_rounds = r->max_rounds = r->seed = CB_UNSET;
+	r->subgroups_per_cu = r->ci_target = r->target_launch_ms = NAN;
+	r->seconds_build = r->seconds_calibration = r->seconds_measurement = NAN;
+	r->seconds_total = r->seconds_analysis = NAN;
+}
+
+static void run_free(cb_run_meta *r)
+{
+	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
+			     &r->command_line, &r->warmup, &r->extra };
+	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+		free(*strings[i]);
+	for (int e = 0; e < CB_NELEM; e++)
+		free(r->build_options[e]);
+	run_init(r);
+}
+
+static void quality_init(cb_quality *q)
+{
+	memset(q, 0, sizeof *q);
+	q->converged = -1;
+	q->drift = q->outlier_share = NAN;
+	q->invalid_samples = q->samples = CB_UNSET;
+}
+
+static void quality_free(cb_quality *q)
+{
+	for (unsigned i = 0; i < q->nwarnings; i++)
+		free(q->warnings[i]);
+	free(q->warnings);
+	free(q->extra);
+	quality_init(q);
+}
+
+static void baseline_init(cb_baseline *b)
+{
+	memset(b, 0, sizeof *b);
+	b->steps = CB_UNSET;
+	b->ns_per_access = b->mad_ns = NAN;
+}
+
+static void baseline_free(cb_baseline *b)
+{
+	free(b->lanes);
+	free(b->samples_ns);
+	free(b->extra);
+	baseline_init(b);
+}
+
+void cb_result_init(cb_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->format_version = 1;
+	r->plan.seed = r->plan.subgroup_size = r->plan.local_mem_budget = CB_UNSET;
+	r->plan.quick = -1;
+	device_init(&r->device);
+	run_init(&r->run);
+	quality_init(&r->quality);
+	baseline_init(&r->baseline);
+}
+
+void cb_result_free(cb_result *r)
+{
+	free(r->generator_name);
+	free(r->generator_version);
+	free(r->plan.extra);
+	device_free(&r->device);
+	run_free(&r->run);
+	quality_free(&r->quality);
+	baseline_free(&r->baseline);
+	for (size_t i = 0; i < r->nms; i++)
+		cb_measurement_free(&r->ms[i]);
+	free(r->ms);
+	for (int op = 0; op < CB_NOPS; op++)
+		free(r->recorded[op].status);
+	free(r->extra);
+	cb_result_init(r);
+}
+
+cb_measurement *cb_result_add(cb_result *r)
+{
+	/* Grow by doubling; the capacity is the next power of two of nms. */
+	size_t n = r->nms;
+	if ((n & (n - 1)) == 0)
+		r->ms = cb_xrealloc(r->ms, (n ? 2 * n : 1) * sizeof *r->ms);
+	cb_measurement *m = &r->ms[r->nms++];
+	cb_measurement_init(m);
+	return m;
+}
+
+bool cb_param_get(const cb_measurement *m, const char *name, long long *value)
+{
+	for (unsigned i = 0; i < m->nparams; i++)
+		if (strcmp(m->params[i].name, name) == 0) {
+			*value = m->params[i].value;
+			return true;
+		}
+	return false;
+}
+
+bool cb_kind_is(const cb_measurement *m, const char *kind)
+{
+	return m->kind && strcmp(m->kind, kind) == 0;
+}
+
+const cb_measurement *cb_find_stride(const cb_result *r, cb_op op, unsigned elem_bytes,
+				     unsigned stride)
+{
+	for (size_t i = 0; i < r->nms; i++) {
+		const cb_measurement *m = &r->ms[i];
+		long long s;
+		if (m->op == op && m->elem_bytes == elem_bytes && cb_kind_is(m, "stride") &&
+		    cb_param_get(m, "stride", &s) && s == (long long)stride && isfinite(m->ns_per_access))
+			return m;
+	}
+	return NULL;
+}
+
+double cb_stride_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, unsigned stride)
+{
+	const cb_measurement *a = cb_find_stride(r, op, elem_bytes, stride);
+	const cb_measurement *b = cb_find_stride(r, op, elem_bytes, 1);
+	if (!a || !b)
+		return NAN;
+	return a->ns_per_access / b->ns_per_access;
+}
+
+void cb_stride_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned stride)
+{
+	for (unsigned l = 0; l < n; l++)
+		lanes[l] = l * stride * elem_bytes;
+}

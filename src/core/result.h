@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The typed result: everything a result document holds -- the device, how the run was made,
+ * every measurement with its op, element size, lane table and statistics, the run's quality
+ * -- and what analysis adds (an inference per op, advice). Plan, measure, analysis, reports,
+ * compare and plot all work on this; only the document codec (src/doc/) turns it into JSON
+ * and back.
+ *
+ * Optional values: strings are NULL, integers CB_UNSET, reals NAN when absent. Keys a reader
+ * does not know are kept as JSON text (`extra`) by the codec and written back unchanged, so a
+ * document made by another tool passes through clbanks intact.
+ */
+#ifndef CB_RESULT_H
+#define CB_RESULT_H
+
+#include "core/infer.h"
+#include "core/model.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_UNSET LLONG_MIN
+
+typedef enum { CB_OP_LOAD, CB_OP_STORE, CB_OP_ATOMIC } cb_op;
+#define CB_NOPS 3
+const char *cb_op_name(cb_op op);
+bool cb_op_parse(const char *s, cb_op *op);
+
+/* One named integer parameter of a planned experiment ("stride": 17). */
+typedef struct {
+	char *name;
+	long long value;
+} cb_param;
+
+typedef struct {
+	unsigned rounds;
+	double median, ci_lo, ci_hi, mad;  /* ratio to the baseline of the same round */
+	long long outliers, invalid;
+	bool converged;
+} cb_ratio_stats;
+
+typedef struct {
+	long long id;              /* CB_UNSET when absent */
+	char *kind;                /* "stride", "two_address", ..., or NULL */
+	cb_op op;
+	unsigned elem_bytes;
+	cb_param *params;
+	unsigned nparams;
+	char *params_extra;        /* non-integer members of "params", as JSON text */
+	bool has_params;
+	uint32_t *lanes;           /* one byte offset per lane of the sub-group */
+	double ns_per_access;      /* NAN: planned, not timed */
+	long long steps;
+	int verified;              /* -1 absent, else 0 or 1 */
+	uint64_t *samples_ns;
+	unsigned nsamples;
+	bool has_samples;
+	bool has_stats;
+	cb_ratio_stats stats;
+	char *extra;
+} cb_measurement;
+
+typedef struct {
+	bool present;
+	cb_op op;
+	unsigned elem_bytes;
+	uint32_t *lanes;
+	long long steps;
+	double ns_per_access, mad_ns;
+	uint64_t *samples_ns;
+	unsigned nsamples;
+	char *extra;
+} cb_baseline;
+
+#define CB_MAX_PROBE 16
+typedef struct {
+	char *platform, *platform_vendor, *platform_version;
+	char *name, *vendor, *driver_version, *device_version, *opencl_c_version, *type;
+	long long compute_units, max_clock_mhz, local_mem_bytes, timer_resolution_ns;
+	long long max_work_group_size;
+	char *local_mem_type;                  /* "local", "global", "none" */
+	unsigned subgroup_size;
+	char *subgroup_source;
+	bool has_probe;                        /* the sub-group probe's curve */
+	unsigned probe_n;
+	unsigned probe_lanes[CB_MAX_PROBE];
+	double probe_ratio[CB_MAX_PROBE];
+	long long probe_driver_reported;
+	bool has_reported_banks;
+	long long reported_banks;
+	char *reported_banks_source;
+	char *compute_capability, *gfxip;
+	unsigned intel_subgroup_sizes[8], n_intel_subgroup_sizes;
+	char *extra;
+} cb_device_doc;
+
+typedef struct {
+	bool present;
+	char *regime, *timer, *kernels, *clbanks_version, *command_line, *warmup;
+	long long work_group_size, global_size, local_mem_alloc_bytes, rounds, min_rounds;
+	long long max_rounds, seed;
+	double subgroups_per_cu, ci_target, target_launch_ms;
+	bool has_build_options;
+	char *build_options[CB_NELEM];         /* by element size index */
+	bool has_seconds;
+	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
+	double seconds_analysis;
+	char *extra;
+} cb_run_meta;
+
+typedef struct {
+	bool present;
+	int converged;                         /* -1 absent */
+	bool has_drift;
+	double drift;                          /* NAN: unknown (written as null) */
+	double outlier_share;
+	long long invalid_samples, samples;
+	char **warnings;
+	unsigned nwarnings;
+	char *extra;
+} cb_quality;
+
+typedef struct {
+	bool present;
+	long long seed, subgroup_size, local_mem_budget;
+	int quick;                             /* -1 absent */
+	char *extra;
+} cb_plan_meta;
+
+/* A bank model as recorded in a document's inference (what predict needs). */
+typedef struct {
+	char *status;                          /* "banked", "not_banked", ... */
+	bool banked;                           /* banked, with a complete, valid model */
+	char problem[160];                     /* why a "banked" model is unusable, else "" */
+	cb_geometry geom;
+	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */
+} cb_recorded_model;
+
+typedef struct {
+	unsigned elem_bytes, tile;
+	unsigned pad;             /* smallest padding (elements) the model says is conflict-free */
+	bool found;               /* false: no padding up to one bank period helps */
+	unsigned passes_unpadded, passes_padded, passes_ideal;
+	double measured_unpadded, measured_padded;  /* slowdown vs stride 1; NAN when not measured */
+} cb_pad_advice;
+
+#define CB_MAX_PAD_ADVICE 9
+
+typedef struct {
+	int format_version;
+	bool has_generator;
+	char *generator_name, *generator_version;
+	cb_plan_meta plan;
+	cb_device_doc device;
+	cb_run_meta run;
+	cb_quality quality;
+	cb_baseline baseline;
+	cb_measurement *ms;
+	size_t nms;
+	/* In the document as read (for predict); analysis does not change these. */
+	bool has_recorded[CB_NOPS];
+	cb_recorded_model recorded[CB_NOPS];
+	/* Filled by cb_analyze(). */
+	bool analyzed;
+	bool op_present[CB_NOPS];
+	cb_inference inference[CB_NOPS];
+	unsigned npad;
+	cb_pad_advice pad[CB_MAX_PAD_ADVICE];
+	char *extra;
+} cb_result;
+
+void cb_result_init(cb_result *r);
+void cb_result_free(cb_result *r);
+/* Appends a measurement (zeroed, with optional fields unset) and returns it. */
+cb_measurement *cb_result_add(cb_result *r);
+void cb_measurement_init(cb_measurement *m);
+void cb_measurement_free(cb_measurement *m);
+/* A deep copy of SRC (a table of SUBGROUP lanes) into DST. */
+void cb_measurement_copy(cb_measurement *dst, const cb_measurement *src, unsigned subgroup);
+
+/* The timed stride experiment of that op, element size and stride, or NULL. */
+const cb_measurement *cb_find_stride(const cb_result *r, cb_op op, unsigned elem_bytes,
+				     unsigned stride);
+/* Measured slowdown of a stride against stride 1 of the same op and element size; NAN when
+ * either was not measured. */
+double cb_stride_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, unsigned stride);
+/* A named parameter of a measurement; false when absent. */
+bool cb_param_get(const cb_measurement *m, const char *name, long long *value);
+/* Is the measurement of that kind? */
+bool cb_kind_is(const cb_measurement *m, const char *kind);
+
+/* The lane table of a stride walk: lane l reads element l * STRIDE of ELEM_BYTES bytes. */
+void cb_stride_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned stride);
+
+#endif

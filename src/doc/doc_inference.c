@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "doc/doc_json.h"
+#include "core/advice.h"
+
+#include <math.h>
+#include <stdio.h>
+
+json_t *cb_json_number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *lanes_json(const cb_fit *f, const bool *present)
+{
+	json_t *o = json_object();
+	for (int e = 0; e < CB_NELEM; e++)
+		if (present[e] && f->lanes_per_pass[e]) {
+			char key[8];
+			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			json_object_set_new(o, key, json_integer(f->lanes_per_pass[e]));
+		}
+	return o;
+}
+
+static json_t *fit_model_json(const cb_fit *f, const bool *present)
+{
+	if (f->flat)
+		return json_pack("{s:s}", "model", "flat");
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "model", "banked",
+			 "banks", (json_int_t)f->geom.banks, "bank_width_bytes", (json_int_t)f->geom.width,
+			 "broadcast", f->geom.broadcast, "pair_packing", f->geom.pair_packing,
+			 "lanes_per_pass", lanes_json(f, present));
+}
+
+json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "status", json_string(cb_status_name(inf->status)));
+	json_object_set_new(o, "confidence", cb_json_number(inf->confidence));
+	json_object_set_new(o, "reason", json_string(inf->reason));
+	bool banked = inf->status == CB_BANKED;
+	json_object_set_new(o, "banks", banked ? json_integer(inf->best.geom.banks) : json_null());
+	json_object_set_new(o, "bank_width_bytes",
+			    banked ? json_integer(inf->best.geom.width) : json_null());
+	json_object_set_new(o, "lanes_per_pass",
+			    banked ? lanes_json(&inf->best, inf->elem_present) : json_null());
+	json_object_set_new(o, "broadcast", banked && inf->broadcast_known ?
+			    json_boolean(inf->best.geom.broadcast) : json_null());
+	json_object_set_new(o, "pair_packing", banked ? json_boolean(inf->best.geom.pair_packing) : json_null());
+	json_object_set_new(o, "cost_per_pass_ns", banked ? cb_json_number(inf->cost_per_pass_ns) : json_null());
+	json_object_set_new(o, "cost_per_pass_cycles",
+			    banked ? cb_json_number(inf->cost_per_pass_cycles) : json_null());
+	json_object_set_new(o, "subgroup_size", json_integer(subgroup));
+	if (banked) {
+		json_t *cert = json_object(), *pe = json_object();
+		for (int e = 0; e < CB_NELEM; e++) {
+			if (!inf->elem_present[e])
+				continue;
+			char key[8];
+			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			json_object_set_new(cert, key, json_boolean(inf->lanes_certain[e]));
+			json_object_set_new(pe, key, json_pack("{s:o, s:o}",
+				"t0_ns", cb_json_number(inf->best.t0[e]),
+				"cost_per_pass_ns", cb_json_number(inf->best.c[e])));
+		}
+		json_object_set_new(o, "lanes_per_pass_certain", cert);
+		json_object_set_new(o, "per_elem", pe);
+	}
+	if (inf->has_best && !banked)
+		json_object_set_new(o, "best_candidate", fit_model_json(&inf->best, inf->elem_present));
+	json_object_set_new(o, "fit", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+		"measurements", (json_int_t)inf->n_fit, "candidates", (json_int_t)inf->candidates,
+		"rms_rel", cb_json_number(inf->has_best ? inf->best.rms : NAN),
+		"flat_rms_rel", cb_json_number(inf->flat.rms), "r2", cb_json_number(inf->r2),
+		"sigma", cb_json_number(inf->sigma), "max_ratio", cb_json_number(inf->max_ratio)));
+	if (inf->has_runner_up) {
+		json_t *ru = fit_model_json(&inf->runner_up, inf->elem_present);
+		json_object_set_new(ru, "rms_rel", cb_json_number(inf->runner_up.rms));
+		json_object_set_new(ru, "sse_ratio", cb_json_number(inf->best.sse > 0 ?
+			inf->runner_up.sse / inf->best.sse : NAN));
+		json_object_set_new(ru, "delta_score", cb_json_number(inf->runner_up.score - inf->best.score));
+		json_object_set_new(o, "runner_up", ru);
+	}
+	json_object_set_new(o, "validation", json_pack("{s:I, s:s, s:o, s:o, s:o}",
+		"measurements", (json_int_t)inf->val_n,
+		"model", inf->status == CB_NOT_BANKED ? "flat" : "banked",
+		"rms_rel", cb_json_number(inf->val_rms), "max_rel", cb_json_number(inf->val_max),
+		"within_10pct", cb_json_number(inf->val_within10)));
+	return o;
+}
+
+
+json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
+{
+	json_t *arr = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:I, s:I, s:b, s:I, s:I}",
+			"elem_bytes", (json_int_t)a[i].elem_bytes, "tile", (json_int_t)a[i].tile,
+			"found", a[i].found, "passes_unpadded", (json_int_t)a[i].passes_unpadded,
+			"passes_ideal", (json_int_t)a[i].passes_ideal);
+		json_object_set_new(o, "pad", a[i].found ? json_integer(a[i].pad) : json_null());
+		json_object_set_new(o, "measured_unpadded", cb_json_number(a[i].measured_unpadded));
+		json_object_set_new(o, "measured_padded", cb_json_number(a[i].measured_padded));
+		if (a[i].found)
+			json_object_set_new(o, "declaration", json_sprintf("%s tile[%u][%u+%u]",
+				cb_elem_c_type(a[i].elem_bytes), a[i].tile, a[i].tile, a[i].pad));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}

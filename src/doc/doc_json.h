@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON forms of analysis results, shared by the document writer and the other JSON outputs
+ * (compare). Internal to src/doc/. */
+#ifndef CB_DOC_JSON_H
+#define CB_DOC_JSON_H
+
+#include "core/infer.h"
+#include "core/result.h"
+
+#include <jansson.h>
+
+json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup);
+json_t *cb_padding_json(const cb_pad_advice *a, unsigned n);
+/* A number, or null when it is not finite. */
+json_t *cb_json_number(double v);
+
+#endif

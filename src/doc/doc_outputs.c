@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "doc/doc_outputs.h"
+#include "doc/doc_json.h"
+#include "core/util.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dump(json_t *root, size_t indent)
+{
+	char *s = json_dumps(root, JSON_INDENT(indent) | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
+	json_decref(root);
+	size_t n = strlen(s);
+	s = cb_xrealloc(s, n + 2);
+	s[n] = '\n';
+	s[n + 1] = '\0';
+	return s;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+char *cb_compare_json(const cb_result *const *rs, const char *const *files, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++) {
+		const cb_result *r = rs[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "file", json_string(files[i]));
+		json_object_set_new(o, "device", json_string(or_dash(r->device.name)));
+		json_object_set_new(o, "platform", json_string(or_dash(r->device.platform)));
+		json_object_set_new(o, "regime", json_string(or_dash(r->run.regime)));
+		json_object_set_new(o, "inference", cb_inference_json(&r->inference[CB_OP_LOAD],
+								      r->device.subgroup_size));
+		json_object_set_new(o, "stride2_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 2)));
+		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
+		json_array_append_new(a, o);
+	}
+	return dump(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 1,
+			      "devices", a), 2);
+}
+
+char *cb_devices_json(const cb_device_entry *d, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		char pd[32];
+		snprintf(pd, sizeof pd, "%u:%u", d[i].platform_index, d[i].device_index);
+		json_array_append_new(arr, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type, "name", d[i].name,
+			"vendor", d[i].vendor, "platform", d[i].platform, "default", d[i].is_default));
+	}
+	return dump(arr, 2);
+}
+
+char *cb_predict_json(const cb_predict_answer *a)
+{
+	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:b}", "op", a->op,
+			      "elem_bytes", (json_int_t)a->elem_bytes, "passes", (json_int_t)a->passes,
+			      "min_passes", (json_int_t)a->min_passes, "banked", a->banked);
+	json_object_set_new(o, "lanes_per_pass", a->lanes_per_pass ?
+			    json_integer(a->lanes_per_pass) : json_null());
+	json_object_set_new(o, "conflict_ways", json_integer(a->conflict_ways));
+	json_object_set_new(o, "slowdown", cb_json_number(a->slowdown));
+	if (a->note)
+		json_object_set_new(o, "note", json_string(a->note));
+	if (a->pass_of_lane) {
+		unsigned npass = 0;
+		for (unsigned l = 0; l < a->nlanes; l++)
+			npass = a->pass_of_lane[l] + 1 > npass ? a->pass_of_lane[l] + 1 : npass;
+		json_t *passes = json_array();
+		for (unsigned p = 0; p < npass; p++) {
+			json_t *lanes = json_array();
+			for (unsigned l = 0; l < a->nlanes; l++)
+				if (a->pass_of_lane[l] == p)
+					json_array_append_new(lanes, json_integer(l));
+			json_array_append_new(passes, lanes);
+		}
+		json_object_set_new(o, "lanes_by_pass", passes);
+	}
+	return dump(o, 0);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The other JSON outputs of clbanks: compare, the device list, predict. Locale-independent,
+ * sorted keys. Each returns text ending with a newline, owned by the caller. */
+#ifndef CB_DOC_OUTPUTS_H
+#define CB_DOC_OUTPUTS_H
+
+#include "core/result.h"
+
+#include <stddef.h>
+
+/* {"format": "clbanks-compare", "format_version": 1, "devices": [...]}; RS[i] came from
+ * FILES[i]. */
+char *cb_compare_json(const cb_result *const *rs, const char *const *files, int n);
+
+/* One device of --list. */
+typedef struct {
+	unsigned index, platform_index, device_index;
+	const char *type, *name, *vendor, *platform;
+	bool is_default;
+} cb_device_entry;
+
+char *cb_devices_json(const cb_device_entry *d, size_t n);
+
+/* predict's answer. WHICH_LANES: per pass, the lanes served together (NULL: not shown). */
+typedef struct {
+	const char *op;
+	unsigned elem_bytes, passes, min_passes, lanes_per_pass;
+	unsigned conflict_ways;   /* passes / min_passes, at least 1 */
+	double slowdown;          /* passes / min_passes */
+	bool banked;
+	const char *note;         /* why there is no bank model, or NULL */
+	const unsigned *pass_of_lane;  /* pass index of each lane, or NULL */
+	unsigned nlanes;
+} cb_predict_answer;
+
+char *cb_predict_json(const cb_predict_answer *a);
+
+#endif

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "doc/doc.h"
+#include "doc/doc_tables.h"
+#include "doc/fields.h"
+#include "core/readfile.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one measurement (or the baseline) may span: the device's local memory when the document
+ * names it, else 1 GiB. */
+typedef struct {
+	unsigned flags;
+	unsigned subgroup;
+	long long local_limit;
+	cb_error *err;
+} reader;
+
+static cb_rc fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cb_rc fail(reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char text[sizeof rd->err->text];
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	return cb_error_set(rd->err, CB_ERR_INPUT, "%s", text);
+}
+
+static cb_rc read_header(reader *rd, json_t *doc, cb_result *r)
+{
+	if (!json_is_object(doc))
+		return fail(rd, "the document is %s, expected an object", cb_json_type_name(doc));
+	json_t *fmt = json_object_get(doc, "format");
+	if (!json_is_string(fmt) || strcmp(json_string_value(fmt), CB_FORMAT_NAME) != 0)
+		return fail(rd, "not a clbanks result document (\"format\" must be \"%s\")", CB_FORMAT_NAME);
+	json_t *ver = json_object_get(doc, "format_version");
+	if (!json_is_integer(ver))
+		return fail(rd, "\"format_version\" is missing or not an integer");
+	json_int_t v = json_integer_value(ver);
+	if (v < CB_FORMAT_VERSION_MIN || v > CB_FORMAT_VERSION)
+		return fail(rd, "unsupported format_version %" JSON_INTEGER_FORMAT " (this clbanks reads "
+			    "version%s %d%s%d)", v, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? "s" : "",
+			    CB_FORMAT_VERSION_MIN, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? " to " : "",
+			    CB_FORMAT_VERSION);
+	r->format_version = (int)v;
+	json_t *gen = json_object_get(doc, "generator");
+	if (gen) {
+		json_t *n = json_object_get(gen, "name"), *vv = json_object_get(gen, "version");
+		if (!json_is_object(gen) || (n && !json_is_string(n)) || (vv && !json_is_string(vv)))
+			return fail(rd, "\"generator\" must be an object with string name and version");
+		r->has_generator = true;
+		r->generator_name = n ? cb_xstrdup(json_string_value(n)) : NULL;
+		r->generator_version = vv ? cb_xstrdup(json_string_value(vv)) : NULL;
+	}
+	return CB_OK;
+}
+
+static cb_rc read_lanes(reader *rd, json_t *lanes, const char *path, unsigned elem, uint32_t **out)
+{
+	if (!json_is_array(lanes))
+		return fail(rd, "%s is missing or not an array", path);
+	if (json_array_size(lanes) != rd->subgroup)
+		return fail(rd, "%s has %zu offsets; expected %u (device.subgroup_size)", path,
+			    json_array_size(lanes), rd->subgroup);
+	uint32_t *l = cb_xmalloc(rd->subgroup * sizeof *l);
+	for (unsigned i = 0; i < rd->subgroup; i++) {
+		json_t *v = json_array_get(lanes, i);
+		if (!json_is_integer(v)) {
+			free(l);
+			return fail(rd, "%s[%u] is %s, expected a byte offset", path, i, cb_json_type_name(v));
+		}
+		json_int_t off = json_integer_value(v);
+		/* Compared without overflow: offsets up to 2^63 - 1 are valid JSON. */
+		if (off < 0 || off > rd->local_limit - (json_int_t)elem) {
+			free(l);
+			return fail(rd, "%s[%u] = %" JSON_INTEGER_FORMAT " lies outside local memory (0..%lld)",
+				    path, i, off, rd->local_limit - (long long)elem);
+		}
+		if (off % elem != 0) {
+			free(l);
+			return fail(rd, "%s[%u] = %" JSON_INTEGER_FORMAT " is not a multiple of the element "
+				    "size (%u bytes)", path, i, off, elem);
+		}
+		l[i] = (uint32_t)off;
+	}
+	*out = l;
+	return CB_OK;
+}
+
+static cb_rc read_samples(reader *rd, json_t *a, const char *path, uint64_t **out, unsigned *n)
+{
+	if (!json_is_array(a) || json_array_size(a) > 1000000)
+		return fail(rd, "%s must be an array of at most 1000000 integers", path);
+	*n = (unsigned)json_array_size(a);
+	*out = cb_xmalloc((*n ? *n : 1) * sizeof **out);
+	for (unsigned i = 0; i < *n; i++) {
+		json_t *v = json_array_get(a, i);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(rd, "%s[%u] is not a non-negative integer (nanoseconds)", path, i);
+		(*out)[i] = (uint64_t)json_integer_value(v);
+	}
+	return CB_OK;
+}
+
+static cb_rc read_elem(reader *rd, json_t *eb, const char *path, unsigned *elem)
+{
+	if (!json_is_integer(eb) || json_integer_value(eb) > 16 ||
+	    cb_elem_index((unsigned)json_integer_value(eb)) < 0)
+		return fail(rd, "%s must be 1, 2, 4, 8 or 16", path);
+	*elem = (unsigned)json_integer_value(eb);
+	return CB_OK;
+}
+
+static cb_rc read_op(reader *rd, json_t *op, const char *path, cb_op *out)
+{
+	if (!json_is_string(op))
+		return fail(rd, "%s is missing or not a string", path);
+	if (!cb_op_parse(json_string_value(op), out) || *out != CB_OP_LOAD)
+		return fail(rd, "%s \"%s\" is not supported (only \"load\")", path, json_string_value(op));
+	return CB_OK;
+}
+
+static cb_rc read_params(reader *rd, json_t *p, size_t i, cb_measurement *m)
+{
+	if (!json_is_object(p))
+		return fail(rd, "measurements[%zu].params is %s, expected an object", i,
+			    cb_json_type_name(p));
+	m->has_params = true;
+	m->params = cb_xcalloc(json_object_size(p), sizeof *m->params);
+	json_t *rest = NULL, *v;
+	const char *key;
+	json_object_foreach(p, key, v) {
+		if (json_is_integer(v)) {
+			m->params[m->nparams].name = cb_xstrdup(key);
+			m->params[m->nparams++].value = json_integer_value(v);
+		} else {
+			if (!rest)
+				rest = json_object();
+			json_object_set(rest, key, v);
+		}
+	}
+	if (rest) {
+		m->params_extra = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+		json_decref(rest);
+	}
+	return CB_OK;
+}
+
+static cb_rc read_stats(reader *rd, json_t *s, size_t i, cb_ratio_stats *st)
+{
+	json_t *rounds = json_object_get(s, "rounds"), *med = json_object_get(s, "ratio_median");
+	json_t *ci = json_object_get(s, "ratio_ci95"), *mad = json_object_get(s, "ratio_mad");
+	json_t *out = json_object_get(s, "outliers"), *inv = json_object_get(s, "invalid");
+	json_t *conv = json_object_get(s, "converged");
+	if (!json_is_object(s) || !json_is_integer(rounds) || json_integer_value(rounds) < 0 ||
+	    !json_is_number(med) || !json_is_array(ci) || json_array_size(ci) != 2 ||
+	    !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)) ||
+	    !json_is_number(mad) || !json_is_integer(out) || !json_is_integer(inv) ||
+	    !json_is_boolean(conv))
+		return fail(rd, "measurements[%zu].stats must have rounds, ratio_median, ratio_ci95 "
+			    "[low, high], ratio_mad, outliers, invalid and converged", i);
+	st->rounds = (unsigned)json_integer_value(rounds);
+	st->median = json_number_value(med);
+	st->ci_lo = json_number_value(json_array_get(ci, 0));
+	st->ci_hi = json_number_value(json_array_get(ci, 1));
+	st->mad = json_number_value(mad);
+	st->outliers = json_integer_value(out);
+	st->invalid = json_integer_value(inv);
+	st->converged = json_is_true(conv);
+	return CB_OK;
+}
+
+/* The optional members of a measurement: how it was timed. */
+static cb_rc read_timing(reader *rd, json_t *jm, size_t i, cb_measurement *m)
+{
+	char path[64];
+	json_t *steps = json_object_get(jm, "steps"), *ver = json_object_get(jm, "verified");
+	json_t *samples = json_object_get(jm, "samples_ns"), *stats = json_object_get(jm, "stats");
+	if (steps) {
+		if (!json_is_integer(steps) || json_integer_value(steps) < 0)
+			return fail(rd, "measurements[%zu].steps must be a non-negative integer", i);
+		m->steps = json_integer_value(steps);
+	}
+	if (ver) {
+		if (!json_is_boolean(ver))
+			return fail(rd, "measurements[%zu].verified is %s, expected true or false", i,
+				    cb_json_type_name(ver));
+		m->verified = json_is_true(ver);
+	}
+	if (samples) {
+		snprintf(path, sizeof path, "measurements[%zu].samples_ns", i);
+		m->has_samples = true;
+		if (read_samples(rd, samples, path, &m->samples_ns, &m->nsamples) != CB_OK)
+			return CB_ERR_INPUT;
+	}
+	if (stats) {
+		m->has_stats = true;
+		return read_stats(rd, stats, i, &m->stats);
+	}
+	return CB_OK;
+}
+
+static cb_rc read_time(reader *rd, json_t *t, size_t i, cb_measurement *m)
+{
+	if (!t) {
+		if (rd->flags & CB_DOC_REQUIRE_TIMES)
+			return fail(rd, "measurements[%zu] has no ns_per_access (a plan, not a result: run "
+				    "it with 'clbanks run --plan FILE')", i);
+		return CB_OK;
+	}
+	if (!json_is_number(t))
+		return fail(rd, "measurements[%zu].ns_per_access is %s, expected a number", i,
+			    cb_json_type_name(t));
+	double tv = json_number_value(t);
+	if (!isfinite(tv) || tv <= 0)
+		return fail(rd, "measurements[%zu].ns_per_access = %g is not a positive time", i, tv);
+	m->ns_per_access = tv;
+	return CB_OK;
+}
+
+static cb_rc read_measurement(reader *rd, json_t *jm, size_t i, cb_measurement *m)
+{
+	char path[64];
+	if (!json_is_object(jm))
+		return fail(rd, "measurements[%zu] is %s, expected an object", i, cb_json_type_name(jm));
+	snprintf(path, sizeof path, "measurements[%zu].op", i);
+	if (read_op(rd, json_object_get(jm, "op"), path, &m->op) != CB_OK)
+		return CB_ERR_INPUT;
+	snprintf(path, sizeof path, "measurements[%zu].elem_bytes", i);
+	if (read_elem(rd, json_object_get(jm, "elem_bytes"), path, &m->elem_bytes) != CB_OK)
+		return CB_ERR_INPUT;
+	snprintf(path, sizeof path, "measurements[%zu].lanes", i);
+	if (read_lanes(rd, json_object_get(jm, "lanes"), path, m->elem_bytes, &m->lanes) != CB_OK ||
+	    read_time(rd, json_object_get(jm, "ns_per_access"), i, m) != CB_OK)
+		return CB_ERR_INPUT;
+	json_t *kind = json_object_get(jm, "kind"), *id = json_object_get(jm, "id");
+	json_t *params = json_object_get(jm, "params");
+	if (kind && !json_is_string(kind))
+		return fail(rd, "measurements[%zu].kind is %s, expected a string", i, cb_json_type_name(kind));
+	if (id && !json_is_integer(id))
+		return fail(rd, "measurements[%zu].id is %s, expected an integer", i, cb_json_type_name(id));
+	m->kind = kind ? cb_xstrdup(json_string_value(kind)) : NULL;
+	m->id = id ? json_integer_value(id) : CB_UNSET;
+	if (params && read_params(rd, params, i, m) != CB_OK)
+		return CB_ERR_INPUT;
+	if (read_timing(rd, jm, i, m) != CB_OK)
+		return CB_ERR_INPUT;
+	m->extra = cb_extra_collect(jm, NULL, 0, cb_measurement_keys);
+	return CB_OK;
+}
+
+static cb_rc read_measurements(reader *rd, json_t *doc, cb_result *r)
+{
+	json_t *ms = json_object_get(doc, "measurements");
+	if (!json_is_array(ms))
+		return fail(rd, "\"measurements\" is missing or not an array");
+	if (json_array_size(ms) == 0)
+		return fail(rd, "\"measurements\" is empty");
+	if (json_array_size(ms) > CB_DOC_MAX_MEASUREMENTS)
+		return fail(rd, "too many measurements (%zu; at most %d)", json_array_size(ms),
+			    CB_DOC_MAX_MEASUREMENTS);
+	r->ms = cb_xcalloc(json_array_size(ms), sizeof *r->ms);
+	for (size_t i = 0; i < json_array_size(ms); i++) {
+		if (i % 1024 == 0 && cb_check_interrupt(rd->err) != CB_OK)
+			return CB_ERR_INTERRUPTED;
+		cb_measurement *m = &r->ms[r->nms++];
+		cb_measurement_init(m);
+		if (read_measurement(rd, json_array_get(ms, i), i, m) != CB_OK)
+			return rd->err->rc;
+	}
+	return CB_OK;
+}
+
+static cb_rc read_object(reader *rd, json_t *obj, const char *path, const cb_field *f, size_t n,
+			 const char *const *other, void *base, char **extra)
+{
+	if (!json_is_object(obj))
+		return fail(rd, "\"%s\" is %s, expected an object", path, cb_json_type_name(obj));
+	if (cb_fields_read(obj, path, f, n, base, rd->err) != CB_OK)
+		return CB_ERR_INPUT;
+	*extra = cb_extra_collect(obj, f, n, other);
+	return CB_OK;
+}
+
+static cb_rc read_probe(reader *rd, json_t *p, cb_device_doc *d)
+{
+	json_t *curve = json_object_get(p, "probe"), *drv = json_object_get(p, "driver_reported");
+	if (!json_is_object(p) || (curve && (!json_is_array(curve) ||
+					     json_array_size(curve) > CB_MAX_PROBE)) ||
+	    (drv && !json_is_integer(drv)))
+		return fail(rd, "device.subgroup_probe must be an object with a probe array of at most "
+			    "%d points", CB_MAX_PROBE);
+	d->has_probe = true;
+	d->probe_driver_reported = drv ? json_integer_value(drv) : CB_UNSET;
+	for (size_t i = 0; i < json_array_size(curve); i++) {
+		json_t *pt = json_array_get(curve, i), *l = json_object_get(pt, "lanes");
+		json_t *ratio = json_object_get(pt, "ratio");
+		if (!json_is_integer(l) || json_integer_value(l) < 1 || json_integer_value(l) > 65536 ||
+		    !json_is_number(ratio))
+			return fail(rd, "device.subgroup_probe.probe[%zu] needs lanes and ratio", i);
+		d->probe_lanes[d->probe_n] = (unsigned)json_integer_value(l);
+		d->probe_ratio[d->probe_n++] = json_number_value(ratio);
+	}
+	return CB_OK;
+}
+
+static cb_rc read_device(reader *rd, json_t *dev, cb_device_doc *d)
+{
+	if (read_object(rd, dev, "device", cb_device_fields, CB_NFIELDS(cb_device_fields),
+			cb_device_other, d, &d->extra) != CB_OK)
+		return CB_ERR_INPUT;
+	json_t *probe = json_object_get(dev, "subgroup_probe"), *rb = json_object_get(dev, "reported_banks");
+	json_t *isz = json_object_get(dev, "intel_subgroup_sizes");
+	if (probe && read_probe(rd, probe, d) != CB_OK)
+		return CB_ERR_INPUT;
+	if (rb) {
+		json_t *v = json_object_get(rb, "value"), *src = json_object_get(rb, "source");
+		if (!json_is_integer(v) || (src && !json_is_string(src)))
+			return fail(rd, "device.reported_banks must be an object with an integer value");
+		d->has_reported_banks = true;
+		d->reported_banks = json_integer_value(v);
+		d->reported_banks_source = src ? cb_xstrdup(json_string_value(src)) : NULL;
+	}
+	if (isz) {
+		if (!json_is_array(isz) || json_array_size(isz) > 8)
+			return fail(rd, "device.intel_subgroup_sizes must be an array of at most 8 sizes");
+		for (size_t i = 0; i < json_array_size(isz); i++) {
+			json_t *v = json_array_get(isz, i);
+			if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1024)
+				return fail(rd, "device.intel_subgroup_sizes[%zu] is not a sub-group size", i);
+			d->intel_subgroup_sizes[d->n_intel_subgroup_sizes++] = (unsigned)json_integer_value(v);
+		}
+	}
+	return CB_OK;
+}
+
+static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
+{
+	if (read_object(rd, run, "run", cb_run_fields, CB_NFIELDS(cb_run_fields), cb_run_other, m,
+			&m->extra) != CB_OK)
+		return CB_ERR_INPUT;
+	m->present = true;
+	json_t *bo = json_object_get(run, "build_options"), *sec = json_object_get(run, "seconds");
+	if (bo) {
+		if (!json_is_object(bo))
+			return fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));
+		m->has_build_options = true;
+		for (int e = 0; e < CB_NELEM; e++) {
+			char key[8];
+			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			json_t *v = json_object_get(bo, key);
+			if (v && !json_is_string(v))
+				return fail(rd, "run.build_options.%s is %s, expected a string", key,
+					    cb_json_type_name(v));
+			m->build_options[e] = v ? cb_xstrdup(json_string_value(v)) : NULL;
+		}
+	}
+	if (sec) {
+		if (!json_is_object(sec))
+			return fail(rd, "run.seconds is %s, expected an object", cb_json_type_name(sec));
+		m->has_seconds = true;
+		if (cb_fields_read(sec, "run.seconds", cb_seconds_fields, CB_NFIELDS(cb_seconds_fields),
+				   m, rd->err) != CB_OK)
+			return CB_ERR_INPUT;
+	}
+	return CB_OK;
+}
+
+static cb_rc read_quality(reader *rd, json_t *q, cb_quality *m)
+{
+	if (read_object(rd, q, "quality", cb_quality_fields, CB_NFIELDS(cb_quality_fields),
+			cb_quality_other, m, &m->extra) != CB_OK)
+		return CB_ERR_INPUT;
+	m->present = true;
+	json_t *w = json_object_get(q, "warnings");
+	if (!w)
+		return CB_OK;
+	if (!json_is_array(w))
+		return fail(rd, "quality.warnings is %s, expected an array of strings", cb_json_type_name(w));
+	m->warnings = cb_xcalloc(json_array_size(w) + 1, sizeof *m->warnings);
+	for (size_t i = 0; i < json_array_size(w); i++) {
+		json_t *v = json_array_get(w, i);
+		if (!json_is_string(v))
+			return fail(rd, "quality.warnings[%zu] is %s, expected a string", i, cb_json_type_name(v));
+		m->warnings[m->nwarnings++] = cb_xstrdup(json_string_value(v));
+	}
+	return CB_OK;
+}
+
+static cb_rc read_baseline(reader *rd, json_t *b, cb_baseline *m)
+{
+	if (read_object(rd, b, "baseline", cb_baseline_fields, CB_NFIELDS(cb_baseline_fields),
+			cb_baseline_other, m, &m->extra) != CB_OK ||
+	    read_op(rd, json_object_get(b, "op"), "baseline.op", &m->op) != CB_OK ||
+	    read_elem(rd, json_object_get(b, "elem_bytes"), "baseline.elem_bytes", &m->elem_bytes) != CB_OK ||
+	    read_lanes(rd, json_object_get(b, "lanes"), "baseline.lanes", m->elem_bytes, &m->lanes) != CB_OK)
+		return CB_ERR_INPUT;
+	m->present = true;
+	json_t *s = json_object_get(b, "samples_ns");
+	return s ? read_samples(rd, s, "baseline.samples_ns", &m->samples_ns, &m->nsamples) : CB_OK;
+}
+
+/* The bank model of a recorded inference, for predict. A malformed model is not an error of
+ * the document (analysis recomputes it); predict reports the problem. */
+static void read_recorded(json_t *inf, cb_recorded_model *m)
+{
+	const char *status = json_string_value(json_object_get(inf, "status"));
+	m->status = cb_xstrdup(status ? status : "missing");
+	if (!status || strcmp(status, "banked") != 0)
+		return;
+	json_t *b = json_object_get(inf, "banks"), *w = json_object_get(inf, "bank_width_bytes");
+	json_t *lp = json_object_get(inf, "lanes_per_pass"), *bc = json_object_get(inf, "broadcast");
+	if (!json_is_integer(b) || json_integer_value(b) < 1 || json_integer_value(b) > CB_MAX_BANKS ||
+	    !json_is_integer(w) || json_integer_value(w) < 1 || json_integer_value(w) > 4096 ||
+	    !json_is_object(lp)) {
+		snprintf(m->problem, sizeof m->problem, "inference: banks, bank_width_bytes or "
+			 "lanes_per_pass missing or invalid");
+		return;
+	}
+	m->geom.banks = (unsigned)json_integer_value(b);
+	m->geom.width = (unsigned)json_integer_value(w);
+	m->geom.broadcast = !json_is_false(bc); /* unknown broadcast: assume the common case */
+	m->geom.pair_packing = json_is_true(json_object_get(inf, "pair_packing"));
+	for (int e = 0; e < CB_NELEM; e++) {
+		char key[8];
+		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		json_t *v = json_object_get(lp, key);
+		if (v && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+			  json_integer_value(v) > CB_MAX_LANES)) {
+			snprintf(m->problem, sizeof m->problem,
+				 "inference: lanes_per_pass[\"%s\"] is not a lane count", key);
+			return;
+		}
+		m->lanes_per_pass[e] = v ? (unsigned)json_integer_value(v) : 0;
+	}
+	m->banked = true;
+}
+
+static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
+{
+	json_t *v;
+	if ((v = json_object_get(doc, "plan")) &&
+	    read_object(rd, v, "plan", cb_plan_fields, CB_NFIELDS(cb_plan_fields), NULL, &r->plan,
+			&r->plan.extra) != CB_OK)
+		return CB_ERR_INPUT;
+	r->plan.present = v != NULL;
+	if (read_device(rd, json_object_get(doc, "device"), &r->device) != CB_OK ||
+	    ((v = json_object_get(doc, "run")) && read_run(rd, v, &r->run) != CB_OK) ||
+	    ((v = json_object_get(doc, "quality")) && read_quality(rd, v, &r->quality) != CB_OK) ||
+	    ((v = json_object_get(doc, "baseline")) && read_baseline(rd, v, &r->baseline) != CB_OK))
+		return CB_ERR_INPUT;
+	json_t *inf = json_object_get(doc, "inference");
+	if (inf && !json_is_object(inf) && !json_is_null(inf))
+		return fail(rd, "\"inference\" is %s, expected an object", cb_json_type_name(inf));
+	if (json_is_object(inf)) {
+		r->has_recorded[CB_OP_LOAD] = true;
+		read_recorded(inf, &r->recorded[CB_OP_LOAD]);
+	}
+	r->extra = cb_extra_collect(doc, NULL, 0, cb_top_keys);
+	return CB_OK;
+}
+
+/* The body of cb_doc_parse after JSON parsing. */
+static cb_rc convert(reader *rd, json_t *doc, cb_result *r)
+{
+	if (read_header(rd, doc, r) != CB_OK)
+		return CB_ERR_INPUT;
+	json_t *dev = json_object_get(doc, "device");
+	if (!json_is_object(dev))
+		return fail(rd, "\"device\" is missing or not an object");
+	json_t *sg = json_object_get(dev, "subgroup_size");
+	if (!json_is_integer(sg) || json_integer_value(sg) < 1 || json_integer_value(sg) > CB_MAX_LANES)
+		return fail(rd, "device.subgroup_size must be an integer from 1 to %d", CB_MAX_LANES);
+	rd->subgroup = r->device.subgroup_size = (unsigned)json_integer_value(sg);
+	json_t *lm = json_object_get(dev, "local_mem_bytes");
+	rd->local_limit = 1LL << 30;
+	if (lm) {
+		if (!json_is_integer(lm) || json_integer_value(lm) < 1)
+			return fail(rd, "device.local_mem_bytes must be a positive integer");
+		if (json_integer_value(lm) < rd->local_limit)
+			rd->local_limit = json_integer_value(lm);
+	}
+	if (read_measurements(rd, doc, r) != CB_OK)
+		return rd->err->rc;
+	return read_meta(rd, doc, r);
+}
+
+/* jansson's allocations, so that running out of memory is told apart from bad JSON. */
+static bool json_oom;
+
+static void *json_alloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		json_oom = true;
+	return p;
+}
+
+cb_rc cb_doc_parse(const char *text, size_t len, unsigned flags, cb_result *r, cb_error *err)
+{
+	cb_result_init(r);
+	json_error_t jerr;
+	json_oom = false;
+	json_set_alloc_funcs(json_alloc, free);
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		if (json_oom)
+			return cb_error_set(err, CB_ERR_NOMEM, "out of memory while parsing the document");
+		if (jerr.line > 0)
+			return cb_error_set(err, CB_ERR_INPUT, "%d:%d: invalid JSON: %s", jerr.line,
+					    jerr.column, jerr.text);
+		return cb_error_set(err, CB_ERR_INPUT, "invalid JSON: %s", jerr.text);
+	}
+	reader rd = { .flags = flags, .err = err };
+	cb_error local;
+	if (!err)
+		rd.err = &local;
+	cb_rc rc = convert(&rd, doc, r);
+	json_decref(doc);
+	if (rc != CB_OK)
+		cb_result_free(r);
+	return rc;
+}
+
+cb_rc cb_doc_read(const char *path, unsigned flags, cb_result *r, cb_error *err)
+{
+	char *text;
+	size_t len;
+	cb_result_init(r);
+	cb_rc rc = cb_read_file(path, CB_DOC_MAX_BYTES, CB_READ_TEXT, &text, &len, err);
+	if (rc != CB_OK)
+		return rc;
+	rc = cb_doc_parse(text, len, flags, r, err);
+	free(text);
+	if (rc == CB_ERR_INPUT && err) {
+		/* "FILE: what", or "FILE:LINE:COL: invalid JSON: ..." */
+		char prefix[4096];
+		snprintf(prefix, sizeof prefix, "%.4000s%s", strcmp(path, "-") == 0 ?
+			 "standard input" : path, isdigit((unsigned char)err->text[0]) ? ":" : ": ");
+		cb_error_prefix(err, prefix);
+	}
+	return rc;
+}

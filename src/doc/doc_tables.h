@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* The field tables of the document's objects, shared by the reader and the writer so that the
+ * two cannot drift apart. Internal to src/doc/. */
+#ifndef CB_DOC_TABLES_H
+#define CB_DOC_TABLES_H
+
+#include "doc/fields.h"
+#include "core/result.h"
+
+#define CB_NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+static const cb_field cb_device_fields[] = {
+	CB_FIELD_STR(cb_device_doc, platform),
+	CB_FIELD_STR(cb_device_doc, platform_vendor),
+	CB_FIELD_STR(cb_device_doc, platform_version),
+	CB_FIELD_STR(cb_device_doc, name),
+	CB_FIELD_STR(cb_device_doc, vendor),
+	CB_FIELD_STR(cb_device_doc, driver_version),
+	CB_FIELD_STR(cb_device_doc, device_version),
+	CB_FIELD_STR(cb_device_doc, opencl_c_version),
+	CB_FIELD_STR(cb_device_doc, type),
+	CB_FIELD_INT(cb_device_doc, compute_units, 0, 1e7),
+	CB_FIELD_INT(cb_device_doc, max_clock_mhz, 0, 1e6),
+	CB_FIELD_INT(cb_device_doc, local_mem_bytes, 1, 1e12),
+	CB_FIELD_STR(cb_device_doc, local_mem_type),
+	CB_FIELD_INT(cb_device_doc, timer_resolution_ns, 0, 1e12),
+	CB_FIELD_INT(cb_device_doc, max_work_group_size, 0, 1e9),
+	CB_FIELD_STR(cb_device_doc, subgroup_source),
+	CB_FIELD_STR(cb_device_doc, compute_capability),
+	CB_FIELD_STR(cb_device_doc, gfxip),
+};
+/* Read and written by hand: */
+static const char *const cb_device_other[] = { "subgroup_size", "subgroup_probe",
+					       "reported_banks", "intel_subgroup_sizes", NULL };
+
+static const cb_field cb_run_fields[] = {
+	CB_FIELD_STR(cb_run_meta, regime),
+	CB_FIELD_STR(cb_run_meta, timer),
+	CB_FIELD_INT(cb_run_meta, work_group_size, 1, 1e9),
+	CB_FIELD_INT(cb_run_meta, global_size, 1, 1e15),
+	CB_FIELD_REAL(cb_run_meta, subgroups_per_cu, 1e-9, 1e9),
+	CB_FIELD_INT(cb_run_meta, local_mem_alloc_bytes, 0, 1e12),
+	CB_FIELD_INT(cb_run_meta, rounds, 0, 1e9),
+	CB_FIELD_INT(cb_run_meta, min_rounds, 0, 1e9),
+	CB_FIELD_INT(cb_run_meta, max_rounds, 0, 1e9),
+	CB_FIELD_REAL(cb_run_meta, ci_target, 0, 1),
+	CB_FIELD_REAL(cb_run_meta, target_launch_ms, 0, 1e9),
+	CB_FIELD_INT(cb_run_meta, seed, 0, 9.2e18),
+	CB_FIELD_STR(cb_run_meta, kernels),
+	CB_FIELD_STR(cb_run_meta, clbanks_version),
+	CB_FIELD_STR(cb_run_meta, command_line),
+	CB_FIELD_STR(cb_run_meta, warmup),
+};
+static const char *const cb_run_other[] = { "build_options", "seconds", NULL };
+
+static const cb_field cb_seconds_fields[] = {
+	{ "build", CB_F_REAL, offsetof(cb_run_meta, seconds_build), 0, 1e12, 0 },
+	{ "calibration", CB_F_REAL, offsetof(cb_run_meta, seconds_calibration), 0, 1e12, 0 },
+	{ "measurement", CB_F_REAL, offsetof(cb_run_meta, seconds_measurement), 0, 1e12, 0 },
+	{ "total", CB_F_REAL, offsetof(cb_run_meta, seconds_total), 0, 1e12, 0 },
+	{ "analysis", CB_F_REAL, offsetof(cb_run_meta, seconds_analysis), 0, 1e12, 0 },
+};
+
+static const cb_field cb_quality_fields[] = {
+	CB_FIELD_BOOL(cb_quality, converged),
+	{ "drift", CB_F_REAL_NULL, offsetof(cb_quality, drift), -1e12, 1e12,
+	  offsetof(cb_quality, has_drift) },
+	CB_FIELD_REAL(cb_quality, outlier_share, 0, 1),
+	CB_FIELD_INT(cb_quality, invalid_samples, 0, 1e15),
+	CB_FIELD_INT(cb_quality, samples, 0, 1e15),
+};
+static const char *const cb_quality_other[] = { "warnings", NULL };
+
+static const cb_field cb_plan_fields[] = {
+	CB_FIELD_INT(cb_plan_meta, seed, 0, 9.2e18),
+	CB_FIELD_INT(cb_plan_meta, subgroup_size, 1, 1e6),
+	CB_FIELD_INT(cb_plan_meta, local_mem_budget, 0, 1e12),
+	CB_FIELD_BOOL(cb_plan_meta, quick),
+};
+
+static const cb_field cb_baseline_fields[] = {
+	CB_FIELD_INT(cb_baseline, steps, 0, 1e15),
+	CB_FIELD_REAL(cb_baseline, ns_per_access, 0, 1e15),
+	CB_FIELD_REAL(cb_baseline, mad_ns, 0, 1e15),
+};
+static const char *const cb_baseline_other[] = { "op", "elem_bytes", "lanes", "samples_ns", NULL };
+
+static const char *const cb_measurement_keys[] = { "id", "kind", "op", "elem_bytes", "params",
+	"lanes", "ns_per_access", "steps", "verified", "samples_ns", "stats", NULL };
+
+static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
+	"device", "run", "quality", "baseline", "measurements", "inference", "advice", NULL };
+
+#endif

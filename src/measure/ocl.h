@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The OpenCL layer of the measure stage: context and profiling queue, one program per element
+ * size, the lane tables and result buffers on the device, launches, verification of a launch's
+ * results, release. With device.c the only code that calls OpenCL; every call is checked and
+ * a failure is reported under its own name.
+ */
+#ifndef CB_OCL_H
+#define CB_OCL_H
+
+#include "core/error.h"
+#include "core/model.h"
+#include "core/notify.h"
+#include "measure/device.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The 4-byte kernel: built first, its limits size every launch. */
+#define CB_ELEM_INDEX_4B 2
+
+typedef struct cb_ocl cb_ocl;
+
+typedef struct {
+	const char *kernel_dir;     /* NULL: the embedded kernels */
+	const char *build_options;  /* extra clBuildProgram options, or NULL */
+	const cb_notifier *notify;
+} cb_ocl_opts;
+
+/* One launch of the lane-table kernel. */
+typedef struct {
+	int elem;                   /* element size index */
+	unsigned table, nlanes;     /* lane table TABLE of NLANES offsets in the table buffer */
+	unsigned steps;             /* chain length, a multiple of 8 */
+	unsigned fill_words;        /* 32-bit words of local memory to fill */
+	const uint32_t *lanes;      /* the table, for verification */
+	bool verify;                /* check the results of a few work-groups */
+	const char *what;           /* names the launch in messages */
+} cb_launch_req;
+
+/* What the kernel returns for one lane: the fold of the element of ELEM_BYTES at byte OFFSET
+ * of the fill pattern, plus STEPS. */
+uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian);
+
+cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb_ocl_opts *o,
+		  cb_ocl **out, cb_error *err);
+void cb_ocl_close(cb_ocl *c);
+/* The host watchdog of every launch (0: none). */
+void cb_ocl_set_timeout(cb_ocl *c, unsigned seconds);
+
+/* Is there a profiling timer (else launches are timed with the host clock)? */
+bool cb_ocl_event_timer(const cb_ocl *c);
+
+/* Builds the kernel of element size index E once. */
+cb_rc cb_ocl_build(cb_ocl *c, int e, cb_error *err);
+bool cb_ocl_built(const cb_ocl *c, int e);
+/* The options the kernel of E was built with, and how long the build took. */
+const char *cb_ocl_build_options(const cb_ocl *c, int e);
+
+/* Limits of the built kernel E: work-group size, static local memory, preferred multiple. */
+typedef struct {
+	size_t work_group_size;
+	unsigned long long local_mem_static;
+	size_t preferred_multiple;  /* 0 when the driver does not say */
+} cb_kernel_limits;
+cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *err);
+/* The sub-group size the kernel E runs with for LOCAL work-items (cl_khr_subgroups); 0 when
+ * the driver cannot say. */
+unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local);
+
+/* Uploads NTABLES lane tables of NLANES offsets each (replacing earlier ones). */
+cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsigned nlanes,
+			cb_error *err);
+/* Work sizes of every launch, the local memory each work-group allocates, and the result
+ * buffer. */
+cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned long local_bytes,
+		      cb_error *err);
+
+/* Runs one launch and waits for it; *NS gets END - START in integer nanoseconds (0 for an
+ * invalid sample), or the host time without a profiling timer. */
+cb_rc cb_ocl_launch(cb_ocl *c, const cb_launch_req *req, uint64_t *ns, cb_error *err);
+
+#endif

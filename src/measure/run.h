@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The measure stage: runs every experiment of a plan on one device (the OpenCL layer, ocl.c)
+ * with the timing protocol (protocol.c) and records the result: statistics, quality warnings
+ * and provenance. */
+#ifndef CB_RUN_H
+#define CB_RUN_H
+
+#include "core/error.h"
+#include "core/notify.h"
+#include "core/result.h"
+#include "measure/device.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CB_DEFAULT_LOCAL_BYTES 32768UL
+
+typedef struct {
+	const char *kernel_dir;     /* NULL: embedded kernels */
+	const char *build_options;  /* extra options for clBuildProgram, may be NULL */
+	bool latency;               /* one sub-group instead of every compute unit busy */
+	bool quick;
+	unsigned min_rounds, max_rounds;
+	double ci_target;           /* stop when every ratio CI half-width <= this share */
+	double max_kernel_ms;       /* cap of one launch */
+	unsigned timeout_s;         /* host watchdog per launch */
+	unsigned subgroup_override; /* 0: from the driver, or measured */
+	bool measure_subgroup;      /* measure even when the driver reports a size */
+	unsigned long local_mem;    /* 0: default budget */
+	unsigned long groups_per_cu;/* throughput regime: work-groups per compute unit (0: 64) */
+	uint64_t seed;
+	const cb_result *plan;      /* NULL: make the default plan for the device */
+	const char *command_line;
+	const cb_notifier *notify;
+} cb_run_opts;
+
+/* Measures into R (initialized here; not analyzed). CB_ERR_USAGE for a plan or options that do
+ * not suit this device, CB_ERR_RUNTIME, CB_ERR_INTERRUPTED. */
+cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
+		 cb_result *r, cb_error *err);
+
+#endif
