@@ -28,7 +28,7 @@ static unsigned xor_passes(const synth_device *d, unsigned E, const uint32_t *la
 
 void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
-	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = 32768,
+	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
 			    .quick = quick };
 	cb_error err;
 	if (cb_plan_make(&po, r, &err) != CB_OK)

@@ -59,7 +59,7 @@ int main(void)
 	    "kind", "kind as a number");
 
 	/* A plan validates without times and has the catalogue the issue asks for. */
-	cb_plan_opts po = { .subgroup = 32, .seed = 1, .local_mem_budget = 32768 };
+	cb_plan_opts po = { .subgroup = 32, .seed = 1, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES };
 	cb_result plan, back;
 	cb_error err;
 	cb_plan_make(&po, &plan, &err);

@@ -8,6 +8,7 @@
 #include "tap.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 static cb_inference run(const synth_device *d, bool quick, double *seconds)
@@ -200,6 +201,49 @@ int main(void)
 		cb_infer(&ds, &inf, NULL);
 		tap_ok(inf.status == CB_INCONCLUSIVE, "strides 0..8 only: inconclusive (got %s: %s)",
 		       cb_status_name(inf.status), inf.reason);
+		cb_dataset_free(&ds);
+		cb_result_free(&r);
+	}
+
+	/* The verdict's thresholds, on hand-made numbers. */
+	cb_decision_input in = { .n_fit = 100, .n_elem = 1, .flat_score = 900, .best_score = 100,
+				 .r2 = 0.99, .max_ratio = 32, .flat_rms = 0.5, .flat_weight = 0,
+				 .geometry_weight = 0.98, .total_weight = 1 };
+	cb_decision d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_BANKED && d.why == CB_WHY_BANKED && fabs(d.confidence - 0.98) < 1e-12,
+	       "decide: a clear winner is banked with its geometry's weight");
+	in.tie_geometries = 2;
+	tap_ok(cb_infer_decide(&in).status == CB_INCONCLUSIVE, "decide: tied geometries are inconclusive");
+	in.tie_geometries = 0;
+	in.flat_score = 105;
+	in.flat_weight = 0.3;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_NOT_BANKED && d.why == CB_WHY_FLAT_FITS && fabs(d.confidence - 0.3) < 1e-12,
+	       "decide: a flat model within the tie margin is not banked");
+	in.flat_score = 900;
+	in.r2 = 0.5;
+	in.max_ratio = 1.3;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_NOT_BANKED && d.why == CB_WHY_SMALL_EFFECT && fabs(d.confidence - 0.5) < 1e-12,
+	       "decide: small unexplained variation is not banked");
+	in.max_ratio = 5;
+	tap_ok(cb_infer_decide(&in).why == CB_WHY_UNEXPLAINED, "decide: large unexplained variation is "
+	       "inconclusive");
+	in.n_fit = 4;
+	tap_ok(cb_infer_decide(&in).why == CB_WHY_TOO_FEW, "decide: too few measurements");
+
+	/* A stop asked for during the analysis ends it. */
+	{
+		cb_result r;
+		synth_result(&nv, true, &r);
+		cb_dataset ds;
+		cb_dataset_of(&r, CB_OP_LOAD, &ds);
+		cb_inference inf;
+		cb_error err;
+		cb_stop_signal = SIGINT;
+		cb_rc rc = cb_infer(&ds, &inf, &err);
+		cb_stop_signal = 0;
+		tap_ok(rc == CB_ERR_INTERRUPTED && err.signal == SIGINT, "the analysis stops on SIGINT");
 		cb_dataset_free(&ds);
 		cb_result_free(&r);
 	}

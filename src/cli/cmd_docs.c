@@ -26,12 +26,10 @@ static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
 {
-	char text[sizeof err->text];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
+	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
 	va_end(ap);
-	cb_error_set(err, CB_ERR_USAGE, "%s", text);
 	cb_error_detail(err, "Usage: %s", line);
 	return CB_ERR_USAGE;
 }

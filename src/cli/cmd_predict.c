@@ -103,6 +103,10 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	if (rc == CB_OK && n != S)
 		rc = cb_error_set(err, CB_ERR_USAGE, "--lanes has %u offsets; the model's sub-group has "
 				  "%u lanes", n, S);
+	for (unsigned l = 0; rc == CB_OK && l < n; l++)
+		if (lanes[l] % E)
+			rc = cb_error_set(err, CB_ERR_USAGE, "--lanes: lane %u's offset %u is not a multiple "
+					  "of the element size (%u bytes)", l, lanes[l], E);
 	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), { .op = "load", .elem_bytes = E,
 		.lanes_per_pass = m.lanes_per_pass[e], .banked = true, .conflict_ways = 1 } };
 	if (rc == CB_OK) {

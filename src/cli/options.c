@@ -117,12 +117,10 @@ const char *cb_command_name(enum cb_command cmd)
 static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static cb_rc usage_error(cb_error *err, const char *fmt, ...)
 {
-	char text[sizeof err->text];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
+	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
 	va_end(ap);
-	cb_error_set(err, CB_ERR_USAGE, "%s", text);
 	cb_error_detail(err, "Try 'clbanks --help' for more information.");
 	return CB_ERR_USAGE;
 }

@@ -11,15 +11,21 @@ static void format_text(cb_error *err, const char *fmt, va_list ap)
 	vsnprintf(err->text, sizeof err->text, fmt, ap);
 }
 
-cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
+cb_rc cb_error_vset(cb_error *err, cb_rc rc, const char *fmt, va_list ap)
 {
 	if (!err)
 		return rc;
 	memset(err, 0, sizeof *err);
 	err->rc = rc;
+	format_text(err, fmt, ap);
+	return rc;
+}
+
+cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	format_text(err, fmt, ap);
+	cb_error_vset(err, rc, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #define CB_ERROR_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 
 typedef enum {
@@ -36,6 +37,9 @@ typedef struct {
 /* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed. */
 cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* cb_error_set with a va_list. */
+cb_rc cb_error_vset(cb_error *err, cb_rc rc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* Records a failed call: CALL (a string literal) returned CODE. */
 cb_rc cb_error_call(cb_error *err, cb_rc rc, const char *call, int code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

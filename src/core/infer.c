@@ -130,12 +130,6 @@ static void fit_flat(infer_ctx *x)
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double p = *(const double *)a, q = *(const double *)b;
-	return (p > q) - (p < q);
-}
-
 /* Step 4: the noise scale: the best fit's residual, the measurements' own spread (median CI
  * half-width), or the floor, whichever is largest. */
 static void set_noise_scale(infer_ctx *x)
@@ -154,7 +148,7 @@ static void set_noise_scale(infer_ctx *x)
 			if (x->ds->obs[x->set.idx[e][k]].rel_err > 0)
 				errs[nerr++] = x->ds->obs[x->set.idx[e][k]].rel_err;
 	if (nerr) {
-		qsort(errs, nerr, sizeof *errs, cmp_double);
+		qsort(errs, nerr, sizeof *errs, cb_cmp_double);
 		double med = errs[nerr / 2];
 		if (med * med > sigma2)
 			sigma2 = med * med;
@@ -400,7 +394,7 @@ static void cost_per_pass(infer_ctx *x)
 	if (x->set.n[e4])
 		out->cost_per_pass_ns = out->best.c[e4];
 	else if (n_costs) {
-		qsort(costs, (size_t)n_costs, sizeof *costs, cmp_double);
+		qsort(costs, (size_t)n_costs, sizeof *costs, cb_cmp_double);
 		out->cost_per_pass_ns = costs[n_costs / 2];
 	}
 	if (x->ds->clock_mhz > 0 && x->ds->subgroups_per_cu > 0 && isfinite(out->cost_per_pass_ns))

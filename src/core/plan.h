@@ -17,7 +17,8 @@ typedef struct {
 	bool quick;            /* fewer experiments: enough for banks and width */
 } cb_plan_opts;
 
-#define CB_PLAN_DEFAULT_LOCAL_MEM 32768UL
+/* Local memory a plan may span, and a run allocates, unless told otherwise. */
+#define CB_DEFAULT_LOCAL_BYTES 32768UL
 /* Byte distance between the two conflicting lanes of a lane-pair probe: one bank apart for
  * every power-of-two geometry up to 2048 bytes per row. */
 #define CB_PAIR_DISTANCE 2048u

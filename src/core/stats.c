@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
+int cb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -26,7 +26,7 @@ double cb_median(const double *x, size_t n)
 		return NAN;
 	double *s = cb_xmalloc(n * sizeof *s);
 	memcpy(s, x, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	qsort(s, n, sizeof *s, cb_cmp_double);
 	double m = median_sorted(s, n);
 	free(s);
 	return m;
@@ -66,7 +66,7 @@ void cb_summarize(const double *x, size_t n, cb_summary *s)
 	}
 	double *v = cb_xmalloc(n * sizeof *v);
 	memcpy(v, x, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, cb_cmp_double);
 	s->median = median_sorted(v, n);
 	s->min = v[0];
 	s->max = v[n - 1];
@@ -77,7 +77,7 @@ void cb_summarize(const double *x, size_t n, cb_summary *s)
 	double *d = cb_xmalloc(n * sizeof *d);
 	for (size_t i = 0; i < n; i++)
 		d[i] = fabs(v[i] - s->median);
-	qsort(d, n, sizeof *d, cmp_double);
+	qsort(d, n, sizeof *d, cb_cmp_double);
 	s->mad = median_sorted(d, n);
 	double limit = 10.0 * 1.4826 * s->mad;
 	for (size_t i = 0; i < n; i++)

@@ -15,6 +15,8 @@ typedef struct {
 	size_t outliers;     /* |x - median| > 10 * 1.4826 * MAD (reported, never removed) */
 } cb_summary;
 
+/* qsort comparison of doubles, ascending. */
+int cb_cmp_double(const void *a, const void *b);
 double cb_median(const double *x, size_t n);
 /* Summarizes N values (copied and sorted internally). n == 0 gives all-NAN fields. */
 void cb_summarize(const double *x, size_t n, cb_summary *s);

@@ -2,9 +2,22 @@
 #include "config.h"
 #include "doc/doc_json.h"
 #include "core/advice.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+char *cb_json_text(json_t *root, size_t indent)
+{
+	char *s = json_dumps(root, JSON_INDENT(indent) | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
+	json_decref(root);
+	size_t n = strlen(s);
+	s = cb_xrealloc(s, n + 2);
+	s[n] = '\n';
+	s[n + 1] = '\0';
+	return s;
+}
 
 json_t *cb_json_number(double v)
 {

@@ -11,6 +11,9 @@
 
 json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup);
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n);
+/* ROOT as text (sorted keys, INDENT spaces, six significant digits) with a final newline;
+ * ROOT is released. */
+char *cb_json_text(json_t *root, size_t indent);
 /* A number, or null when it is not finite. */
 json_t *cb_json_number(double v);
 

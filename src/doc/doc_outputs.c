@@ -9,17 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dump(json_t *root, size_t indent)
-{
-	char *s = json_dumps(root, JSON_INDENT(indent) | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
-	json_decref(root);
-	size_t n = strlen(s);
-	s = cb_xrealloc(s, n + 2);
-	s[n] = '\n';
-	s[n + 1] = '\0';
-	return s;
-}
-
 static const char *or_dash(const char *s)
 {
 	return s ? s : "-";
@@ -41,7 +30,7 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);
 	}
-	return dump(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 1,
+	return cb_json_text(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 1,
 			      "devices", a), 2);
 }
 
@@ -55,7 +44,7 @@ char *cb_devices_json(const cb_device_entry *d, size_t n)
 			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type, "name", d[i].name,
 			"vendor", d[i].vendor, "platform", d[i].platform, "default", d[i].is_default));
 	}
-	return dump(arr, 2);
+	return cb_json_text(arr, 2);
 }
 
 char *cb_predict_json(const cb_predict_answer *a)
@@ -83,5 +72,5 @@ char *cb_predict_json(const cb_predict_answer *a)
 		}
 		json_object_set_new(o, "lanes_by_pass", passes);
 	}
-	return dump(o, 0);
+	return cb_json_text(o, 0);
 }

@@ -189,11 +189,5 @@ char *cb_doc_write(const cb_result *r)
 				cb_padding_json(r->pad, r->npad)));
 	}
 	cb_extra_merge(doc, r->extra);
-	char *s = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
-	json_decref(doc);
-	size_t n = strlen(s);
-	s = cb_xrealloc(s, n + 2);
-	s[n] = '\n';
-	s[n + 1] = '\0';
-	return s;
+	return cb_json_text(doc, 1);
 }

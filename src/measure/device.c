@@ -139,16 +139,22 @@ cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_e
 	}
 	list->nplatforms = np;
 	unsigned failed = 0;
-	for (cl_uint p = 0; p < np; p++)
+	bool pocl = false;
+	for (cl_uint p = 0; p < np; p++) {
 		failed += !add_platform(list, plats[p], p, notify);
+		char *name = platform_string(plats[p], CL_PLATFORM_NAME);
+		pocl |= strstr(name, "Portable Computing Language") != NULL;
+		free(name);
+	}
 	free(plats);
 	if (list->count == 0) {
 		cb_error_set(err, CB_ERR_NODEV, "no OpenCL device found on %u platform%s", np,
 			     np == 1 ? "" : "s");
-		if (failed)
-			cb_error_detail(err, "hint: a platform failed to list its devices; PoCL, for one, "
-					"needs a writable cache directory (set POCL_CACHE_DIR, or make "
-					"$HOME/.cache writable)");
+		if (pocl || failed)
+			cb_error_detail(err, "hint: %s; PoCL needs a writable cache directory (set "
+					"POCL_CACHE_DIR, or make $HOME/.cache writable)", failed ?
+					"a platform failed to list its devices" :
+					"PoCL lists no device when it cannot create its cache");
 		return CB_ERR_NODEV;
 	}
 	return CB_OK;

@@ -187,21 +187,25 @@ unsigned cb_probe_tables(uint32_t *tables, unsigned long local_bytes, unsigned *
 	return count;
 }
 
-/* Growth of at least 1.5x per doubling up to the group, then a plateau. A slow start is
- * allowed (a latency floor hides the first conflicts); growth that stalls half-way is not a
- * plateau but an ambiguity. */
+/* Growth of at least 1.5x per doubling, over at least two doublings in a row, up to the group,
+ * then a plateau (less than 1.25x) that the next point, if any, confirms. A slow start is
+ * allowed (a latency floor hides the first conflicts); one noisy point, or growth that stalls
+ * half-way, is an ambiguity, not a sub-group size. */
 static unsigned plateau(const cb_subgroup_probe *p)
 {
-	bool grew = false;
+	unsigned run = 0;
 	for (unsigned i = 1; i < p->n; i++) {
 		double g = p->ratio[i] / p->ratio[i - 1];
 		if (g >= 1.5) {
-			grew = true;
+			run++;
 			continue;
 		}
-		if (!grew)
+		if (run == 0)
 			continue;
-		return g < 1.25 && p->ratio[i - 1] >= 3 ? p->lanes[i - 1] : 0;
+		bool level = g < 1.25 && p->ratio[i - 1] >= 3 && run >= 2;
+		if (level && i + 1 < p->n)
+			level = p->ratio[i + 1] / p->ratio[i - 1] < 1.25 * 1.25;
+		return level ? p->lanes[i - 1] : 0;
 	}
 	return 0;
 }

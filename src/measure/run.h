@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CB_DEFAULT_LOCAL_BYTES 32768UL
 
 typedef struct {
 	const char *kernel_dir;     /* NULL: embedded kernels */

@@ -143,10 +143,11 @@ void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *fi
 		cb_csv_field(out, row_keys[r], r == NROWS - 1);
 	for (int i = 0; i < n; i++) {
 		cb_csv_field(out, "1", false);
-		cb_csv_field(out, es[i].file, false);
+		cb_csv_text(out, es[i].file, false);
 		for (int r = 0; r < NROWS; r++) {
 			cell(buf, sizeof buf, &es[i], r);
-			cb_csv_field(out, buf, r == NROWS - 1);
+			bool text = r == ROW_DEVICE || r == ROW_PLATFORM || r == ROW_REGIME;
+			(text ? cb_csv_text : cb_csv_field)(out, buf, r == NROWS - 1);
 		}
 	}
 	free(es);

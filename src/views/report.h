@@ -20,6 +20,9 @@ void cb_report_csv(FILE *out, const cb_result *r);
 
 /* Writes one CSV field: control characters escaped as \xNN, RFC 4180 quoting. */
 void cb_csv_field(FILE *out, const char *s, bool last);
+/* A text field from a document (NULL: empty): like cb_csv_field, and a leading = + - or @ is
+ * preceded by ' so that a spreadsheet shows it instead of running it as a formula. */
+void cb_csv_text(FILE *out, const char *s, bool last);
 /* A number as a CSV field (%.6g; empty when not finite). */
 void cb_csv_number(FILE *out, double v, bool last);
 

@@ -21,6 +21,22 @@ bool cb_format_parse(const char *s, cb_format *f)
 	return false;
 }
 
+void cb_csv_text(FILE *out, const char *s, bool last)
+{
+	/* A cell that starts like a formula is run by spreadsheets: make it text. */
+	char *end = NULL;
+	if (s && s[0] && s[1] && strchr("=+-@", s[0]) && (strtod(s, &end), *end)) {
+		size_t n = strlen(s);
+		char *t = cb_xmalloc(n + 2);
+		t[0] = '\'';
+		memcpy(t + 1, s, n + 1);
+		cb_csv_field(out, t, last);
+		free(t);
+		return;
+	}
+	cb_csv_field(out, s ? s : "", last);
+}
+
 void cb_csv_field(FILE *out, const char *s, bool last)
 {
 	char *e = cb_escape_controls(s);
@@ -75,16 +91,16 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 	char buf[256];
 	const cb_inference *inf = &r->inference[m->op];
 	cb_csv_field(out, "1", false);
-	cb_csv_field(out, r->device.name ? r->device.name : "", false);
-	cb_csv_field(out, r->run.regime ? r->run.regime : "", false);
+	cb_csv_text(out, r->device.name, false);
+	cb_csv_text(out, r->run.regime, false);
 	snprintf(buf, sizeof buf, "%lld", m->id != CB_UNSET ? m->id : (long long)i);
 	cb_csv_field(out, buf, false);
-	cb_csv_field(out, m->kind ? m->kind : "", false);
+	cb_csv_text(out, m->kind, false);
 	cb_csv_field(out, cb_op_name(m->op), false);
 	snprintf(buf, sizeof buf, "%u", m->elem_bytes);
 	cb_csv_field(out, buf, false);
 	params_string(m, buf, sizeof buf);
-	cb_csv_field(out, buf, false);
+	cb_csv_text(out, buf, false);
 	cb_csv_number(out, m->ns_per_access, false);
 	cb_csv_number(out, m->has_stats ? m->stats.median : NAN, false);
 	cb_csv_number(out, m->has_stats ? m->stats.ci_lo : NAN, false);

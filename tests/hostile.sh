@@ -1,0 +1,273 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A hostile user: documents that try to run commands, outputs that cannot be written, special
+# files, signals at awkward moments, inputs without end. Each case is a finding of the security
+# issue (tests/README.md maps them); each must give its documented exit status and message and
+# leave nothing half-written. Runs devices through the stub driver (tests/stub_icd.c), so no
+# OpenCL platform is needed; the few PoCL cases skip without one.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; [ -f "$TMP/out" ] && sed 's/^/# /' "$TMP/out" | head -15; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# expect DESCRIPTION STATUS REGEX COMMAND...: exit status and output (stdout + stderr)
+expect() {
+	desc=$1 want=$2 regex=$3
+	shift 3
+	"$@" >"$TMP/out" 2>&1 </dev/null
+	got=$?
+	# An empty REGEX means: no output at all.
+	if [ "$got" -eq "$want" ] && { { [ -z "$regex" ] && [ ! -s "$TMP/out" ]; } ||
+		{ [ -n "$regex" ] && grep -Eq -- "$regex" "$TMP/out"; }; }; then
+		ok "$desc"
+	else
+		notok "$desc (exit $got, expected $want and /$regex/)"
+	fi
+}
+# nothing DESCRIPTION PATH: neither PATH nor a temporary file of clbanks beside it
+nothing() {
+	if [ -e "$2" ] || [ -L "$2" ] || ls -a "$(dirname "$2")" | grep -q '^\.clbanks-'; then
+		notok "$1: $2 or a temporary file exists"
+	else
+		ok "$1"
+	fi
+}
+assert() { # DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+
+H200=$top_srcdir/results/nvidia/h200.json
+mkdir -p "$TMP/icd" "$TMP/w"
+echo "$top_builddir/tests/libcbstub.so" > "$TMP/icd/stub.icd"
+STUB="env OCL_ICD_VENDORS=$TMP/icd"
+have_gp=no
+command -v gnuplot >/dev/null 2>&1 && have_gp=yes
+have_strace=no
+command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null && have_strace=yes
+
+# doc NAME JSON-STRING: H200's document with device.name set to a JSON string literal
+doc() {
+	value=$(printf '%s' "$2" | sed 's/[\\&|]/\\&/g')
+	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
+}
+
+echo "1..69"
+
+# -- plot: a document is data, never a gnuplot command ---------------------------------------
+doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
+doc inject2.json "\"x') ; system('touch $TMP/pwned2') ; print('\""
+nl='
+'
+sed 's|"name": "NVIDIA H200",||' "$H200" > "$TMP/w/a$nl!touch pwned3$nl#.json"
+if [ $have_gp = yes ]; then
+	expect "plot: a device name with a newline and !cmd is only a title" 0 '' \
+		"$CLBANKS" plot "$TMP/inject.json" -o "$TMP/i.svg"
+	assert "plot: the command in the device name did not run" test ! -e "$TMP/pwned"
+	expect "plot: a device name with system() is only a title" 0 '' \
+		"$CLBANKS" plot "$TMP/inject2.json" -o "$TMP/i2.svg"
+	assert "plot: system() in the device name did not run" test ! -e "$TMP/pwned2"
+	expect "plot: a file name with a newline and !cmd (no device name) is only a title" 0 '' \
+		sh -c 'cd "$1" && exec "$0" plot "a$2!touch pwned3$2#.json" -o i3.svg' "$CLBANKS" "$TMP/w" "$nl"
+	assert "plot: the command in the file name did not run" test ! -e "$TMP/w/pwned3"
+	assert "plot: the title shows the name with unsafe characters replaced" \
+		grep -q 'x??touch' "$TMP/i.svg"
+else
+	for i in 1 2 3 4 5 6 7; do skip "plot injection case $i" "no gnuplot"; done
+fi
+
+# -- plot: a failed or truncated picture is never committed ----------------------------------
+expect "plot: gnuplot that writes nothing (/bin/true) is exit 4" 4 "wrote no picture" \
+	env CLBANKS_GNUPLOT=/bin/true "$CLBANKS" plot "$H200" -o "$TMP/t.svg"
+nothing "plot: nothing left after an empty picture" "$TMP/t.svg"
+expect "plot: gnuplot failing is exit 4" 4 "failed \\(exit status 1\\)" \
+	env CLBANKS_GNUPLOT=/bin/false "$CLBANKS" plot "$H200" -o "$TMP/f.svg"
+set -- ; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do set -- "$@" "$H200"; done
+expect "plot: gnuplot exiting before reading 20 documents is exit 4, not SIGPIPE" 4 "wrote no picture" \
+	env CLBANKS_GNUPLOT=/bin/true "$CLBANKS" plot "$@" -o "$TMP/p.svg"
+nothing "plot: nothing left after a broken pipe" "$TMP/p.svg"
+if [ $have_gp = yes ]; then
+	expect "plot: a file-size limit (a full disk) is exit 4 with the reason" 4 "File too large" \
+		sh -c "ulimit -f 8; exec \"\$0\" plot \"\$1\" -o \"\$2\"" "$CLBANKS" "$H200" "$TMP/full.svg"
+	nothing "plot: nothing left after a failed write" "$TMP/full.svg"
+else
+	skip "plot on a full disk" "no gnuplot"; skip "plot on a full disk leaves nothing" "no gnuplot"
+fi
+expect "plot: an output name that names no picture format is refused" 2 "cannot tell the picture format" \
+	"$CLBANKS" plot "$H200" -o "$TMP/x.jpg"
+
+# -- standard output: every write error is loud ----------------------------------------------
+for cmd in "analyze $H200" "analyze $H200 --format csv" "plan" "--help" "--version" \
+	   "compare $H200" "predict --model $H200 --elem-bytes 4 --lanes $(seq -s, 0 4 124)" \
+	   "analyze $H200 -o -"; do
+	expect "clbanks $cmd > /dev/full: exit 4" 4 "write error on standard output: No space left on device" \
+		sh -c "exec \"\$0\" $cmd > /dev/full" "$CLBANKS"
+done
+expect "clbanks --list > /dev/full: exit 4" 4 "write error on standard output" \
+	sh -c "exec $STUB \"\$0\" --list > /dev/full" "$CLBANKS"
+expect "run -o - > /dev/full: exit 4, the measurement is not lost silently" 4 \
+	"write error on standard output" sh -c "exec $STUB \"\$0\" --quick -o - > /dev/full" "$CLBANKS"
+expect "compare -o /dev/full names the file and the reason" 4 "cannot write '/dev/full': No space left" \
+	"$CLBANKS" compare "$H200" -o /dev/full
+
+# -- special files at -o: written in place, never replaced -----------------------------------
+expect "-o /dev/null --force writes into the device" 0 '' "$CLBANKS" analyze "$H200" -o /dev/null -f
+assert "/dev/null is still a character device" test -c /dev/null
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" > "$TMP/from-fifo" &
+expect "-o FIFO writes into the FIFO" 0 '' "$CLBANKS" analyze "$H200" -o "$TMP/fifo"
+wait
+assert "the FIFO stays a FIFO and the reader got the report" \
+	sh -c "test -p '$TMP/fifo' && grep -q '^Result:' '$TMP/from-fifo'"
+ln -s "$TMP/fifo" "$TMP/to-fifo"
+cat "$TMP/fifo" > /dev/null &
+expect "-o SYMLINK-TO-FIFO --force writes through the link" 0 '' \
+	"$CLBANKS" analyze "$H200" -o "$TMP/to-fifo" -f
+wait
+assert "the link and the FIFO survive" sh -c "test -L '$TMP/to-fifo' && test -p '$TMP/fifo'"
+echo old > "$TMP/real.txt"
+ln -s "$TMP/real.txt" "$TMP/to-real.txt"
+expect "-o SYMLINK-TO-FILE --force replaces the file it points to" 0 '' \
+	"$CLBANKS" analyze "$H200" -o "$TMP/to-real.txt" -f
+assert "the link stays a link to the new content" \
+	sh -c "test -L '$TMP/to-real.txt' && grep -q '^Result:' '$TMP/real.txt'"
+ln -s "$TMP/nowhere" "$TMP/dangling.txt"
+expect "a dangling symlink at -o is not replaced without --force" 2 "dangling symbolic link" \
+	"$CLBANKS" analyze "$H200" -o "$TMP/dangling.txt"
+assert "the dangling link is untouched" test -L "$TMP/dangling.txt"
+expect "-o '' is refused before any work" 2 "empty value for --output" "$CLBANKS" plan -o ''
+long=$(printf '%0250d' 0 | tr 0 a).txt
+expect "a 250-character output name works (short temporary names)" 0 '' \
+	"$CLBANKS" analyze "$H200" -o "$TMP/${long#aaaa}"
+
+# -- concurrent writers: the second one never silently replaces the first ---------------------
+mkfifo "$TMP/slow"
+"$CLBANKS" analyze "$TMP/slow" -o "$TMP/race.txt" > "$TMP/out" 2>&1 &
+pid=$!
+sleep 0.3
+echo first > "$TMP/race.txt"
+cat "$H200" > "$TMP/slow"
+wait $pid
+got=$?
+if [ $got -eq 2 ] && grep -q "appeared while clbanks was working; not replaced (use --force)" "$TMP/out" &&
+   grep -qx first "$TMP/race.txt"; then
+	ok "an output that appears while working is not replaced (exit 2)"
+else
+	notok "an output that appears while working is not replaced (exit $got)"
+fi
+
+# -- signals: every command stops, exits 128+N and writes nothing -----------------------------
+for sig in TERM HUP INT; do
+	case $sig in TERM) want=143 ;; HUP) want=129 ;; INT) want=130 ;; esac
+	rm -f "$TMP/slow"
+	mkfifo "$TMP/slow"
+	"$CLBANKS" analyze "$TMP/slow" -o "$TMP/sig.txt" > "$TMP/out" 2>&1 &
+	pid=$!
+	sleep 0.3
+	kill -$sig $pid
+	wait $pid
+	got=$?
+	if [ $got -eq $want ] && grep -q "interrupted by SIG$sig" "$TMP/out" && [ ! -e "$TMP/sig.txt" ]; then
+		ok "analyze blocked on a FIFO: SIG$sig gives exit $want and no output"
+	else
+		notok "analyze blocked on a FIFO: SIG$sig (exit $got, expected $want)"
+	fi
+done
+if [ $have_strace = yes ]; then
+	# The commit's fsync is made slow; two SIGINTs arrive while the temporary file exists.
+	strace -f -o /dev/null -e inject=fsync:delay_enter=3000000 \
+		"$CLBANKS" analyze "$H200" -o "$TMP/twice.txt" > "$TMP/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	pkill -INT -x clbanks
+	sleep 0.2
+	pkill -INT -x clbanks
+	wait $pid
+	nothing "a second SIGINT during the commit removes the temporary file" "$TMP/twice.txt"
+else
+	skip "a second SIGINT during the commit" "no strace"
+fi
+expect "a file-size limit during a run's commit is exit 4, not a killed process" 4 "File too large" \
+	sh -c "ulimit -f 8; exec $STUB \"\$0\" --quick -q -o \"\$1\"" "$CLBANKS" "$TMP/xfsz.json"
+nothing "nothing left after the file-size limit" "$TMP/xfsz.json"
+
+# -- inputs without end, special files as inputs ----------------------------------------------
+expect "an endless document on standard input is capped (exit 2)" 2 \
+	"standard input: too large \\(more than 268435456 bytes\\)" \
+	sh -c "yes '0,' | exec \"\$0\" analyze -" "$CLBANKS"
+expect "/dev/zero as a document is binary data, said so (exit 2)" 2 \
+	"/dev/zero: binary data \\(a NUL byte at offset 0\\)" "$CLBANKS" analyze /dev/zero
+if sh -c 'ulimit -v 400000 && exec "$0" --version' "$CLBANKS" >/dev/null 2>&1; then
+	head -c 150000000 /dev/zero | tr '\0' A > "$TMP/big.json"
+	expect "out of memory is said as such (exit 4)" 4 "out of memory" \
+		sh -c "ulimit -v 400000; exec \"\$0\" analyze \"\$1\"" "$CLBANKS" "$TMP/big.json"
+	rm -f "$TMP/big.json"
+else
+	skip "out of memory is said as such" "the binary cannot run under a memory limit (sanitizers)"
+fi
+mkdir -p "$TMP/k"
+ln -s /dev/zero "$TMP/k/chase.cl"
+expect "--kernel-dir with chase.cl -> /dev/zero is refused (exit 2)" 2 "not a regular file" \
+	$STUB "$CLBANKS" --quick --kernel-dir "$TMP/k"
+rm "$TMP/k/chase.cl"
+head -c 1100000 /dev/zero | tr '\0' ' ' > "$TMP/k/chase.cl"
+expect "--kernel-dir with a kernel over 1 MiB is refused (exit 2)" 2 "too large" \
+	$STUB "$CLBANKS" --quick --kernel-dir "$TMP/k"
+
+# -- values that could never work, or that were silently ignored ------------------------------
+expect "--subgroup 300 is refused with a range that holds" 2 "expected an integer from 4 to 256" \
+	"$CLBANKS" plan --subgroup 300
+expect "-d '' is refused" 2 "empty value for --device" "$CLBANKS" -d ''
+expect "--kernel-dir '' is refused" 2 "empty value for --kernel-dir" "$CLBANKS" --kernel-dir ''
+expect "predict honours -o" 0 '' "$CLBANKS" predict --model "$H200" --elem-bytes 4 \
+	--lanes "$(seq -s, 0 4 124)" -o "$TMP/predict.txt"
+assert "predict wrote its answer to the file" grep -qx 1 "$TMP/predict.txt"
+expect "--list honours -o" 0 '' $STUB "$CLBANKS" --list -o "$TMP/list.txt"
+assert "the device list is in the file" grep -q "clbanks stub GPU" "$TMP/list.txt"
+
+# -- documents: every field validated, every string printed safely ---------------------------
+printf '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,9223372036854775807],"ns_per_access":1}]}' > "$TMP/huge-off.json"
+expect "a lane offset of 2^63-1 is outside local memory, with its field path" 2 \
+	"measurements\\[0\\].lanes\\[3\\] = 9223372036854775807 lies outside local memory" \
+	"$CLBANKS" analyze "$TMP/huge-off.json"
+printf '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,13],"ns_per_access":1}]}' > "$TMP/unaligned.json"
+expect "an unaligned lane offset is refused by analyze" 2 "lanes\\[3\\] = 13 is not a multiple of the element size" \
+	"$CLBANKS" analyze "$TMP/unaligned.json"
+expect "an unaligned lane offset is refused by predict" 2 "is not a multiple of the element size" \
+	"$CLBANKS" predict --model "$H200" --elem-bytes 4 --lanes "$(seq -s, 1 4 125)"
+sed 's/"warnings": \[\]/"warnings": [7]/' "$H200" > "$TMP/w7.json"
+expect "a warning that is not a string is refused" 2 "quality.warnings\\[0\\] is an integer, expected a string" \
+	"$CLBANKS" analyze "$TMP/w7.json" --strict
+sed 's/"warnings": \[\]/"warnings": {}/' "$H200" > "$TMP/wobj.json"
+expect "warnings that are not an array are refused (--strict cannot pass)" 2 \
+	"quality.warnings is an object, expected an array of strings" "$CLBANKS" analyze "$TMP/wobj.json" --strict
+sed 's/"subgroups_per_cu": 512.0/"subgroups_per_cu": 1e308/' "$H200" > "$TMP/inf.json"
+expect "an absurd run.subgroups_per_cu is refused (no 'inf B' in reports)" 2 "run.subgroups_per_cu must be a number" \
+	"$CLBANKS" analyze "$TMP/inf.json"
+doc esc.json '"\u001b[31mRED\u001b[0m"'
+"$CLBANKS" analyze "$TMP/esc.json" > "$TMP/esc.txt" 2>&1
+assert "control characters from a document are escaped in the text report" \
+	sh -c "grep -q 'x1b\\[31mRED' '$TMP/esc.txt' && ! grep -q \"\$(printf '\\033')\" '$TMP/esc.txt'"
+"$CLBANKS" analyze "$TMP/esc.json" --format csv > "$TMP/esc.csv" 2>&1
+assert "control characters from a document are escaped in CSV" \
+	sh -c "grep -q 'x1b\\[31mRED' '$TMP/esc.csv' && ! grep -q \"\$(printf '\\033')\" '$TMP/esc.csv'"
+sed 's/"op": "load"/"op": "\\u001b[2J"/' "$H200" > "$TMP/escop.json"
+"$CLBANKS" analyze "$TMP/escop.json" > "$TMP/escop.txt" 2>&1
+assert "control characters from a document are escaped in error messages" \
+	sh -c "grep -q 'x1b\\[2J' '$TMP/escop.txt' && ! grep -q \"\$(printf '\\033')\" '$TMP/escop.txt'"
+doc formula.json '"=HYPERLINK(\"http://x\")"'
+"$CLBANKS" analyze "$TMP/formula.json" --format csv > "$TMP/formula.csv"
+assert "a document string that looks like a spreadsheet formula is text in CSV" \
+	grep -q "^1,\"'=HYPERLINK" "$TMP/formula.csv"
+expect "an unreadable path says what is wrong, not 'invalid JSON'" 2 "nonexistent/doc.json: No such file or directory" \
+	"$CLBANKS" analyze "$TMP/nonexistent/doc.json"
+
+# -- PoCL with an unwritable HOME: a hint, not a bare 'no device' ----------------------------
+if have_opencl && "$CLBANKS" --list 2>/dev/null | grep -q "Portable Computing Language"; then
+	expect "PoCL without a writable cache directory gets a hint (exit 3)" 3 "POCL_CACHE_DIR" \
+		env -u POCL_CACHE_DIR -u XDG_CACHE_HOME HOME=/dev/null "$CLBANKS" --list
+else
+	skip "PoCL without a writable cache directory gets a hint" "no PoCL"
+fi
