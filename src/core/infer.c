@@ -48,16 +48,6 @@ const char *cb_status_name(cb_status s)
 	}
 }
 
-static unsigned groupings_for(unsigned subgroup, unsigned *g)
-{
-	unsigned n = 0;
-	for (unsigned v = 4; v < subgroup && n < CB_MAX_GROUPINGS - 1; v *= 2)
-		if (subgroup % v == 0)
-			g[n++] = v;
-	g[n++] = subgroup;
-	return n;
-}
-
 double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes, const uint32_t *lanes)
 {
 	int ei = cb_elem_index(elem_bytes);
@@ -439,6 +429,12 @@ static void init_output(cb_inference *out)
 
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 {
+	return cb_infer_cached(ds, NULL, out, err);
+}
+
+cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+		      cb_error *err)
+{
 	infer_ctx x;
 	memset(&x, 0, sizeof x);
 	x.ds = ds;
@@ -453,13 +449,13 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 		goto done;
 	}
 	fit_flat(&x);
-	x.set.ngroupings = groupings_for(ds->subgroup, x.set.groupings);
-	x.cand = cb_fit_candidates(&x.set, &x.ncand);
+	x.set.ngroupings = cb_groupings_for(ds->subgroup, x.set.groupings);
+	x.cand = cb_fit_candidates(&x.set, cache, &x.ncand);
 	if (!x.cand) {
 		rc = cb_check_interrupt(err);
 		goto done;
 	}
-	out->candidates = x.ncand;
+	out->candidates = cb_family_size();
 	set_noise_scale(&x);
 	score_candidates(&x);
 	pick_reported(&x);

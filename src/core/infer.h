@@ -76,6 +76,16 @@ typedef struct {
  * so); the only error is CB_ERR_INTERRUPTED, when a stop was asked for. */
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err);
 
+/* The passes of a dataset's tables under every candidate model, computed once and reused while
+ * only the times change (a run re-fits after every round). NULL when the dataset has more
+ * distinct tables than a cache holds. */
+typedef struct cb_pass_cache cb_pass_cache;
+cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds);
+void cb_pass_cache_free(cb_pass_cache *cache);
+/* cb_infer with CACHE, built for a dataset with the same tables in the same order. */
+cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+		      cb_error *err);
+
 /* Predicted time of one table under a fit (NAN when that element size has no fit). */
 double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes,
 		      const uint32_t *lanes);

@@ -6,9 +6,29 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const unsigned widths[] = { 4, 8, 16 };
 #define NWIDTHS (sizeof widths / sizeof widths[0])
+#define NBANKS (CB_MAX_BANKS_SEARCHED - 1)   /* 2 .. CB_MAX_BANKS_SEARCHED */
+#define NGEOM (NWIDTHS * NBANKS)
+/* Rules per geometry: broadcast, broadcast with pair packing, no broadcast. */
+#define NRULES 3
+
+size_t cb_family_size(void)
+{
+	return NGEOM * NRULES;
+}
+
+unsigned cb_groupings_for(unsigned subgroup, unsigned *g)
+{
+	unsigned n = 0;
+	for (unsigned v = 4; v < subgroup && n < CB_MAX_GROUPINGS - 1; v *= 2)
+		if (subgroup % v == 0)
+			g[n++] = v;
+	g[n++] = subgroup;
+	return n;
+}
 
 double cb_sums_sse(const cb_sums *s, double a, double b)
 {
@@ -49,132 +69,356 @@ cb_line_fit cb_sums_solve(const cb_sums *s)
 	return f;
 }
 
-/* Prepared tables and bank arrays of the fit set, for one bank width. */
+/* ---- distinct tables ------------------------------------------------------------------ */
+
+struct cb_pass_cache {
+	unsigned subgroup, ngroupings;
+	unsigned groupings[CB_MAX_GROUPINGS];
+	size_t nobs, ntables;
+	size_t *table_of_obs;        /* obs -> distinct table */
+	size_t *first_obs;           /* distinct table -> an obs that has it */
+	size_t ngeom;                /* geometries held */
+	unsigned *geom_index;        /* which of the NGEOM geometries, in order */
+	uint16_t *passes;            /* [geom][rule][grouping][table] */
+};
+
+static uint64_t table_hash(const cb_obs *o, unsigned S)
+{
+	uint64_t h = 1469598103934665603ULL ^ o->elem_bytes;
+	for (unsigned l = 0; l < S; l++)
+		h = (h ^ o->lanes[l]) * 1099511628211ULL;
+	return h;
+}
+
+static bool same_table(const cb_obs *a, const cb_obs *b, unsigned S)
+{
+	return a->elem_bytes == b->elem_bytes && memcmp(a->lanes, b->lanes, S * sizeof *a->lanes) == 0;
+}
+
+/* Numbers the distinct (element size, lane table) pairs of DS. */
+static void find_tables(cb_pass_cache *c, const cb_dataset *ds)
+{
+	size_t size = 16;
+	while (size < 2 * ds->n)
+		size *= 2;
+	size_t *slot = cb_xmalloc(size * sizeof *slot);
+	for (size_t i = 0; i < size; i++)
+		slot[i] = SIZE_MAX;
+	c->table_of_obs = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *c->table_of_obs);
+	c->first_obs = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *c->first_obs);
+	for (size_t i = 0; i < ds->n; i++) {
+		size_t h = (size_t)table_hash(&ds->obs[i], ds->subgroup) & (size - 1);
+		while (slot[h] != SIZE_MAX &&
+		       !same_table(&ds->obs[c->first_obs[slot[h]]], &ds->obs[i], ds->subgroup))
+			h = (h + 1) & (size - 1);
+		if (slot[h] == SIZE_MAX) {
+			slot[h] = c->ntables;
+			c->first_obs[c->ntables++] = i;
+		}
+		c->table_of_obs[i] = slot[h];
+	}
+	c->nobs = ds->n;
+	free(slot);
+}
+
+static unsigned geom_width(unsigned g)
+{
+	return widths[g / NBANKS];
+}
+
+static unsigned geom_banks(unsigned g)
+{
+	return 2 + g % NBANKS;
+}
+
+static size_t cache_at(const cb_pass_cache *c, size_t gpos, int rule, unsigned gi, size_t t)
+{
+	return ((gpos * NRULES + (size_t)rule) * c->ngroupings + gi) * c->ntables + t;
+}
+
+/* Passes of every distinct table (or only those with MASK set) for the geometries held. */
+static void compute_passes(cb_pass_cache *c, const cb_dataset *ds, const bool *mask)
+{
+	cb_prepared p;
+	uint16_t *bank_of = NULL;
+	for (size_t t = 0; t < c->ntables; t++) {
+		if (mask && !mask[t])
+			continue;
+		const cb_obs *o = &ds->obs[c->first_obs[t]];
+		for (size_t gp = 0; gp < c->ngeom; gp++) {
+			unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
+			if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
+				if (gp)
+					cb_prepared_free(&p);
+				cb_prepare(&p, W, o->elem_bytes, o->lanes, ds->subgroup);
+				bank_of = cb_xrealloc(bank_of, (p.nwords ? p.nwords : 1) * sizeof *bank_of);
+			}
+			cb_prepared_banks(&p, B, bank_of);
+			for (unsigned gi = 0; gi < c->ngroupings; gi++) {
+				unsigned group = c->groupings[gi];
+				unsigned packed = cb_effective_group(&p, true, group);
+				c->passes[cache_at(c, gp, 0, gi, t)] =
+					(uint16_t)cb_prepared_passes(&p, bank_of, B, true, group);
+				c->passes[cache_at(c, gp, 1, gi, t)] = packed == group ?
+					c->passes[cache_at(c, gp, 0, gi, t)] :
+					(uint16_t)cb_prepared_passes(&p, bank_of, B, true, packed);
+				c->passes[cache_at(c, gp, 2, gi, t)] =
+					(uint16_t)cb_prepared_passes(&p, bank_of, B, false, group);
+			}
+		}
+		if (c->ngeom)
+			cb_prepared_free(&p);
+		if (t % 64 == 0 && cb_stop_signal)
+			break;
+	}
+	free(bank_of);
+}
+
+static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings, unsigned ng,
+				const unsigned *geoms, size_t ngeom, bool fill)
+{
+	cb_pass_cache *c = cb_xcalloc(1, sizeof *c);
+	c->subgroup = ds->subgroup;
+	c->ngroupings = ng;
+	memcpy(c->groupings, groupings, ng * sizeof *groupings);
+	find_tables(c, ds);
+	c->ngeom = ngeom;
+	c->geom_index = cb_xmalloc((ngeom ? ngeom : 1) * sizeof *c->geom_index);
+	memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
+	if (fill) {
+		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
+		compute_passes(c, ds, NULL);
+	}
+	return c;
+}
+
+static unsigned all_geometries(unsigned *g)
+{
+	for (unsigned i = 0; i < NGEOM; i++)
+		g[i] = i;
+	return NGEOM;
+}
+
+cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds)
+{
+	unsigned groupings[CB_MAX_GROUPINGS], geoms[NGEOM];
+	unsigned ng = cb_groupings_for(ds->subgroup, groupings);
+	cb_pass_cache *probe = cache_new(ds, groupings, ng, NULL, 0, false);
+	size_t ntables = probe->ntables;
+	cb_pass_cache_free(probe);
+	if (ntables > CB_CACHE_MAX_TABLES)
+		return NULL;
+	return cache_new(ds, groupings, ng, geoms, all_geometries(geoms), true);
+}
+
+void cb_pass_cache_free(cb_pass_cache *c)
+{
+	if (!c)
+		return;
+	free(c->table_of_obs);
+	free(c->first_obs);
+	free(c->geom_index);
+	free(c->passes);
+	free(c);
+}
+
+/* ---- fits ----------------------------------------------------------------------------- */
+
+/* The fit set of one element size grouped by distinct table: an observation's terms of the
+ * least-squares sums depend on its table's passes and its time only, so the observations of a
+ * table are summed once. A table seen once keeps the exact terms of one observation. */
 typedef struct {
-	const cb_fit_set *set;
-	cb_prepared *prep;
-	uint16_t **bank_of;
-	double *passes;   /* per grouping x observation of one element size */
-} workspace;
+	size_t n;
+	size_t *table;        /* distinct table */
+	double *w, *u, *cnt; /* sums of 1 / t^2, 1 / t, 1 */
+	double *t;            /* the time, when the table has one observation; else NAN */
+} elem_tables;
 
-static void prepare_width(workspace *w, unsigned width)
+static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e, elem_tables *g)
 {
-	const cb_dataset *ds = w->set->ds;
-	for (int e = 0; e < CB_NELEM; e++)
-		for (size_t k = 0; k < w->set->n[e]; k++) {
-			size_t i = w->set->idx[e][k];
-			cb_prepare(&w->prep[i], width, ds->obs[i].elem_bytes, ds->obs[i].lanes, ds->subgroup);
-			w->bank_of[i] = cb_xmalloc((w->prep[i].nwords ? w->prep[i].nwords : 1) *
-						   sizeof(uint16_t));
-		}
-}
-
-static void release_width(workspace *w)
-{
-	for (size_t i = 0; i < w->set->ds->n; i++)
-		if (w->bank_of[i]) {
-			free(w->bank_of[i]);
-			w->bank_of[i] = NULL;
-			cb_prepared_free(&w->prep[i]);
-		}
-}
-
-/* Fits one element size of the candidates VARIANTS[0..nvar) (the pair-packing variants of one
- * geometry and broadcast rule) for every grouping. Ties go to the larger group (simpler). */
-static void fit_elem(workspace *w, int e, unsigned banks, bool broadcast, cb_candidate **variants,
-		     int nvar)
-{
-	const cb_fit_set *set = w->set;
 	size_t n = set->n[e];
-	for (unsigned gi = 0; gi < set->ngroupings; gi++)
-		for (size_t k = 0; k < n; k++) {
-			size_t i = set->idx[e][k];
-			w->passes[gi * n + k] = cb_prepared_passes(&w->prep[i], w->bank_of[i], banks,
-								   broadcast, set->groupings[gi]);
+	g->table = cb_xmalloc((n ? n : 1) * sizeof *g->table);
+	g->w = cb_xmalloc((n ? n : 1) * sizeof *g->w);
+	g->u = cb_xmalloc((n ? n : 1) * sizeof *g->u);
+	g->cnt = cb_xmalloc((n ? n : 1) * sizeof *g->cnt);
+	g->t = cb_xmalloc((n ? n : 1) * sizeof *g->t);
+	size_t *pos = cb_xmalloc((c->ntables ? c->ntables : 1) * sizeof *pos);
+	for (size_t t = 0; t < c->ntables; t++)
+		pos[t] = SIZE_MAX;
+	g->n = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = set->idx[e][k], tab = c->table_of_obs[i];
+		double t = set->ds->obs[i].t;
+		if (pos[tab] == SIZE_MAX) {
+			pos[tab] = g->n++;
+			g->table[pos[tab]] = tab;
+			g->w[pos[tab]] = g->u[pos[tab]] = g->cnt[pos[tab]] = 0;
+			g->t[pos[tab]] = t;
+		} else {
+			g->t[pos[tab]] = NAN;
 		}
-	for (int v = 0; v < nvar; v++) {
-		cb_candidate *c = variants[v];
-		double best = INFINITY;
-		for (unsigned gi = 0; gi < set->ngroupings; gi++) {
-			unsigned group = set->groupings[gi];
-			cb_sums s = { 0 };
-			for (size_t k = 0; k < n; k++) {
-				size_t i = set->idx[e][k];
-				double p = w->passes[gi * n + k];
-				unsigned eg = c->pair_packing ? cb_effective_group(&w->prep[i], true, group) : group;
-				if (eg != group)
-					p = cb_prepared_passes(&w->prep[i], w->bank_of[i], banks, broadcast, eg);
-				double t = set->ds->obs[i].t, wt = 1 / (t * t);
-				s.s0 += wt;
-				s.s1 += wt * p;
-				s.s2 += wt * p * p;
-				s.t0 += 1 / t;
-				s.t1 += p / t;
-				s.tt += 1;
-			}
-			cb_line_fit f = cb_sums_solve(&s);
-			c->sse_eg[e][gi] = f.sse;
-			c->a_eg[e][gi] = f.a;
-			c->b_eg[e][gi] = f.b;
-			if (f.sse <= best) {
-				best = f.sse;
-				c->best_g[e] = gi;
-			}
-		}
-		c->sse += best;
+		g->w[pos[tab]] += 1 / (t * t);
+		g->u[pos[tab]] += 1 / t;
+		g->cnt[pos[tab]] += 1;
 	}
+	free(pos);
 }
 
-/* The candidates of one geometry: with broadcast (with and without pair packing), then
- * without broadcast. */
-static void fit_geometry(workspace *w, unsigned banks, unsigned width, cb_candidate *cand,
-			 size_t *nc)
+static void free_groups(elem_tables *g)
 {
-	for (int broadcast = 1; broadcast >= 0; broadcast--) {
-		cb_candidate *variants[2];
-		int nvar = broadcast ? 2 : 1;
-		for (int v = 0; v < nvar; v++) {
-			variants[v] = &cand[(*nc)++];
-			variants[v]->banks = banks;
-			variants[v]->width = width;
-			variants[v]->broadcast = broadcast;
-			variants[v]->pair_packing = v;
-		}
-		for (int e = 0; e < CB_NELEM; e++)
-			if (w->set->n[e])
-				fit_elem(w, e, banks, broadcast, variants, nvar);
-	}
+	free(g->table);
+	free(g->w);
+	free(g->u);
+	free(g->cnt);
+	free(g->t);
 }
 
-cb_candidate *cb_fit_candidates(const cb_fit_set *set, size_t *n)
+/* Fits element size E of candidate C (geometry position GP, RULE) for every grouping. Ties go
+ * to the larger group (the simpler model). */
+static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_tables *g,
+		     size_t gp, int rule, int e, cb_candidate *cand)
+{
+	double best = INFINITY;
+	for (unsigned gi = 0; gi < set->ngroupings; gi++) {
+		const uint16_t *pass = &c->passes[cache_at(c, gp, rule, gi, 0)];
+		cb_sums s = { 0 };
+		for (size_t k = 0; k < g->n; k++) {
+			double p = pass[g->table[k]], wt = g->w[k];
+			s.s0 += wt;
+			s.s1 += wt * p;
+			s.s2 += wt * p * p;
+			s.t0 += g->u[k];
+			s.t1 += isnan(g->t[k]) ? p * g->u[k] : p / g->t[k];
+			s.tt += g->cnt[k];
+		}
+		cb_line_fit f = cb_sums_solve(&s);
+		cand->sse_eg[e][gi] = f.sse;
+		cand->a_eg[e][gi] = f.a;
+		cand->b_eg[e][gi] = f.b;
+		if (f.sse <= best) {
+			best = f.sse;
+			cand->best_g[e] = gi;
+		}
+	}
+	cand->sse += best;
+}
+
+/* Candidates in the order of 0.1: per width, per bank count: broadcast, broadcast with pair
+ * packing, no broadcast. */
+static cb_candidate *fit_all(const cb_fit_set *set, const cb_pass_cache *c, size_t *n)
+{
+	static const int rule_order[NRULES] = { 0, 1, 2 };
+	cb_candidate *cand = cb_xcalloc(c->ngeom * NRULES, sizeof *cand);
+	elem_tables groups[CB_NELEM];
+	for (int e = 0; e < CB_NELEM; e++)
+		group_by_table(set, c, e, &groups[e]);
+	size_t nc = 0;
+	for (size_t gp = 0; gp < c->ngeom; gp++)
+		for (int r = 0; r < NRULES; r++) {
+			cb_candidate *x = &cand[nc++];
+			x->banks = geom_banks(c->geom_index[gp]);
+			x->width = geom_width(c->geom_index[gp]);
+			x->broadcast = rule_order[r] != 2;
+			x->pair_packing = rule_order[r] == 1;
+			for (int e = 0; e < CB_NELEM; e++)
+				if (set->n[e])
+					fit_elem(set, c, &groups[e], gp, rule_order[r], e, x);
+		}
+	for (int e = 0; e < CB_NELEM; e++)
+		free_groups(&groups[e]);
+	*n = nc;
+	return cand;
+}
+
+static int cmp_sse(const void *a, const void *b)
+{
+	double x = ((const cb_candidate *)a)->sse, y = ((const cb_candidate *)b)->sse;
+	return (x > y) - (x < y);
+}
+
+/* The geometries of the best candidates, at most CB_STAGE2_GEOMETRIES, in family order. */
+static size_t best_geometries(cb_candidate *cand, size_t nc, unsigned *geoms)
+{
+	qsort(cand, nc, sizeof *cand, cmp_sse);
+	bool keep[NGEOM] = { false };
+	size_t kept = 0;
+	for (size_t i = 0; i < nc && kept < CB_STAGE2_GEOMETRIES; i++) {
+		unsigned g = (unsigned)((cand[i].width == 4 ? 0 : cand[i].width == 8 ? 1 : 2) * NBANKS +
+					(cand[i].banks - 2));
+		if (!keep[g]) {
+			keep[g] = true;
+			kept++;
+		}
+	}
+	size_t n = 0;
+	for (unsigned g = 0; g < NGEOM; g++)
+		if (keep[g])
+			geoms[n++] = g;
+	return n;
+}
+
+/* Stage 1: every candidate on the observations of every STEP-th distinct table; returns the
+ * geometries of the best (at most CB_STAGE2_GEOMETRIES) in GEOMS. */
+static size_t stage1(const cb_fit_set *set, const cb_pass_cache *tables, unsigned *geoms)
 {
 	const cb_dataset *ds = set->ds;
-	size_t nobs = ds->n ? ds->n : 1;
-	cb_candidate *cand = cb_xcalloc(NWIDTHS * (CB_MAX_BANKS_SEARCHED - 1) * 3, sizeof *cand);
-	workspace w = { set, cb_xcalloc(nobs, sizeof(cb_prepared)), cb_xcalloc(nobs, sizeof(uint16_t *)),
-			cb_xmalloc(nobs * set->ngroupings * sizeof(double)) };
-	size_t nc = 0;
-	bool stopped = false;
-	for (size_t wi = 0; wi < NWIDTHS && !stopped; wi++) {
-		prepare_width(&w, widths[wi]);
-		for (unsigned banks = 2; banks <= CB_MAX_BANKS_SEARCHED && !stopped; banks++) {
-			for (int e = 0; e < CB_NELEM; e++)
-				for (size_t k = 0; k < set->n[e]; k++) {
-					size_t i = set->idx[e][k];
-					cb_prepared_banks(&w.prep[i], banks, w.bank_of[i]);
-				}
-			fit_geometry(&w, banks, widths[wi], cand, &nc);
-			stopped = cb_stop_signal != 0;
+	size_t step = (tables->ntables + CB_CACHE_MAX_TABLES - 1) / CB_CACHE_MAX_TABLES;
+	cb_dataset sub = *ds;
+	sub.obs = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *sub.obs);
+	sub.n = 0;
+	cb_fit_set sample = *set;
+	sample.ds = &sub;
+	for (int e = 0; e < CB_NELEM; e++) {
+		sample.idx[e] = cb_xmalloc((set->n[e] ? set->n[e] : 1) * sizeof(size_t));
+		sample.n[e] = 0;
+		for (size_t k = 0; k < set->n[e]; k++) {
+			size_t i = set->idx[e][k];
+			if (tables->table_of_obs[i] % step)
+				continue;
+			sample.idx[e][sample.n[e]++] = sub.n;
+			sub.obs[sub.n++] = ds->obs[i];
 		}
-		release_width(&w);
 	}
-	free(w.passes);
-	free(w.bank_of);
-	free(w.prep);
-	if (stopped) {
+	size_t nc, ngeom = 0;
+	cb_pass_cache *c = cb_pass_cache_new(&sub);
+	if (c) {
+		cb_candidate *cand = fit_all(&sample, c, &nc);
+		ngeom = best_geometries(cand, nc, geoms);
+		free(cand);
+	}
+	cb_pass_cache_free(c);
+	for (int e = 0; e < CB_NELEM; e++)
+		free(sample.idx[e]);
+	free(sub.obs);
+	return ngeom;
+}
+
+/* Stage 2: the best geometries of stage 1 on every table. */
+static cb_candidate *fit_two_stages(const cb_fit_set *set, size_t *n)
+{
+	unsigned geoms[NGEOM];
+	cb_pass_cache *tables = cache_new(set->ds, set->groupings, set->ngroupings, NULL, 0, false);
+	size_t ngeom = stage1(set, tables, geoms);
+	cb_pass_cache_free(tables);
+	cb_pass_cache *c = cache_new(set->ds, set->groupings, set->ngroupings, geoms, ngeom, true);
+	cb_candidate *cand = fit_all(set, c, n);
+	cb_pass_cache_free(c);
+	return cand;
+}
+
+cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cache, size_t *n)
+{
+	cb_candidate *cand;
+	if (cache) {
+		cand = fit_all(set, cache, n);
+	} else {
+		cb_pass_cache *c = cb_pass_cache_new(set->ds);
+		cand = c ? fit_all(set, c, n) : fit_two_stages(set, n);
+		cb_pass_cache_free(c);
+	}
+	if (cb_stop_signal) {
 		free(cand);
 		return NULL;
 	}
-	*n = nc;
 	return cand;
 }
