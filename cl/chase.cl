@@ -30,8 +30,7 @@
 #endif
 #ifndef CB_LOCAL_BYTES
 #error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
-#endif
-#if CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
+#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
 #error "CB_LOCAL_BYTES must be a positive multiple of 16"
 #endif
 
