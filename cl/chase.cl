@@ -13,10 +13,31 @@
  * Build options (set by the host):
  *   -DCB_ELEM=uchar|ushort|uint|uint2|uint4   element type
  *   -DCB_ELEM_BYTES=1|2|4|8|16                its size
+ *   -DCB_LOCAL_BYTES=N                        bytes of the __local array (a multiple of 16)
+ *   -DCB_SUBGROUP=N                           optional: pin the sub-group size (SIMD width)
+ *                                             with cl_intel_required_subgroup_size; only for
+ *                                             a device with that extension and N among its
+ *                                             CL_DEVICE_SUB_GROUP_SIZES_INTEL (else the
+ *                                             build fails, e.g. N = 8 on Ponte Vecchio)
+ *
+ * The __local array is static, sized at build time: with a __local pointer argument every
+ * step costs one more address addition on AMD (LDS base + offset: v_add_u32 before each
+ * ds_read); a static array sits at LDS address 0, so the offset is the address.
  */
 #ifndef CB_ELEM
 #define CB_ELEM uint
 #define CB_ELEM_BYTES 4
+#endif
+#ifndef CB_LOCAL_BYTES
+#error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
+#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
+#error "CB_LOCAL_BYTES must be a positive multiple of 16"
+#endif
+
+#ifdef CB_SUBGROUP
+#define CB_REQD_SUBGROUP __attribute__((intel_reqd_sub_group_size(CB_SUBGROUP)))
+#else
+#define CB_REQD_SUBGROUP
 #endif
 
 #if CB_ELEM_BYTES == 16
@@ -38,15 +59,16 @@
 		off = start | (v & mask);                                \
 	} while (0)
 
-__kernel void cb_chase(__global const uint *lane_tables,  /* byte offsets: nlanes per table */
-		       const uint table,
-		       const uint nlanes,
-		       const uint steps,                  /* multiple of 8 */
-		       const uint mask,                   /* zero at run time */
-		       const uint fill_words,             /* 32-bit words of buf to fill */
-		       __global uint *out,
-		       __local uint4 *buf)                /* uint4: 16-byte aligned for every CB_ELEM */
+__kernel CB_REQD_SUBGROUP
+void cb_chase(__global const uint *lane_tables,  /* byte offsets: nlanes per table */
+	      const uint table,
+	      const uint nlanes,
+	      const uint steps,                  /* multiple of 8 */
+	      const uint mask,                   /* zero at run time */
+	      const uint fill_words,             /* 32-bit words of buf to fill */
+	      __global uint *out)
 {
+	__local uint4 buf[CB_LOCAL_BYTES / 16];  /* uint4: 16-byte aligned for every CB_ELEM */
 	const uint lid = (uint)get_local_id(0);
 	const uint lsize = (uint)get_local_size(0);
 	__local uint *words = (__local uint *)buf;
