@@ -7,8 +7,10 @@
  * loaded value through a mask that is zero at run time but unknown to the compiler, so the
  * loads can neither be hoisted nor dropped, for every element size. One step is the load and
  * one three-input logic operation (start | (v & mask)), so that the banks, not the ALUs, set
- * the pace. The last loaded value plus the step count goes to global memory and the host
- * checks it: a skipped or miscompiled chain is an error, not a time.
+ * the pace. The last loaded value plus the step count goes to global memory. The first and the
+ * last work-group also copy their first NLANES results into this launch's SLOT of CHECK, so
+ * that the host checks every launch of a batch: a skipped, cut short or miscompiled chain is
+ * an error, not a time.
  *
  * Build options (set by the host):
  *   -DCB_ELEM=uchar|ushort|uint|uint2|uint4   element type
@@ -66,7 +68,9 @@ void cb_chase(__global const uint *lane_tables,  /* byte offsets: nlanes per tab
 	      const uint steps,                  /* multiple of 8 */
 	      const uint mask,                   /* zero at run time */
 	      const uint fill_words,             /* 32-bit words of buf to fill */
-	      __global uint *out)
+	      __global uint *out,
+	      __global uint *check,              /* 2 * nlanes results per slot */
+	      const uint slot)
 {
 	__local uint4 buf[CB_LOCAL_BYTES / 16];  /* uint4: 16-byte aligned for every CB_ELEM */
 	const uint lid = (uint)get_local_id(0);
@@ -86,5 +90,11 @@ void cb_chase(__global const uint *lane_tables,  /* byte offsets: nlanes per tab
 		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
 		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
 	}
-	out[get_global_id(0)] = v + i;
+	const uint result = v + i;
+	out[get_global_id(0)] = result;
+	const uint group = (uint)get_group_id(0), last = (uint)get_num_groups(0) - 1u;
+	if (group == 0u && lid < nlanes)
+		check[slot * 2u * nlanes + lid] = result;
+	if (group == last && lid < nlanes)
+		check[(slot * 2u + 1u) * nlanes + lid] = result;
 }

@@ -42,7 +42,7 @@ assert() { # DESCRIPTION COMMAND...
 H200=$top_srcdir/results/nvidia/h200.json
 mkdir -p "$TMP/icd" "$TMP/w"
 echo "$top_builddir/tests/libcbstub.so" > "$TMP/icd/stub.icd"
-STUB="env OCL_ICD_VENDORS=$TMP/icd"
+STUB="env OCL_ICD_VENDORS=$TMP/icd CLBANKS_TIMER=event"
 have_gp=no
 command -v gnuplot >/dev/null 2>&1 && have_gp=yes
 have_strace=no
@@ -181,9 +181,10 @@ if [ $have_strace = yes ]; then
 		"$CLBANKS" analyze "$H200" -o "$TMP/twice.txt" > "$TMP/out" 2>&1 &
 	pid=$!
 	sleep 1.5
-	pkill -INT -x clbanks
+	child=$(pgrep -P $pid -x clbanks)
+	kill -INT $child
 	sleep 0.2
-	pkill -INT -x clbanks
+	kill -INT $child
 	wait $pid
 	nothing "a second SIGINT during the commit removes the temporary file" "$TMP/twice.txt"
 else

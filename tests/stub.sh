@@ -9,7 +9,10 @@
 mkdir -p "$TMP/icd"
 echo "$top_builddir/tests/libcbstub.so" > "$TMP/icd/stub.icd"
 OCL_ICD_VENDORS=$TMP/icd
-export OCL_ICD_VENDORS
+# The stub's launches take no real time: its event timer is a virtual clock that the host
+# clock cannot confirm, so the runs ask for the event timer (the timer check has its own cases).
+CLBANKS_TIMER=event
+export OCL_ICD_VENDORS CLBANKS_TIMER
 
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -33,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || ls -a "$(dirname "$1")" | grep -q '^\.clbanks-'; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..25"
+echo "1..42"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16 16 B: 8" -- --quick
@@ -79,3 +82,52 @@ expect "a build failure shows the driver's log" 4 "stub: error: the build fails 
 expect "wrong kernel results fail verification" 4 "verification failed for the baseline" \
 	CBSTUB_FAULT=wrong-result -- --quick -o "$TMP/f7.json"
 no_file "$TMP/f7.json" "no output after a verification failure"
+
+# The timer check, chains the device cuts short, pinned and checked sub-group sizes.
+expect "events that read START 2, END 3 are not trusted: the host clock times" 0 \
+	"timer host" CLBANKS_TIMER=auto CBSTUB_FAULT=counter-time -- --quick -o "$TMP/t1.json"
+check_host() { grep -q '"timer": "host"' "$TMP/t1.json" &&
+	grep -q '"timer_reason": "the event timer is not used: every launch reads 1 ns' "$TMP/t1.json"; }
+if check_host; then ok "the document says the host clock timed, and why"; else notok "the document says the host clock timed, and why"; fi
+expect "--timer host times with the host clock" 0 "timer host" -- --quick --timer host -q --format text
+expect "a device that cuts chains over 4096 steps: the run stays within them" 0 \
+	"gives wrong results for chains of more than 40[0-9][0-9] steps" CBSTUB_LOOP_CAP=4096 -- --quick -o "$TMP/cap.json"
+check_cap() { grep -q '"chain_cap": 40[0-9][0-9]' "$TMP/cap.json" && ! grep -q '"steps": [0-9]\{5,\}' "$TMP/cap.json"; }
+if check_cap; then ok "the cap is recorded and no chain exceeds it"; else notok "the cap is recorded and no chain exceeds it"; fi
+expect "Intel: kernels are pinned to SIMD16 (intel_reqd_sub_group_size)" 0 \
+	"Sub-group: +16 lanes \(intel_reqd_sub_group_size" CBSTUB_INTEL=1 CBSTUB_SUBGROUP=16 \
+	CBSTUB_BANKS=16 CBSTUB_LANES=16,16,16,16,16 -- --quick -o "$TMP/intel.json"
+check_pin() { grep -q -- '-DCB_SUBGROUP=16' "$TMP/intel.json" && grep -q '"slm_unit": "sub-slice"' "$TMP/intel.json"; }
+if check_pin; then ok "the build options pin the size; local memory units are sub-slices"; else notok "the build options pin the size; local memory units are sub-slices"; fi
+expect "Intel: --subgroup 32 pins SIMD32" 0 "Sub-group: +32 lanes \(intel_reqd" CBSTUB_INTEL=1 -- --quick --subgroup 32 -q --format text
+expect "Intel: a size the device does not offer is refused" 2 "--subgroup 64: .* builds kernels for sub-groups of 8" \
+	CBSTUB_INTEL=1 -- --quick --subgroup 64
+expect "a kernel that runs with another sub-group size is refused" 4 \
+	"the [0-9]+-byte kernel runs with sub-groups of 16 work-items for work-groups of 256, not 32" \
+	CBSTUB_KERNEL_SUBGROUP=16 -- --quick -o "$TMP/sg.json"
+no_file "$TMP/sg.json" "no output after a sub-group mismatch"
+expect "--subgroup 16 on a device with 32-wide warps is refused" 4 \
+	"--subgroup 16: clbanks stub GPU runs sub-groups of 32 .*split or merge" -- --quick --subgroup 16
+expect "a platform whose clGetDeviceIDs fails is named in a warning" 3 \
+	"warning: platform 0 \(clbanks stub\): clGetDeviceIDs: CL_OUT_OF_HOST_MEMORY" CBSTUB_FAULT=devices -- --list
+expect "an OpenCL 1.1 device is refused with its version" 4 "is an OpenCL 1.1 device .*needs OpenCL 1.2" \
+	CBSTUB_VERSION=1.1 -- --quick
+if [ -r /etc/OpenCL/vendors/pocl.icd ]; then
+	cp /etc/OpenCL/vendors/pocl.icd "$TMP/icd/a-pocl.icd"
+	mkdir -p "$TMP/pocl-cache"
+	# The loader's order is the directory's: the GPU is the default wherever it is listed.
+	expect "with a CPU beside it, --list marks the GPU as the default" 0 \
+		"^[0-9] \* +[0-9]:0 +GPU +clbanks stub GPU" POCL_CACHE_DIR=$TMP/pocl-cache -- --list
+	if grep -q "CPU" "$TMP/out" && ! grep -q "^[0-9] \* .*CPU" "$TMP/out"; then
+		ok "the CPU is not the default"
+	else
+		notok "the CPU is not the default"
+	fi
+	expect "and a run without --device measures the GPU" 0 "measuring clbanks stub GPU" \
+		POCL_CACHE_DIR=$TMP/pocl-cache -- --quick --format text
+	rm "$TMP/icd/a-pocl.icd"
+else
+	ok "the default device is the GPU # SKIP no PoCL"
+	ok "the CPU is not the default # SKIP no PoCL"
+	ok "a run without --device measures the GPU # SKIP no PoCL"
+fi

@@ -16,12 +16,20 @@
  *   CBSTUB_TIMER_RES                profiling timer resolution in ns (1000)
  *   CBSTUB_LOCAL_TYPE=global        report CL_GLOBAL local memory
  *   CBSTUB_AMD=1                    report like AMD: wavefront width and a bank count of 32
+ *   CBSTUB_INTEL=1                  report like Intel: cl_intel_required_subgroup_size with
+ *                                   sizes 8, 16, 32; a kernel runs with the size it is built
+ *                                   for (-DCB_SUBGROUP), else 32; sub-slices as local units
+ *   CBSTUB_KERNEL_SUBGROUP          cl_khr_subgroups: kernels report this sub-group size
+ *   CBSTUB_LOOP_CAP                 chains longer than this give wrong results (llvmpipe)
  *   CBSTUB_FAULT                    enqueue:N:CODE  the Nth launch fails with CODE
  *                                   wait:N:CODE     waiting for the Nth launch fails
  *                                   profiling       profiling info is not available (-7)
  *                                   zero-time       every event has END == START
  *                                   build           clBuildProgram fails with a log
  *                                   wrong-result    results are off by one
+ *                                   counter-time    events read START 2, END 3 (rusticl)
+ *                                   devices         clGetDeviceIDs fails (-6)
+ *   CBSTUB_VERSION                  the device's and platform's OpenCL version ("1.2")
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -47,12 +55,12 @@ struct _cl_device_id { struct _cl_icd_dispatch *d; };
 struct _cl_context { struct _cl_icd_dispatch *d; };
 struct _cl_command_queue { struct _cl_icd_dispatch *d; };
 struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; };
-struct _cl_program { struct _cl_icd_dispatch *d; unsigned elem; char log[256]; };
+struct _cl_program { struct _cl_icd_dispatch *d; unsigned elem, pin; char log[256]; };
 struct _cl_kernel {
 	struct _cl_icd_dispatch *d;
-	unsigned elem;
-	cl_mem tables, out;
-	cl_uint table, nlanes, steps, mask, fill;
+	unsigned elem, pin;
+	cl_mem tables, out, check;
+	cl_uint table, nlanes, steps, mask, fill, slot;
 };
 struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
 
@@ -67,11 +75,13 @@ static struct {
 	cb_geometry geom;
 	unsigned lanes[CB_NELEM];
 	unsigned subgroup;
-	bool report_subgroup, flat, global_local, amd;
+	bool report_subgroup, flat, global_local, amd, intel;
+	unsigned kernel_subgroup, loop_cap;
 	double noise;
 	size_t timer_res;
 	char fault[64];
 	int fault_n, fault_code;
+	bool fault_fired;
 	unsigned launches;
 	cl_ulong clock;
 	uint64_t rng;
@@ -106,6 +116,9 @@ static void setup(void)
 	const char *lt = getenv("CBSTUB_LOCAL_TYPE");
 	dev.global_local = lt && strcmp(lt, "global") == 0;
 	dev.amd = env_uint("CBSTUB_AMD", 0) != 0;
+	dev.intel = env_uint("CBSTUB_INTEL", 0) != 0;
+	dev.kernel_subgroup = env_uint("CBSTUB_KERNEL_SUBGROUP", 0);
+	dev.loop_cap = env_uint("CBSTUB_LOOP_CAP", 0);
 	const char *n = getenv("CBSTUB_NOISE");
 	dev.noise = n && *n ? atof(n) : 0.01;
 	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
@@ -147,6 +160,14 @@ static cl_int give_str(const char *s, size_t size, void *value, size_t *ret)
 	return give(s, strlen(s) + 1, size, value, ret);
 }
 
+static const char *version(void)
+{
+	static char v[64];
+	const char *e = getenv("CBSTUB_VERSION");
+	snprintf(v, sizeof v, "OpenCL %s stub", e && *e ? e : "1.2");
+	return v;
+}
+
 static cl_int CL_API_CALL stub_GetPlatformInfo(cl_platform_id p, cl_platform_info what, size_t size,
 					       void *value, size_t *ret)
 {
@@ -154,7 +175,7 @@ static cl_int CL_API_CALL stub_GetPlatformInfo(cl_platform_id p, cl_platform_inf
 	switch (what) {
 	case CL_PLATFORM_NAME: return give_str("clbanks stub", size, value, ret);
 	case CL_PLATFORM_VENDOR: return give_str("clbanks tests", size, value, ret);
-	case CL_PLATFORM_VERSION: return give_str("OpenCL 1.2 stub", size, value, ret);
+	case CL_PLATFORM_VERSION: return give_str(version(), size, value, ret);
 	case CL_PLATFORM_PROFILE: return give_str("FULL_PROFILE", size, value, ret);
 	case CL_PLATFORM_EXTENSIONS: return give_str("cl_khr_icd", size, value, ret);
 	case CL_PLATFORM_ICD_SUFFIX_KHR: return give_str("STUB", size, value, ret);
@@ -166,6 +187,9 @@ static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type typ
 					    cl_device_id *devices, cl_uint *count)
 {
 	(void)p;
+	setup();
+	if (strcmp(dev.fault, "devices") == 0)
+		return CL_OUT_OF_HOST_MEMORY;
 	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
 		return CL_DEVICE_NOT_FOUND;
 	if (count)
@@ -190,11 +214,28 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 	case CL_DEVICE_NAME: return give_str("clbanks stub GPU", size, value, ret);
 	case CL_DEVICE_VENDOR: return give_str("clbanks tests", size, value, ret);
 	case CL_DRIVER_VERSION: return give_str("1.0", size, value, ret);
-	case CL_DEVICE_VERSION: return give_str("OpenCL 1.2 stub", size, value, ret);
+	case CL_DEVICE_VERSION: return give_str(version(), size, value, ret);
 	case CL_DEVICE_OPENCL_C_VERSION: return give_str("OpenCL C 1.2", size, value, ret);
 	case CL_DEVICE_EXTENSIONS:
-		return give_str(!dev.report_subgroup ? "" : dev.amd ? "cl_amd_device_attribute_query" :
+		return give_str(dev.intel ? "cl_intel_required_subgroup_size "
+				"cl_intel_device_attribute_query cl_khr_subgroups" :
+				dev.kernel_subgroup && dev.report_subgroup ?
+				"cl_nv_device_attribute_query cl_khr_subgroups" :
+				dev.kernel_subgroup ? "cl_khr_subgroups" :
+				!dev.report_subgroup ? "" : dev.amd ? "cl_amd_device_attribute_query" :
 				"cl_nv_device_attribute_query", size, value, ret);
+	case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
+		size_t sizes[3] = { 8, 16, 32 };
+		if (!dev.intel)
+			return CL_INVALID_VALUE;
+		return give(sizes, sizeof sizes, size, value, ret);
+	}
+	case CL_DEVICE_NUM_SLICES_INTEL:
+	case CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL:
+		if (!dev.intel)
+			return CL_INVALID_VALUE;
+		u = what == CL_DEVICE_NUM_SLICES_INTEL ? 1 : 2;
+		return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_WAVEFRONT_WIDTH_AMD:
 		if (!dev.report_subgroup || !dev.amd)
 			return CL_INVALID_VALUE;
@@ -214,7 +255,7 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = 1024; return give(&sz, sizeof sz, size, value, ret);
 	case CL_DEVICE_ENDIAN_LITTLE: b = CL_TRUE; return give(&b, sizeof b, size, value, ret);
 	case CL_DEVICE_WARP_SIZE_NV:
-		if (!dev.report_subgroup || dev.amd)
+		if (!dev.report_subgroup || dev.amd || dev.intel)
 			return CL_INVALID_VALUE;
 		u = dev.subgroup;
 		return give(&u, sizeof u, size, value, ret);
@@ -266,7 +307,13 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 {
 	(void)n; (void)d; (void)cb; (void)user;
 	const char *e = options ? strstr(options, "-DCB_ELEM_BYTES=") : NULL;
+	const char *pin = options ? strstr(options, "-DCB_SUBGROUP=") : NULL;
 	p->elem = e ? (unsigned)atoi(e + 16) : 4;
+	p->pin = pin ? (unsigned)atoi(pin + 14) : 0;
+	if (!options || !strstr(options, "-DCB_LOCAL_BYTES=")) {
+		snprintf(p->log, sizeof p->log, "stub: error: CB_LOCAL_BYTES is not defined");
+		return CL_BUILD_PROGRAM_FAILURE;
+	}
 	if (strcmp(dev.fault, "build") == 0) {
 		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
 		return CL_BUILD_PROGRAM_FAILURE;
@@ -296,6 +343,7 @@ static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, c
 	cl_kernel k = calloc(1, sizeof *k);
 	k->d = &dispatch;
 	k->elem = p->elem;
+	k->pin = p->pin;
 	if (err)
 		*err = CL_SUCCESS;
 	return k;
@@ -324,6 +372,8 @@ static cl_int CL_API_CALL stub_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
 
 static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size, const void *v)
 {
+	if (!v || size == 0)
+		return CL_INVALID_ARG_VALUE; /* every argument has a value: no __local argument */
 	switch (i) {
 	case 0: k->tables = *(const cl_mem *)v; break;
 	case 1: k->table = *(const cl_uint *)v; break;
@@ -332,7 +382,8 @@ static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size,
 	case 4: k->mask = *(const cl_uint *)v; break;
 	case 5: k->fill = *(const cl_uint *)v; break;
 	case 6: k->out = *(const cl_mem *)v; break;
-	case 7: if (v || size == 0) return CL_INVALID_ARG_VALUE; break;
+	case 7: k->check = *(const cl_mem *)v; break;
+	case 8: k->slot = *(const cl_uint *)v; break;
 	default: return CL_INVALID_ARG_INDEX;
 	}
 	return CL_SUCCESS;
@@ -391,9 +442,18 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	uint32_t lanes[CB_MAX_LANES];
 	for (unsigned l = 0; l < S; l++)
 		lanes[l] = tables[k->table * k->nlanes + l % k->nlanes];
+	bool wrong = strcmp(dev.fault, "wrong-result") == 0 || (dev.loop_cap && k->steps > dev.loop_cap);
 	for (size_t i = 0; i < n && (i + 1) * sizeof(uint32_t) <= k->out->size; i++)
 		out[i] = expected(k->elem, tables[k->table * k->nlanes + (i % wg) % k->nlanes], k->steps) +
-			 (strcmp(dev.fault, "wrong-result") == 0);
+			 wrong;
+	/* The first and the last work-group report their first lanes to the launch's slot. */
+	uint32_t *check = (uint32_t *)k->check->data;
+	for (unsigned g = 0; g < 2; g++)
+		for (size_t l = 0; l < wg && l < k->nlanes; l++) {
+			size_t at = ((size_t)k->slot * 2 + g) * k->nlanes + l;
+			if ((at + 1) * sizeof(uint32_t) <= k->check->size)
+				check[at] = out[g ? n - wg + l : l];
+		}
 	/* Time per step: t0 + c * passes for one sub-group, times the sub-groups per compute unit. */
 	int e = cb_elem_index(k->elem);
 	double passes = dev.flat ? 1 : cb_passes(&dev.geom, dev.lanes[e], k->elem, lanes, S);
@@ -404,6 +464,10 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	event->d = &dispatch;
 	event->start = dev.clock;
 	event->end = strcmp(dev.fault, "zero-time") == 0 ? dev.clock : dev.clock + (cl_ulong)ns;
+	if (strcmp(dev.fault, "counter-time") == 0) {
+		event->start = 2;
+		event->end = 3;
+	}
 	dev.clock += (cl_ulong)ns + 1000;
 	if (ev)
 		*ev = event;
@@ -415,8 +479,16 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 {
 	(void)n; (void)ev;
-	if (strcmp(dev.fault, "wait") == 0 && (int)dev.launches == dev.fault_n)
+	if (strcmp(dev.fault, "wait") == 0 && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
+		dev.fault_fired = true;
 		return dev.fault_code;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_Flush(cl_command_queue q)
+{
+	(void)q;
 	return CL_SUCCESS;
 }
 
@@ -455,9 +527,24 @@ static cl_int CL_API_CALL stub_UnloadPlatformCompiler(cl_platform_id p)
 	return CL_SUCCESS;
 }
 
+/* cl_khr_subgroups: the sub-group size a kernel runs with. */
+static cl_int CL_API_CALL stub_GetKernelSubGroupInfoKHR(cl_kernel k, cl_device_id d,
+							cl_kernel_sub_group_info what, size_t in_size,
+							const void *in, size_t size, void *value,
+							size_t *ret)
+{
+	(void)d; (void)in_size; (void)in;
+	if (what != CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR)
+		return CL_INVALID_VALUE;
+	size_t sg = dev.kernel_subgroup ? dev.kernel_subgroup : k->pin ? k->pin : 32;
+	return give(&sg, sizeof sg, size, value, ret);
+}
+
 static void *CL_API_CALL stub_GetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
 {
-	(void)p; (void)name;
+	(void)p;
+	if (strcmp(name, "clGetKernelSubGroupInfoKHR") == 0 && (dev.intel || dev.kernel_subgroup))
+		return (void *)stub_GetKernelSubGroupInfoKHR;
 	return NULL;
 }
 
@@ -482,6 +569,11 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	dispatch.clReleaseMemObject = stub_ReleaseMemObject;
 	dispatch.clEnqueueNDRangeKernel = stub_EnqueueNDRangeKernel;
 	dispatch.clWaitForEvents = stub_WaitForEvents;
+	dispatch.clFlush = stub_Flush;
+	/* ocl-icd answers clGetExtensionFunctionAddressForPlatform for this one itself and
+	 * dispatches through the table. */
+	dispatch.clGetKernelSubGroupInfoKHR = stub_GetKernelSubGroupInfoKHR;
+	dispatch.clFinish = stub_Flush;
 	dispatch.clGetEventProfilingInfo = stub_GetEventProfilingInfo;
 	dispatch.clReleaseEvent = stub_ReleaseEvent;
 	dispatch.clEnqueueReadBuffer = stub_EnqueueReadBuffer;

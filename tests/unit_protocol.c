@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The timing protocol on a fake device with a fake clock: calibration, rounds, convergence,
- * invalid samples, interruption, the sub-group probe. No OpenCL. */
+/* The timing protocol on a fake device with a fake clock: the timer check, the launch length,
+ * the chain cap, differential timing, rounds and stopping, invalid samples, interruption, the
+ * sub-group probe. No OpenCL. */
 #include "config.h"
 #include "measure/protocol.h"
 #include "core/util.h"
@@ -11,32 +12,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A device whose time per step is cost[table] ns, with multiplicative noise; the clock moves
- * by each launch's duration. */
+/* A device whose launch costs FIXED ns plus cost[table] ns per step, with multiplicative
+ * noise; the host clock also sees OVERHEAD ns per batch. */
 typedef struct {
 	double cost[8];
-	double noise;
+	double fixed, overhead, noise;
 	double clock_s;
 	cb_rng rng;
-	unsigned launches, verified, invalid_every, stop_after;
+	unsigned launches, invalid_every, stop_after, loop_cap;
+	bool counter;             /* events read START 2, END 3 */
 	unsigned group;           /* > 0: the probe's n-lane tables cost min(n, group) */
+	unsigned spike_launch;    /* this launch takes 10x longer */
 } fake;
 
-static cb_rc fake_launch(void *ctx, const cb_experiment *x, unsigned steps, bool verify,
-			 uint64_t *ns, cb_error *err)
+static double launch_ns(fake *f, const cb_launch_item *it)
 {
-	(void)err;
-	fake *f = ctx;
-	f->launches++;
-	f->verified += verify;
-	double per_step = x->index == CB_PROBE ? (f->group ? (x->nlanes < f->group ? x->nlanes : f->group) : 1)
-					       : f->cost[x->table];
+	const cb_experiment *x = it->x;
+	double per_step = x->index == CB_PROBE ?
+		(f->group ? (x->nlanes < f->group ? x->nlanes : f->group) : 1) : f->cost[x->table];
 	double u = (double)cb_rng_below(&f->rng, 1u << 20) / (1u << 20);
-	double t = per_step * steps * (1 + f->noise * (2 * u - 1));
-	f->clock_s += t * 1e-9;
-	*ns = f->invalid_every && f->launches % f->invalid_every == 0 ? 0 : (uint64_t)t;
-	if (f->stop_after && f->launches == f->stop_after)
-		cb_stop_signal = SIGINT;
+	double t = (f->fixed + per_step * it->steps) * (1 + f->noise * (2 * u - 1));
+	return f->launches == f->spike_launch ? 10 * t : t;
+}
+
+static cb_rc fake_run(void *ctx, const cb_launch_item *items, size_t n, double expected_s,
+		      uint64_t *ns, double *host_s, long *bad, cb_error *err)
+{
+	(void)expected_s;
+	fake *f = ctx;
+	double total = f->overhead;
+	*bad = -1;
+	for (size_t i = 0; i < n; i++) {
+		f->launches++;
+		double t = launch_ns(f, &items[i]);
+		total += t;
+		ns[i] = f->counter ? 1 : f->invalid_every && f->launches % f->invalid_every == 0 ? 0 :
+			(uint64_t)t;
+		if (f->loop_cap && items[i].steps > f->loop_cap) {
+			*bad = (long)i;
+			return cb_error_set(err, CB_ERR_RUNTIME, "verification failed");
+		}
+		if (f->stop_after && f->launches == f->stop_after)
+			cb_stop_signal = SIGINT;
+	}
+	f->clock_s += total * 1e-9;
+	*host_s = total * 1e-9;
 	return CB_OK;
 }
 
@@ -56,7 +76,8 @@ static cb_experiment *experiments(size_t n, unsigned rounds)
 		ex[i].nlanes = 4;
 		ex[i].lanes = lanes;
 		ex[i].ratios = cb_xcalloc(rounds, sizeof(double));
-		ex[i].samples = cb_xcalloc(rounds, sizeof(uint64_t));
+		ex[i].samples = cb_xcalloc((size_t)rounds * CB_BASELINE_REPS, sizeof(uint64_t));
+		ex[i].samples_short = cb_xcalloc((size_t)rounds * CB_BASELINE_REPS, sizeof(uint64_t));
 	}
 	return ex;
 }
@@ -66,56 +87,168 @@ static void free_experiments(cb_experiment *ex, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(ex[i].ratios);
 		free(ex[i].samples);
+		free(ex[i].samples_short);
 	}
 	free(ex);
 }
 
+static cb_protocol_opts options(unsigned min, unsigned max, double target)
+{
+	cb_protocol_opts o = { .min_rounds = min, .max_rounds = max, .ci_target = target,
+			       .max_launch_ns = 50e6, .budget_s = 6, .timer = CB_TIMER_AUTO,
+			       .event_timer = true, .declared_resolution_ns = 1000, .seed = 1 };
+	return o;
+}
+
+static unsigned settle_at;
+static bool settle_when(void *ctx, const cb_experiment *ex, size_t nex, unsigned rounds)
+{
+	(void)ctx; (void)ex; (void)nex;
+	return settle_at && rounds >= settle_at;
+}
+
+/* Runs calibration and rounds; returns the median ratio of experiment I. */
+static double median_ratio(const cb_experiment *x)
+{
+	double *v = cb_xmalloc((x->n ? x->n : 1) * sizeof *v);
+	memcpy(v, x->ratios, x->n * sizeof *v);
+	double m = x->n ? v[0] : NAN;
+	for (unsigned i = 0; i < x->n; i++)
+		for (unsigned j = i + 1; j < x->n; j++)
+			if (v[j] < v[i]) {
+				double t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+			}
+	if (x->n)
+		m = x->n % 2 ? v[x->n / 2] : (v[x->n / 2 - 1] + v[x->n / 2]) / 2;
+	free(v);
+	return m;
+}
+
 static void calibration_and_rounds(void)
 {
-	fake f = { .cost = { 1, 2, 32, 1 }, .noise = 0 };
+	fake f = { .cost = { 100, 200, 3200, 100 }, .fixed = 20000, .overhead = 5000 };
 	cb_rng_seed(&f.rng, 1);
-	cb_launcher l = { fake_launch, fake_now, &f };
-	cb_protocol_opts o = { 6, 30, 0.02, 1e6, 1, NULL };
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 30, 0.02);
+	settle_at = 7;
+	o.settled = settle_when;
 	cb_protocol_state st = { 0 };
 	cb_error err;
 	cb_experiment *ex = experiments(4, 30);
 	tap_ok(cb_calibrate(&l, &o, ex, 4, &st, &err) == CB_OK, "calibration succeeds");
-	tap_ok(ex[0].steps >= 999992 && ex[0].steps <= 1000008 && ex[0].steps % 8 == 0,
-	       "the baseline's chain fills the 1 ms target (%u steps of 1 ns)", ex[0].steps);
-	tap_ok(ex[2].steps >= 31240 && ex[2].steps <= 31256, "a 32x slower table gets 1/32 of the steps "
-	       "(%u)", ex[2].steps);
-	tap_ok(f.verified >= 4, "the first baseline launch and every experiment's probe are verified "
-	       "(%u)", f.verified);
-	tap_ok(f.clock_s >= 0.1, "the warm-up lasts 100 ms of device time (%.3f s)", f.clock_s);
-	tap_ok(cb_measure_rounds(&l, &o, ex, 4, &st, &err) == CB_OK, "rounds succeed");
-	tap_ok(st.rounds == 6 && st.converged, "noiseless data converge after the minimum rounds (%u)",
-	       st.rounds);
-	tap_ok(fabs(ex[1].ratios[0] - 2) < 1e-3 && fabs(ex[2].ratios[5] - 32) < 1e-2,
-	       "ratios to the baseline of the same round (%.4f, %.4f)", ex[1].ratios[0], ex[2].ratios[5]);
+	tap_ok(st.timer == CB_TIMER_EVENT && strstr(st.timer_reason, "agrees with the host clock"),
+	       "an event timer that agrees with the host clock is used: %s", st.timer_reason);
+	tap_ok(st.launch_ns >= 20e3 && st.launch_ns <= 1e6, "a noiseless device gets a short launch "
+	       "(%.0f ns)", st.launch_ns);
+	tap_ok(ex[0].steps_short * 4 <= ex[0].steps + 8 && ex[0].steps_short * 4 >= ex[0].steps - 8,
+	       "the short chain is a quarter of the long one (%u, %u)", ex[0].steps, ex[0].steps_short);
+	tap_ok(fabs((double)ex[2].steps * 32 - ex[0].steps) <= 32 * 8,
+	       "a 32x slower table gets 1/32 of the steps (%u vs %u)", ex[2].steps, ex[0].steps);
+	tap_ok(cb_measure_rounds(&l, &o, ex, 4, &st, &err) == CB_OK && st.rounds == 7 && st.settled,
+	       "the run stops once the answer has settled (%u rounds)", st.rounds);
+	tap_ok(fabs(median_ratio(&ex[2]) - 32) < 1e-6 && fabs(median_ratio(&ex[1]) - 2) < 1e-6,
+	       "differential timing: the launch's fixed cost cancels (ratios %.6f, %.6f)",
+	       median_ratio(&ex[2]), median_ratio(&ex[1]));
 	free_experiments(ex, 4);
 
-	fake g = { .cost = { 1, 2, 3 }, .noise = 0.5 };
-	cb_rng_seed(&g.rng, 2);
-	cb_launcher lg = { fake_launch, fake_now, &g };
-	cb_protocol_opts og = { 6, 9, 0.001, 1e5, 1, NULL };
-	ex = experiments(3, 9);
+	/* The same device with a 10x larger fixed cost: the same ratios. */
+	fake g = f;
+	g.fixed = 200000;
+	g.launches = 0;
+	cb_rng_seed(&g.rng, 1);
+	cb_launcher lg = { fake_run, fake_now, &g, 4096 };
 	cb_protocol_state sg = { 0 };
-	cb_calibrate(&lg, &og, ex, 3, &sg, &err);
-	tap_ok(cb_measure_rounds(&lg, &og, ex, 3, &sg, &err) == CB_OK && sg.rounds == 9 && !sg.converged,
-	       "noisy data run to --max-rounds and say they did not converge (%u rounds)", sg.rounds);
+	ex = experiments(4, 30);
+	cb_calibrate(&lg, &o, ex, 4, &sg, &err);
+	cb_measure_rounds(&lg, &o, ex, 4, &sg, &err);
+	tap_ok(fabs(median_ratio(&ex[2]) - 32) < 1e-6, "ratios do not depend on the fixed cost (%.6f)",
+	       median_ratio(&ex[2]));
+	free_experiments(ex, 4);
+	settle_at = 0;
+}
+
+static void stopping(void)
+{
+	cb_error err;
+	fake f = { .cost = { 100, 200, 300 }, .fixed = 1000 };
+	cb_rng_seed(&f.rng, 2);
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 30, 0.02);
+	o.all_narrow = true;
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(3, 30);
+	cb_calibrate(&l, &o, ex, 3, &st, &err);
+	tap_ok(cb_measure_rounds(&l, &o, ex, 3, &st, &err) == CB_OK && st.rounds == 6 && st.converged,
+	       "every interval narrow: a noiseless run stops at the minimum (%u rounds)", st.rounds);
 	free_experiments(ex, 3);
+
+	fake g = { .cost = { 100, 200, 300 }, .fixed = 1000, .noise = 0.5 };
+	cb_rng_seed(&g.rng, 3);
+	cb_launcher lg = { fake_run, fake_now, &g, 4096 };
+	cb_protocol_opts og = options(6, 9, 0.001);
+	cb_protocol_state sg = { 0 };
+	ex = experiments(3, 9);
+	cb_calibrate(&lg, &og, ex, 3, &sg, &err);
+	tap_ok(cb_measure_rounds(&lg, &og, ex, 3, &sg, &err) == CB_OK && sg.rounds == 9 &&
+	       !sg.converged && !sg.settled, "unsettled noisy data run to the most rounds (%u)", sg.rounds);
+	tap_ok(sg.launch_ns >= 1e6, "noise lengthens the launches (%.3g ms)", sg.launch_ns / 1e6);
+	free_experiments(ex, 3);
+}
+
+static void timer_and_chains(void)
+{
+	cb_error err;
+	fake f = { .cost = { 100, 100, 100 }, .fixed = 1000, .counter = true };
+	cb_rng_seed(&f.rng, 4);
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 6, 0.05);
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(3, 6);
+	tap_ok(cb_calibrate(&l, &o, ex, 3, &st, &err) == CB_OK && st.timer == CB_TIMER_HOST &&
+	       strstr(st.timer_reason, "every launch reads 1 ns"),
+	       "events that read START 2, END 3: the host clock times (%s)", st.timer_reason);
+	tap_ok(st.launch_ns >= 4.9e6, "host timing: launches of at least 5 ms (%.3g ms)",
+	       st.launch_ns / 1e6);
+	free_experiments(ex, 3);
+
+	fake c = { .cost = { 100, 100, 100 }, .fixed = 1000, .loop_cap = 3000 };
+	cb_rng_seed(&c.rng, 5);
+	cb_launcher lc = { fake_run, fake_now, &c, 4096 };
+	cb_protocol_opts oc = options(6, 6, 0.02);
+	cb_protocol_state sc = { 0 };
+	ex = experiments(3, 6);
+	cb_rc rc = cb_calibrate(&lc, &oc, ex, 3, &sc, &err);
+	tap_ok(rc == CB_OK && sc.chain_cap >= 2992 && sc.chain_cap <= 3000,
+	       "a device that cuts chains over 3000 steps: the longest chain that verifies is found "
+	       "(%u)", sc.chain_cap);
+	tap_ok(ex[0].steps <= 3000 && ex[1].steps <= 3000 && ex[2].steps <= 3000,
+	       "every chain stays within it (%u, %u, %u)", ex[0].steps, ex[1].steps, ex[2].steps);
+	tap_ok(cb_measure_rounds(&lc, &oc, ex, 3, &sc, &err) == CB_OK, "and the rounds run");
+	free_experiments(ex, 3);
+
+	fake z = { .cost = { 100, 100 }, .fixed = 1000, .loop_cap = 8 };
+	cb_launcher lz = { fake_run, fake_now, &z, 4096 };
+	ex = experiments(2, 6);
+	cb_protocol_state sz = { 0 };
+	rc = cb_calibrate(&lz, &oc, ex, 2, &sz, &err);
+	tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "cannot run a verified chain"),
+	       "a device that runs no chain is an error: %s", err.text);
+	free_experiments(ex, 2);
 }
 
 static void invalid_and_interrupted(void)
 {
 	cb_error err;
-	fake f = { .cost = { 1, 1, 1 }, .invalid_every = 10 };
-	cb_rng_seed(&f.rng, 3);
-	cb_launcher l = { fake_launch, fake_now, &f };
-	cb_protocol_opts o = { 6, 12, 0.02, 1e5, 1, NULL };
+	fake f = { .cost = { 100, 100, 100 }, .fixed = 1000 };
+	cb_rng_seed(&f.rng, 6);
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 12, 0.02);
 	cb_protocol_state st = { 0 };
 	cb_experiment *ex = experiments(3, 12);
 	cb_calibrate(&l, &o, ex, 3, &st, &err);
+	f.invalid_every = 10;
 	cb_rc rc = cb_measure_rounds(&l, &o, ex, 3, &st, &err);
 	tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "timer samples were invalid"),
 	       "one invalid sample in ten is a broken timer: %s", err.text);
@@ -124,25 +257,38 @@ static void invalid_and_interrupted(void)
 	       st.total_samples);
 	free_experiments(ex, 3);
 
-	fake g = { .cost = { 1, 1, 1 }, .stop_after = 40 };
-	cb_rng_seed(&g.rng, 4);
-	cb_launcher lg = { fake_launch, fake_now, &g };
+	fake g = { .cost = { 100, 100, 100 }, .fixed = 1000 };
+	cb_rng_seed(&g.rng, 7);
+	cb_launcher lg = { fake_run, fake_now, &g, 4096 };
 	cb_protocol_state sg = { 0 };
 	ex = experiments(3, 12);
 	cb_calibrate(&lg, &o, ex, 3, &sg, &err);
+	g.stop_after = g.launches + 30;
 	rc = cb_measure_rounds(&lg, &o, ex, 3, &sg, &err);
 	tap_ok(rc == CB_ERR_INTERRUPTED && err.signal == SIGINT && strstr(err.text, "interrupted by SIGINT"),
-	       "a stop between launches ends the rounds: %s", err.text);
+	       "a stop during a round ends the rounds: %s", err.text);
 	cb_stop_signal = 0;
 	free_experiments(ex, 3);
+}
 
-	fake h = { .cost = { 0, 0 } };
-	cb_launcher lh = { fake_launch, fake_now, &h };
-	ex = experiments(2, 6);
-	cb_protocol_state sh = { 0 };
-	rc = cb_calibrate(&lh, &o, ex, 2, &sh, &err);
-	tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "gives no time for the baseline"),
-	       "a timer that never moves cannot calibrate: %s", err.text);
+static void baseline_outlier(void)
+{
+	cb_error err;
+	fake f = { .cost = { 100, 400 }, .fixed = 1000 };
+	cb_rng_seed(&f.rng, 8);
+	cb_launcher l = { fake_run, fake_now, &f, 1 };  /* one launch per batch: spikes land singly */
+	cb_protocol_opts o = options(6, 6, 0.02);
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(2, 6);
+	cb_calibrate(&l, &o, ex, 2, &st, &err);
+	f.spike_launch = f.launches + 3; /* within the first round: maybe a baseline launch */
+	cb_measure_rounds(&l, &o, ex, 2, &st, &err);
+	bool all_four = true;
+	for (unsigned k = 0; k < ex[1].n; k++)
+		all_four &= fabs(ex[1].ratios[k] - 4) < 1e-6 || k == 0;
+	tap_ok(all_four && fabs(median_ratio(&ex[1]) - 4) < 1e-6,
+	       "the baseline's median of %d launches per round: one slow launch does not skew the "
+	       "ratios (median %.6f)", CB_BASELINE_REPS, median_ratio(&ex[1]));
 	free_experiments(ex, 2);
 }
 
@@ -156,12 +302,12 @@ static void probe(void)
 	cb_error err;
 	cb_subgroup_probe p;
 	fake f = { .group = 32 };
-	cb_launcher l = { fake_launch, fake_now, &f };
-	tap_ok(cb_probe_subgroup(&l, tables, ns, count, &p, &err) == CB_OK && p.found == 32,
+	cb_launcher l = { fake_run, fake_now, &f, 1 };
+	tap_ok(cb_probe_subgroup(&l, false, tables, ns, count, &p, &err) == CB_OK && p.found == 32,
 	       "a device serving 32 lanes together: the curve levels off at 32 (%u)", p.found);
 	fake flat = { .group = 0 };
-	cb_launcher lf = { fake_launch, fake_now, &flat };
-	tap_ok(cb_probe_subgroup(&lf, tables, ns, count, &p, &err) == CB_OK && p.found == 0,
+	cb_launcher lf = { fake_run, fake_now, &flat, 1 };
+	tap_ok(cb_probe_subgroup(&lf, false, tables, ns, count, &p, &err) == CB_OK && p.found == 0,
 	       "a flat device: no sub-group size is claimed");
 	count = cb_probe_tables(tables, 4096, ns);
 	tap_ok(count == 4, "the probe stays within the local memory it has (%u tables in 4 KiB)", count);
@@ -170,7 +316,10 @@ static void probe(void)
 int main(void)
 {
 	calibration_and_rounds();
+	stopping();
+	timer_and_chains();
 	invalid_and_interrupted();
+	baseline_outlier();
 	probe();
 	tap_ok(cb_round_steps(0) == CB_STEPS_MIN && cb_round_steps(1e12) == CB_STEPS_MAX &&
 	       cb_round_steps(13) == 16, "chain lengths are clamped and multiples of 8");

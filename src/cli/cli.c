@@ -127,11 +127,21 @@ static cb_rc run_options(const cb_cli_options *o, const cb_result *plan, const c
 		.measure_subgroup = o->measure_subgroup, .local_mem = o->local_mem, .seed = o->seed,
 		.plan = plan, .command_line = o->command_line, .notify = n,
 	};
-	/* --quick: six rounds (the fewest for a 95% interval) and a 5% target, unless set. */
+	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
+	 * for every interval. */
 	if (o->quick && !cb_option_given(o, "max-rounds"))
-		ro->max_rounds = 6;
+		ro->max_rounds = 12;
 	if (o->quick && !cb_option_given(o, "ci-target"))
 		ro->ci_target = 0.05;
+	ro->all_narrow = cb_option_given(o, "ci-target");
+	static const cb_timer_mode timers[] = { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST };
+	const char *t = getenv("CLBANKS_TIMER");
+	if (o->timer >= 0)
+		ro->timer = timers[o->timer];
+	else if (t && *t && strcmp(t, "auto") && strcmp(t, "event") && strcmp(t, "host"))
+		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_TIMER='%s' is not auto, event or host", t);
+	else if (t && *t)
+		ro->timer = t[0] == 'e' ? CB_TIMER_EVENT : t[0] == 'h' ? CB_TIMER_HOST : CB_TIMER_AUTO;
 	const char *g = getenv("CLBANKS_GROUPS_PER_CU");
 	if (g && *g && !cb_parse_ulong(g, 1, 4096, &ro->groups_per_cu))
 		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "

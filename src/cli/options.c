@@ -62,6 +62,10 @@ static const option table[] = {
 	  NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
+	{ "timer", 0, RUN, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
+	  "what times launches: auto (the device's event timer when it agrees\n"
+	  "with the host clock, else the host clock; default), event or host\n"
+	  "(also $CLBANKS_TIMER)", NULL },
 	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
 	  "fewer experiments and shorter launches", NULL },
 	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE",
@@ -72,13 +76,15 @@ static const option table[] = {
 	  OFF(measure_subgroup), "N", "sub-group size (default: from the driver, or measured);\n"
 	  "run --subgroup measure ignores what the driver says", NULL },
 	{ "min-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(min_rounds), NULL, 0, "N",
-	  "rounds before stopping on convergence (default 6)",
+	  "rounds before the run may stop (default 6): it stops once the\n"
+	  "answer has settled",
 	  "need at least 6 rounds for a 95% confidence interval" },
 	{ "max-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(max_rounds), NULL, 0, "N",
-	  "most rounds (default 30; 6 with --quick)",
+	  "most rounds (default 30; 12 with --quick)",
 	  "need at least 6 rounds for a 95% confidence interval" },
 	{ "ci-target", 0, RUN, K_DOUBLE, 0.1, 50, 0.01, NULL, OFF(ci_target), NULL, 0, "PCT",
-	  "stop when every 95% CI is within +/-PCT% (default 2; 5 with --quick)", NULL },
+	  "the 95% CI the printed ratios need (default 2; 5 with --quick);\n"
+	  "given, every ratio's CI must meet it before the run stops", NULL },
 	{ "max-kernel-ms", 0, RUN, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
 	  "longest launch (default 50)", "longer launches risk a display watchdog reset" },
 	{ "timeout", 0, RUN, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",
@@ -253,6 +259,7 @@ static void defaults(cb_cli_options *o)
 	memset(o, 0, sizeof *o);
 	o->cmd = CB_CMD_RUN;
 	o->format = -1;
+	o->timer = -1;
 	o->seed = 1;
 	o->min_rounds = 6;
 	o->max_rounds = 30;

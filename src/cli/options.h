@@ -20,6 +20,7 @@ typedef struct {
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	int format;           /* index into "text|json|csv", -1 when not given */
 	int regime;           /* 0 throughput, 1 latency */
+	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride;

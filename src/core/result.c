@@ -28,7 +28,7 @@ void cb_measurement_init(cb_measurement *m)
 {
 	memset(m, 0, sizeof *m);
 	m->id = CB_UNSET;
-	m->steps = CB_UNSET;
+	m->steps = m->steps_short = CB_UNSET;
 	m->verified = -1;
 	m->ns_per_access = NAN;
 }
@@ -42,6 +42,7 @@ void cb_measurement_free(cb_measurement *m)
 	free(m->params_extra);
 	free(m->lanes);
 	free(m->samples_ns);
+	free(m->samples_short_ns);
 	free(m->extra);
 	cb_measurement_init(m);
 }
@@ -70,6 +71,8 @@ void cb_measurement_copy(cb_measurement *dst, const cb_measurement *src, unsigne
 	dst->params_extra = dup_or_null(src->params_extra);
 	dst->lanes = dup_mem(src->lanes, subgroup * sizeof *src->lanes);
 	dst->samples_ns = dup_mem(src->samples_ns, src->nsamples * sizeof *src->samples_ns);
+	dst->samples_short_ns = dup_mem(src->samples_short_ns,
+					src->nsamples_short * sizeof *src->samples_short_ns);
 	dst->extra = dup_or_null(src->extra);
 }
 
@@ -79,6 +82,7 @@ static void device_init(cb_device_doc *d)
 	d->compute_units = d->max_clock_mhz = d->local_mem_bytes = CB_UNSET;
 	d->timer_resolution_ns = d->max_work_group_size = CB_UNSET;
 	d->probe_driver_reported = d->reported_banks = CB_UNSET;
+	d->slm_units = CB_UNSET;
 }
 
 static void device_free(cb_device_doc *d)
@@ -86,7 +90,8 @@ static void device_free(cb_device_doc *d)
 	char **strings[] = { &d->platform, &d->platform_vendor, &d->platform_version, &d->name,
 			     &d->vendor, &d->driver_version, &d->device_version, &d->opencl_c_version,
 			     &d->type, &d->local_mem_type, &d->subgroup_source,
-			     &d->reported_banks_source, &d->compute_capability, &d->gfxip, &d->extra };
+			     &d->reported_banks_source, &d->compute_capability, &d->gfxip, &d->slm_unit,
+			     &d->extra };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
 	device_init(d);
@@ -100,12 +105,15 @@ static void run_init(cb_run_meta *r)
 	r->subgroups_per_cu = r->ci_target = r->target_launch_ms = NAN;
 	r->seconds_build = r->seconds_calibration = r->seconds_measurement = NAN;
 	r->seconds_total = r->seconds_analysis = NAN;
+	r->timer_granularity_ns = r->chain_cap = r->shortened = r->work_groups_per_cu = CB_UNSET;
+	r->launch_noise = NAN;
 }
 
 static void run_free(cb_run_meta *r)
 {
 	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
-			     &r->command_line, &r->warmup, &r->extra };
+			     &r->command_line, &r->warmup, &r->timer_reason, &r->stop, &r->timing,
+			     &r->extra };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
 	for (int e = 0; e < CB_NELEM; e++)
@@ -133,7 +141,7 @@ static void quality_free(cb_quality *q)
 static void baseline_init(cb_baseline *b)
 {
 	memset(b, 0, sizeof *b);
-	b->steps = CB_UNSET;
+	b->steps = b->steps_short = CB_UNSET;
 	b->ns_per_access = b->mad_ns = NAN;
 }
 
@@ -141,6 +149,7 @@ static void baseline_free(cb_baseline *b)
 {
 	free(b->lanes);
 	free(b->samples_ns);
+	free(b->samples_short_ns);
 	free(b->extra);
 	baseline_init(b);
 }

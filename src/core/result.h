@@ -52,11 +52,14 @@ typedef struct {
 	bool has_params;
 	uint32_t *lanes;           /* one byte offset per lane of the sub-group */
 	double ns_per_access;      /* NAN: planned, not timed */
-	long long steps;
+	long long steps;           /* the long chain */
+	long long steps_short;     /* the short chain of differential timing (CB_UNSET: none) */
 	int verified;              /* -1 absent, else 0 or 1 */
-	uint64_t *samples_ns;
+	uint64_t *samples_ns;      /* per round, the long chain's time */
 	unsigned nsamples;
 	bool has_samples;
+	uint64_t *samples_short_ns;/* per round, the short chain's time */
+	unsigned nsamples_short;
 	bool has_stats;
 	cb_ratio_stats stats;
 	char *extra;
@@ -67,10 +70,10 @@ typedef struct {
 	cb_op op;
 	unsigned elem_bytes;
 	uint32_t *lanes;
-	long long steps;
+	long long steps, steps_short;
 	double ns_per_access, mad_ns;
-	uint64_t *samples_ns;
-	unsigned nsamples;
+	uint64_t *samples_ns, *samples_short_ns;
+	unsigned nsamples, nsamples_short;
 	char *extra;
 } cb_baseline;
 
@@ -93,6 +96,8 @@ typedef struct {
 	char *reported_banks_source;
 	char *compute_capability, *gfxip;
 	unsigned intel_subgroup_sizes[8], n_intel_subgroup_sizes;
+	long long slm_units;                   /* units that own local memory (CB_UNSET: compute units) */
+	char *slm_unit;                        /* what they are: "sub-slice", "compute unit" */
 	char *extra;
 } cb_device_doc;
 
@@ -107,6 +112,9 @@ typedef struct {
 	bool has_seconds;
 	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
 	double seconds_analysis;
+	char *timer_reason, *stop, *timing;
+	long long timer_granularity_ns, chain_cap, shortened, work_groups_per_cu;
+	double launch_noise;
 	char *extra;
 } cb_run_meta;
 

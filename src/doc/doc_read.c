@@ -183,10 +183,22 @@ static cb_rc read_timing(reader *rd, json_t *jm, size_t i, cb_measurement *m)
 	char path[64];
 	json_t *steps = json_object_get(jm, "steps"), *ver = json_object_get(jm, "verified");
 	json_t *samples = json_object_get(jm, "samples_ns"), *stats = json_object_get(jm, "stats");
+	json_t *short_steps = json_object_get(jm, "steps_short");
+	json_t *short_samples = json_object_get(jm, "samples_short_ns");
 	if (steps) {
 		if (!json_is_integer(steps) || json_integer_value(steps) < 0)
 			return fail(rd, "measurements[%zu].steps must be a non-negative integer", i);
 		m->steps = json_integer_value(steps);
+	}
+	if (short_steps) {
+		if (!json_is_integer(short_steps) || json_integer_value(short_steps) < 0)
+			return fail(rd, "measurements[%zu].steps_short must be a non-negative integer", i);
+		m->steps_short = json_integer_value(short_steps);
+	}
+	if (short_samples) {
+		snprintf(path, sizeof path, "measurements[%zu].samples_short_ns", i);
+		if (read_samples(rd, short_samples, path, &m->samples_short_ns, &m->nsamples_short) != CB_OK)
+			return CB_ERR_INPUT;
 	}
 	if (ver) {
 		if (!json_is_boolean(ver))
@@ -403,8 +415,13 @@ static cb_rc read_baseline(reader *rd, json_t *b, cb_baseline *m)
 	    read_lanes(rd, json_object_get(b, "lanes"), "baseline.lanes", m->elem_bytes, &m->lanes) != CB_OK)
 		return CB_ERR_INPUT;
 	m->present = true;
-	json_t *s = json_object_get(b, "samples_ns");
-	return s ? read_samples(rd, s, "baseline.samples_ns", &m->samples_ns, &m->nsamples) : CB_OK;
+	json_t *s = json_object_get(b, "samples_ns"), *ss = json_object_get(b, "samples_short_ns");
+	if (s && read_samples(rd, s, "baseline.samples_ns", &m->samples_ns, &m->nsamples) != CB_OK)
+		return CB_ERR_INPUT;
+	if (ss && read_samples(rd, ss, "baseline.samples_short_ns", &m->samples_short_ns,
+			       &m->nsamples_short) != CB_OK)
+		return CB_ERR_INPUT;
+	return CB_OK;
 }
 
 /* The bank model of a recorded inference, for predict. A malformed model is not an error of

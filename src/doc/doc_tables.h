@@ -28,6 +28,8 @@ static const cb_field cb_device_fields[] = {
 	CB_FIELD_STR(cb_device_doc, subgroup_source),
 	CB_FIELD_STR(cb_device_doc, compute_capability),
 	CB_FIELD_STR(cb_device_doc, gfxip),
+	CB_FIELD_INT(cb_device_doc, slm_units, 1, 1e7),
+	CB_FIELD_STR(cb_device_doc, slm_unit),
 };
 /* Read and written by hand: */
 static const char *const cb_device_other[] = { "subgroup_size", "subgroup_probe",
@@ -50,6 +52,14 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_STR(cb_run_meta, clbanks_version),
 	CB_FIELD_STR(cb_run_meta, command_line),
 	CB_FIELD_STR(cb_run_meta, warmup),
+	CB_FIELD_STR(cb_run_meta, timer_reason),
+	CB_FIELD_STR(cb_run_meta, stop),
+	CB_FIELD_STR(cb_run_meta, timing),
+	CB_FIELD_INT(cb_run_meta, timer_granularity_ns, 0, 1e12),
+	CB_FIELD_INT(cb_run_meta, chain_cap, 0, 1e12),
+	CB_FIELD_INT(cb_run_meta, shortened, 0, 1e9),
+	CB_FIELD_INT(cb_run_meta, work_groups_per_cu, 0, 1e9),
+	CB_FIELD_REAL(cb_run_meta, launch_noise, 0, 1e9),
 };
 static const char *const cb_run_other[] = { "build_options", "seconds", NULL };
 
@@ -80,13 +90,16 @@ static const cb_field cb_plan_fields[] = {
 
 static const cb_field cb_baseline_fields[] = {
 	CB_FIELD_INT(cb_baseline, steps, 0, 1e15),
+	CB_FIELD_INT(cb_baseline, steps_short, 0, 1e15),
 	CB_FIELD_REAL(cb_baseline, ns_per_access, 0, 1e15),
 	CB_FIELD_REAL(cb_baseline, mad_ns, 0, 1e15),
 };
-static const char *const cb_baseline_other[] = { "op", "elem_bytes", "lanes", "samples_ns", NULL };
+static const char *const cb_baseline_other[] = { "op", "elem_bytes", "lanes", "samples_ns",
+						 "samples_short_ns", NULL };
 
 static const char *const cb_measurement_keys[] = { "id", "kind", "op", "elem_bytes", "params",
-	"lanes", "ns_per_access", "steps", "verified", "samples_ns", "stats", NULL };
+	"lanes", "ns_per_access", "steps", "steps_short", "verified", "samples_ns",
+	"samples_short_ns", "stats", NULL };
 
 static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
 	"device", "run", "quality", "baseline", "measurements", "inference", "advice", NULL };

@@ -59,6 +59,11 @@ static json_t *measurement_json(const cb_measurement *m, unsigned subgroup)
 		json_object_set_new(o, "ns_per_access", json_real(m->ns_per_access));
 	if (m->steps != CB_UNSET)
 		json_object_set_new(o, "steps", json_integer(m->steps));
+	if (m->steps_short != CB_UNSET)
+		json_object_set_new(o, "steps_short", json_integer(m->steps_short));
+	if (m->samples_short_ns)
+		json_object_set_new(o, "samples_short_ns", samples_json(m->samples_short_ns,
+									m->nsamples_short));
 	if (m->verified >= 0)
 		json_object_set_new(o, "verified", json_boolean(m->verified));
 	if (m->has_samples)
@@ -143,6 +148,9 @@ static json_t *baseline_json(const cb_baseline *b, unsigned subgroup)
 	cb_fields_write(o, cb_baseline_fields, CB_NFIELDS(cb_baseline_fields), b);
 	if (b->samples_ns)
 		json_object_set_new(o, "samples_ns", samples_json(b->samples_ns, b->nsamples));
+	if (b->samples_short_ns)
+		json_object_set_new(o, "samples_short_ns", samples_json(b->samples_short_ns,
+									b->nsamples_short));
 	cb_extra_merge(o, b->extra);
 	return o;
 }

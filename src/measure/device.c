@@ -328,6 +328,15 @@ static void gather_vendor(cl_device_id d, cb_device_info *info)
 		    device_uint(d, CL_DEVICE_GFXIP_MINOR_AMD, &info->amd_gfxip_minor))
 			info->has_amd_gfxip = true;
 	}
+	cl_uint slices, subslices;
+	if (has_extension(info->extensions, "cl_intel_device_attribute_query") &&
+	    device_uint(d, CL_DEVICE_NUM_SLICES_INTEL, &slices) &&
+	    device_uint(d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, &subslices) &&
+	    slices * subslices > 0) {
+		/* Intel counts EUs as compute units; shared local memory belongs to a sub-slice. */
+		info->slm_units = slices * subslices;
+		info->slm_unit = "sub-slice";
+	}
 	if (has_extension(info->extensions, "cl_intel_required_subgroup_size")) {
 		size_t got = 0;
 		if (clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof info->intel_subgroup_sizes,
@@ -365,7 +374,12 @@ void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
 	device_value(d, CL_DEVICE_ENDIAN_LITTLE, &little, sizeof little);
 	info->little_endian = little == CL_TRUE;
 	info->has_khr_subgroups = has_extension(info->extensions, "cl_khr_subgroups");
+	info->slm_units = info->compute_units;
+	info->slm_unit = "compute unit";
 	gather_vendor(d, info);
+	if (info->slm_unit[0] == 'c' && (info->type & CL_DEVICE_TYPE_GPU) &&
+	    cb_strcasestr_bool(info->vendor, "intel"))
+		info->slm_unit = "EU (Intel's compute unit; its sub-slice is not known)";
 	if (info->timer_resolution_ns == 0) {
 		cb_note(notify, CB_NOTE_WARNING,
 			"the driver reports a profiling timer resolution of 0 ns; assuming 1 ns");
@@ -436,6 +450,8 @@ void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
 		doc->compute_capability = dotted(info->nv_cc_major, info->nv_cc_minor);
 	if (info->has_amd_gfxip)
 		doc->gfxip = dotted(info->amd_gfxip_major, info->amd_gfxip_minor);
+	doc->slm_units = info->slm_units ? (long long)info->slm_units : CB_UNSET;
+	doc->slm_unit = cb_xstrdup(info->slm_unit ? info->slm_unit : "compute unit");
 	for (unsigned i = 0; i < info->intel_subgroup_count && i < 8; i++)
 		doc->intel_subgroup_sizes[doc->n_intel_subgroup_sizes++] =
 			(unsigned)info->intel_subgroup_sizes[i];

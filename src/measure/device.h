@@ -52,6 +52,10 @@ typedef struct {
 	cl_uint amd_gfxip_major, amd_gfxip_minor;
 	size_t intel_subgroup_sizes[8];
 	unsigned intel_subgroup_count;
+	/* The units that own local memory: Intel's sub-slices (cl_intel_device_attribute_query),
+	 * else the compute units. */
+	cl_uint slm_units;
+	const char *slm_unit;
 	/* "OpenCL X.Y" of the platform and the device, 0.0 when unreadable. */
 	unsigned platform_major, platform_minor, device_major, device_minor;
 } cb_device_info;

@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include <CL/cl_ext.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,12 @@ struct cb_ocl {
 	cl_program prog[CB_NELEM];
 	cl_kernel kern[CB_NELEM];
 	char build_opts[CB_NELEM][512];
-	cl_mem tables, out;
-	uint32_t *out_host;
-	size_t global, local;
-	unsigned long local_bytes;
+	cb_build_params bp;
+	cl_mem tables, out, check;
+	uint32_t *check_host;
+	size_t global, local, max_slots;
+	unsigned max_nlanes;
+	cl_event *events;
 };
 
 uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian)
@@ -91,18 +94,24 @@ void cb_ocl_close(cb_ocl *c)
 		if (c->prog[e])
 			clReleaseProgram(c->prog[e]);
 	}
-	if (c->tables)
-		clReleaseMemObject(c->tables);
-	if (c->out)
-		clReleaseMemObject(c->out);
+	cl_mem bufs[] = { c->tables, c->out, c->check };
+	for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+		if (bufs[i])
+			clReleaseMemObject(bufs[i]);
 	if (c->q)
 		clReleaseCommandQueue(c->q);
 	if (c->ctx)
 		clReleaseContext(c->ctx);
 	/* Lets PoCL drop its compiler state, keeping valgrind and LeakSanitizer quiet. */
 	clUnloadPlatformCompiler(c->ref->platform);
-	free(c->out_host);
+	free(c->check_host);
+	free(c->events);
 	free(c);
+}
+
+void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp)
+{
+	c->bp = *bp;
 }
 
 bool cb_ocl_event_timer(const cb_ocl *c)
@@ -154,8 +163,12 @@ cb_rc cb_ocl_build(cb_ocl *c, int e, cb_error *err)
 	free(src);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
+	char pin[32] = "";
+	if (c->bp.subgroup_pin)
+		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
 	snprintf(c->build_opts[e], sizeof c->build_opts[e],
-		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u%s%s", elem_types[e], cb_elem_sizes[e],
+		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
+		 elem_types[e], cb_elem_sizes[e], c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
 	st = clBuildProgram(c->prog[e], 1, &c->ref->device, c->build_opts[e], NULL, NULL);
 	if (st != CL_SUCCESS)
@@ -189,17 +202,31 @@ cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *er
 	return CB_OK;
 }
 
+/* OpenCL 2.1's query; declared here because clbanks compiles against the 1.2 API. */
+extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
+	cl_kernel_sub_group_info, size_t, const void *, size_t, void *, size_t *);
+
 unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local)
 {
-	if (!c->info->has_khr_subgroups || !c->kern[e])
+	if (!c->kern[e])
 		return 0;
-	clGetKernelSubGroupInfoKHR_fn fn = (clGetKernelSubGroupInfoKHR_fn)
-		clGetExtensionFunctionAddressForPlatform(c->ref->platform, "clGetKernelSubGroupInfoKHR");
 	size_t sg = 0;
-	if (!fn || fn(c->kern[e], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
-		      sizeof local, &local, sizeof sg, &sg, NULL) != CL_SUCCESS)
-		return 0;
-	return sg >= 1 && sg <= CB_MAX_LANES ? (unsigned)sg : 0;
+	cl_int st = CL_INVALID_OPERATION;
+	const cb_device_info *info = c->info;
+	if (info->has_khr_subgroups) {
+		clGetKernelSubGroupInfoKHR_fn fn = (clGetKernelSubGroupInfoKHR_fn)
+			clGetExtensionFunctionAddressForPlatform(c->ref->platform,
+								 "clGetKernelSubGroupInfoKHR");
+		if (fn)
+			st = fn(c->kern[e], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
+				sizeof local, &local, sizeof sg, &sg, NULL);
+	} else if (info->device_major * 10 + info->device_minor >= 21 &&
+		   info->platform_major * 10 + info->platform_minor >= 21) {
+		st = clGetKernelSubGroupInfo(c->kern[e], c->ref->device,
+					     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local,
+					     &local, sizeof sg, &sg, NULL);
+	}
+	return st == CL_SUCCESS && sg >= 1 && sg <= CB_MAX_LANES ? (unsigned)sg : 0;
 }
 
 cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsigned nlanes,
@@ -217,58 +244,68 @@ cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsig
 	return CB_OK;
 }
 
-cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned long local_bytes,
-		      cb_error *err)
+static cb_rc new_buffer(cb_ocl *c, cl_mem *m, size_t bytes, const char *what, cb_error *err)
 {
-	if (c->out && global != c->global) {
-		clReleaseMemObject(c->out);
-		c->out = NULL;
-	}
-	c->global = global;
-	c->local = local;
-	c->local_bytes = local_bytes;
-	if (c->out)
-		return CB_OK;
 	cl_int st;
-	c->out = clCreateBuffer(c->ctx, CL_MEM_WRITE_ONLY, global * sizeof(uint32_t), NULL, &st);
+	if (*m)
+		clReleaseMemObject(*m);
+	*m = clCreateBuffer(c->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
 	if (st != CL_SUCCESS) {
-		c->out = NULL;
-		return cl_fail(err, "clCreateBuffer", st, "cannot allocate the result buffer");
+		*m = NULL;
+		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st, "cannot allocate %s (%zu "
+				     "bytes) on the device", what, bytes);
 	}
-	free(c->out_host);
-	c->out_host = cb_xmalloc(global * sizeof(uint32_t));
 	return CB_OK;
 }
 
-/* Every work-group runs the same code on the same table: the first, a middle and the last
- * work-group stand for all of them (reading back millions of results per launch would cost
- * more than the measurement). */
-static cb_rc verify(cb_ocl *c, const cb_launch_req *req, cb_error *err)
+cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes,
+		      size_t max_slots, cb_error *err)
 {
-	size_t groups = c->global / c->local, pick[3] = { 0, groups / 2, groups - 1 };
-	for (int g = 0; g < 3; g++) {
-		if (g && pick[g] == pick[g - 1])
-			continue;
-		size_t first = pick[g] * c->local;
-		cl_int st = clEnqueueReadBuffer(c->q, c->out, CL_TRUE, first * sizeof(uint32_t),
-						c->local * sizeof(uint32_t), c->out_host, 0, NULL, NULL);
-		if (st != CL_SUCCESS)
-			return cl_fail(err, "clEnqueueReadBuffer", st, "cannot read the kernel's results");
-		for (size_t i = 0; i < c->local; i++) {
-			uint32_t lane = (uint32_t)(i % req->nlanes);
-			uint32_t want = cb_expected_result(cb_elem_sizes[req->elem], req->lanes[lane],
+	cb_rc rc = CB_OK;
+	if (!c->out || global != c->global)
+		rc = new_buffer(c, &c->out, global * sizeof(uint32_t), "the result buffer", err);
+	if (rc == CB_OK && (!c->check || max_nlanes > c->max_nlanes || max_slots > c->max_slots)) {
+		if (max_nlanes < c->max_nlanes)
+			max_nlanes = c->max_nlanes;
+		if (max_slots < c->max_slots)
+			max_slots = c->max_slots;
+		rc = new_buffer(c, &c->check, 2 * max_nlanes * max_slots * sizeof(uint32_t),
+				"the check buffer", err);
+		free(c->check_host);
+		c->check_host = cb_xmalloc(2 * max_nlanes * max_slots * sizeof(uint32_t));
+		free(c->events);
+		c->events = cb_xcalloc(max_slots, sizeof *c->events);
+		c->max_nlanes = max_nlanes;
+		c->max_slots = max_slots;
+	}
+	c->global = global;
+	c->local = local;
+	return rc;
+}
+
+/* Every work-group runs the same code on the same table: the first and the last work-group
+ * stand for all of them (reading back millions of results per launch would cost more than the
+ * measurement). */
+static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *err)
+{
+	unsigned n = req->nlanes < c->local ? req->nlanes : (unsigned)c->local;
+	for (unsigned g = 0; g < 2; g++) {
+		const uint32_t *got = c->check_host + (slot * 2 + g) * req->nlanes;
+		for (unsigned l = 0; l < n; l++) {
+			uint32_t want = cb_expected_result(cb_elem_sizes[req->elem], req->lanes[l],
 							   req->steps, c->info->little_endian);
-			if (c->out_host[i] != want)
+			if (got[l] != want)
 				return cb_error_set(err, CB_ERR_RUNTIME, "verification failed for %s: "
 						    "work-item %zu returned 0x%08x, expected 0x%08x (the "
-						    "kernel was skipped or miscompiled; no times are kept)",
-						    req->what, first + i, c->out_host[i], want);
+						    "kernel was skipped, cut short or miscompiled; no times "
+						    "are kept)", req->what, g ? c->global - c->local + l : l,
+						    got[l], want);
 		}
 	}
 	return CB_OK;
 }
 
-static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cb_error *err)
+static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_error *err)
 {
 	cl_kernel k = c->kern[req->elem];
 	cl_uint mask = 0, table = req->table, nlanes = req->nlanes, steps = req->steps;
@@ -276,7 +313,7 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cb_error *err)
 	struct { size_t size; const void *value; } args[] = {
 		{ sizeof(cl_mem), &c->tables }, { sizeof(cl_uint), &table }, { sizeof(cl_uint), &nlanes },
 		{ sizeof(cl_uint), &steps }, { sizeof(cl_uint), &mask }, { sizeof(cl_uint), &fill },
-		{ sizeof(cl_mem), &c->out }, { c->local_bytes, NULL },
+		{ sizeof(cl_mem), &c->out }, { sizeof(cl_mem), &c->check }, { sizeof(cl_uint), &slot },
 	};
 	for (cl_uint i = 0; i < sizeof args / sizeof *args; i++) {
 		cl_int st = clSetKernelArg(k, i, args[i].size, args[i].value);
@@ -295,41 +332,81 @@ static cb_rc event_time(cl_event ev, uint64_t *ns, cb_error *err)
 	if (st == CL_SUCCESS)
 		st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
 	if (st != CL_SUCCESS)
-		return cl_fail(err, "clGetEventProfilingInfo", st, "cannot read the launch's timestamps");
+		return cb_error_call(err, CB_ERR_RUNTIME, "clGetEventProfilingInfo", st,
+				     "cannot read a launch's timestamps");
 	*ns = t1 > t0 ? t1 - t0 : 0; /* subtract as integers, before any conversion */
 	return CB_OK;
 }
 
-cb_rc cb_ocl_launch(cb_ocl *c, const cb_launch_req *req, uint64_t *ns, cb_error *err)
+static cb_rc enqueue_all(cb_ocl *c, const cb_launch_req *reqs, size_t n, size_t *queued,
+			 cb_error *err)
 {
-	*ns = 0;
-	cb_rc rc = set_args(c, req, err);
-	if (rc != CB_OK)
-		return rc;
-	cl_event ev = NULL;
+	for (*queued = 0; *queued < n; (*queued)++) {
+		const cb_launch_req *req = &reqs[*queued];
+		cb_rc rc = set_args(c, req, (cl_uint)*queued, err);
+		if (rc != CB_OK)
+			return rc;
+		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[req->elem], 1, NULL, &c->global,
+						   &c->local, 0, NULL, &c->events[*queued]);
+		if (st != CL_SUCCESS)
+			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
+					     "launch of %s failed", req->what);
+	}
+	cl_int st = clFlush(c->q);
+	if (st != CL_SUCCESS)
+		return cb_error_call(err, CB_ERR_RUNTIME, "clFlush", st, "cannot submit the launches");
+	return CB_OK;
+}
+
+/* Waits for the batch, then reads its times and its check slots. */
+static cb_rc collect(cb_ocl *c, const cb_launch_req *reqs, size_t n, uint64_t *ns, cb_error *err)
+{
+	cl_int st = clWaitForEvents((cl_uint)n, c->events);
+	if (st != CL_SUCCESS)
+		return cb_error_call(err, CB_ERR_RUNTIME, "clWaitForEvents", st, "%s%s failed while "
+				     "running", n > 1 ? "a batch with " : "", reqs[n - 1].what);
+	for (size_t i = 0; i < n; i++) {
+		ns[i] = 0;
+		cb_rc rc = c->event_timer ? event_time(c->events[i], &ns[i], err) : CB_OK;
+		if (rc != CB_OK)
+			return rc;
+	}
+	size_t bytes = 2 * n * reqs[0].nlanes * sizeof(uint32_t);
+	st = clEnqueueReadBuffer(c->q, c->check, CL_TRUE, 0, bytes, c->check_host, 0, NULL, NULL);
+	if (st != CL_SUCCESS)
+		return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueReadBuffer", st,
+				     "cannot read the kernels' results");
+	return CB_OK;
+}
+
+cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double expected_s,
+		       uint64_t *ns, double *host_s, long *bad, cb_error *err)
+{
+	*bad = -1;
+	if (n == 0 || n > c->max_slots || reqs[0].nlanes > c->max_nlanes)
+		return cb_error_set(err, CB_ERR_RUNTIME, "internal: a batch of %zu launches (at most "
+				    "%zu)", n, c->max_slots);
+	for (size_t i = 1; i < n; i++)
+		if (reqs[i].nlanes != reqs[0].nlanes)
+			return cb_error_set(err, CB_ERR_RUNTIME, "internal: launches of one batch must "
+					    "have tables of one size");
+	size_t queued = 0;
 	double h0 = cb_now();
-	cb_watchdog_arm(c->timeout_s, req->what);
-	cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[req->elem], 1, NULL, &c->global, &c->local,
-					   0, NULL, &ev);
-	if (st != CL_SUCCESS) {
-		cb_watchdog_arm(0, NULL);
-		return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
-				     "launch of %s failed", req->what);
-	}
-	st = clWaitForEvents(1, &ev);
-	double h1 = cb_now();
+	unsigned limit = c->timeout_s ? c->timeout_s + (unsigned)ceil(10 * expected_s) : 0;
+	cb_watchdog_arm(limit, n > 1 ? "a batch of launches" : reqs[0].what);
+	cb_rc rc = enqueue_all(c, reqs, n, &queued, err);
+	if (rc == CB_OK)
+		rc = collect(c, reqs, n, ns, err);
+	else if (queued)
+		clFinish(c->q); /* before the events go */
 	cb_watchdog_arm(0, NULL);
-	if (st != CL_SUCCESS) {
-		clReleaseEvent(ev);
-		return cb_error_call(err, CB_ERR_RUNTIME, "clWaitForEvents", st,
-				     "%s failed while running", req->what);
-	}
-	if (c->event_timer)
-		rc = event_time(ev, ns, err);
-	else
-		*ns = (uint64_t)((h1 - h0) * 1e9);
-	clReleaseEvent(ev);
-	if (rc == CB_OK && req->verify)
-		rc = verify(c, req, err);
+	*host_s = cb_now() - h0;
+	for (size_t i = 0; i < queued; i++)
+		clReleaseEvent(c->events[i]);
+	if (rc == CB_OK && !c->event_timer && n == 1)
+		ns[0] = (uint64_t)(*host_s * 1e9);
+	for (size_t i = 0; rc == CB_OK && i < n; i++)
+		if ((rc = verify(c, &reqs[i], i, err)) != CB_OK)
+			*bad = (long)i;
 	return rc;
 }

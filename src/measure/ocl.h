@@ -28,14 +28,20 @@ typedef struct {
 	const cb_notifier *notify;
 } cb_ocl_opts;
 
-/* One launch of the lane-table kernel. */
+/* What every kernel is built for: the static __local array's size and, with
+ * cl_intel_required_subgroup_size, the pinned sub-group size (0: not pinned). */
+typedef struct {
+	unsigned long local_bytes;
+	unsigned subgroup_pin;
+} cb_build_params;
+
+/* One launch of the lane-table kernel (one slot of a batch). */
 typedef struct {
 	int elem;                   /* element size index */
 	unsigned table, nlanes;     /* lane table TABLE of NLANES offsets in the table buffer */
 	unsigned steps;             /* chain length, a multiple of 8 */
 	unsigned fill_words;        /* 32-bit words of local memory to fill */
 	const uint32_t *lanes;      /* the table, for verification */
-	bool verify;                /* check the results of a few work-groups */
 	const char *what;           /* names the launch in messages */
 } cb_launch_req;
 
@@ -52,6 +58,8 @@ void cb_ocl_set_timeout(cb_ocl *c, unsigned seconds);
 /* Is there a profiling timer (else launches are timed with the host clock)? */
 bool cb_ocl_event_timer(const cb_ocl *c);
 
+/* Sets what every kernel is built for; before the first build. */
+void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp);
 /* Builds the kernel of element size index E once. */
 cb_rc cb_ocl_build(cb_ocl *c, int e, cb_error *err);
 bool cb_ocl_built(const cb_ocl *c, int e);
@@ -65,20 +73,24 @@ typedef struct {
 	size_t preferred_multiple;  /* 0 when the driver does not say */
 } cb_kernel_limits;
 cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *err);
-/* The sub-group size the kernel E runs with for LOCAL work-items (cl_khr_subgroups); 0 when
- * the driver cannot say. */
+/* The sub-group size the kernel E runs with for LOCAL work-items (cl_khr_subgroups or OpenCL
+ * 2.1); 0 when the driver cannot say. */
 unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local);
 
 /* Uploads NTABLES lane tables of NLANES offsets each (replacing earlier ones). */
 cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsigned nlanes,
 			cb_error *err);
-/* Work sizes of every launch, the local memory each work-group allocates, and the result
- * buffer. */
-cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned long local_bytes,
-		      cb_error *err);
+/* Work sizes of every launch, and the buffers: every work-item's result, and the check slots
+ * of up to MAX_SLOTS launches of tables of up to MAX_NLANES lanes. */
+cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes,
+		      size_t max_slots, cb_error *err);
 
-/* Runs one launch and waits for it; *NS gets END - START in integer nanoseconds (0 for an
- * invalid sample), or the host time without a profiling timer. */
-cb_rc cb_ocl_launch(cb_ocl *c, const cb_launch_req *req, uint64_t *ns, cb_error *err);
+/* Enqueues N launches (tables of one size), waits once (under the watchdog), and checks each
+ * one's results; the watchdog allows the timeout plus ten times EXPECTED_S. NS[i] gets launch
+ * i's END - START in integer nanoseconds (0 for an invalid sample), *HOST_S the
+ * wall time of the whole batch. When a launch's results are wrong, *BAD is its index and the
+ * error says so; otherwise *BAD is -1. */
+cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double expected_s,
+		       uint64_t *ns, double *host_s, long *bad, cb_error *err);
 
 #endif

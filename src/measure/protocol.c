@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "measure/protocol.h"
+#include "measure/protocol_internal.h"
 #include "core/model.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -9,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PROBE_STEPS 64u
 
 void cb_experiment_name(const cb_experiment *x, char *buf, size_t n)
 {
@@ -49,117 +48,108 @@ bool cb_ratio_converged(const cb_experiment *x, double target)
 	return isfinite(s.ci_lo) && (s.ci_hi - s.ci_lo) / 2 <= target * s.median;
 }
 
-static cb_rc run(const cb_launcher *l, const cb_experiment *x, unsigned steps, bool verify,
-		 uint64_t *ns, cb_protocol_state *st, cb_error *err)
+cb_rc cb_run_items(const cb_launcher *l, cb_timer_mode mode, const cb_launch_item *items, size_t n,
+		   double expected_s, uint64_t *ns, long *bad, cb_protocol_state *st, cb_error *err)
 {
-	cb_rc rc = l->launch(l->ctx, x, steps, verify, ns, err);
-	if (rc == CB_OK && st) {
-		st->total_samples++;
-		st->invalid_samples += *ns == 0;
+	size_t per = mode == CB_TIMER_HOST ? 1 : l->max_batch;
+	*bad = -1;
+	for (size_t i = 0; i < n; i += per) {
+		size_t k = n - i < per ? n - i : per;
+		double host;
+		cb_rc rc = l->run(l->ctx, items + i, k, expected_s * k / n, ns + i, &host, bad, err);
+		if (rc != CB_OK) {
+			if (*bad >= 0)
+				*bad += (long)i;
+			return rc;
+		}
+		if (mode == CB_TIMER_HOST)
+			ns[i] = (uint64_t)(host * 1e9);
+		if (cb_stop_signal)
+			return CB_OK;
 	}
+	for (size_t i = 0; st && i < n; i++) {
+		st->total_samples++;
+		st->invalid_samples += ns[i] == 0;
+	}
+	return CB_OK;
+}
+
+/* Time per step from a long and a short chain's times, or 0 when they cannot give one. */
+double cb_differential(uint64_t ns_long, uint64_t ns_short, unsigned steps, unsigned steps_short)
+{
+	if (!ns_long || !ns_short || ns_long <= ns_short || steps <= steps_short)
+		return 0;
+	return (double)(ns_long - ns_short) / (double)(steps - steps_short);
+}
+
+/* One round in the order ORDER (NSLOT entries: every experiment once, the baseline
+ * CB_BASELINE_REPS times): each experiment's long and short chain next to each other, in a
+ * random order of the two, as one batch. */
+static cb_rc one_round(const cb_launcher *l, cb_experiment *ex, const uint32_t *order,
+		       size_t nslot, cb_rng *rng, cb_protocol_state *st, cb_error *err)
+{
+	cb_launch_item *items = cb_xmalloc(2 * nslot * sizeof *items);
+	uint64_t *ns = cb_xcalloc(2 * nslot, sizeof *ns);
+	bool *long_first = cb_xmalloc(nslot * sizeof *long_first);
+	for (size_t j = 0; j < nslot; j++) {
+		cb_experiment *x = &ex[order[j]];
+		long_first[j] = cb_rng_below(rng, 2);
+		items[2 * j] = (cb_launch_item){ x, long_first[j] ? x->steps : x->steps_short };
+		items[2 * j + 1] = (cb_launch_item){ x, long_first[j] ? x->steps_short : x->steps };
+	}
+	long bad;
+	double expected = 1.25e-9 * st->launch_ns * (double)nslot;
+	cb_rc rc = cb_run_items(l, st->timer, items, 2 * nslot, expected, ns, &bad, st, err);
+	unsigned round = st->rounds, rep = 0;
+	for (size_t j = 0; rc == CB_OK && !cb_stop_signal && j < nslot; j++) {
+		cb_experiment *x = &ex[order[j]];
+		size_t at = order[j] == 0 ? round * CB_BASELINE_REPS + rep++ : round;
+		x->samples[at] = ns[2 * j + !long_first[j]];
+		x->samples_short[at] = ns[2 * j + long_first[j]];
+	}
+	free(items);
+	free(ns);
+	free(long_first);
 	return rc;
 }
 
-/* The baseline until its time settles at the target length, then 100 ms more of it. */
-static cb_rc calibrate_baseline(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
-				double *per_step_out, cb_protocol_state *st, cb_error *err)
+/* The round's reference: the median of the baseline's valid differentials. */
+static double round_baseline(const cb_experiment *b, unsigned round)
 {
-	uint64_t ns = 0;
-	unsigned steps = PROBE_STEPS;
-	double per_step = 0;
-	cb_rc rc;
-	for (int k = 0; k < 4; k++) {
-		if ((rc = run(l, b, steps, k == 0, &ns, st, err)) != CB_OK)
-			return rc;
-		per_step = ns ? (double)ns / steps : per_step;
-		if (per_step > 0)
-			steps = cb_round_steps(o->target_ns / per_step);
+	double t[CB_BASELINE_REPS];
+	size_t n = 0;
+	for (unsigned k = 0; k < CB_BASELINE_REPS; k++) {
+		size_t at = round * CB_BASELINE_REPS + k;
+		double d = cb_differential(b->samples[at], b->samples_short[at], b->steps, b->steps_short);
+		if (d > 0)
+			t[n++] = d;
 	}
-	if (per_step <= 0)
-		return cb_error_set(err, CB_ERR_RUNTIME, "the device timer gives no time for the "
-				    "baseline (END <= START in every launch); it cannot be trusted");
-	b->steps = steps;
-	*per_step_out = per_step;
-	double warm_until = l->now(l->ctx) + 0.1;
-	while (l->now(l->ctx) < warm_until && !cb_stop_signal)
-		if ((rc = run(l, b, steps, false, &ns, st, err)) != CB_OK)
-			return rc;
-	return CB_OK;
+	return n ? cb_median(t, n) : 0;
 }
 
-cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
-		   size_t nex, cb_protocol_state *st, cb_error *err)
+/* Each experiment's ratio to the baseline of round ROUND; an invalid pair gives none. */
+static void round_ratios(cb_experiment *ex, size_t nex, unsigned round)
 {
-	double base_per_step = 0;
-	cb_rc rc = calibrate_baseline(l, o, &ex[0], &base_per_step, st, err);
-	if (rc != CB_OK)
-		return rc;
-	for (size_t i = 1; i < nex && !cb_stop_signal; i++) {
-		unsigned probe = cb_round_steps(ex[0].steps / 16.0);
-		uint64_t ns = 0;
-		if ((rc = run(l, &ex[i], probe, true, &ns, st, err)) != CB_OK)
-			return rc;
-		double ps = ns ? (double)ns / probe : base_per_step;
-		ex[i].steps = cb_round_steps(o->target_ns / ps);
-		cb_note(o->notify, CB_NOTE_PROGRESS, "calibrating %zu/%zu", i, nex - 1);
-	}
-	return CB_OK;
-}
-
-/* One round in the order ORDER; the samples go to slot ROUND. */
-static cb_rc one_round(const cb_launcher *l, cb_experiment *ex, size_t nex, const uint32_t *order,
-		       unsigned round, cb_protocol_state *st, cb_error *err)
-{
-	for (size_t j = 0; j < nex && !cb_stop_signal; j++) {
-		cb_experiment *x = &ex[order[j]];
-		uint64_t ns = 0;
-		cb_rc rc = run(l, x, x->steps, false, &ns, st, err);
-		if (rc != CB_OK)
-			return rc;
-		x->samples[round] = ns;
-	}
-	if (cb_stop_signal)
-		return CB_OK;
-	/* An invalid sample (0 ns) gives no ratio for that round; it stays counted. */
-	double base = ex[0].samples[round] ? (double)ex[0].samples[round] / ex[0].steps : 0;
-	for (size_t i = 0; i < nex; i++) {
+	double base = round_baseline(&ex[0], round);
+	for (size_t i = 1; i < nex; i++) {
 		cb_experiment *x = &ex[i];
-		double t = x->samples[round] ? (double)x->samples[round] / x->steps : 0;
+		double t = cb_differential(x->samples[round], x->samples_short[round], x->steps,
+					   x->steps_short);
 		if (t > 0 && base > 0)
 			x->ratios[x->n++] = t / base;
 	}
-	return CB_OK;
 }
 
-cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
-			size_t nex, cb_protocol_state *st, cb_error *err)
+static bool all_converged(const cb_experiment *ex, size_t nex, double target)
 {
-	cb_rng rng;
-	cb_rng_seed(&rng, o->seed ^ 0x5eedULL);
-	uint32_t *order = cb_xmalloc(nex * sizeof *order);
-	cb_rc rc = CB_OK;
-	st->rounds = 0;
-	st->converged = false;
-	while (st->rounds < o->max_rounds && !cb_stop_signal) {
-		for (size_t i = 0; i < nex; i++)
-			order[i] = (uint32_t)i;
-		cb_shuffle_u32(&rng, order, nex);
-		if ((rc = one_round(l, ex, nex, order, st->rounds, st, err)) != CB_OK || cb_stop_signal)
-			break;
-		st->rounds++;
-		if (st->rounds >= o->min_rounds) {
-			st->converged = true;
-			for (size_t i = 1; i < nex && st->converged; i++)
-				st->converged = cb_ratio_converged(&ex[i], o->ci_target);
-			if (st->converged)
-				break;
-		}
-		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u (at least %u, at most %u), %zu experiments",
-			st->rounds, o->min_rounds, o->max_rounds, nex - 1);
-	}
-	free(order);
-	if (rc != CB_OK)
-		return rc;
+	for (size_t i = 1; i < nex; i++)
+		if (!cb_ratio_converged(&ex[i], target))
+			return false;
+	return true;
+}
+
+static cb_rc rounds_end(const cb_protocol_opts *o, cb_protocol_state *st, cb_error *err)
+{
 	if (cb_stop_signal) {
 		cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s after %u of at least %u rounds; "
 			     "no results written", cb_signal_name(cb_stop_signal), st->rounds,
@@ -172,6 +162,37 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 				    "START); the device timer cannot be trusted", st->invalid_samples,
 				    st->total_samples);
 	return CB_OK;
+}
+
+cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+			size_t nex, cb_protocol_state *st, cb_error *err)
+{
+	cb_rng rng;
+	cb_rng_seed(&rng, o->seed ^ 0x5eedULL);
+	size_t nslot = nex + CB_BASELINE_REPS - 1;
+	uint32_t *order = cb_xmalloc(nslot * sizeof *order);
+	cb_rc rc = CB_OK;
+	st->rounds = 0;
+	st->converged = st->settled = false;
+	while (st->rounds < o->max_rounds && !cb_stop_signal) {
+		for (size_t i = 0; i < nslot; i++)
+			order[i] = i < nex ? (uint32_t)i : 0;
+		cb_shuffle_u32(&rng, order, nslot);
+		if ((rc = one_round(l, ex, order, nslot, &rng, st, err)) != CB_OK || cb_stop_signal)
+			break;
+		round_ratios(ex, nex, st->rounds);
+		st->rounds++;
+		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u (at least %u, at most %u), %zu experiments",
+			st->rounds, o->min_rounds, o->max_rounds, nex - 1);
+		if (st->rounds < o->min_rounds)
+			continue;
+		st->converged = all_converged(ex, nex, o->ci_target);
+		if (o->all_narrow ? st->converged :
+		    (st->settled = o->settled && o->settled(o->settled_ctx, ex, nex, st->rounds)))
+			break;
+	}
+	free(order);
+	return rc != CB_OK ? rc : rounds_end(o, st, err);
 }
 
 unsigned cb_probe_tables(uint32_t *tables, unsigned long local_bytes, unsigned *ns)
@@ -210,37 +231,56 @@ static unsigned plateau(const cb_subgroup_probe *p)
 	return 0;
 }
 
-cb_rc cb_probe_subgroup(const cb_launcher *l, const uint32_t *tables, const unsigned *ns,
-			unsigned count, cb_subgroup_probe *probe, cb_error *err)
+/* The median time per step of REPS launches of X with *STEPS; a chain the device cuts short
+ * is halved until it verifies. */
+static cb_rc probe_time(const cb_launcher *l, bool host, cb_experiment *x, unsigned *steps,
+			double *per_step, cb_error *err)
 {
 	enum { REPS = 5 };
+	double t[REPS];
+	for (unsigned k = 0; k < REPS; k++) {
+		cb_launch_item it = { x, *steps };
+		uint64_t ns;
+		long bad;
+		cb_rc rc = cb_run_items(l, host ? CB_TIMER_HOST : CB_TIMER_EVENT, &it, 1, 0.01, &ns,
+					&bad, NULL, err);
+		if (rc != CB_OK && bad >= 0 && *steps > 64) {
+			*steps = cb_round_steps(*steps / 2.0);
+			k = (unsigned)-1; /* start over with the shorter chain */
+			continue;
+		}
+		if (rc != CB_OK)
+			return rc;
+		t[k] = (double)ns / *steps;
+	}
+	*per_step = cb_median(t, REPS);
+	return CB_OK;
+}
+
+cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables,
+			const unsigned *ns, unsigned count, cb_subgroup_probe *probe, cb_error *err)
+{
 	memset(probe, 0, sizeof *probe);
 	cb_experiment x = { .index = CB_PROBE, .elem = 2, .table = 1, .nlanes = 1,
 			    .lanes = tables + 1, .fill = 4 };
 	unsigned steps = 256;
-	uint64_t ns_time = 0;
+	double base = 0, t;
 	/* Calibrate on the one-address table so that probe launches last about 1 ms. */
-	cb_rc rc = l->launch(l->ctx, &x, steps, true, &ns_time, err);
+	cb_rc rc = probe_time(l, host, &x, &steps, &t, err);
 	if (rc != CB_OK)
 		return rc;
-	if (ns_time > 0)
-		steps = cb_round_steps(1e6 / ((double)ns_time / steps));
-	double base = 0;
+	if (t > 0)
+		steps = cb_round_steps(1e6 / t);
 	for (unsigned i = 0; i < count; i++) {
 		x.nlanes = ns[i];
 		x.lanes = tables + ns[i];
 		x.fill = cb_fill_words(x.lanes, ns[i], 4);
-		double t[REPS];
-		for (unsigned k = 0; k < REPS; k++) {
-			if ((rc = l->launch(l->ctx, &x, steps, k == 0, &ns_time, err)) != CB_OK)
-				return rc;
-			t[k] = (double)ns_time / steps;
-		}
-		double med = cb_median(t, REPS);
+		if ((rc = probe_time(l, host, &x, &steps, &t, err)) != CB_OK)
+			return rc;
 		if (i == 0)
-			base = med;
+			base = t;
 		probe->lanes[probe->n] = ns[i];
-		probe->ratio[probe->n++] = base > 0 ? med / base : NAN;
+		probe->ratio[probe->n++] = base > 0 ? t / base : NAN;
 	}
 	probe->found = plateau(probe);
 	return CB_OK;

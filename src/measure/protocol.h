@@ -1,16 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timing protocol, independent of OpenCL: it runs launches through a launcher (the OpenCL
- * layer in a real run, a fake device with a fake clock in the tests).
+ * The timing protocol, independent of OpenCL: it runs batches of launches through a launcher
+ * (the OpenCL layer in a real run, a fake device with a fake clock in the tests).
  *
- *   calibration  the baseline (4-byte loads at stride 1) until its time settles, sized to the
- *                target launch length; a warm-up; then each experiment once with a short,
- *                verified chain to size its own chain
- *   rounds       the baseline and every experiment in a fresh shuffled order; the statistic of
- *                a round is each experiment's ratio to that round's baseline; stop after the
- *                minimum rounds once every ratio's 95% CI is within the target, or at the most
- *   sub-group    tables of n lanes on n rows of one bank: the cost grows with n until n passes
- *                the number of lanes served together, then levels off
+ *   timer       the baseline (4-byte loads at stride 1) with growing chains, each launch
+ *               verified: the longest chain that verifies, the time per step, and whether the
+ *               device's event timer agrees with the host clock (a timer that is zero,
+ *               constant, coarser than declared or at odds with the host clock is not used:
+ *               launches are then timed one by one with the host clock)
+ *   length      the shortest launch whose repeat noise meets the target
+ *   calibration every experiment's chain sized to that length (two verified probe chains each,
+ *               in one batch), then every experiment at its chain, verified; a chain that does
+ *               not verify is halved until it does
+ *   rounds      the baseline and every experiment in a fresh shuffled order, one batch per
+ *               round; each experiment is timed at its chain L and at L/4, and its time per
+ *               step is the difference over the steps in between, so that the launch's fixed
+ *               costs (start, drain, filling local memory) cancel; a round's statistic is each
+ *               experiment's ratio to the baseline of the same round
+ *   stop        from the minimum rounds on, when the caller says the answer has settled (or,
+ *               when every interval must be narrow, when every ratio's 95% CI is within the
+ *               target), else at the most rounds
+ *   sub-group   tables of n lanes on n rows of one bank: the cost grows with n until n passes
+ *               the number of lanes served together, then levels off
  */
 #ifndef CB_PROTOCOL_H
 #define CB_PROTOCOL_H
@@ -26,39 +37,71 @@
 #define CB_STEPS_MAX (1u << 26)
 #define CB_BASELINE SIZE_MAX    /* the experiment index of the baseline */
 #define CB_PROBE (SIZE_MAX - 1) /* ... and of the sub-group probe */
+/* The baseline is timed this many times per round; its median is the round's reference, so
+ * that one slow launch of it does not skew a whole round. */
+#define CB_BASELINE_REPS 3
+
+typedef enum { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST } cb_timer_mode;
 
 typedef struct {
-	size_t index;               /* measurement index, or CB_BASELINE */
+	size_t index;               /* measurement index, CB_BASELINE or CB_PROBE */
 	int elem;                   /* element size index */
 	unsigned table, nlanes;     /* its lane table on the device */
 	const uint32_t *lanes;
 	unsigned fill;              /* 32-bit words of local memory to fill */
-	unsigned steps;             /* calibrated chain length */
-	double *ratios;             /* one per round with a valid sample */
+	unsigned steps, steps_short;/* the long and the short chain */
+	double *ratios;             /* one per round with a valid pair of samples */
 	unsigned n;
-	uint64_t *samples;          /* one per round, ns (0: invalid) */
+	/* Per round (the baseline: CB_BASELINE_REPS per round, round-major): the long chain's
+	 * time, ns (0: invalid), and the short chain's. */
+	uint64_t *samples, *samples_short;
 } cb_experiment;
 
+typedef struct {
+	const cb_experiment *x;
+	unsigned steps;
+} cb_launch_item;
+
 typedef struct cb_launcher {
-	/* Runs X with a chain of STEPS; *NS gets its time (0 for an invalid sample). */
-	cb_rc (*launch)(void *ctx, const cb_experiment *x, unsigned steps, bool verify, uint64_t *ns,
-			cb_error *err);
+	/* Runs N launches as one batch and verifies each: NS[i] its device time (0: invalid),
+	 * *HOST_S the batch's wall time, *BAD the index of a launch whose result was wrong (-1:
+	 * none). EXPECTED_S sizes the watchdog. */
+	cb_rc (*run)(void *ctx, const cb_launch_item *items, size_t n, double expected_s,
+		     uint64_t *ns, double *host_s, long *bad, cb_error *err);
 	double (*now)(void *ctx);   /* seconds, monotonic */
 	void *ctx;
+	size_t max_batch;           /* launches one batch may hold */
 } cb_launcher;
 
 typedef struct {
 	unsigned min_rounds, max_rounds;
-	double ci_target;           /* every ratio's CI half-width within this share */
-	double target_ns;           /* length of one launch */
+	double ci_target;           /* a ratio's CI half-width, as a share of the median */
+	bool all_narrow;            /* stop only when every ratio's CI is within the target */
+	double max_launch_ns;       /* longest launch */
+	double budget_s;            /* the rounds' time budget: caps the launch length */
+	cb_timer_mode timer;
+	bool event_timer;           /* the driver has a profiling timer */
+	uint64_t declared_resolution_ns;
 	uint64_t seed;
 	const cb_notifier *notify;
+	/* From the minimum rounds on, after each round: has the answer settled? NULL: never. */
+	bool (*settled)(void *ctx, const cb_experiment *ex, size_t nex, unsigned rounds);
+	void *settled_ctx;
 } cb_protocol_opts;
 
 typedef struct {
 	unsigned rounds;
-	bool converged;
+	bool converged;             /* every ratio's CI within the target */
+	bool settled;               /* the caller's answer settled */
 	size_t invalid_samples, total_samples;
+	cb_timer_mode timer;        /* what timed the rounds: CB_TIMER_EVENT or CB_TIMER_HOST */
+	char timer_reason[200];     /* why */
+	uint64_t granularity_ns;    /* the event timer's measured step (0: unknown) */
+	double event_host_ratio;    /* event time over host time of the longest check launch */
+	double launch_ns;           /* the length of a long launch */
+	double noise;               /* the baseline's relative noise at that length */
+	unsigned chain_cap;         /* the longest chain that verified, when the device cut one */
+	unsigned shortened;         /* experiments whose chain was halved to verify */
 } cb_protocol_state;
 
 /* "the baseline", "the sub-group probe" or "measurement N (E-byte)". */
@@ -70,10 +113,11 @@ unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem_bytes);
 /* Has X's ratio converged (at least 6 rounds, CI half-width within TARGET of the median)? */
 bool cb_ratio_converged(const cb_experiment *x, double target);
 
-/* EX[0] is the baseline. Sizes every experiment's chain. */
+/* EX[0] is the baseline. Chooses the timer and the launch length and sizes every chain. */
 cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
 		   size_t nex, cb_protocol_state *st, cb_error *err);
-/* The rounds; EX[i].samples and .ratios need room for o->max_rounds entries. */
+/* The rounds; EX[i]'s samples and ratios need room for o->max_rounds entries (the baseline's
+ * samples for CB_BASELINE_REPS times as many). */
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
 			size_t nex, cb_protocol_state *st, cb_error *err);
 
@@ -90,8 +134,9 @@ typedef struct {
 #define CB_PROBE_MAXN 128u
 #define CB_PROBE_STRIDE 512u
 unsigned cb_probe_tables(uint32_t *tables, unsigned long local_bytes, unsigned *ns);
-/* Runs the probe with 4-byte loads through L. */
-cb_rc cb_probe_subgroup(const cb_launcher *l, const uint32_t *tables, const unsigned *ns,
-			unsigned count, cb_subgroup_probe *probe, cb_error *err);
+/* Runs the probe with 4-byte loads through L (timed with the host clock when HOST: the event
+ * timer is not checked yet when the probe runs). */
+cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables,
+			const unsigned *ns, unsigned count, cb_subgroup_probe *probe, cb_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/notify.h"
 #include "core/result.h"
 #include "measure/device.h"
+#include "measure/protocol.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,7 +21,9 @@ typedef struct {
 	bool latency;               /* one sub-group instead of every compute unit busy */
 	bool quick;
 	unsigned min_rounds, max_rounds;
-	double ci_target;           /* stop when every ratio CI half-width <= this share */
+	double ci_target;           /* a ratio's CI half-width target, as a share */
+	bool all_narrow;            /* stop only when every ratio's CI meets the target */
+	cb_timer_mode timer;        /* auto, event or host */
 	double max_kernel_ms;       /* cap of one launch */
 	unsigned timeout_s;         /* host watchdog per launch */
 	unsigned subgroup_override; /* 0: from the driver, or measured */

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibration: the timer check, the launch length from measured noise, every experiment's
+ * chain (see protocol.h). */
+#include "config.h"
+#include "measure/protocol.h"
+#include "measure/protocol_internal.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_MAX 40
+/* The baseline grows until a launch lasts this long on the host clock. */
+#define CHECK_HOST_NS 2e6
+/* The host clock's own cost (a launch's start and wait) is a few ms on some stacks. */
+#define HOST_FLOOR_NS 5e6
+/* Rounds the launch-length budget plans for. */
+#define PLANNED_ROUNDS 8.0
+
+typedef struct {
+	unsigned steps;
+	uint64_t event_ns;
+	double host_ns;
+} check_point;
+
+typedef struct {
+	check_point pt[CHECK_MAX];
+	unsigned n;
+	unsigned good, bad;         /* longest chain that verified, shortest that did not (0) */
+} growth;
+
+/* One launch of B with STEPS, timed both ways; *VERIFIED false when its result was wrong. */
+static cb_rc time_once(const cb_launcher *l, cb_experiment *b, unsigned steps, check_point *pt,
+		       bool *verified, cb_error *err)
+{
+	cb_launch_item it = { b, steps };
+	double host = 0;
+	long bad = -1;
+	cb_rc rc = l->run(l->ctx, &it, 1, 1.0, &pt->event_ns, &host, &bad, err);
+	pt->steps = steps;
+	pt->host_ns = host * 1e9;
+	*verified = bad < 0;
+	if (rc != CB_OK && bad >= 0)
+		rc = CB_OK; /* a chain the device cannot run: the caller shortens it */
+	return rc;
+}
+
+static void record(growth *g, const check_point *pt)
+{
+	if (g->n < CHECK_MAX)
+		g->pt[g->n++] = *pt;
+}
+
+/* Between the longest chain that verified and the shortest that did not. */
+static cb_rc search_cap(const cb_launcher *l, cb_experiment *b, growth *g, cb_error *err)
+{
+	for (int k = 0; k < 24 && g->bad - g->good > 8; k++) {
+		unsigned mid = cb_round_steps((g->good + (double)g->bad) / 2);
+		if (mid <= g->good || mid >= g->bad)
+			break;
+		check_point pt;
+		bool ok;
+		cb_rc rc = time_once(l, b, mid, &pt, &ok, err);
+		if (rc != CB_OK)
+			return rc;
+		if (ok) {
+			g->good = mid;
+			record(g, &pt);
+		} else {
+			g->bad = mid;
+		}
+	}
+	return CB_OK;
+}
+
+/* The baseline with chains of 64, 256, 1024, ... steps, each verified, until a launch lasts
+ * CHECK_HOST_NS; a chain that does not verify ends the growth and the longest that does is
+ * searched for. */
+static cb_rc grow_baseline(const cb_launcher *l, cb_experiment *b, growth *g, cb_error *err)
+{
+	memset(g, 0, sizeof *g);
+	unsigned steps = 64;
+	for (int k = 0; k < 20 && !cb_stop_signal; k++) {
+		check_point pt;
+		bool ok;
+		cb_rc rc = time_once(l, b, steps, &pt, &ok, err);
+		if (rc != CB_OK)
+			return rc;
+		if (!ok && !g->good) {
+			/* Not even the shortest chain: the kernel itself is wrong. */
+			cb_error_prefix(err, "the device cannot run a verified chain: ");
+			err->rc = CB_ERR_RUNTIME;
+			return CB_ERR_RUNTIME;
+		}
+		if (!ok) {
+			g->bad = steps;
+			break;
+		}
+		record(g, &pt);
+		g->good = steps;
+		if (pt.host_ns >= CHECK_HOST_NS || steps >= CB_STEPS_MAX)
+			break;
+		steps = cb_round_steps(steps * 4.0);
+	}
+	if (cb_stop_signal)
+		return cb_check_interrupt(err);
+	return g->bad ? search_cap(l, b, g, err) : CB_OK;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* What is wrong with the event timer, or NULL. Also measures its granularity. */
+static const char *event_problem(const cb_protocol_opts *o, const growth *g, char *buf, size_t n,
+				 cb_protocol_state *st)
+{
+	const check_point *longest = &g->pt[0], *shortest = &g->pt[0];
+	uint64_t step = 0;
+	bool constant = true;
+	for (unsigned i = 0; i < g->n; i++) {
+		const check_point *p = &g->pt[i];
+		if (p->event_ns == 0)
+			return "END - START is 0 (END <= START)";
+		step = gcd(step, p->event_ns);
+		constant &= p->event_ns == g->pt[0].event_ns;
+		if (p->steps > longest->steps)
+			longest = p;
+		if (p->steps < shortest->steps)
+			shortest = p;
+	}
+	st->granularity_ns = step;
+	st->event_host_ratio = longest->host_ns > 0 ? (double)longest->event_ns / longest->host_ns : 0;
+	if (constant && g->n > 1) {
+		snprintf(buf, n, "every launch reads %llu ns, whatever it does",
+			 (unsigned long long)g->pt[0].event_ns);
+		return buf;
+	}
+	/* Sixteen times the work must take clearly longer. */
+	if (longest->steps >= 16 * shortest->steps && longest->event_ns < 2 * shortest->event_ns) {
+		snprintf(buf, n, "its times do not grow with the work (%u steps read %llu ns, %u steps "
+			 "%llu ns)", shortest->steps, (unsigned long long)shortest->event_ns,
+			 longest->steps, (unsigned long long)longest->event_ns);
+		return buf;
+	}
+	if (longest->host_ns >= 0.5e6 && (st->event_host_ratio > 1.5 || st->event_host_ratio < 0.25)) {
+		snprintf(buf, n, "a launch of %.3g ms on the host clock reads %.3g ms on the device",
+			 longest->host_ns / 1e6, (double)longest->event_ns / 1e6);
+		return buf;
+	}
+	uint64_t declared = o->declared_resolution_ns ? o->declared_resolution_ns : 1;
+	if (g->n >= 3 && step > 2 * declared && step * 100 > longest->event_ns) {
+		snprintf(buf, n, "it ticks in steps of %llu ns, coarser than the declared %llu ns",
+			 (unsigned long long)step, (unsigned long long)declared);
+		return buf;
+	}
+	return NULL;
+}
+
+static cb_rc decide_timer(const cb_protocol_opts *o, const growth *g, cb_protocol_state *st,
+			  cb_error *err)
+{
+	char buf[160];
+	const char *problem = o->event_timer ? event_problem(o, g, buf, sizeof buf, st) :
+		"the driver has no profiling queue";
+	char *why = st->timer_reason;
+	size_t n = sizeof st->timer_reason;
+	if (o->timer == CB_TIMER_HOST || !o->event_timer) {
+		st->timer = CB_TIMER_HOST;
+		snprintf(why, n, "%s", o->event_timer ? "--timer host" : problem);
+	} else if (o->timer == CB_TIMER_EVENT) {
+		st->timer = CB_TIMER_EVENT;
+		snprintf(why, n, "--timer event%s%s", problem ? "; the check found: " : "",
+			 problem ? problem : "");
+	} else if (problem) {
+		st->timer = CB_TIMER_HOST;
+		snprintf(why, n, "the event timer is not used: %s", problem);
+	} else {
+		st->timer = CB_TIMER_EVENT;
+		snprintf(why, n, "the event timer agrees with the host clock (%.2f of a %.3g ms launch)",
+			 st->event_host_ratio, g->n ? g->pt[g->n - 1].host_ns / 1e6 : 0.0);
+	}
+	if (problem && st->timer == CB_TIMER_HOST && o->event_timer)
+		cb_note(o->notify, CB_NOTE_WARNING, "%s; timing launches one by one with the host clock",
+			st->timer_reason);
+	else if (problem && st->timer == CB_TIMER_EVENT && problem[0] == 'E')
+		return cb_error_set(err, CB_ERR_RUNTIME, "the device timer gives no time (%s in every "
+				    "launch); it cannot be trusted (--timer host or auto)", problem);
+	else if (problem && st->timer == CB_TIMER_EVENT)
+		cb_note(o->notify, CB_NOTE_WARNING, "%s", st->timer_reason);
+	return CB_OK;
+}
+
+/* Time per step of the baseline from the longest check launch, with the chosen timer. */
+static double per_step_of(const growth *g, const cb_protocol_state *st)
+{
+	const check_point *p = &g->pt[0];
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->pt[i].steps > p->steps)
+			p = &g->pt[i];
+	double t = st->timer == CB_TIMER_HOST ? p->host_ns : (double)p->event_ns;
+	return t > 0 ? t / p->steps : 1;
+}
+
+/* Relative noise of K differential times of B with (L, S): 1.4826 MAD over the median, or a
+ * quarter of the range when that is larger (a round's rare outlier matters too). */
+static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_experiment *b,
+				unsigned L, unsigned S, double *noise, double *per_step, cb_error *err)
+{
+	enum { K = 8 };
+	cb_launch_item items[2 * K];
+	uint64_t ns[2 * K];
+	for (int k = 0; k < K; k++) {
+		items[2 * k] = (cb_launch_item){ b, L };
+		items[2 * k + 1] = (cb_launch_item){ b, S };
+	}
+	long bad;
+	cb_rc rc = cb_run_items(l, st->timer, items, 2 * K, 1e-9 * 2 * K * st->launch_ns, ns, &bad,
+				NULL, err);
+	if (rc != CB_OK)
+		return rc;
+	double d[K];
+	cb_summary s;
+	for (int k = 0; k < K; k++)
+		d[k] = cb_differential(ns[2 * k], ns[2 * k + 1], L, S);
+	cb_summarize(d, K, &s);
+	*per_step = s.median;
+	*noise = s.min > 0 && s.median > 0 ?
+		fmax(1.4826 * s.mad, (s.max - s.min) / 4) / s.median : INFINITY;
+	return CB_OK;
+}
+
+/* The shortest launch length of the ladder whose differential noise meets the target. */
+static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
+			   size_t nex, double per_step, unsigned cap, cb_protocol_state *st,
+			   cb_error *err)
+{
+	static const double ladder[] = { 25e3, 50e3, 100e3, 200e3, 500e3, 1e6, 2e6, 5e6, 10e6,
+					 20e6, 50e6, 100e6, 200e6, 500e6, 1e9 };
+	double tick = (double)(st->granularity_ns > o->declared_resolution_ns ? st->granularity_ns :
+			       o->declared_resolution_ns);
+	double floor = st->timer == CB_TIMER_HOST ? HOST_FLOOR_NS : fmax(25e3, 100 * tick);
+	double ceil = fmin(o->max_launch_ns, o->budget_s * 1e9 / ((double)nex * 1.25 * PLANNED_ROUNDS));
+	if (ceil < floor)
+		ceil = floor < o->max_launch_ns ? floor : o->max_launch_ns;
+	double ps = per_step;
+	for (size_t i = 0; i < sizeof ladder / sizeof *ladder; i++) {
+		double T = fmax(floor, fmin(ladder[i], ceil));
+		if (i && ladder[i - 1] >= T)
+			continue;
+		/* At least 64 steps, so that the short chain is not a handful. */
+		unsigned L = cb_round_steps(fmax(T / ps, 64));
+		if (cap && L > cap)
+			L = cb_round_steps(cap - 7.0) > cap ? cap : cb_round_steps(cap - 7.0);
+		unsigned S = cb_round_steps(L / 4.0);
+		st->launch_ns = L * ps;
+		double noise, measured;
+		cb_rc rc = differential_noise(l, st, b, L, S, &noise, &measured, err);
+		if (rc != CB_OK)
+			return rc;
+		b->steps = L;
+		b->steps_short = S;
+		st->noise = noise;
+		if (measured > 0)
+			ps = measured;
+		st->launch_ns = L * ps;
+		/* Half the target: the rounds mix every experiment and see more than these launches
+		 * of the baseline alone. */
+		if (noise <= o->ci_target / 2 || T >= ceil || (cap && L >= cap))
+			break;
+	}
+	return CB_OK;
+}
+
+/* Two verified probe chains per experiment, one batch: each experiment's time per step, and
+ * from it its chain for the launch length. */
+static cb_rc size_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+			 size_t nex, unsigned cap, cb_protocol_state *st, cb_error *err)
+{
+	unsigned p1 = cb_round_steps(ex[0].steps / 16.0), p2 = cb_round_steps(ex[0].steps / 4.0);
+	if (p2 <= p1)
+		p2 = p1 + 8;
+	cb_launch_item *items = cb_xmalloc(2 * nex * sizeof *items);
+	uint64_t *ns = cb_xcalloc(2 * nex, sizeof *ns);
+	for (size_t i = 0; i < nex; i++) {
+		items[2 * i] = (cb_launch_item){ &ex[i], p1 };
+		items[2 * i + 1] = (cb_launch_item){ &ex[i], p2 };
+	}
+	long bad;
+	double base_ps = st->launch_ns / ex[0].steps;
+	cb_rc rc = cb_run_items(l, st->timer, items + 2, 2 * (nex - 1),
+				1e-9 * base_ps * (p1 + p2) * (double)nex, ns + 2, &bad, NULL, err);
+	for (size_t i = 1; rc == CB_OK && i < nex; i++) {
+		double ps = cb_differential(ns[2 * i + 1], ns[2 * i], p2, p1);
+		if (!(ps > 0))
+			ps = ns[2 * i + 1] ? (double)ns[2 * i + 1] / p2 : base_ps;
+		double steps = st->launch_ns / ps;
+		ex[i].steps = cb_round_steps(cap && steps > cap ? cap : steps);
+		ex[i].steps_short = cb_round_steps(ex[i].steps / 4.0);
+		if (ex[i].steps <= ex[i].steps_short)
+			ex[i].steps = ex[i].steps_short + 8;
+		cb_note(o->notify, CB_NOTE_PROGRESS, "calibrating %zu/%zu", i, nex - 1);
+	}
+	free(items);
+	free(ns);
+	return rc;
+}
+
+/* Every experiment at its chain, verified; a chain that gives a wrong result is halved. Also
+ * the warm-up. */
+static cb_rc verify_chains(const cb_launcher *l, cb_experiment *ex, size_t nex,
+			   cb_protocol_state *st, cb_error *err)
+{
+	cb_launch_item *items = cb_xmalloc(nex * sizeof *items);
+	uint64_t *ns = cb_xcalloc(nex, sizeof *ns);
+	size_t from = 0;
+	cb_rc rc = CB_OK;
+	for (int tries = 0; from < nex && tries < 64; tries++) {
+		for (size_t i = from; i < nex; i++)
+			items[i] = (cb_launch_item){ &ex[i], ex[i].steps };
+		long bad;
+		rc = cb_run_items(l, st->timer, items + from, nex - from,
+				  1e-9 * st->launch_ns * (double)(nex - from), ns, &bad, NULL, err);
+		if (rc == CB_OK || bad < 0)
+			break;
+		cb_experiment *x = &ex[from + (size_t)bad];
+		char what[96];
+		cb_experiment_name(x, what, sizeof what);
+		if (x->steps < 128)
+			return cb_error_set(err, CB_ERR_RUNTIME, "%s gives a wrong result even with a chain "
+					    "of %u steps; the device cannot run it", what, x->steps);
+		x->steps = cb_round_steps(x->steps / 2.0);
+		x->steps_short = cb_round_steps(x->steps / 4.0);
+		st->shortened++;
+		from += (size_t)bad;
+		rc = CB_OK;
+	}
+	free(items);
+	free(ns);
+	return rc;
+}
+
+/* 100 ms of the baseline, so that clocks and caches are in their working state. */
+static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *st, cb_error *err)
+{
+	size_t n = (size_t)ceil(0.1e9 / fmax(st->launch_ns, 1e3));
+	if (n > l->max_batch)
+		n = l->max_batch;
+	if (st->timer == CB_TIMER_HOST && n > 20)
+		n = 20;
+	cb_launch_item *items = cb_xmalloc((n ? n : 1) * sizeof *items);
+	uint64_t *ns = cb_xcalloc(n ? n : 1, sizeof *ns);
+	for (size_t i = 0; i < n; i++)
+		items[i] = (cb_launch_item){ b, b->steps };
+	long bad;
+	cb_rc rc = cb_run_items(l, st->timer, items, n, 0.2, ns, &bad, NULL, err);
+	free(items);
+	free(ns);
+	return rc;
+}
+
+cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+		   size_t nex, cb_protocol_state *st, cb_error *err)
+{
+	growth g;
+	cb_rc rc = grow_baseline(l, &ex[0], &g, err);
+	if (rc != CB_OK)
+		return rc;
+	st->chain_cap = g.bad ? g.good : 0;
+	if ((rc = decide_timer(o, &g, st, err)) != CB_OK)
+		return rc;
+	double per_step = per_step_of(&g, st);
+	if ((rc = choose_length(l, o, &ex[0], nex, per_step, st->chain_cap, st, err)) != CB_OK ||
+	    (rc = size_chains(l, o, ex, nex, st->chain_cap, st, err)) != CB_OK ||
+	    (rc = verify_chains(l, ex, nex, st, err)) != CB_OK || cb_stop_signal)
+		return rc != CB_OK ? rc : cb_check_interrupt(err);
+	return warm_up(l, &ex[0], st, err);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The state of one measurement run, shared by run.c (set-up and the protocol), record.c (the
+ * result) and settle.c (has the answer settled?). Internal to src/measure/. */
+#ifndef CB_RUN_INTERNAL_H
+#define CB_RUN_INTERNAL_H
+
+#include "measure/ocl.h"
+#include "measure/protocol.h"
+#include "measure/run.h"
+#include "core/infer.h"
+
+typedef struct {
+	const cb_device_ref *ref;
+	cb_device_info *info;
+	const cb_run_opts *o;
+	cb_ocl *ocl;
+	cb_kernel_limits lim;       /* of the 4-byte kernel */
+	unsigned long local_avail;  /* local memory a work-group may have */
+	unsigned long local_alloc;  /* what every launch allocates (the static array) */
+	unsigned long per_cu;       /* work-groups per local-memory unit (throughput) */
+	size_t wg, global;
+	unsigned S;
+	unsigned pin;               /* the pinned sub-group size (Intel), else 0 */
+	bool probed;
+	cb_subgroup_probe probe;
+	unsigned driver_subgroup;
+	cb_experiment *ex;          /* ex[0]: the baseline */
+	size_t nex;
+	uint32_t *baseline_lanes;
+	cb_protocol_state st;
+	/* The settled check: the last answers, and the passes of the plan's tables. */
+	cb_pass_cache *cache;
+	char answers[3][160];
+	unsigned nanswers;
+	const cb_result *plan;      /* the measurements being run (for the settled check) */
+} cb_runner;
+
+/* Statistics, quality warnings and provenance into RES. */
+void cb_record_run(const cb_runner *r, cb_result *res, const double seconds[4]);
+/* The protocol's settled callback (CTX: the runner). */
+bool cb_run_settled(void *ctx, const cb_experiment *ex, size_t nex, unsigned rounds);
+
+#endif
