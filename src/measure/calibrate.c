@@ -138,7 +138,8 @@ static const char *event_problem(const cb_protocol_opts *o, const growth *g, cha
 		if (p->steps < shortest->steps)
 			shortest = p;
 	}
-	st->granularity_ns = step;
+	/* A greatest common divisor of one or two durations says nothing of the timer's tick. */
+	st->granularity_ns = g->n >= 3 ? step : 0;
 	st->event_host_ratio = longest->host_ns > 0 ? (double)longest->event_ns / longest->host_ns : 0;
 	if (constant && g->n > 1) {
 		snprintf(buf, n, "every launch reads %llu ns, whatever it does",
@@ -250,8 +251,10 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 			       o->declared_resolution_ns);
 	double floor = st->timer == CB_TIMER_HOST ? HOST_FLOOR_NS : fmax(25e3, 100 * tick);
 	double ceil = fmin(o->max_launch_ns, o->budget_s * 1e9 / ((double)nex * 1.25 * PLANNED_ROUNDS));
+	/* --max-kernel-ms is a hard limit; the floor and the budget are not. */
+	floor = fmin(floor, o->max_launch_ns);
 	if (ceil < floor)
-		ceil = floor < o->max_launch_ns ? floor : o->max_launch_ns;
+		ceil = floor;
 	double ps = per_step;
 	for (size_t i = 0; i < sizeof ladder / sizeof *ladder; i++) {
 		double T = fmax(floor, fmin(ladder[i], ceil));
