@@ -150,13 +150,15 @@ static cb_rc run_options(const cb_cli_options *o, const cb_result *plan, const c
 }
 
 /* Device discovery and the measurement, into R (not yet analyzed). */
-static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r, cb_error *err)
+static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r,
+		     cb_pass_cache **cache, cb_error *err)
 {
 	cb_notifier n = cb_cli_notifier(o);
 	cb_device_list list;
 	size_t idx = 0;
 	cb_run_opts ro;
 	cb_rc rc = run_options(o, plan, &n, &ro, err);
+	ro.keep_cache = cache;
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
 	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK) {
@@ -201,13 +203,15 @@ static cb_rc cmd_run(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && o->plan)
 		rc = cb_doc_read(o->plan, 0, &plan, err);
+	cb_pass_cache *cache = NULL;
 	if (rc == CB_OK)
-		rc = measure(o, o->plan ? &plan : NULL, &r, err);
+		rc = measure(o, o->plan ? &plan : NULL, &r, &cache, err);
 	if (rc == CB_OK) {
 		double t0 = cb_now();
-		rc = cb_analyze(&r, err);
+		rc = cb_analyze_cached(&r, cache, err);
 		r.run.seconds_analysis = cb_now() - t0;
 	}
+	cb_pass_cache_free(cache);
 	if (rc == CB_OK)
 		rc = write_run(o, &r, err);
 	if (rc == CB_OK)

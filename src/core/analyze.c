@@ -48,6 +48,11 @@ void cb_dataset_free(cb_dataset *ds)
 
 cb_rc cb_analyze(cb_result *r, cb_error *err)
 {
+	return cb_analyze_cached(r, NULL, err);
+}
+
+cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err)
+{
 	r->analyzed = false;
 	r->npad = 0;
 	for (int op = 0; op < CB_NOPS; op++) {
@@ -59,7 +64,7 @@ cb_rc cb_analyze(cb_result *r, cb_error *err)
 			continue;
 		cb_dataset ds;
 		cb_dataset_of(r, (cb_op)op, &ds);
-		cb_rc rc = cb_infer(&ds, &r->inference[op], err);
+		cb_rc rc = cb_infer_cached(&ds, op == CB_OP_LOAD ? load_cache : NULL, &r->inference[op], err);
 		cb_dataset_free(&ds);
 		if (rc != CB_OK)
 			return rc;

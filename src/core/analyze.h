@@ -11,6 +11,8 @@
 /* Fills r->inference, r->op_present and the advice; sets r->analyzed. Fails only when
  * interrupted. */
 cb_rc cb_analyze(cb_result *r, cb_error *err);
+/* cb_analyze with the pass cache of R's load measurements (in order), or NULL. */
+cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err);
 
 /* The inference's view of the timed measurements of OP (lanes point into R). */
 void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds);

@@ -14,7 +14,11 @@
 
 #define CHECK_MAX 40
 /* The baseline grows until a launch lasts this long on the host clock. */
-#define CHECK_HOST_NS 2e6
+#define CHECK_HOST_NS 1e6
+/* The shortest long chain: its quarter, the short chain, is still 16 steps; fewer leave the
+ * difference to the launch's own jitter (a 32-way conflict's 16-step chain read 31.1 where
+ * 2 ms launches read 32.4). */
+#define MIN_CHAIN 64.0
 /* The host clock's own cost (a launch's start and wait) is a few ms on some stacks. */
 #define HOST_FLOOR_NS 5e6
 /* Rounds the launch-length budget plans for. */
@@ -260,8 +264,7 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 		double T = fmax(floor, fmin(ladder[i], ceil));
 		if (i && ladder[i - 1] >= T)
 			continue;
-		/* At least 64 steps, so that the short chain is not a handful. */
-		unsigned L = cb_round_steps(fmax(T / ps, 64));
+		unsigned L = cb_round_steps(fmax(T / ps, MIN_CHAIN));
 		if (cap && L > cap)
 			L = cb_round_steps(cap - 7.0) > cap ? cap : cb_round_steps(cap - 7.0);
 		unsigned S = cb_round_steps(L / 4.0);
@@ -306,7 +309,7 @@ static cb_rc size_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_exp
 		double ps = cb_differential(ns[2 * i + 1], ns[2 * i], p2, p1);
 		if (!(ps > 0))
 			ps = ns[2 * i + 1] ? (double)ns[2 * i + 1] / p2 : base_ps;
-		double steps = st->launch_ns / ps;
+		double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
 		ex[i].steps = cb_round_steps(cap && steps > cap ? cap : steps);
 		ex[i].steps_short = cb_round_steps(ex[i].steps / 4.0);
 		if (ex[i].steps <= ex[i].steps_short)
@@ -352,10 +355,11 @@ static cb_rc verify_chains(const cb_launcher *l, cb_experiment *ex, size_t nex,
 	return rc;
 }
 
-/* 100 ms of the baseline, so that clocks and caches are in their working state. */
+/* 50 ms of the baseline, so that clocks and caches are in their working state (the chains'
+ * check before it has already kept the device busy). */
 static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *st, cb_error *err)
 {
-	size_t n = (size_t)ceil(0.1e9 / fmax(st->launch_ns, 1e3));
+	size_t n = (size_t)ceil(0.05e9 / fmax(st->launch_ns, 1e3));
 	if (n > l->max_batch)
 		n = l->max_batch;
 	if (st->timer == CB_TIMER_HOST && n > 20)

@@ -43,6 +43,7 @@ typedef struct {
 	unsigned subgroup_size;
 	const char *subgroup_source;
 	bool has_khr_subgroups;
+	cl_uint max_num_sub_groups;  /* OpenCL 2.1+: 0 when the device has no sub-groups */
 	/* What the vendor reports, where it does (not a measurement). */
 	bool has_reported_banks;
 	cl_uint reported_banks;

@@ -221,7 +221,9 @@ unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local)
 			st = fn(c->kern[e], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
 				sizeof local, &local, sizeof sg, &sg, NULL);
 	} else if (info->device_major * 10 + info->device_minor >= 21 &&
-		   info->platform_major * 10 + info->platform_minor >= 21) {
+		   info->platform_major * 10 + info->platform_minor >= 21 && info->max_num_sub_groups) {
+		/* Only for a device with sub-groups: a driver without them may leave this entry of
+		 * its dispatch table empty. */
 		st = clGetKernelSubGroupInfo(c->kern[e], c->ref->device,
 					     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local,
 					     &local, sizeof sg, &sg, NULL);

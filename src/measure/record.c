@@ -12,6 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* V as the document keeps it (six significant digits), so that the run's analysis is the
+ * analysis of its document. */
+static double as_written(double v)
+{
+	char buf[32];
+	if (!isfinite(v))
+		return v;
+	snprintf(buf, sizeof buf, "%.6g", v);
+	return strtod(buf, NULL);
+}
+
 static uint64_t *copy_samples(const uint64_t *s, unsigned n)
 {
 	uint64_t *c = cb_xmalloc((n ? n : 1) * sizeof *c);
@@ -70,7 +81,7 @@ static void record_measurements(const cb_runner *r, cb_result *res, double base_
 		*nsamples += x->n;
 		bool conv = cb_ratio_converged(x, r->o->ci_target);
 		*not_converged += !conv;
-		m->ns_per_access = s.median * base_ns;
+		m->ns_per_access = as_written(s.median * base_ns);
 		m->steps = x->steps;
 		m->steps_short = x->steps_short;
 		m->verified = 1;
@@ -79,9 +90,10 @@ static void record_measurements(const cb_runner *r, cb_result *res, double base_
 		m->samples_short_ns = copy_samples(x->samples_short, r->st.rounds);
 		m->nsamples = m->nsamples_short = r->st.rounds;
 		m->has_stats = true;
-		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = s.median,
-			.ci_lo = isfinite(s.ci_lo) ? s.ci_lo : s.min, .ci_hi = isfinite(s.ci_hi) ? s.ci_hi : s.max,
-			.mad = s.mad, .outliers = (long long)s.outliers,
+		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = as_written(s.median),
+			.ci_lo = as_written(isfinite(s.ci_lo) ? s.ci_lo : s.min),
+			.ci_hi = as_written(isfinite(s.ci_hi) ? s.ci_hi : s.max),
+			.mad = as_written(s.mad), .outliers = (long long)s.outliers,
 			.invalid = (long long)(r->st.rounds - x->n), .converged = conv };
 	}
 }
@@ -166,7 +178,7 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->chain_cap = st->chain_cap ? (long long)st->chain_cap : CB_UNSET;
 	m->shortened = st->shortened;
 	m->stop = cb_xstrdup(st->settled ? "settled" : st->converged ? "converged" : "max_rounds");
-	m->warmup = cb_xstrdup("the baseline for 100 ms after every chain was verified");
+	m->warmup = cb_xstrdup("the baseline for 50 ms after every chain was verified");
 }
 
 static void record_meta(const cb_runner *r, cb_result *res, const double seconds[4])

@@ -403,6 +403,15 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 	seconds[2] = cb_now() - t;
 	seconds[3] = cb_now() - t_start;
 	cb_record_run(r, res, seconds);
+	if (o->keep_cache) {
+		/* The cache maps measurement i to table i: only when every one was timed. */
+		bool all = true;
+		for (size_t i = 1; i < r->nex; i++)
+			all &= r->ex[i].n > 0;
+		*o->keep_cache = all ? r->cache : NULL;
+		if (all)
+			r->cache = NULL;
+	}
 out:
 	release(r);
 	if (rc != CB_OK)

@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "measure/device.h"
 #include "measure/protocol.h"
+#include "core/infer.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +35,9 @@ typedef struct {
 	const cb_result *plan;      /* NULL: make the default plan for the device */
 	const char *command_line;
 	const cb_notifier *notify;
+	/* When not NULL: receives the pass cache of the measured tables (for cb_analyze_cached),
+	 * or NULL. */
+	cb_pass_cache **keep_cache;
 } cb_run_opts;
 
 /* Measures into R (initialized here; not analyzed). CB_ERR_USAGE for a plan or options that do
