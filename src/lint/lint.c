@@ -214,8 +214,8 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	switch (s->why) {
 	case CB_WHY_DATA:
 		snprintf(a->note, sizeof a->note,
-			 "data-dependent offsets: somewhere in bytes %" PRId64 "..%" PRId64 " of %s",
-			 s->why_lo, s->why_hi, obj);
+			 "offsets depend on memory contents or on arguments not given with --arg "
+			 "(within bytes %" PRId64 "..%" PRId64 " of %s)", s->lo, s->hi, obj);
 		break;
 	case CB_WHY_OBJECTS:
 		snprintf(a->note, sizeof a->note,
@@ -268,7 +268,7 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->op = site->op;
 	a->elem_bytes = site->elem_bytes;
 	a->elem_type = cb_xstrdup(site->elem_type);
-	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : -1;
+	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;
@@ -290,7 +290,11 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->ways = s->ways;
 	a->conflict = s->conflict;
 	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
-	if (s->assumed && s->assumed_line)
+	if (s->assumed && s->assumed_line & CB_DECIDED)
+		snprintf(a->note, sizeof a->note,
+			 "assumed: under the branch at line %u, decided by values an undecidable "
+			 "branch set", s->assumed_line & ~CB_DECIDED);
+	else if (s->assumed && s->assumed_line)
 		snprintf(a->note, sizeof a->note, "assumed: under the undecidable branch at line %u",
 			 s->assumed_line);
 	else if (s->assumed)
@@ -365,6 +369,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		cb_recorder rec;
 		cb_interp in;
 		cb_rec_init(&rec, &prog, req->pricer);
+		rec.observe = req->observe;
+		rec.observe_ctx = req->observe_ctx;
 		cb_interp_init(&in, &prog, &wg, argv, &rec);
 		rc = simulate(&in, &rec, &wg, err);
 		if (rc == CB_OK)

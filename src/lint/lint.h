@@ -83,6 +83,20 @@ typedef struct {
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup);
 
+/* One priced sub-group access, for callers that want every one (tests, traces). */
+typedef struct {
+	const char *file;         /* as clang names it; "" when the IR has no location */
+	unsigned line, column;
+	cb_lint_op op;
+	unsigned elem_bytes;
+	unsigned subgroup;        /* which sub-group of the work-group */
+	size_t iteration;         /* index into the access's iterations */
+	unsigned nlanes;
+	const uint32_t *offsets;  /* byte offsets in the object (inactive lanes: 0) */
+	const bool *active;
+	unsigned passes, min_passes;
+} cb_lint_sample;
+
 typedef struct {
 	const char *kernel_path;
 	const char *kernel_name;       /* NULL: the only kernel of the file */
@@ -96,6 +110,8 @@ typedef struct {
 	const cb_lint_pricer *pricer;
 	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
 	const char *clang;             /* NULL: $CLBANKS_CLANG, else the configured one */
+	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
+	void *observe_ctx;
 } cb_lint_request;
 
 typedef enum {

@@ -254,7 +254,45 @@ uint32_t cb_dfunction(cb_dctx *d, LLVMValueRef fn)
 	return p->nfns++;
 }
 
-int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, cb_lint_op op, LLVMTypeRef type, uint64_t bytes)
+/* The __local object a pointer addresses as far as the IR shows it without running: through
+ * GEPs and casts to a static __local variable, or to a kernel argument (at -O0 kept in an
+ * alloca that one store fills). */
+static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
+{
+	for (int depth = 0; v && depth < 32; depth++) {
+		if (LLVMIsAGlobalVariable(v)) {
+			if (cb_addrspace(LLVMTypeOf(v)) == 3)
+				s->object = local_object(d, v);
+			return;
+		}
+		if (LLVMIsAArgument(v)) {
+			if (d->fn_index == 0)
+				for (unsigned k = 0; k < LLVMCountParams(d->fnref[0]); k++)
+					if (LLVMGetParam(d->fnref[0], k) == v)
+						s->arg = (int32_t)k;
+			return;
+		}
+		LLVMValueRef next = NULL;
+		if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
+		    (LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0)) {
+			next = LLVMGetOperand(v, 0);
+		} else if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
+			LLVMValueRef slot = LLVMGetOperand(v, 0);
+			for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+				LLVMValueRef user = LLVMGetUser(u);
+				if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
+					if (next)
+						return; /* stored more than once */
+					next = LLVMGetOperand(user, 0);
+				}
+			}
+		}
+		v = next;
+	}
+}
+
+int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, LLVMTypeRef type,
+		 uint64_t bytes)
 {
 	cb_prog *p = d->prog;
 	if (p->nsites == d->sitecap) {
@@ -278,6 +316,8 @@ int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, cb_lint_op op, LLVMTypeRef type, 
 	s->elem_type = cb_xstrdup(buf);
 	s->fn = d->fn_index;
 	s->block = d->block;
+	s->object = s->arg = -1;
+	static_object(d, ptr, s);
 	return (int32_t)p->nsites++;
 }
 
@@ -435,6 +475,9 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 	}
 	free_strings(names, n);
 	free_strings(types, n);
+	for (uint32_t k = 0; k < p->nsites; k++)
+		if (p->sites[k].arg >= 0 && (unsigned)p->sites[k].arg < n)
+			p->sites[k].object = p->args[p->sites[k].arg].object;
 }
 
 static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)

@@ -44,7 +44,8 @@ uint32_t cb_dextra(cb_dctx *d, uint32_t a, uint32_t b); /* appends a pair; its i
 LLVMValueRef cb_callee(LLVMValueRef call);
 /* Index of a defined function, queued for translation. */
 uint32_t cb_dfunction(cb_dctx *d, LLVMValueRef fn);
-int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, cb_lint_op op, LLVMTypeRef type, uint64_t bytes);
+int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, LLVMTypeRef type,
+		 uint64_t bytes);
 cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v);
 
 unsigned cb_int_width(LLVMTypeRef t);       /* 0 unless an integer of at most 64 bits */

@@ -102,7 +102,7 @@ static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_lint_op
 			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
 {
 	if (cb_addrspace(LLVMTypeOf(ptr)) == 3)
-		o->site = cb_dsite(d, i, op, type, bytes);
+		o->site = cb_dsite(d, i, ptr, op, type, bytes);
 }
 
 static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
@@ -295,7 +295,7 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 									: CB_LINT_STORE;
 	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
 	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
-	o->site = cb_dsite(d, i, op, type, o->imm);
+	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
 }
 
 static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)

@@ -167,7 +167,7 @@ static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	if (cb_val_known(&c)) {
 		taken = c.lo != 0;
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, taken ? i->x : i->n, i->imm, false);
+			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false);
 	} else {
 		taken = guess(fr, i);
 		assume(in, fr, taken ? i->x : i->n, i->imm, true);
@@ -189,7 +189,7 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			}
 		}
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, target, i->imm, false);
+			assume(in, fr, target, i->imm | CB_DECIDED, false);
 	} else {
 		assume(in, fr, target, i->imm, true);
 	}

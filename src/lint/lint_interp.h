@@ -11,6 +11,7 @@
 #define CB_MAX_ASSUME 16      /* nested assumed regions per frame */
 #define CB_ITEM_STEPS 20000000ull
 #define CB_MAX_KEY 32         /* words of an iteration key */
+#define CB_DECIDED 0x80000000u /* with a line: the branch was decided by assumed values */
 
 typedef struct {
 	unsigned local[3], group[3], work_dim, subgroup;

@@ -161,10 +161,11 @@ cb_val cb_gep_eval(const cb_prog *p, const cb_ins *g, cb_val base, const cb_val 
 		r.lo = INT32_MIN;
 		r.hi = INT32_MAX;
 	}
-	if (r.lo != r.hi && o && o->bytes) {
+	if (r.lo != r.hi && o) {
 		/* An inbounds GEP stays in its object. */
 		r.lo = r.lo < 0 ? 0 : r.lo;
-		r.hi = r.hi > (int64_t)o->bytes - 1 ? (int64_t)o->bytes - 1 : r.hi;
+		if (o->bytes)
+			r.hi = r.hi > (int64_t)o->bytes - 1 ? (int64_t)o->bytes - 1 : r.hi;
 		if (r.lo > r.hi)
 			r.lo = r.hi = 0;
 	}

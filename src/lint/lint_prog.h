@@ -108,6 +108,8 @@ typedef struct {
 	unsigned elem_bytes;
 	char *elem_type;
 	uint32_t fn, block;
+	int32_t object;          /* the object the IR shows it addresses, or -1 (not executed) */
+	int32_t arg;             /* that object is this kernel argument's, or -1 */
 } cb_site;
 
 typedef enum {

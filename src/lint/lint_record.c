@@ -137,6 +137,17 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 		l->hi = ptr->hi;
 		l->row = ptr->row;
 		l->col = ptr->col;
+		/* An unknown offset still starts a whole access inside a sized object. */
+		const cb_lint_object *o = ptr->obj >= CB_OBJ_FIRST &&
+			ptr->obj < CB_OBJ_FIRST + (int32_t)r->prog->nobjects ?
+			&r->prog->objects[ptr->obj - CB_OBJ_FIRST] : NULL;
+		unsigned e = r->prog->sites[site].elem_bytes;
+		if (l->lo != l->hi && o && o->bytes >= e) {
+			l->lo = l->lo < 0 ? 0 : l->lo;
+			l->hi = l->hi > (int64_t)(o->bytes - e) ? (int64_t)(o->bytes - e) : l->hi;
+			if (l->lo > l->hi)
+				l->lo = l->hi;
+		}
 	} else {
 		l->obj = CB_OBJ_NONE;
 		l->lo = l->hi = 0;
@@ -298,6 +309,11 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	s->ways = ways > s->ways ? ways : s->ways;
 	s->conflict |= passes > minp;
 	s->priced = true;
+	if (r->observe) {
+		cb_lint_sample x = { site->file, site->line, site->column, site->op, site->elem_bytes,
+				     r->sg, k, nl, r->offsets, r->active, passes, minp };
+		r->observe(r->observe_ctx, &x);
+	}
 	keep_fix(r, s, site, lanes, nl, obj);
 }
 

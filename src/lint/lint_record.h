@@ -64,6 +64,8 @@ typedef struct cb_recorder {
 	cb_site_rec *sites;
 	uint32_t *offsets, *seq;
 	bool *active;
+	void (*observe)(void *ctx, const cb_lint_sample *s);
+	void *observe_ctx;
 } cb_recorder;
 
 void cb_rec_init(cb_recorder *r, const cb_prog *prog, const cb_lint_pricer *pricer);
