@@ -197,12 +197,12 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 	for (uint32_t k = 0; k < in->nassumed; k++)
 		if (untaken_side(in->prog, &in->assumed[k], site)) {
 			snprintf(a->note, sizeof a->note,
-				 "not executed: on the side of the undecidable branch at line %u that "
-				 "was not simulated", in->assumed[k].line);
+				 "on the side of the undecidable branch at line %u that was not "
+				 "simulated", in->assumed[k].line);
 			return;
 		}
 	snprintf(a->note, sizeof a->note,
-		 "not executed: work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
+		 "work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
 		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0], in->wg.local[1],
 		 in->wg.local[2]);
 }
@@ -267,8 +267,11 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->column = site->column;
 	a->op = site->op;
 	a->elem_bytes = site->elem_bytes;
-	a->elem_type = cb_xstrdup(site->elem_type);
 	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
+	/* An access of the element's size reads the element: say its type as declared. */
+	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
+	a->elem_type = cb_xstrdup(o && o->elem_bytes == site->elem_bytes ? o->elem_type
+									: site->elem_type);
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;
@@ -292,14 +295,14 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
 	if (s->assumed && s->assumed_line & CB_DECIDED)
 		snprintf(a->note, sizeof a->note,
-			 "assumed: under the branch at line %u, decided by values an undecidable "
+			 "under the branch at line %u, decided by values an undecidable "
 			 "branch set", s->assumed_line & ~CB_DECIDED);
 	else if (s->assumed && s->assumed_line)
-		snprintf(a->note, sizeof a->note, "assumed: under the undecidable branch at line %u",
+		snprintf(a->note, sizeof a->note, "under the undecidable branch at line %u",
 			 s->assumed_line);
 	else if (s->assumed)
 		snprintf(a->note, sizeof a->note,
-			 "assumed: its address depends on values set under an undecidable branch");
+			 "its address depends on values set under an undecidable branch");
 	cb_fix_search(rec, i, &a->fix);
 }
 

@@ -5,6 +5,8 @@
 #include "lint/lint_decode.h"
 #include "util.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,53 @@ void cb_type_name(LLVMTypeRef t, char *buf, size_t n)
 	}
 }
 
+/* Operand K of metadata node MD as metadata, or NULL. */
+static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef md, unsigned k)
+{
+	LLVMValueRef v = LLVMMetadataAsValue(ctx, md);
+	unsigned n = LLVMGetMDNodeNumOperands(v);
+	if (k >= n || n > 64)
+		return NULL;
+	LLVMValueRef ops[64];
+	LLVMGetMDNodeOperands(v, ops);
+	return ops[k] ? LLVMValueAsMetadata(ops[k]) : NULL;
+}
+
+/* The element type as the kernel spells it ("uint", "float4"), from the variable's debug
+ * information: its type (operand 3 of a DIVariable) is an array whose base type (operand 3
+ * of a composite type) is named. The IR's type cannot tell int from uint. */
+static bool debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
+{
+	size_t count = 0;
+	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &count);
+	unsigned dbg = LLVMGetMDKindIDInContext(d->ctx, "dbg", 3);
+	LLVMMetadataRef var = NULL;
+	for (size_t i = 0; i < count && !var; i++) {
+		LLVMMetadataRef e = LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i);
+		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) == dbg &&
+		    LLVMGetMetadataKind(e) == LLVMDIGlobalVariableExpressionMetadataKind)
+			var = LLVMDIGlobalVariableExpressionGetVariable(e);
+	}
+	if (md)
+		LLVMDisposeValueMetadataEntries(md);
+	if (!var || LLVMGetMetadataKind(var) != LLVMDIGlobalVariableMetadataKind)
+		return false;
+	LLVMMetadataRef t = md_operand(d->ctx, var, 3);
+	for (int depth = 0; t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind;
+	     depth++)
+		t = md_operand(d->ctx, t, 3);
+	if (!t || (LLVMGetMetadataKind(t) != LLVMDIBasicTypeMetadataKind &&
+		   LLVMGetMetadataKind(t) != LLVMDIDerivedTypeMetadataKind))
+		return false;
+	size_t len = 0;
+	const char *name = LLVMDITypeGetName(t, &len);
+	if (!name || !len || len >= n)
+		return false;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return true;
+}
+
 /* A static __local variable: clang names it KERNEL.NAME. */
 static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 {
@@ -124,7 +173,8 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 		t = LLVMGetElementType(t);
 	}
 	char buf[64];
-	cb_type_name(t, buf, sizeof buf);
+	if (!debug_elem_name(d, g, buf, sizeof buf))
+		cb_type_name(t, buf, sizeof buf);
 	o->elem_type = cb_xstrdup(buf);
 	o->elem_bytes = (unsigned)LLVMABISizeOfType(d->td, t);
 }

@@ -55,29 +55,47 @@ static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 	put_escaped(out, decl);
 }
 
+/* "  PREFIX NOTE", wrapped; the note's words are escaped. */
+static void note(FILE *out, const char *prefix, const char *text)
+{
+	wrap w = { out, 0 };
+	w.col = fprintf(out, " %s", prefix);
+	char buf[256];
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len) {
+			char *q = buf;
+			for (size_t i = 0; i < len && q < buf + sizeof buf - 5; i++) {
+				unsigned char c = (unsigned char)p[i];
+				q += c < 0x20 || c == 0x7f ? snprintf(q, 5, "\\x%02x", c)
+							    : (*q = (char)c, 1);
+			}
+			*q = '\0';
+			word(&w, buf);
+		}
+		p += len + (p[len] == ' ');
+	}
+	fputc('\n', out);
+}
+
 static void head(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 {
 	put_escaped(out, a->file);
 	fprintf(out, ":%u:%u", a->line, a->column);
 	what(out, r, a);
 	fputs(": ", out);
-	if (a->status == CB_LINT_UNKNOWN) {
-		fputs("unknown: ", out);
-		put_escaped(out, a->note);
-	} else if (a->status == CB_LINT_NOT_EXECUTED) {
-		put_escaped(out, a->note);
-	} else if (a->conflict) {
+	if (a->status == CB_LINT_UNKNOWN)
+		fputs("unknown", out);
+	else if (a->status == CB_LINT_NOT_EXECUTED)
+		fputs("not executed", out);
+	else if (a->conflict)
 		fprintf(out, "%u %s (%u-way conflict; conflict-free minimum %u)", a->passes_max,
 			passes(a->passes_max), a->ways, a->min_passes);
-	} else {
+	else
 		fprintf(out, "%u %s (the conflict-free minimum)", a->passes_max, passes(a->passes_max));
-	}
 	fputc('\n', out);
-	if (a->status == CB_LINT_ASSUMED) {
-		fputs("  ", out);
-		put_escaped(out, a->note);
-		fputc('\n', out);
-	}
+	if (a->note[0])
+		note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
 }
 
 static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
