@@ -58,7 +58,7 @@ static uint32_t key_hash(const uint32_t *key, unsigned n)
 
 static bool key_equal(const cb_site_rec *s, uint32_t k, const uint32_t *key, unsigned n)
 {
-	return s->keylen[k] == n && !memcmp(s->keydata + s->keyoff[k], key, n * sizeof *key);
+	return s->keylen[k] == n && (!n || !memcmp(s->keydata + s->keyoff[k], key, n * sizeof *key));
 }
 
 static void rehash(cb_site_rec *s)
@@ -78,6 +78,10 @@ static void grow_keys(cb_site_rec *s, unsigned subgroup)
 {
 	uint32_t old = s->keycap;
 	s->keycap = old ? 2 * old : 8;
+	if (!s->keydata) {
+		s->kdcap = 64;
+		s->keydata = cb_xmalloc(s->kdcap * sizeof *s->keydata);
+	}
 	s->keyoff = cb_xrealloc(s->keyoff, s->keycap * sizeof *s->keyoff);
 	s->keylen = cb_xrealloc(s->keylen, s->keycap * sizeof *s->keylen);
 	s->sum = cb_xrealloc(s->sum, s->keycap * sizeof *s->sum);
@@ -106,7 +110,8 @@ static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n, unsigned
 		s->keydata = cb_xrealloc(s->keydata, s->kdcap * sizeof *s->keydata);
 	}
 	uint32_t k = s->nkeys++;
-	memcpy(s->keydata + s->kdlen, key, n * sizeof *key);
+	if (n)
+		memcpy(s->keydata + s->kdlen, key, n * sizeof *key);
 	s->keyoff[k] = (uint32_t)s->kdlen;
 	s->keylen[k] = (uint8_t)n;
 	s->kdlen += n;
