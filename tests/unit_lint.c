@@ -57,6 +57,7 @@ typedef struct {
 	unsigned x, y;
 	const char *defs[2], *args[2];
 	const cb_lint_model *model;
+	unsigned group_x;
 } job;
 
 static char srcdir[2048];
@@ -73,6 +74,7 @@ static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc
 	req.kernel_name = j->kernel;
 	req.local[0] = j->x;
 	req.local[1] = j->y;
+	req.group[0] = j->group_x;
 	req.defines = j->defs;
 	req.ndefines = j->defs[1] ? 2 : j->defs[0] ? 1 : 0;
 	req.args = j->args;
@@ -224,7 +226,7 @@ static void transpose_h200(void)
 {
 	static const unsigned k32[] = { 32, 0 }, k32x4[] = { 32, 32, 32, 32, 0 };
 	cb_lint_result r;
-	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL };
+	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&naive, &r)) {
 		/* Row write: lane l at 4 l, every bank once. Column read tile[tx][ty]: lane l at
 		 * 128 l, all 32 in bank 0: 32 passes. */
@@ -239,7 +241,7 @@ static void transpose_h200(void)
 		tap_ok(cb_lint_has_conflict(&r), "--fail-on-conflict: the naive transpose conflicts");
 		cb_lint_result_free(&r);
 	}
-	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, NULL };
+	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&padded, &r)) {
 		expect(&r, 31, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "padded row write");
 		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "padded column read");
@@ -247,7 +249,7 @@ static void transpose_h200(void)
 		       "padded: lanes 132 B apart (bank l), no conflict anywhere");
 		cb_lint_result_free(&r);
 	}
-	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, NULL };
+	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&swz, &r)) {
 		/* tile[tx][ty ^ tx]: sub-group 0 reads tile[l][l], 132 l. */
 		expect(&r, 45, 40, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled row write");
@@ -256,7 +258,7 @@ static void transpose_h200(void)
 		cb_lint_result_free(&r);
 	}
 	/* 32 x 8: each work-item handles 4 rows, one loop iteration each. */
-	job n8 = { "transpose.cl", "naive", 32, 8, { "TILE_H=8" }, { NULL }, NULL };
+	job n8 = { "transpose.cl", "naive", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&n8, &r)) {
 		expect(&r, 17, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 naive row write");
 		expect(&r, 22, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 1, k32x4, "32x8 naive column read");
@@ -264,12 +266,12 @@ static void transpose_h200(void)
 		tap_ok(find(&r, 22, 26, CB_LINT_LOAD)->subgroups == 8, "32x8: 8 sub-groups");
 		cb_lint_result_free(&r);
 	}
-	job p8 = { "transpose.cl", "padded", 32, 8, { "TILE_H=8" }, { NULL }, NULL };
+	job p8 = { "transpose.cl", "padded", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&p8, &r)) {
 		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 padded column read");
 		cb_lint_result_free(&r);
 	}
-	job s8 = { "transpose.cl", "swizzled", 32, 8, { "TILE_H=8" }, { NULL }, NULL };
+	job s8 = { "transpose.cl", "swizzled", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&s8, &r)) {
 		expect(&r, 45, 40, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled row write");
 		expect(&r, 50, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled column read");
@@ -283,7 +285,7 @@ static void transpose_amd(void)
 {
 	static const unsigned two[] = { 2, 0 }, k64[] = { 64, 0 };
 	cb_lint_result r;
-	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, &amd };
+	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&naive, &r)) {
 		expect(&r, 17, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 2, 2, two, "AMD naive row write");
 		expect(&r, 22, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 64, 2, k64, "AMD naive column read");
@@ -293,12 +295,12 @@ static void transpose_amd(void)
 		expect_fix(&r, 22, 26, 1, 2, 128, 5, 0, 2, "AMD naive: tile[32][32+1] or c ^ (r & 31)");
 		cb_lint_result_free(&r);
 	}
-	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, &amd };
+	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&padded, &r)) {
 		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD padded column read");
 		cb_lint_result_free(&r);
 	}
-	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, &amd };
+	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&swz, &r)) {
 		expect(&r, 50, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD swizzled column read");
 		cb_lint_result_free(&r);
@@ -309,7 +311,7 @@ static void test_wide(void)
 {
 	static const unsigned two[] = { 2, 0 }, k32[] = { 32, 0 }, four[] = { 4, 0 };
 	cb_lint_result r;
-	job d = { "wide.cl", "doubles", 32, 32, { NULL }, { NULL }, NULL };
+	job d = { "wide.cl", "doubles", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&d, &r)) {
 		/* 8 B, 16 lanes per pass: lane l at 256 l touches words 64 l, 64 l + 1 (banks 0 and
 		 * 1): 16 passes per half, 32 in all; consecutive doubles take 2. A row of 33 doubles
@@ -321,7 +323,7 @@ static void test_wide(void)
 		expect_fix(&r, 10, 20, 1, 2, 256, 4, 0, 2, "doubles: tile[32][32+1] or c ^ (r & 15)");
 		cb_lint_result_free(&r);
 	}
-	job v = { "wide.cl", "vectors", 16, 16, { NULL }, { NULL }, NULL };
+	job v = { "wide.cl", "vectors", 16, 16, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&v, &r)) {
 		/* 16 B, 8 lanes per pass: lanes of one group read tile[x][y], 256 B apart, on
 		 * banks 4y..4y+3: 8 passes per group, 32 in all; the minimum is 4. */
@@ -333,7 +335,7 @@ static void test_wide(void)
 	}
 	cb_error err;
 	cross_check cc;
-	job ad = { "wide.cl", "doubles", 32, 32, { NULL }, { NULL }, &amd };
+	job ad = { "wide.cl", "doubles", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (run(&ad, &r, &err, &cc) == CB_OK) {
 		const cb_lint_access *a = find(&r, 10, 20, CB_LINT_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && !a->priced &&
@@ -356,7 +358,7 @@ static void test_reduce(void)
 {
 	static const unsigned strided[] = { 2, 4, 8, 8, 8, 4, 2, 1, 0 };
 	cb_lint_result r;
-	job il = { "reduce.cl", "interleaved", 256, 0, { NULL }, { NULL }, NULL };
+	job il = { "reduce.cl", "interleaved", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&il, &r)) {
 		/* tid % (2s) == 0: the active lanes read words 2 s apart, one pass each time. */
 		expect(&r, 16, 18, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "interleaved sdata[tid + s]");
@@ -368,7 +370,7 @@ static void test_reduce(void)
 	}
 	/* index = 2 s tid, active while index < 256: stride 2 s words over 32, 16, 8, ... active
 	 * lanes: 2, 4, 8 passes, then 16 lanes in 2 banks, 8 and 4 lanes in one: 8, 8, 4, 2, 1. */
-	job st = { "reduce.cl", "strided", 256, 0, { NULL }, { "sdata=1024" }, NULL };
+	job st = { "reduce.cl", "strided", 256, 0, { NULL }, { "sdata=1024" }, NULL, 0 };
 	if (lint(&st, &r)) {
 		expect(&r, 31, 20, CB_LINT_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index + s]");
 		expect(&r, 31, 17, CB_LINT_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index]");
@@ -381,7 +383,7 @@ static void test_reduce(void)
 		tap_ok(a && a->fix.wanted && !a->fix.computed, "strided: no fix computed for a pointer");
 		cb_lint_result_free(&r);
 	}
-	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL };
+	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&sq, &r)) {
 		expect(&r, 46, 18, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential sdata[tid + s]");
 		expect(&r, 46, 15, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential store");
@@ -398,7 +400,7 @@ static void test_scan(void)
 	static const unsigned one9[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
 	static const unsigned assumed[] = { 2, 4, 8, 16, 0 };
 	cb_lint_result r;
-	job plain = { "scan.cl", NULL, 256, 0, { NULL }, { "n=512" }, NULL };
+	job plain = { "scan.cl", NULL, 256, 0, { NULL }, { "n=512" }, NULL, 0 };
 	if (lint(&plain, &r)) {
 		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep temp[a]");
 		expect(&r, 26, 12, CB_LINT_STORE, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep store");
@@ -407,7 +409,7 @@ static void test_scan(void)
 		cb_lint_result_free(&r);
 	}
 	/* One word of padding every 32 moves the lanes of every step to distinct banks. */
-	job pad = { "scan.cl", NULL, 256, 0, { "PAD" }, { "n=512" }, NULL };
+	job pad = { "scan.cl", NULL, 256, 0, { "PAD" }, { "n=512" }, NULL, 0 };
 	if (lint(&pad, &r)) {
 		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan up-sweep");
 		expect(&r, 39, 14, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan down-sweep");
@@ -415,7 +417,7 @@ static void test_scan(void)
 		cb_lint_result_free(&r);
 	}
 	/* Without n the loop bound is unknown: 4 assumed iterations, thid < d assumed true. */
-	job open = { "scan.cl", NULL, 256, 0, { NULL }, { NULL }, NULL };
+	job open = { "scan.cl", NULL, 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&open, &r)) {
 		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_ASSUMED, 16, 1, assumed, "scan without n: assumed");
 		const cb_lint_access *a = find(&r, 26, 15, CB_LINT_LOAD);
@@ -431,7 +433,7 @@ static void test_scan(void)
 static void test_histogram(void)
 {
 	cb_lint_result r;
-	job h = { "histogram.cl", "histogram", 256, 0, { NULL }, { NULL }, NULL };
+	job h = { "histogram.cl", "histogram", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&h, &r)) {
 		expect(&r, 13, 3, CB_LINT_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[v])");
 		const cb_lint_access *a = find(&r, 13, 3, CB_LINT_ATOMIC);
@@ -444,7 +446,7 @@ static void test_histogram(void)
 		expect(&r, 10, 10, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "hist[t] = 0");
 		cb_lint_result_free(&r);
 	}
-	job c = { "histogram.cl", "clipped", 256, 0, { NULL }, { NULL }, NULL };
+	job c = { "histogram.cl", "clipped", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&c, &r)) {
 		expect(&r, 27, 11, CB_LINT_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "under if (v < 200)");
 		const cb_lint_access *a = find(&r, 27, 11, CB_LINT_LOAD);
@@ -466,7 +468,7 @@ static void test_rows_and_helper(void)
 {
 	static const unsigned eight[] = { 8, 0 }, helper[] = { 32, 32, 2, 0 };
 	cb_lint_result r;
-	job rows = { "rows16.cl", NULL, 16, 16, { NULL }, { NULL }, NULL };
+	job rows = { "rows16.cl", NULL, 16, 16, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&rows, &r)) {
 		/* Sub-group 0 is rows y = 0, 1: lane (x, y) reads tile[x][y], word 16 x + y, banks
 		 * 0, 1, 16, 17 with 8 lanes each: 8 passes. Rows of 17 collide (x = 15, y = 1 with
@@ -482,14 +484,14 @@ static void test_rows_and_helper(void)
 	}
 	/* at(buf, stride, t) reads buf[t * stride]: stride 32 puts every lane in bank 0; the
 	 * call after the loop uses stride 2. One access, three iterations (two call sites). */
-	job h = { "helper.cl", NULL, 32, 0, { NULL }, { "stride=32" }, NULL };
+	job h = { "helper.cl", NULL, 32, 0, { NULL }, { "stride=32" }, NULL, 0 };
 	if (lint(&h, &r)) {
 		expect(&r, 6, 9, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 1, helper, "helper p[i * stride]");
 		tap_ok(find(&r, 14, 19, CB_LINT_STORE) && find(&r, 14, 19, CB_LINT_STORE)->niter == 33,
 		       "helper: the fill loop has 33 iterations");
 		cb_lint_result_free(&r);
 	}
-	job hu = { "helper.cl", NULL, 32, 0, { NULL }, { NULL }, NULL };
+	job hu = { "helper.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&hu, &r)) {
 		const cb_lint_access *a = find(&r, 6, 9, CB_LINT_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && a->niter == 3 && !a->iter[0].known &&
@@ -502,7 +504,7 @@ static void test_rows_and_helper(void)
 static void test_gemm(void)
 {
 	cb_lint_result r;
-	job g = { "gemm.cl", NULL, 32, 32, { NULL }, { "K=1024" }, NULL };
+	job g = { "gemm.cl", NULL, 32, 32, { NULL }, { "K=1024" }, NULL, 0 };
 	if (lint(&g, &r)) {
 		/* Sub-group = one column of work-items: Asub[k][row] consecutive, Bsub[col][k] one
 		 * word for all: one pass each, 32 tiles x 32 steps. */
@@ -512,11 +514,37 @@ static void test_gemm(void)
 		       "GEMM 32x32, K = 1024: 1024 iterations, all one pass");
 		cb_lint_result_free(&r);
 	}
-	job t = { "gemm.cl", NULL, 32, 32, { "TRANSPOSED_B" }, { "K=64" }, NULL };
+	job t = { "gemm.cl", NULL, 32, 32, { "TRANSPOSED_B" }, { "K=64" }, NULL, 0 };
 	if (lint(&t, &r)) {
 		const cb_lint_access *b = find(&r, 24, 26, CB_LINT_LOAD);
 		tap_ok(b && b->niter == 64 && b->passes_max == 32, "GEMM with Bsub[row][k]: 32 passes");
 		expect_fix(&r, 24, 26, 1, 1, 128, 5, 0, 1, "GEMM: Bsub[32][32+1] or c ^ (r & 31)");
+		cb_lint_result_free(&r);
+	}
+}
+
+static void test_objects(void)
+{
+	static const unsigned two[] = { 2, 0 };
+	cb_lint_result r;
+	job g0 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&g0, &r)) {
+		expect(&r, 10, 7, CB_LINT_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "p[t], p = t & 1 ? a : b");
+		const cb_lint_access *a = find(&r, 10, 7, CB_LINT_STORE);
+		tap_ok(a && a->object < 0 && strstr(a->note, "several __local objects"),
+		       "lanes over two objects: unknown (%s)", a ? a->note : "");
+		expect(&r, 12, 19, CB_LINT_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "group 1 only");
+		a = find(&r, 12, 19, CB_LINT_STORE);
+		tap_ok(a && strstr(a->note, "work-group (0,0,0)") && a->object >= 0 &&
+		       !strcmp(r.objects[a->object].name, "a"),
+		       "not executed by group 0, object a (%s)", a ? a->note : "");
+		cb_lint_result_free(&r);
+	}
+	/* Group 1 stores a[2t % 64]: words 2 apart, two lanes per even bank. */
+	job g1 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 1 };
+	if (lint(&g1, &r)) {
+		expect(&r, 12, 19, CB_LINT_STORE, CB_LINT_PREDICTED, 2, 1, two, "--group 1,0,0 reaches it");
+		tap_ok(r.group[0] == 1, "the result names group 1");
 		cb_lint_result_free(&r);
 	}
 }
@@ -534,25 +562,25 @@ static void bad(const job *j, cb_rc want, const char *text, const char *what)
 
 static void test_bad_input(void)
 {
-	job nk = { "nokernel.cl", NULL, 32, 0, { NULL }, { NULL }, NULL };
+	job nk = { "nokernel.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	bad(&nk, CB_ERR_INPUT, "no __kernel", "a file without a kernel");
-	job nl = { "rows16.cl", NULL, 0, 0, { NULL }, { NULL }, NULL };
+	job nl = { "rows16.cl", NULL, 0, 0, { NULL }, { NULL }, NULL, 0 };
 	bad(&nl, CB_ERR_USAGE, "--local", "no --local");
-	job many = { "transpose.cl", NULL, 32, 32, { NULL }, { NULL }, NULL };
+	job many = { "transpose.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
 	bad(&many, CB_ERR_USAGE, "--kernel", "three kernels and no --kernel");
-	job none = { "transpose.cl", "transpose", 32, 32, { NULL }, { NULL }, NULL };
+	job none = { "transpose.cl", "transpose", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	bad(&none, CB_ERR_INPUT, "naive, padded, swizzled", "--kernel that is not there");
-	job missing = { "no-such-file.cl", NULL, 32, 0, { NULL }, { NULL }, NULL };
+	job missing = { "no-such-file.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	bad(&missing, CB_ERR_INPUT, "cannot open", "a missing file");
-	job arg = { "helper.cl", NULL, 32, 0, { NULL }, { "strid=3" }, NULL };
+	job arg = { "helper.cl", NULL, 32, 0, { NULL }, { "strid=3" }, NULL, 0 };
 	bad(&arg, CB_ERR_USAGE, "no argument", "--arg for no argument");
-	job big = { "rows16.cl", NULL, 4096, 2, { NULL }, { NULL }, NULL };
+	job big = { "rows16.cl", NULL, 4096, 2, { NULL }, { NULL }, NULL, 0 };
 	bad(&big, CB_ERR_USAGE, "at most", "a work-group over the limit");
 
 	cb_lint_result r;
 	cb_error err;
 	cross_check cc;
-	job broken = { "broken.cl", NULL, 32, 0, { NULL }, { NULL }, NULL };
+	job broken = { "broken.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	cb_rc rc = run(&broken, &r, &err, &cc);
 	tap_ok(rc == CB_ERR_INPUT && cb_exit_status(&err) == 2 && strstr(err.text, "does not compile") &&
 	       strstr(r.build_log, "error:") && strstr(r.build_log, "undeclared_variable"),
@@ -696,7 +724,7 @@ static void escapes(void)
 static void test_renderers(void)
 {
 	cb_lint_result r;
-	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL };
+	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&naive, &r)) {
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, ":22:26: load float tile[32][32]: 32 passes (32-way conflict; "
@@ -709,7 +737,7 @@ static void test_renderers(void)
 		json_transpose(&r);
 		cb_lint_result_free(&r);
 	}
-	job c = { "histogram.cl", "clipped", 256, 0, { NULL }, { NULL }, NULL };
+	job c = { "histogram.cl", "clipped", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&c, &r)) {
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, ": unknown\n  offsets depend on memory contents") &&
@@ -740,7 +768,7 @@ int main(void)
 	cb_lint_result r;
 	cb_error err;
 	cross_check cc;
-	job probe = { "rows16.cl", NULL, 16, 16, { NULL }, { NULL }, NULL };
+	job probe = { "rows16.cl", NULL, 16, 16, { NULL }, { NULL }, NULL, 0 };
 	if (run(&probe, &r, &err, &cc) == CB_ERR_RUNTIME && err.call) {
 		skip("the lint engine: clang cannot be run");
 		cb_lint_result_free(&r);
@@ -754,6 +782,7 @@ int main(void)
 	test_histogram();
 	test_rows_and_helper();
 	test_gemm();
+	test_objects();
 	test_bad_input();
 	test_renderers();
 	return tap_done();
