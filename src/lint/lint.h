@@ -30,19 +30,26 @@
  *
  * Honest limits.
  * - A data-dependent index is "unknown" with bounds (from the type, masks, remainders,
- *   comparisons), never a guess; so is a lane set that spans two __local objects: their
- *   relative placement is up to the driver. Every __local object is assumed to start on a
- *   bank row (offsets are priced from the object's start).
- * - A branch that cannot be decided takes its true side (a loop condition: at most
- *   CB_LINT_ASSUMED_ITERATIONS iterations, then the exit); every access executed under it,
- *   up to its immediate post-dominator, and every address computed from values it set, is
- *   "assumed"; accesses on the side not taken are "not executed", saying so.
+ *   comparisons and the object's size), never a guess; so is a lane set that spans two
+ *   __local objects: their relative placement is up to the driver. Every __local object is
+ *   assumed to start on a bank row (offsets are priced from the object's start).
+ * - A branch that cannot be decided takes its true side; a loop test stays in the loop for
+ *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
+ *   its immediate post-dominator), and every access whose address was computed from values
+ *   set there, is "assumed", saying which line; accesses on the side not taken are "not
+ *   executed", saying so.
  * - Paths the simulated work-group does not take are "not executed": another --group may
- *   take them.
+ *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),
  *   stores by the load model, until the model has measured stores and atomics.
- * - Not modelled: async copies, vloadN/vstoreN other than to __local memory, image and pipe
- *   built-ins, OpenCL 2.0 generic pointers; recursion (illegal in OpenCL C) stops the run.
+ * - Recorded: loads, stores, atomics (built-ins and LLVM atomics) and vloadN / vstoreN on
+ *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
+ *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
+ *   from constant tables read as unknown. Kernels are compiled as OpenCL C 1.2 (no generic
+ *   address space); LLVM 15 and later (opaque pointers) are not supported yet.
+ * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h) stops the
+ *   run with an error that asks for loop bounds (-D, --arg); the work-group has at most
+ *   CB_LINT_MAX_ITEMS work-items.
  */
 #ifndef CB_LINT_H
 #define CB_LINT_H

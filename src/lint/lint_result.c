@@ -63,7 +63,7 @@ const char *cb_lint_op_name(cb_lint_op op)
 void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 {
 	if (o->rank == 0) {
-		snprintf(buf, n, "%s *%s", o->elem_type, o->name);
+		snprintf(buf, n, o->is_arg ? "%s *%s" : "%s %s", o->elem_type, o->name);
 		return;
 	}
 	int k = snprintf(buf, n, "%s %s", o->elem_type, o->name);
