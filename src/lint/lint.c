@@ -152,6 +152,10 @@ static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error
 			cb_rc rc = cb_interp_item(in, first + l, err);
 			if (rc != CB_OK)
 				return rc;
+			if (rec->overflow)
+				return cb_error_set(err, CB_ERR_INPUT,
+						    "sub-group %u makes more than %zu __local lane accesses; "
+						    "bound its loops with -D or --arg", first / sg, CB_REC_LANES);
 		}
 		cb_rec_flush(rec, nl);
 	}

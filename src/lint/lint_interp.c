@@ -373,9 +373,10 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 	const cb_fn *f = fr->fn;
 	uint32_t pc = enter_block(fr, 0);
 	for (;;) {
-		if (pc >= f->blocks[fr->block].end || ++in->item_steps > CB_ITEM_STEPS) {
+		if (pc >= f->blocks[fr->block].end || ++in->item_steps > CB_ITEM_STEPS ||
+		    in->rec->overflow) {
 			in->stopped = true;
-			return pc >= f->blocks[fr->block].end ? CB_OK : too_long(in, err);
+			return in->item_steps > CB_ITEM_STEPS ? too_long(in, err) : CB_OK;
 		}
 		const cb_ins *i = &f->ins[pc];
 		const cb_val *v = fr->v;

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIX_LIMIT ((size_t)8 << 20) /* lane entries kept for the fix search per site */
-
 void cb_rec_init(cb_recorder *r, const cb_prog *prog, const cb_lint_pricer *pricer)
 {
 	memset(r, 0, sizeof *r);
@@ -35,13 +33,14 @@ void cb_rec_free(cb_recorder *r)
 		free(x->keydata);
 		free(x->keylen);
 		free(x->sum);
-		free(x->cur);
+		free(x->block);
 		free(x->touched);
 		free(x->stamp);
 		free(x->first);
 		free(x->fix);
 	}
 	free(r->sites);
+	free(r->pool);
 	free(r->offsets);
 	free(r->seq);
 	free(r->active);
@@ -74,7 +73,7 @@ static void rehash(cb_site_rec *s)
 	}
 }
 
-static void grow_keys(cb_site_rec *s, unsigned subgroup)
+static void grow_keys(cb_site_rec *s)
 {
 	uint32_t old = s->keycap;
 	s->keycap = old ? 2 * old : 8;
@@ -87,13 +86,12 @@ static void grow_keys(cb_site_rec *s, unsigned subgroup)
 	s->sum = cb_xrealloc(s->sum, s->keycap * sizeof *s->sum);
 	s->stamp = cb_xrealloc(s->stamp, s->keycap * sizeof *s->stamp);
 	s->touched = cb_xrealloc(s->touched, s->keycap * sizeof *s->touched);
-	s->cur = cb_xrealloc(s->cur, (size_t)s->keycap * subgroup * sizeof *s->cur);
+	s->block = cb_xrealloc(s->block, s->keycap * sizeof *s->block);
 	memset(s->sum + old, 0, (s->keycap - old) * sizeof *s->sum);
 	memset(s->stamp + old, 0, (s->keycap - old) * sizeof *s->stamp);
-	memset(s->cur + (size_t)old * subgroup, 0, (size_t)(s->keycap - old) * subgroup * sizeof *s->cur);
 }
 
-static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n, unsigned subgroup)
+static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n)
 {
 	if (2 * (s->nkeys + 1) > s->hcap)
 		rehash(s);
@@ -104,7 +102,7 @@ static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n, unsigned
 		h = (h + 1) & (s->hcap - 1);
 	}
 	if (s->nkeys == s->keycap)
-		grow_keys(s, subgroup);
+		grow_keys(s);
 	if (s->kdlen + n > s->kdcap) {
 		s->kdcap = (s->kdlen + n) * 2 + 16;
 		s->keydata = cb_xrealloc(s->keydata, s->kdcap * sizeof *s->keydata);
@@ -123,12 +121,24 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
 {
 	cb_site_rec *s = &r->sites[site];
-	uint32_t k = intern(s, key, klen, r->subgroup);
+	if (r->overflow)
+		return;
+	uint32_t k = intern(s, key, klen);
 	if (s->stamp[k] != r->sg + 1) {
+		if ((r->pool_used + 1) * r->subgroup > CB_REC_LANES) {
+			r->overflow = true;
+			return;
+		}
+		if (r->pool_used == r->pool_cap) {
+			r->pool_cap = r->pool_cap ? 2 * r->pool_cap : 64;
+			r->pool = cb_xrealloc(r->pool, r->pool_cap * r->subgroup * sizeof *r->pool);
+		}
+		memset(r->pool + r->pool_used * r->subgroup, 0, r->subgroup * sizeof *r->pool);
+		s->block[k] = (uint32_t)r->pool_used++;
 		s->stamp[k] = r->sg + 1;
 		s->touched[s->ntouched++] = k;
 	}
-	cb_lane_rec *l = &s->cur[(size_t)k * r->subgroup + lane];
+	cb_lane_rec *l = &r->pool[(size_t)s->block[k] * r->subgroup + lane];
 	if (l->state) {
 		l->state = 2;
 		return;
@@ -226,7 +236,7 @@ static void keep_first(const cb_recorder *r, cb_site_rec *s, const cb_lane_rec *
 }
 
 /* Rows and columns of a priced sub-group access into a 2-D array, for the fix search. */
-static void keep_fix(const cb_recorder *r, cb_site_rec *s, const cb_site *site,
+static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		     const cb_lane_rec *lanes, unsigned nl, int32_t obj)
 {
 	if (!s->fix_ok)
@@ -238,11 +248,15 @@ static void keep_fix(const cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		s->fix_ok = false;
 		return;
 	}
-	if (s->nfix + nl + 1 > FIX_LIMIT) {
+	if (r->fix_words + nl + 1 > CB_FIX_WORDS) {
 		snprintf(s->fix_note, sizeof s->fix_note, "too many sub-group accesses to search");
 		s->fix_ok = false;
+		free(s->fix);
+		s->fix = NULL;
+		s->nfix = s->fixcap = 0;
 		return;
 	}
+	r->fix_words += nl + 1;
 	if (s->nfix + nl + 1 > s->fixcap) {
 		s->fixcap = (s->nfix + nl + 1) * 2;
 		s->fix = cb_xrealloc(s->fix, s->fixcap * sizeof *s->fix);
@@ -264,7 +278,7 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 {
 	cb_site_rec *s = &r->sites[site_index];
 	const cb_site *site = &r->prog->sites[site_index];
-	cb_lane_rec *lanes = &s->cur[(size_t)k * r->subgroup];
+	cb_lane_rec *lanes = &r->pool[(size_t)s->block[k] * r->subgroup];
 	cb_key_sum *sum = &s->sum[k];
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	cb_why why = check_lanes(r, site, lanes, nl, &lo, &hi);
@@ -336,12 +350,10 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes)
 			continue;
 		s->subgroups++;
 		qsort(s->touched, s->ntouched, sizeof *s->touched, cmp_u32);
-		for (uint32_t t = 0; t < s->ntouched; t++) {
-			uint32_t k = s->touched[t];
-			price_key(r, i, k, nlanes);
-			memset(&s->cur[(size_t)k * r->subgroup], 0, r->subgroup * sizeof *s->cur);
-		}
+		for (uint32_t t = 0; t < s->ntouched; t++)
+			price_key(r, i, s->touched[t], nlanes);
 		s->ntouched = 0;
 	}
+	r->pool_used = 0;
 	r->sg++;
 }

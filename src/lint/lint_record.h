@@ -37,7 +37,7 @@ typedef struct {
 	size_t kdlen, kdcap;
 	cb_key_sum *sum;
 	/* the sub-group in flight */
-	cb_lane_rec *cur;         /* keycap x subgroup */
+	uint32_t *block;          /* per key: its lanes in the recorder's pool */
 	uint32_t *touched, *stamp;
 	uint32_t ntouched;
 	/* the whole work-group */
@@ -51,17 +51,26 @@ typedef struct {
 	int64_t why_lo, why_hi;
 	unsigned passes_max, min_max, ways;
 	/* fix search data: per sub-group access, nlanes then (row << 16 | col) or ~0 */
-	bool fix_ok;
+	bool fix_ok;              /* fix data kept for every priced sub-group access */
 	char fix_note[128];
 	uint32_t *fix;
 	size_t nfix, fixcap;
 } cb_site_rec;
+
+/* Lane records of one sub-group in flight, and words of fix data, at most (memory stays
+ * bounded when a loop runs long: the run stops with an error instead). */
+#define CB_REC_LANES ((size_t)1 << 20)
+#define CB_FIX_WORDS ((size_t)16 << 20)
 
 typedef struct cb_recorder {
 	const cb_prog *prog;
 	const cb_lint_pricer *pricer;
 	unsigned subgroup, sg;    /* lanes per sub-group; the sub-group in flight */
 	cb_site_rec *sites;
+	cb_lane_rec *pool;        /* blocks of subgroup lane records, one per (site, key) */
+	size_t pool_used, pool_cap;
+	size_t fix_words;         /* fix data kept, all sites */
+	bool overflow;            /* more lane records than CB_REC_LANES in one sub-group */
 	uint32_t *offsets, *seq;
 	bool *active;
 	void (*observe)(void *ctx, const cb_lint_sample *s);
