@@ -576,6 +576,10 @@ static void test_bad_input(void)
 	bad(&arg, CB_ERR_USAGE, "no argument", "--arg for no argument");
 	job big = { "rows16.cl", NULL, 4096, 2, { NULL }, { NULL }, NULL, 0 };
 	bad(&big, CB_ERR_USAGE, "at most", "a work-group over the limit");
+	job busy = { "endless.cl", "busy", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	bad(&busy, CB_ERR_INPUT, "bound its loops", "a loop of 10^8 __local reads stops");
+	job spin = { "endless.cl", "spin", 1, 0, { NULL }, { NULL }, NULL, 0 };
+	bad(&spin, CB_ERR_INPUT, "bound its loops", "a loop of 10^8 steps stops");
 
 	cb_lint_result r;
 	cb_error err;

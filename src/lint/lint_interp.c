@@ -390,12 +390,13 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_CAST:
 			set(fr, i, cb_val_cast((cb_cast)i->sub, i->imm, i->width, v[i->a]));
 			break;
-		case CB_I_SELECT:
-			if (cb_val_known(&v[i->a]))
-				set(fr, i, v[i->a].lo ? v[i->b] : v[i->c]);
-			else
-				set(fr, i, cb_val_join(v[i->b], v[i->c]));
+		case CB_I_SELECT: {
+			cb_val x = cb_val_known(&v[i->a]) ? (v[i->a].lo ? v[i->b] : v[i->c])
+							  : cb_val_join(v[i->b], v[i->c]);
+			x.flags |= v[i->a].flags;
+			set(fr, i, x);
 			break;
+		}
 		case CB_I_COPY:
 			set(fr, i, v[i->a]);
 			break;

@@ -92,7 +92,7 @@ static void head(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		fprintf(out, "%u %s (%u-way conflict; conflict-free minimum %u)", a->passes_max,
 			passes(a->passes_max), a->ways, a->min_passes);
 	else
-		fprintf(out, "%u %s (the conflict-free minimum)", a->passes_max, passes(a->passes_max));
+		fprintf(out, "%u %s (conflict-free)", a->passes_max, passes(a->passes_max));
 	fputc('\n', out);
 	if (a->note[0])
 		note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
