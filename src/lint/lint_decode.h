@@ -51,7 +51,15 @@ cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v);
 unsigned cb_int_width(LLVMTypeRef t);       /* 0 unless an integer of at most 64 bits */
 uint8_t cb_value_kind(LLVMTypeRef t);
 unsigned cb_addrspace(LLVMTypeRef t);        /* of a pointer; 0 otherwise */
+
+/* Names (lint_names.c): the C name of an IR type; a __local variable's element type as
+ * declared (false when the debug information does not say); the kernel_arg_WHAT metadata
+ * strings of a kernel (NULL when absent; free with cb_free_strings); "float" of "float*". */
 void cb_type_name(LLVMTypeRef t, char *buf, size_t n);
+bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n);
+char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsigned n);
+void cb_free_strings(char **s, unsigned n);
+char *cb_pointee_name(const char *type);
 
 /* Steps of a GEP (operand 0 its base): index values and strides, its shape. */
 typedef struct {
