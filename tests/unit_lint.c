@@ -560,6 +560,36 @@ static void bad(const job *j, cb_rc want, const char *text, const char *what)
 	cb_lint_result_free(&r);
 }
 
+/* The clang to run: the request's, else $CLBANKS_CLANG, else the configured one. */
+static void clang_override(void)
+{
+	char path[4096], *saved = getenv("CLBANKS_CLANG") ? strdup(getenv("CLBANKS_CLANG")) : NULL;
+	snprintf(path, sizeof path, "%s/tests/lint/rows16.cl", srcdir);
+	cb_lint_request req;
+	cb_lint_result r;
+	cb_error err;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = path;
+	req.local[0] = req.local[1] = 16;
+	req.pricer = &h200.pricer;
+	req.clang = "/nonexistent/clang";
+	cb_rc rc = cb_lint_run(&req, &r, &err);
+	tap_ok(rc == CB_ERR_RUNTIME && cb_exit_status(&err) == 4 && err.call &&
+	       !strcmp(err.call, "posix_spawn") && strstr(err.text, "CLBANKS_CLANG"),
+	       "a clang that cannot be run: exit 4, saying how to name one");
+	cb_lint_result_free(&r);
+	req.clang = NULL;
+	setenv("CLBANKS_CLANG", "/nonexistent/clang-env", 1);
+	rc = cb_lint_run(&req, &r, &err);
+	tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "clang-env"), "CLBANKS_CLANG is the clang run");
+	cb_lint_result_free(&r);
+	if (saved)
+		setenv("CLBANKS_CLANG", saved, 1);
+	else
+		unsetenv("CLBANKS_CLANG");
+	free(saved);
+}
+
 static void test_bad_input(void)
 {
 	job nk = { "nokernel.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
@@ -584,6 +614,7 @@ static void test_bad_input(void)
 	cb_lint_result r;
 	cb_error err;
 	cross_check cc;
+	clang_override();
 	job broken = { "broken.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	cb_rc rc = run(&broken, &r, &err, &cc);
 	tap_ok(rc == CB_ERR_INPUT && cb_exit_status(&err) == 2 && strstr(err.text, "does not compile") &&
