@@ -236,6 +236,13 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 		free(ir->log);
 		ir->log = log.data;
 	}
+	/* A child that could not exec says 127 and nothing else (when posix_spawn itself cannot
+	 * tell, as under valgrind). */
+	if (rc == CB_OK && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !ir->log[0])
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", 127,
+				   "cannot run clang '%s'; install the clang of LLVM %d (Debian: "
+				   "clang-%d) or name one with CLBANKS_CLANG", clang, CB_LLVM_MAJOR,
+				   CB_LLVM_MAJOR);
 	if (rc == CB_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
 		char first[320];
 		first_error(ir->log, first, sizeof first);
