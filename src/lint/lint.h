@@ -37,7 +37,8 @@
  *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
  *   its immediate post-dominator), and every access whose address was computed from values
  *   set there, is "assumed", saying which line; accesses on the side not taken are "not
- *   executed", saying so.
+ *   executed", saying so. (Conservative: every value computed in the region counts as set
+ *   there, whether or not it depends on the branch.)
  * - Paths the simulated work-group does not take are "not executed": another --group may
  *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),
@@ -45,10 +46,12 @@
  * - Recorded: loads, stores, atomics (built-ins and LLVM atomics) and vloadN / vstoreN on
  *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
  *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
- *   from constant tables read as unknown. Kernels are compiled as OpenCL C 1.2 (no generic
+ *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
+ *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic
  *   address space); LLVM 15 and later (opaque pointers) are not supported yet.
- * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h) stops the
- *   run with an error that asks for loop bounds (-D, --arg); the work-group has at most
+ * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
+ *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
+ *   with an error that asks for loop bounds (-D, --arg); the work-group has at most
  *   CB_LINT_MAX_ITEMS work-items.
  */
 #ifndef CB_LINT_H
