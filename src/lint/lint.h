@@ -47,8 +47,8 @@
  *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
  *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
  *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
- *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic
- *   address space); LLVM 15 and later (opaque pointers) are not supported yet.
+ *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space); LLVM 15 and
+ *   later (opaque pointers) are not supported yet.
  * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
  *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
  *   with an error that asks for loop bounds (-D, --arg); the work-group has at most
