@@ -24,9 +24,9 @@ static void fill(unsigned n, uint32_t v)
 }
 
 /* Straight from the definition: for each group, for each bank, count distinct words (or
- * accesses without merging); take the maximum; add up. */
+ * accesses without merging) of the active lanes; take the maximum; add up. */
 static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, const uint32_t *off,
-			  unsigned n)
+			  const bool *active, unsigned n)
 {
 	if (!group || group > n)
 		group = n;
@@ -36,7 +36,9 @@ static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, c
 		for (unsigned b = 0; b < g->banks; b++) {
 			uint32_t seen[4096];
 			unsigned ns = 0, count = 0;
-			for (unsigned l = g0; l < g1; l++)
+			for (unsigned l = g0; l < g1; l++) {
+				if (active && !active[l])
+					continue;
 				for (uint32_t w = off[l] / g->width; w <= (off[l] + elem - 1) / g->width; w++) {
 					if (w % g->banks != b)
 						continue;
@@ -48,6 +50,7 @@ static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, c
 						count++;
 					}
 				}
+			}
 			worst = count > worst ? count : worst;
 		}
 		total += worst;
@@ -155,10 +158,65 @@ int main(void)
 			choices[k] = cb_rng_below(&rng, window / E) * E;
 		for (unsigned l = 0; l < n; l++)
 			lanes[l] = choices[cb_rng_below(&rng, pool < 64 ? pool : 64)];
-		if (cb_passes(&g, group, E, lanes, n) != reference(&g, group, E, lanes, n))
+		if (cb_passes(&g, group, E, lanes, n) != reference(&g, group, E, lanes, NULL, n))
 			mismatches++;
 	}
 	tap_ok(mismatches == 0, "fast passes equal the definition on %u random cases (%u differ)",
 	       trials, mismatches);
+
+	/* Active masks (divergent branches): inactive lanes take no part but keep their place. */
+	static bool act[CB_MAX_LANES];
+	for (unsigned l = 0; l < 32; l++) {
+		lanes[l] = l * 128;
+		act[l] = l < 8;
+	}
+	tap_ok(cb_passes_active(&nv, 32, 4, lanes, act, 32) == 8,
+	       "stride 32 with lanes 0..7 active: 8 passes");
+	tap_ok(cb_passes_active(&nv, 32, 4, lanes, NULL, 32) == 32, "a NULL mask is every lane");
+	for (unsigned l = 0; l < 32; l++)
+		act[l] = false;
+	tap_ok(cb_passes_active(&nv, 32, 4, lanes, act, 32) == 0, "no active lane: 0 passes");
+	fill(32, 0);
+	lanes[8] = 16;
+	act[0] = act[8] = true;
+	tap_ok(cb_passes_active(&nv, 8, 16, lanes, act, 32) == 2,
+	       "16 B, lanes 0 and 8 in different groups of 8: 2 passes (positions kept)");
+	lanes[8] = 0;
+	lanes[1] = 16;
+	act[8] = false;
+	act[1] = true;
+	tap_ok(cb_passes_active(&nv, 8, 16, lanes, act, 32) == 1,
+	       "16 B, lanes 0 and 1 in one group on different banks: 1 pass");
+	fill(32, 0);
+	for (unsigned l = 0; l < 32; l++)
+		act[l] = l < 16;
+	tap_ok(cb_passes_active(&pk, 8, 16, lanes, act, 32) == 1,
+	       "packing: pairs active together on one offset, or inactive together: groups of 16");
+	tap_ok(cb_passes_active(&nv, 8, 16, lanes, act, 32) == 2, "the same without packing: 2 passes");
+	act[16] = true;
+	tap_ok(cb_passes_active(&pk, 8, 16, lanes, act, 32) == 3,
+	       "packing: a pair with one inactive lane is not uniform (3 groups of 8 touched)");
+
+	mismatches = 0;
+	unsigned same = 0;
+	for (unsigned t = 0; t < trials; t++) {
+		cb_geometry g = { 2 + cb_rng_below(&rng, 127), widths[cb_rng_below(&rng, 3)],
+				  cb_rng_below(&rng, 2), false };
+		unsigned n = 8u << cb_rng_below(&rng, 4), E = elems[cb_rng_below(&rng, 5)];
+		unsigned group = cb_rng_below(&rng, 3) ? (4u << cb_rng_below(&rng, 4)) : 0;
+		unsigned window = 64u << cb_rng_below(&rng, 7), keep = cb_rng_below(&rng, 4);
+		for (unsigned l = 0; l < n; l++) {
+			lanes[l] = cb_rng_below(&rng, window / E) * E;
+			act[l] = cb_rng_below(&rng, 4) < keep + 1;
+		}
+		if (cb_passes_active(&g, group, E, lanes, act, n) != reference(&g, group, E, lanes, act, n))
+			mismatches++;
+		for (unsigned l = 0; l < n; l++)
+			act[l] = true;
+		same += cb_passes_active(&g, group, E, lanes, act, n) == cb_passes(&g, group, E, lanes, n);
+	}
+	tap_ok(mismatches == 0, "masked passes equal the definition on %u random cases (%u differ)",
+	       trials, mismatches);
+	tap_ok(same == trials, "an all-active mask equals cb_passes (%u of %u)", same, trials);
 	return tap_done();
 }

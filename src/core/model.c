@@ -19,6 +19,23 @@ int cb_elem_index(unsigned elem_bytes)
 bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
 		unsigned nlanes)
 {
+	return cb_prepare_active(p, width, elem_bytes, offsets, NULL, nlanes);
+}
+
+/* Inactive lanes touch no word; a pair counts as uniform when both lanes are inactive, or both
+ * active on the same offset. */
+static bool lanes_pair(const uint32_t *offsets, const bool *active, unsigned a, unsigned b)
+{
+	if (!active)
+		return offsets[a] == offsets[b];
+	if (!active[a] || !active[b])
+		return active[a] == active[b];
+	return offsets[a] == offsets[b];
+}
+
+bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes,
+		       const uint32_t *offsets, const bool *active, unsigned nlanes)
+{
 	memset(p, 0, sizeof *p);
 	if (width == 0 || elem_bytes == 0 || nlanes == 0 || nlanes > CB_MAX_LANES)
 		return false;
@@ -33,6 +50,8 @@ bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint3
 		uint64_t first = offsets[l] / width;
 		uint64_t last = ((uint64_t)offsets[l] + elem_bytes - 1) / width;
 		p->lane_first[l] = k;
+		if (active && !active[l])
+			continue;
 		for (uint64_t w = first; w <= last; w++)
 			p->words[k++] = (uint32_t)w;
 	}
@@ -40,8 +59,8 @@ bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint3
 	p->nwords = k;
 	bool pair1 = nlanes % 2 == 0, pair2 = nlanes % 4 == 0;
 	for (unsigned l = 0; l < nlanes && (pair1 || pair2); l++) {
-		pair1 &= offsets[l] == offsets[l ^ 1u];
-		pair2 &= offsets[l] == offsets[l ^ 2u];
+		pair1 &= lanes_pair(offsets, active, l, l ^ 1u);
+		pair2 &= lanes_pair(offsets, active, l, l ^ 2u);
 	}
 	p->packable = pair1 || pair2;
 
@@ -152,9 +171,15 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		   const uint32_t *offsets, unsigned nlanes)
 {
+	return cb_passes_active(g, group, elem_bytes, offsets, NULL, nlanes);
+}
+
+unsigned cb_passes_active(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+			  const uint32_t *offsets, const bool *active, unsigned nlanes)
+{
 	cb_prepared p;
 	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
-	    !cb_prepare(&p, g->width, elem_bytes, offsets, nlanes))
+	    !cb_prepare_active(&p, g->width, elem_bytes, offsets, active, nlanes))
 		return 0;
 	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
 	cb_prepared_banks(&p, g->banks, banks);

@@ -51,6 +51,10 @@ typedef struct {
 /* Returns false when the table cannot be modelled (too many lanes, width 0). */
 bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
 		unsigned nlanes);
+/* The same with an ACTIVE mask (NULL = every lane): an inactive lane touches no word but keeps
+ * its position, so lane groups stay where the hardware puts them. */
+bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes,
+		       const uint32_t *offsets, const bool *active, unsigned nlanes);
 void cb_prepared_free(cb_prepared *p);
 
 /* Bank of every lane-word of P for BANKS banks (reused across groupings and broadcast rules). */
@@ -68,5 +72,10 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
  * the table cannot be modelled. */
 unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		   const uint32_t *offsets, unsigned nlanes);
+/* The same for the lanes of ACTIVE (NULL = all; a divergent branch leaves some out): inactive
+ * lanes take no part but keep their position in the lane groups; pair packing needs every pair
+ * active on one offset or inactive together. 0 when nothing is active. */
+unsigned cb_passes_active(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+			  const uint32_t *offsets, const bool *active, unsigned nlanes);
 
 #endif

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/* cb_lint_run: compile, translate, simulate the work-group one sub-group at a time (each
+ * priced as soon as its last work-item ends), search fixes, and build the typed result. */
+#include "config.h"
+#include "lint/lint.h"
+#include "lint/lint_interp.h"
+#include "lint/lint_ir.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cb_lint_available(void)
+{
+	return true;
+}
+
+void cb_prog_free(cb_prog *p)
+{
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		cb_fn *f = &p->fns[i];
+		free(f->name);
+		free(f->consts);
+		free(f->ins);
+		free(f->blocks);
+		free(f->succ);
+		free(f->succ_first);
+		free(f->extra);
+		free(f->loops);
+	}
+	for (uint32_t i = 0; i < p->nsites; i++) {
+		free(p->sites[i].file);
+		free(p->sites[i].elem_type);
+	}
+	for (uint32_t i = 0; i < p->nobjects; i++) {
+		free(p->objects[i].name);
+		free(p->objects[i].elem_type);
+	}
+	for (uint32_t i = 0; i < p->nargs; i++)
+		free(p->args[i].name);
+	free(p->fns);
+	free(p->sites);
+	free(p->objects);
+	free(p->args);
+	free(p->kernel);
+	memset(p, 0, sizeof *p);
+}
+
+static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
+{
+	const cb_lint_pricer *p = req->pricer;
+	memset(wg, 0, sizeof *wg);
+	if (!p || !p->price || p->subgroup == 0 || p->subgroup > CB_MAX_LANES)
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint needs a model (--model RESULT.json) with a sub-group size");
+	if (!req->local[0])
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint needs --local X[,Y[,Z]], the work-group size to simulate");
+	if (!req->local[1] && req->local[2])
+		return cb_error_set(err, CB_ERR_USAGE, "--local: Y is 0 but Z is given");
+	wg->work_dim = req->local[2] ? 3 : req->local[1] ? 2 : 1;
+	uint64_t items = 1;
+	for (int d = 0; d < 3; d++) {
+		wg->local[d] = req->local[d] ? req->local[d] : 1;
+		wg->group[d] = req->group[d];
+		items *= wg->local[d];
+	}
+	if (items > CB_LINT_MAX_ITEMS)
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--local: %" PRIu64 " work-items; lint simulates at most %d",
+				    items, CB_LINT_MAX_ITEMS);
+	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
+		return cb_error_set(err, CB_ERR_USAGE, "--group: an id is too large");
+	wg->subgroup = p->subgroup;
+	return CB_OK;
+}
+
+static bool parse_int(const char *s, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (!*s || *end || errno)
+		return false;
+	*out = v;
+	return true;
+}
+
+static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
+{
+	const char *eq = strchr(spec, '=');
+	size_t len = eq ? (size_t)(eq - spec) : 0;
+	long long v;
+	for (uint32_t k = 0; eq && k < p->nargs; k++) {
+		cb_karg *a = &p->args[k];
+		if (strlen(a->name) != len || strncmp(a->name, spec, len) != 0)
+			continue;
+		if (!parse_int(eq + 1, &v))
+			return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer",
+					    a->name, eq + 1);
+		if (a->kind == CB_ARG_INT) {
+			int64_t lo = a->width >= 64 ? INT64_MIN : -((int64_t)1 << (a->width - 1));
+			int64_t hi = a->width >= 63 ? INT64_MAX : ((int64_t)1 << a->width) - 1;
+			if (v < lo || v > hi)
+				return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %lld does not fit in %u bits",
+						    a->name, v, a->width);
+			argv[k] = cb_val_int(cb_wrap(v, a->width));
+			return CB_OK;
+		}
+		if (a->kind == CB_ARG_LOCAL && v > 0) {
+			p->objects[a->object].bytes = (uint64_t)v;
+			return CB_OK;
+		}
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--arg %s: only integer arguments (a value) and __local pointers "
+				    "(a size in bytes) take a value", a->name);
+	}
+	return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s", spec,
+			    eq ? "the kernel has no argument of that name" : "expected NAME=VALUE");
+}
+
+static cb_rc arg_values(const cb_lint_request *req, cb_prog *p, cb_val **out, cb_error *err)
+{
+	cb_val *argv = cb_xcalloc(p->nargs ? p->nargs : 1, sizeof *argv);
+	*out = argv;
+	for (uint32_t k = 0; k < p->nargs; k++) {
+		const cb_karg *a = &p->args[k];
+		switch (a->kind) {
+		case CB_ARG_GLOBAL: argv[k] = cb_val_ptr(CB_OBJ_GLOBAL, 0); break;
+		case CB_ARG_LOCAL: argv[k] = cb_val_ptr(CB_OBJ_FIRST + a->object, 0); break;
+		case CB_ARG_INT: argv[k] = cb_val_range(a->width); break;
+		default: argv[k] = cb_val_opaque(); break;
+		}
+	}
+	for (size_t i = 0; i < req->nargs; i++) {
+		cb_rc rc = set_arg(p, argv, req->args[i] ? req->args[i] : "", err);
+		if (rc != CB_OK)
+			return rc;
+	}
+	return CB_OK;
+}
+
+static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error *err)
+{
+	unsigned items = wg->local[0] * wg->local[1] * wg->local[2], sg = wg->subgroup;
+	for (unsigned first = 0; first < items; first += sg) {
+		unsigned nl = items - first < sg ? items - first : sg;
+		for (unsigned l = 0; l < nl; l++) {
+			cb_rc rc = cb_interp_item(in, first + l, err);
+			if (rc != CB_OK)
+				return rc;
+			if (rec->overflow)
+				return cb_error_set(err, CB_ERR_INPUT,
+						    "sub-group %u makes more than %zu __local lane accesses; "
+						    "bound its loops with -D or --arg", first / sg, CB_REC_LANES);
+		}
+		cb_rec_flush(rec, nl);
+	}
+	return CB_OK;
+}
+
+/* Blocks reached from the side of assumed branch A that was not taken, before its immediate
+ * post-dominator: does it hold SITE (or a call of its function)? */
+static bool untaken_side(const cb_prog *p, const cb_assumed_branch *a, const cb_site *site)
+{
+	const cb_fn *f = &p->fns[a->fn];
+	int32_t end = f->blocks[a->block].ipdom;
+	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
+	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
+	bool found = false;
+	for (uint32_t k = f->succ_first[a->block]; k < f->succ_first[a->block + 1]; k++) {
+		uint32_t s = f->succ[k];
+		if (s != a->taken && (int32_t)s != end && !seen[s]) {
+			seen[s] = 1;
+			work[sp++] = s;
+		}
+	}
+	while (sp && !found) {
+		uint32_t b = work[--sp];
+		found = site->fn == a->fn && site->block == b;
+		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && !found; i++)
+			found = f->ins[i].op == CB_I_CALL && f->ins[i].imm == site->fn;
+		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
+			uint32_t s = f->succ[k];
+			if ((int32_t)s != end && !seen[s]) {
+				seen[s] = 1;
+				work[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+	return found;
+}
+
+static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_access *a)
+{
+	for (uint32_t k = 0; k < in->nassumed; k++)
+		if (untaken_side(in->prog, &in->assumed[k], site)) {
+			snprintf(a->note, sizeof a->note,
+				 "on the side of the undecidable branch at line %u that was not "
+				 "simulated", in->assumed[k].line);
+			return;
+		}
+	snprintf(a->note, sizeof a->note,
+		 "work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
+		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0], in->wg.local[1],
+		 in->wg.local[2]);
+}
+
+static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
+			 cb_lint_access *a)
+{
+	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
+	switch (s->why) {
+	case CB_WHY_DATA:
+		snprintf(a->note, sizeof a->note,
+			 "offsets depend on memory contents or on arguments not given with --arg "
+			 "(within bytes %" PRId64 "..%" PRId64 " of %s)", s->lo, s->hi, obj);
+		break;
+	case CB_WHY_OBJECTS:
+		snprintf(a->note, sizeof a->note,
+			 "the lanes span several __local objects, whose placement is up to the driver");
+		break;
+	case CB_WHY_POINTER:
+		snprintf(a->note, sizeof a->note,
+			 "the pointer does not come from a known __local object (read from memory, "
+			 "or made from an integer)");
+		break;
+	case CB_WHY_BOUNDS:
+		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
+			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
+		break;
+	case CB_WHY_MODEL:
+		snprintf(a->note, sizeof a->note, "the model cannot price %u-byte %ss",
+			 site->elem_bytes, cb_lint_op_name(site->op));
+		break;
+	default:
+		snprintf(a->note, sizeof a->note,
+			 "a work-item reached it twice in one iteration (irreducible control flow)");
+	}
+}
+
+static void copy_iterations(const cb_site_rec *s, cb_lint_access *a)
+{
+	a->niter = s->nkeys;
+	a->iter = cb_xcalloc(s->nkeys ? s->nkeys : 1, sizeof *a->iter);
+	for (uint32_t k = 0; k < s->nkeys; k++) {
+		a->iter[k].known = s->sum[k].reached && !s->sum[k].unknown;
+		a->iter[k].passes = a->iter[k].known ? s->sum[k].passes : 0;
+		a->iter[k].min_passes = s->sum[k].min_passes;
+	}
+	a->first_subgroup = s->first_sg;
+	a->nlanes = s->nfirst;
+	a->lanes = cb_xcalloc(s->nfirst ? s->nfirst : 1, sizeof *a->lanes);
+	if (s->nfirst)
+		memcpy(a->lanes, s->first, s->nfirst * sizeof *a->lanes);
+}
+
+static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint32_t i,
+			cb_lint_access *a)
+{
+	const cb_prog *p = in->prog;
+	const cb_site *site = &p->sites[i];
+	const cb_site_rec *s = &rec->sites[i];
+	a->file = cb_xstrdup(site->file[0] ? site->file : path);
+	a->line = site->line;
+	a->column = site->column;
+	a->op = site->op;
+	a->elem_bytes = site->elem_bytes;
+	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
+	/* An access of the element's size reads the element: say its type as declared. */
+	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
+	a->elem_type = cb_xstrdup(o && o->elem_bytes == site->elem_bytes ? o->elem_type
+									: site->elem_type);
+	copy_iterations(s, a);
+	a->subgroups = s->subgroups;
+	a->range_known = s->range_known;
+	a->range_lo = s->lo;
+	a->range_hi = s->hi;
+	a->min_passes = s->min_max;
+	if (!s->subgroups) {
+		a->status = CB_LINT_NOT_EXECUTED;
+		not_executed_note(in, site, a);
+		return;
+	}
+	if (s->unknown) {
+		a->status = CB_LINT_UNKNOWN;
+		unknown_note(p, s, site, a);
+		return;
+	}
+	a->priced = true;
+	a->passes_max = s->passes_max;
+	a->ways = s->ways;
+	a->conflict = s->conflict;
+	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
+	if (s->assumed && s->assumed_line & CB_DECIDED)
+		snprintf(a->note, sizeof a->note,
+			 "under the branch at line %u, decided by values an undecidable "
+			 "branch set", s->assumed_line & ~CB_DECIDED);
+	else if (s->assumed && s->assumed_line)
+		snprintf(a->note, sizeof a->note, "under the undecidable branch at line %u",
+			 s->assumed_line);
+	else if (s->assumed)
+		snprintf(a->note, sizeof a->note,
+			 "its address depends on values set under an undecidable branch");
+	cb_fix_search(rec, i, &a->fix);
+}
+
+static int access_order(const void *x, const void *y)
+{
+	const cb_lint_access *a = x, *b = y;
+	int c = strcmp(a->file, b->file);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return (int)a->op - (int)b->op;
+}
+
+static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
+			 cb_lint_result *res)
+{
+	const cb_prog *p = in->prog;
+	res->kernel = cb_xstrdup(p->kernel);
+	res->path = cb_xstrdup(req->kernel_path);
+	memcpy(res->local, in->wg.local, sizeof res->local);
+	memcpy(res->group, in->wg.group, sizeof res->group);
+	res->work_dim = in->wg.work_dim;
+	res->subgroup = in->wg.subgroup;
+	if (req->model) {
+		res->has_model = true;
+		res->geom = req->model->geom;
+		memcpy(res->lanes_per_pass, req->model->lanes_per_pass, sizeof res->lanes_per_pass);
+	}
+	res->nobjects = p->nobjects;
+	res->objects = cb_xcalloc(p->nobjects ? p->nobjects : 1, sizeof *res->objects);
+	for (uint32_t k = 0; k < p->nobjects; k++) {
+		res->objects[k] = p->objects[k];
+		res->objects[k].name = cb_xstrdup(p->objects[k].name);
+		res->objects[k].elem_type = cb_xstrdup(p->objects[k].elem_type);
+	}
+	res->naccesses = p->nsites;
+	res->accesses = cb_xcalloc(p->nsites ? p->nsites : 1, sizeof *res->accesses);
+	for (uint32_t i = 0; i < p->nsites; i++)
+		fill_access(in, rec, req->kernel_path, i, &res->accesses[i]);
+	/* The object index survives sorting: it refers to res->objects. */
+	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
+	res->steps = in->steps;
+}
+
+cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err)
+{
+	memset(res, 0, sizeof *res);
+	cb_wg wg;
+	cb_rc rc = check_request(req, &wg, err);
+	cb_lint_ir ir;
+	memset(&ir, 0, sizeof ir);
+	if (rc == CB_OK)
+		rc = cb_lint_compile(req, &ir, err);
+	res->build_log = cb_xstrdup(ir.log ? ir.log : "");
+	cb_prog prog;
+	memset(&prog, 0, sizeof prog);
+	if (rc == CB_OK)
+		rc = cb_lint_decode(ir.mod, req->kernel_name, &prog, err);
+	cb_lint_ir_free(&ir);
+	cb_val *argv = NULL;
+	if (rc == CB_OK)
+		rc = arg_values(req, &prog, &argv, err);
+	if (rc == CB_OK) {
+		cb_recorder rec;
+		cb_interp in;
+		cb_rec_init(&rec, &prog, req->pricer);
+		rec.observe = req->observe;
+		rec.observe_ctx = req->observe_ctx;
+		cb_interp_init(&in, &prog, &wg, argv, &rec);
+		rc = simulate(&in, &rec, &wg, err);
+		if (rc == CB_OK)
+			build_result(req, &in, &rec, res);
+		cb_interp_free(&in);
+		cb_rec_free(&rec);
+	}
+	free(argv);
+	cb_prog_free(&prog);
+	return rc;
+}

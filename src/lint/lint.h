@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clbanks lint: which __local accesses of an OpenCL kernel conflict on a measured bank model,
+ * how badly, and what fixes them -- without running the kernel.
+ *
+ * Method. clang (the major version of the LLVM clbanks links) compiles the kernel to LLVM IR
+ * at -O0 with debug info (-x cl -cl-std=CL1.2 -target spir64 -g): at -O0 every statement keeps
+ * its own loads and stores and its line and column (-O1 merges stores across lines). The IR is
+ * translated once into a compact program, and a small interpreter runs every work-item of one
+ * work-group with its concrete ids (get_local_id, get_group_id, get_local_size, sub-group
+ * ids). Integers are concrete or "unknown with bounds" (an interval): values read from
+ * __global, __constant or __local memory, floats, and scalar arguments not given with --arg
+ * are unknown. Pointers are (object, byte offset); private memory is modelled, so indices and
+ * pointers kept in private variables work; helper functions are interpreted, not inlined.
+ * Work-items are independent (nothing read from __local memory is known), so each runs to
+ * its end and barriers need no scheduling. Every load, store and atomic on __local memory
+ * is recorded per work-item under a key of loop iterations (one counter per enclosing loop,
+ * and the call sites on the way), lanes are grouped into sub-groups of consecutive linear
+ * local ids (x + X * (y + Y * z)), and each sub-group access (the lanes that reached it under
+ * one key) is priced by the pricer: the same passes function as predict (cb_passes_active),
+ * with the lanes that did not reach it left out but in place.
+ *
+ * For each access the result has its passes per iteration (worst over sub-groups), the
+ * worst passes, the conflict-free minimum (the same active lanes reading consecutive
+ * elements), "k-way" (passes over minimum), and, for a conflict in a __local 2-D array
+ * T a[R][C] whose row and column indices the interpreter knows, the fix: the smallest row
+ * padding that takes every sub-group access to its minimum, and the XOR swizzle
+ * a[r][c ^ ((r >> shift) & mask)] (shared with the rest of clbanks) with the fewest passes,
+ * offered only when it reaches the minimum too.
+ *
+ * Honest limits.
+ * - A data-dependent index is "unknown" with bounds (from the type, masks, remainders,
+ *   comparisons and the object's size), never a guess; so is a lane set that spans two
+ *   __local objects: their relative placement is up to the driver. Every __local object is
+ *   assumed to start on a bank row (offsets are priced from the object's start).
+ * - A branch that cannot be decided takes its true side; a loop test stays in the loop for
+ *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
+ *   its immediate post-dominator), and every access whose address was computed from values
+ *   set there, is "assumed", saying which line; accesses on the side not taken are "not
+ *   executed", saying so. (Conservative: every value computed in the region counts as set
+ *   there, whether or not it depends on the branch.)
+ * - Paths the simulated work-group does not take are "not executed": another --group may
+ *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
+ * - Atomics are priced by the load model without merging (lanes on one word serialize),
+ *   stores by the load model, until the model has measured stores and atomics.
+ * - Recorded: loads, stores, atomics (built-ins and LLVM atomics) and vloadN / vstoreN on
+ *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
+ *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
+ *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
+ *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space); LLVM 15 and
+ *   later (opaque pointers) are not supported yet.
+ * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
+ *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
+ *   with an error that asks for loop bounds (-D, --arg); the work-group has at most
+ *   CB_LINT_MAX_ITEMS work-items.
+ */
+#ifndef CB_LINT_H
+#define CB_LINT_H
+
+#include "core/error.h"
+#include "core/model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_LINT_ASSUMED_ITERATIONS 4
+#define CB_LINT_MAX_ITEMS 4096 /* work-items in the simulated group */
+
+typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC } cb_lint_op;
+
+/* How a model prices one sub-group access; the engine does not know where it came from. */
+typedef struct cb_lint_pricer {
+	unsigned subgroup; /* lanes per sub-group */
+	unsigned period;   /* bytes after which the banks repeat (banks x width), bounding the
+			    * padding search; 0 when not known (then 256) */
+	/* Passes of one sub-group access, and the conflict-free minimum for the same active lanes
+	 * and element size; false when the model cannot price that op or element size. */
+	bool (*price)(const struct cb_lint_pricer *p, cb_lint_op op, unsigned elem_bytes,
+		      const uint32_t *offsets, const bool *active, unsigned nlanes,
+		      unsigned *passes, unsigned *min_passes);
+	void *ctx;
+} cb_lint_pricer;
+
+/* A pricer over a measured bank model (geometry plus lanes per pass for each element size,
+ * indexed as cb_elem_sizes; 0 = not measured). Caller-owned; pricer.ctx points back to it. */
+typedef struct {
+	cb_lint_pricer pricer;
+	cb_geometry geom;
+	unsigned lanes_per_pass[CB_NELEM];
+} cb_lint_model;
+
+void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
+			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup);
+
+/* One priced sub-group access, for callers that want every one (tests, traces). */
+typedef struct {
+	const char *file;         /* as clang names it; "" when the IR has no location */
+	unsigned line, column;
+	cb_lint_op op;
+	unsigned elem_bytes;
+	unsigned subgroup;        /* which sub-group of the work-group */
+	size_t iteration;         /* index into the access's iterations */
+	unsigned nlanes;
+	const uint32_t *offsets;  /* byte offsets in the object (inactive lanes: 0) */
+	const bool *active;
+	unsigned passes, min_passes;
+} cb_lint_sample;
+
+typedef struct {
+	const char *kernel_path;
+	const char *kernel_name;       /* NULL: the only kernel of the file */
+	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given */
+	unsigned group[3];             /* the simulated work-group's id (--group X,Y,Z) */
+	const char *const *defines;    /* -D: "NAME" or "NAME=VALUE" */
+	size_t ndefines;
+	const char *const *args;       /* --arg: "NAME=VALUE"; a scalar argument's value, or the
+					* size in bytes of a __local pointer argument */
+	size_t nargs;
+	const cb_lint_pricer *pricer;
+	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
+	const char *clang;             /* NULL: $CLBANKS_CLANG, else the configured one */
+	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
+	void *observe_ctx;
+} cb_lint_request;
+
+typedef enum {
+	CB_LINT_PREDICTED,    /* every sub-group access priced from known offsets */
+	CB_LINT_ASSUMED,      /* priced, but under a branch that could not be decided */
+	CB_LINT_UNKNOWN,      /* an offset is data-dependent, or lanes span objects */
+	CB_LINT_NOT_EXECUTED  /* the simulated work-group never reaches it */
+} cb_lint_status;
+
+typedef struct {
+	char *name;           /* "tile", or the argument's name */
+	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
+	unsigned elem_bytes;
+	unsigned rank;        /* 0: a pointer argument; 1: T a[N]; 2: T a[R][C]; ... */
+	unsigned dims[4];     /* the first four dimensions */
+	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
+	bool is_arg;          /* a __local kernel argument (dynamic) */
+} cb_lint_object;
+
+typedef struct {
+	bool known;           /* false: unknown (data-dependent offsets, or spans objects) */
+	unsigned passes;      /* worst over the sub-groups that reached this iteration */
+	unsigned min_passes;
+} cb_lint_iter;
+
+typedef struct {
+	bool active;          /* the lane reached the access */
+	bool known;
+	int64_t lo, hi;       /* byte offset in the object (lo == hi when known), else bounds */
+} cb_lint_lane;
+
+typedef struct {
+	bool wanted;          /* a predicted or assumed access above its minimum */
+	bool computed;        /* the shape allowed a search */
+	char note[160];       /* when not computed: why */
+	bool pad_found;
+	unsigned pad;         /* elements added to each row */
+	unsigned pad_passes;  /* worst passes with the padding */
+	uint64_t pad_bytes;   /* R * pad * sizeof(T) */
+	bool swizzle_found;
+	unsigned bits, shift; /* a[r][c ^ ((r >> shift) & ((1 << bits) - 1))] */
+	unsigned swizzle_passes;
+} cb_lint_fix;
+
+typedef struct {
+	char *file;           /* as clang names it (the path given, or an included file) */
+	unsigned line, column;
+	cb_lint_op op;
+	unsigned elem_bytes;
+	char *elem_type;      /* the accessed C type */
+	int object;           /* index in objects; -1 when unknown or several */
+	cb_lint_status status;
+	char note[240];       /* why unknown, assumed or not executed; "" when predicted */
+	bool priced;          /* passes_max is known */
+	unsigned passes_max;  /* worst passes of any sub-group access */
+	unsigned min_passes;  /* the conflict-free minimum, worst over the sub-group accesses */
+	unsigned ways;        /* passes over minimum, rounded up, worst: "k-way conflict" */
+	bool conflict;        /* some priced sub-group access takes more than its minimum */
+	size_t niter;
+	cb_lint_iter *iter;   /* per loop iteration, in the order the work-group reached them */
+	unsigned first_subgroup;  /* the first sub-group that reached it, whose lanes follow */
+	unsigned nlanes;
+	cb_lint_lane *lanes;  /* its first iteration */
+	bool range_known;     /* every offset known (else lo/hi are bounds) */
+	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
+	unsigned subgroups;   /* sub-groups that reached it */
+	cb_lint_fix fix;
+} cb_lint_access;
+
+typedef struct {
+	char *kernel, *path;
+	unsigned local[3], group[3], work_dim, subgroup;
+	bool has_model;
+	cb_geometry geom;
+	unsigned lanes_per_pass[CB_NELEM];
+	cb_lint_object *objects;
+	size_t nobjects;
+	cb_lint_access *accesses; /* in source order */
+	size_t naccesses;
+	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
+	uint64_t steps;           /* IR instructions interpreted */
+} cb_lint_result;
+
+/* Compiles, simulates and prices. On failure ERR says why; a kernel that does not compile
+ * gives CB_ERR_INPUT with clang's messages in res->build_log. Always call
+ * cb_lint_result_free. Without LLVM: CB_ERR_USAGE, saying how to enable lint. */
+cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err);
+void cb_lint_result_free(cb_lint_result *res);
+
+/* --fail-on-conflict: some predicted access takes more passes than its minimum. */
+bool cb_lint_has_conflict(const cb_lint_result *res);
+
+const char *cb_lint_status_name(cb_lint_status s);
+const char *cb_lint_op_name(cb_lint_op op);
+
+/* Declarations for the renderers (names as the kernel spells them, not escaped):
+ * "float tile[32][32]" or "float *buf"; the padded "float tile[32][32+1]"; the swizzled
+ * access "tile[r][c ^ ((r >> 1) & 15)]". */
+void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n);
+void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n);
+void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
+			  size_t n);
+
+/* True when lint was built (configure found LLVM and clang). */
+bool cb_lint_available(void);
+
+#endif

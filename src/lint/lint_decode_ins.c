@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/* LLVM IR to the lint program, instruction side: each LLVM instruction becomes one cb_ins
+ * (debug intrinsics none); what the interpreter cannot follow becomes an unknown value of its
+ * type, and every load, store and atomic on address space 3 becomes an access site. */
+#include "config.h"
+#include "lint/lint_decode.h"
+#include "core/util.h"
+
+#include <string.h>
+
+static void unknown(cb_ins *o, LLVMTypeRef t)
+{
+	o->op = CB_I_UNKNOWN;
+	o->width = (uint8_t)cb_int_width(t);
+	o->sub = cb_value_kind(t);
+}
+
+static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	static const struct { LLVMOpcode op; cb_binop b; } map[] = {
+		{ LLVMAdd, CB_ADD }, { LLVMSub, CB_SUB }, { LLVMMul, CB_MUL }, { LLVMUDiv, CB_UDIV },
+		{ LLVMSDiv, CB_SDIV }, { LLVMURem, CB_UREM }, { LLVMSRem, CB_SREM },
+		{ LLVMShl, CB_SHL }, { LLVMLShr, CB_LSHR }, { LLVMAShr, CB_ASHR },
+		{ LLVMAnd, CB_AND }, { LLVMOr, CB_OR }, { LLVMXor, CB_XOR },
+	};
+	LLVMTypeRef t = LLVMTypeOf(i);
+	unknown(o, t);
+	if (!cb_int_width(t))
+		return true;
+	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+		if (map[k].op == op) {
+			o->op = CB_I_BIN;
+			o->sub = (uint8_t)map[k].b;
+			o->a = cb_dref(d, LLVMGetOperand(i, 0));
+			o->b = cb_dref(d, LLVMGetOperand(i, 1));
+		}
+	return true;
+}
+
+static bool decode_icmp(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	static const struct { LLVMIntPredicate p; cb_pred c; } map[] = {
+		{ LLVMIntEQ, CB_EQ }, { LLVMIntNE, CB_NE }, { LLVMIntUGT, CB_UGT },
+		{ LLVMIntUGE, CB_UGE }, { LLVMIntULT, CB_ULT }, { LLVMIntULE, CB_ULE },
+		{ LLVMIntSGT, CB_SGT }, { LLVMIntSGE, CB_SGE }, { LLVMIntSLT, CB_SLT },
+		{ LLVMIntSLE, CB_SLE },
+	};
+	LLVMTypeRef ot = LLVMTypeOf(LLVMGetOperand(i, 0));
+	unknown(o, LLVMTypeOf(i));
+	unsigned w = cb_value_kind(ot) == CB_V_PTR ? 64 : cb_int_width(ot);
+	if (!w || !cb_int_width(LLVMTypeOf(i)))
+		return true;
+	LLVMIntPredicate p = LLVMGetICmpPredicate(i);
+	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+		if (map[k].p == p) {
+			o->op = CB_I_ICMP;
+			o->sub = (uint8_t)map[k].c;
+			o->imm = w;
+			o->a = cb_dref(d, LLVMGetOperand(i, 0));
+			o->b = cb_dref(d, LLVMGetOperand(i, 1));
+		}
+	return true;
+}
+
+static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	LLVMTypeRef t = LLVMTypeOf(i), st = LLVMTypeOf(LLVMGetOperand(i, 0));
+	uint8_t tk = cb_value_kind(t), sk = cb_value_kind(st);
+	unknown(o, t);
+	o->a = cb_dref(d, LLVMGetOperand(i, 0));
+	o->imm = cb_int_width(st);
+	switch (op) {
+	case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+		if (tk == CB_V_NUM && sk == CB_V_NUM) {
+			o->op = CB_I_CAST;
+			o->sub = op == LLVMTrunc ? CB_TRUNC : op == LLVMZExt ? CB_ZEXT : CB_SEXT;
+		}
+		break;
+	case LLVMPtrToInt:
+		if (tk == CB_V_NUM && sk == CB_V_PTR) {
+			o->op = CB_I_CAST;
+			o->sub = CB_PTRTOINT;
+		}
+		break;
+	case LLVMIntToPtr:
+		if (tk == CB_V_PTR) {
+			o->op = CB_I_CAST;
+			o->sub = CB_INTTOPTR;
+		}
+		break;
+	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
+		if (tk == sk && tk != CB_V_OPAQUE && cb_int_width(t) == cb_int_width(st))
+			o->op = CB_I_COPY;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_lint_op op,
+			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
+{
+	if (cb_addrspace(LLVMTypeOf(ptr)) == 3)
+		o->site = cb_dsite(d, i, ptr, op, type, bytes);
+}
+
+static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	cb_gep_steps s;
+	unknown(o, LLVMTypeOf(i));
+	if (!cb_gep_decode(d, i, &s))
+		return true;
+	o->op = CB_I_GEP;
+	o->a = cb_dref(d, LLVMGetOperand(i, 0));
+	o->sub = s.shape;
+	o->rows = s.rows;
+	o->cols = s.cols;
+	o->imm = s.ebytes;
+	o->n = s.n;
+	for (uint32_t k = 0; k < s.n; k++) {
+		uint32_t v = s.idx[k] ? cb_dref(d, s.idx[k]) : cb_dconst(d, cb_val_int((int64_t)s.field[k]));
+		uint32_t stride = s.stride[k] > UINT32_MAX ? 0 : (uint32_t)s.stride[k];
+		uint32_t at = cb_dextra(d, v, stride);
+		if (k == 0)
+			o->x = at;
+		if (s.stride[k] > UINT32_MAX)
+			unknown(o, LLVMTypeOf(i));
+	}
+	return true;
+}
+
+static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	LLVMTypeRef t = LLVMTypeOf(i);
+	switch (op) {
+	case LLVMAlloca: {
+		LLVMTypeRef at = LLVMGetAllocatedType(i);
+		uint64_t bytes = LLVMTypeIsSized(at) ? LLVMABISizeOfType(d->td, at) : 0;
+		LLVMValueRef count = LLVMGetOperand(i, 0);
+		if (LLVMIsAConstantInt(count))
+			bytes *= LLVMConstIntGetZExtValue(count);
+		o->op = CB_I_ALLOCA;
+		o->imm = bytes > (1u << 20) ? (1u << 20) : (uint32_t)bytes;
+		return true;
+	}
+	case LLVMLoad:
+		o->op = CB_I_LOAD;
+		o->a = cb_dref(d, LLVMGetOperand(i, 0));
+		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, t);
+		o->sub = cb_value_kind(t);
+		o->width = (uint8_t)cb_int_width(t);
+		access_site(d, i, LLVMGetOperand(i, 0), CB_LINT_LOAD, t, o->imm, o);
+		return true;
+	case LLVMStore: {
+		LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 0));
+		o->op = CB_I_STORE;
+		o->a = cb_dref(d, LLVMGetOperand(i, 0));
+		o->b = cb_dref(d, LLVMGetOperand(i, 1));
+		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
+		o->sub = cb_value_kind(vt);
+		access_site(d, i, LLVMGetOperand(i, 1), CB_LINT_STORE, vt, o->imm, o);
+		return true;
+	}
+	case LLVMAtomicRMW: case LLVMAtomicCmpXchg: {
+		LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 1));
+		o->op = CB_I_ATOMIC;
+		o->a = cb_dref(d, LLVMGetOperand(i, 0));
+		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
+		o->width = (uint8_t)cb_int_width(t);
+		o->sub = cb_value_kind(t);
+		access_site(d, i, LLVMGetOperand(i, 0), CB_LINT_ATOMIC, vt, o->imm, o);
+		return true;
+	}
+	default:
+		return decode_gep(d, i, o);
+	}
+}
+
+static uint32_t block_of(cb_dctx *d, LLVMBasicBlockRef bb)
+{
+	return cb_pmap_get(&d->blocks, bb);
+}
+
+static bool decode_control(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	switch (op) {
+	case LLVMBr:
+		if (LLVMIsConditional(i)) {
+			o->op = CB_I_CONDBR;
+			o->imm = LLVMGetDebugLocLine(i);
+			o->a = cb_dref(d, LLVMGetCondition(i));
+			o->x = block_of(d, LLVMGetSuccessor(i, 0));
+			o->n = block_of(d, LLVMGetSuccessor(i, 1));
+		} else {
+			o->op = CB_I_BR;
+			o->x = block_of(d, LLVMGetSuccessor(i, 0));
+		}
+		return true;
+	case LLVMSwitch: {
+		unsigned ns = LLVMGetNumSuccessors(i);
+		o->op = CB_I_SWITCH;
+		o->imm = LLVMGetDebugLocLine(i);
+		o->a = cb_dref(d, LLVMGetOperand(i, 0));
+		o->x = block_of(d, LLVMGetSuccessor(i, 0));
+		o->n = ns - 1;
+		o->b = d->f->nextra;
+		for (unsigned k = 1; k < ns; k++)
+			cb_dextra(d, cb_dref(d, LLVMGetOperand(i, 2 * k)),
+				  block_of(d, LLVMGetSuccessor(i, k)));
+		return true;
+	}
+	case LLVMRet:
+		o->op = CB_I_RET;
+		o->a = LLVMGetNumOperands(i) ? cb_dref(d, LLVMGetOperand(i, 0)) : CB_NONE;
+		return true;
+	case LLVMPHI: {
+		unsigned n = LLVMCountIncoming(i);
+		o->op = CB_I_PHI;
+		o->n = n;
+		o->x = d->f->nextra;
+		for (unsigned k = 0; k < n; k++)
+			cb_dextra(d, block_of(d, LLVMGetIncomingBlock(i, k)),
+				  cb_dref(d, LLVMGetIncomingValue(i, k)));
+		return true;
+	}
+	case LLVMSelect:
+		unknown(o, LLVMTypeOf(i));
+		if (cb_int_width(LLVMTypeOf(LLVMGetOperand(i, 0))) == 1) {
+			o->op = CB_I_SELECT;
+			o->a = cb_dref(d, LLVMGetOperand(i, 0));
+			o->b = cb_dref(d, LLVMGetOperand(i, 1));
+			o->c = cb_dref(d, LLVMGetOperand(i, 2));
+		}
+		return true;
+	default:
+		o->op = CB_I_UNREACHABLE;
+		return true;
+	}
+}
+
+static void call_args(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	unsigned n = LLVMGetNumArgOperands(i);
+	o->n = n;
+	o->x = d->f->nextra;
+	for (unsigned k = 0; k < n; k++)
+		cb_dextra(d, cb_dref(d, LLVMGetOperand(i, k)), 0);
+}
+
+static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	static const char *const dropped[] = {
+		"llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias",
+		"llvm.invariant.", "llvm.var.annotation", "llvm.donothing",
+	};
+	for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++)
+		if (!strncmp(name, dropped[k], strlen(dropped[k])))
+			return false;
+	bool cpy = !strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13);
+	if (cpy || !strncmp(name, "llvm.memset.", 12)) {
+		o->op = cpy ? CB_I_MEMCPY : CB_I_MEMSET;
+		o->a = cb_dref(d, LLVMGetOperand(i, 0));
+		o->b = cb_dref(d, LLVMGetOperand(i, 1));
+		o->c = cb_dref(d, LLVMGetOperand(i, 2));
+		return true;
+	}
+	static const struct { const char *name; cb_builtin b; bool is_signed; } mm[] = {
+		{ "llvm.smax.", CB_B_MAX, true }, { "llvm.smin.", CB_B_MIN, true },
+		{ "llvm.umax.", CB_B_MAX, false }, { "llvm.umin.", CB_B_MIN, false },
+	};
+	for (size_t k = 0; k < sizeof mm / sizeof mm[0]; k++)
+		if (!strncmp(name, mm[k].name, strlen(mm[k].name)) && o->width) {
+			o->op = CB_I_BUILTIN;
+			o->sub = (uint8_t)mm[k].b;
+			o->flags = mm[k].is_signed ? CB_INS_SIGNED : 0;
+			call_args(d, i, o);
+		}
+	return true;
+}
+
+/* Atomics and vloadN / vstoreN on __local memory are accesses; the pointer is argument
+ * 0 of an atomic, 1 of vloadN (offset, p) and 2 of vstoreN (data, offset, p). */
+static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec, cb_ins *o)
+{
+	unsigned arg = b == CB_B_ATOMIC ? 0 : b == CB_B_VLOAD ? 1 : 2;
+	if (LLVMGetNumArgOperands(i) <= arg)
+		return;
+	LLVMTypeRef pt = LLVMTypeOf(LLVMGetOperand(i, arg));
+	if (cb_addrspace(pt) != 3)
+		return;
+	LLVMTypeRef e = LLVMGetElementType(pt);
+	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
+	cb_lint_op op = b == CB_B_ATOMIC ? CB_LINT_ATOMIC : b == CB_B_VLOAD ? CB_LINT_LOAD
+									: CB_LINT_STORE;
+	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
+	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
+	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
+}
+
+static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	LLVMValueRef callee = cb_callee(i);
+	LLVMTypeRef t = LLVMTypeOf(i);
+	unknown(o, t);
+	if (!callee)
+		return true;
+	size_t len;
+	const char *name = LLVMGetValueName2(callee, &len);
+	if (!LLVMIsDeclaration(callee)) {
+		o->op = CB_I_CALL;
+		o->imm = cb_dfunction(d, callee);
+		call_args(d, i, o);
+		return true;
+	}
+	if (!strncmp(name, "llvm.", 5))
+		return decode_intrinsic(d, i, name, o);
+	bool is_signed = false;
+	unsigned vec = 0;
+	cb_builtin b = cb_builtin_classify(name, &is_signed, &vec);
+	o->op = CB_I_BUILTIN;
+	o->sub = (uint8_t)b;
+	o->flags = is_signed ? CB_INS_SIGNED : 0;
+	call_args(d, i, o);
+	if (b == CB_B_ATOMIC || b == CB_B_VLOAD || b == CB_B_VSTORE)
+		builtin_site(d, i, b, vec, o);
+	return true;
+}
+
+bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	LLVMOpcode op = LLVMGetInstructionOpcode(i);
+	LLVMTypeRef t = LLVMTypeOf(i);
+	o->width = (uint8_t)cb_int_width(t);
+	switch (op) {
+	case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
+	case LLVMSRem: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr:
+	case LLVMXor:
+		return decode_bin(d, i, op, o);
+	case LLVMICmp:
+		return decode_icmp(d, i, o);
+	case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
+	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
+		return decode_cast(d, i, op, o);
+	case LLVMAlloca: case LLVMLoad: case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+	case LLVMGetElementPtr:
+		return decode_memory(d, i, op, o);
+	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
+	case LLVMUnreachable:
+		return decode_control(d, i, op, o);
+	case LLVMCall:
+		return decode_call(d, i, o);
+	default:
+		unknown(o, t);
+		return true;
+	}
+}

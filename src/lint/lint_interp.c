@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/* The interpreter: one work-item at a time, each to its end (nothing read from __local memory
+ * is known, so work-items cannot influence each other and barriers need no schedule). Calls
+ * are interpreted with their own frames; loop counters and call sites make each access's
+ * iteration key; an undecidable branch opens an assumed region up to its immediate
+ * post-dominator. */
+#include "config.h"
+#include "lint/lint_interp.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cb_interp_init(cb_interp *in, const cb_prog *prog, const cb_wg *wg, const cb_val *argv,
+		    cb_recorder *rec)
+{
+	memset(in, 0, sizeof *in);
+	in->prog = prog;
+	in->wg = *wg;
+	in->argv = argv;
+	in->rec = rec;
+}
+
+void cb_interp_free(cb_interp *in)
+{
+	cb_arena_free(&in->arena);
+	free(in->pobj);
+	free(in->assumed);
+	memset(in, 0, sizeof *in);
+}
+
+static bool assumed(const cb_frame *fr)
+{
+	return fr->assumed_base || fr->nassume;
+}
+
+static uint32_t assumed_line(const cb_frame *fr)
+{
+	return fr->nassume ? fr->assume_line[fr->nassume - 1] : fr->base_line;
+}
+
+static void set(cb_frame *fr, const cb_ins *i, cb_val v)
+{
+	if (i->dst == CB_NONE)
+		return;
+	if (assumed(fr))
+		v.flags |= CB_VF_TAINT;
+	fr->v[i->dst] = v;
+}
+
+static cb_val unknown_value(uint8_t kind, unsigned width)
+{
+	return kind == CB_V_NUM ? cb_val_range(width)
+	     : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_opaque();
+}
+
+static bool in_loop(const cb_fn *f, uint32_t block, int32_t loop)
+{
+	for (int32_t l = f->blocks[block].loop; l >= 0; l = f->loops[l].parent)
+		if (l == loop)
+			return true;
+	return false;
+}
+
+/* Phis read their values for the edge taken, all before any is written. */
+static void phis(cb_frame *fr, const cb_block *b, uint32_t from)
+{
+	const cb_fn *f = fr->fn;
+	cb_val tmp[64];
+	uint32_t n = b->nphi < 64 ? b->nphi : 64;
+	for (uint32_t k = 0; k < n; k++) {
+		const cb_ins *p = &f->ins[b->first + k];
+		tmp[k] = cb_val_range(p->width);
+		tmp[k].kind = CB_V_UNDEF;
+		for (uint32_t j = 0; j < p->n; j++)
+			if (f->extra[p->x + 2 * j] == from) {
+				tmp[k] = fr->v[f->extra[p->x + 2 * j + 1]];
+				break;
+			}
+		if (assumed(fr))
+			tmp[k].flags |= CB_VF_TAINT;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (f->ins[b->first + k].dst != CB_NONE)
+			fr->v[f->ins[b->first + k].dst] = tmp[k];
+}
+
+static uint32_t enter_block(cb_frame *fr, uint32_t to)
+{
+	const cb_fn *f = fr->fn;
+	const cb_block *b = &f->blocks[to];
+	uint32_t from = fr->block;
+	if (b->nphi)
+		phis(fr, b, from);
+	int32_t l = b->loop;
+	if (b->header && l >= 0 && f->loops[l].header == to) {
+		if (from != CB_NONE && in_loop(f, from, l))
+			fr->iter[l]++;
+		else
+			fr->iter[l] = 0;
+	}
+	for (uint32_t k = 0; k < fr->nassume;) {
+		if (fr->assume[k] == (int32_t)to) {
+			memmove(&fr->assume[k], &fr->assume[k + 1], (fr->nassume - k - 1) * sizeof *fr->assume);
+			memmove(&fr->assume_line[k], &fr->assume_line[k + 1],
+				(fr->nassume - k - 1) * sizeof *fr->assume_line);
+			fr->nassume--;
+		} else {
+			k++;
+		}
+	}
+	fr->block = to;
+	return b->first + b->nphi;
+}
+
+/* The branch in the current block could not be decided (or was decided by assumed values):
+ * what follows, up to its immediate post-dominator, is assumed. */
+static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log)
+{
+	int32_t end = fr->fn->blocks[fr->block].ipdom;
+	bool open = false;
+	for (uint32_t k = 0; k < fr->nassume; k++)
+		open |= fr->assume[k] == end;
+	if (!open && fr->nassume < CB_MAX_ASSUME) {
+		fr->assume[fr->nassume] = end;
+		fr->assume_line[fr->nassume++] = line;
+	} else if (!open) {
+		fr->assumed_base = true; /* too deep: assumed to the end of the function */
+	}
+	if (!log)
+		return;
+	uint32_t fn = (uint32_t)(fr->fn - in->prog->fns);
+	for (uint32_t k = 0; k < in->nassumed; k++)
+		if (in->assumed[k].fn == fn && in->assumed[k].block == fr->block &&
+		    in->assumed[k].taken == taken)
+			return;
+	if (in->nassumed == in->assumedcap) {
+		in->assumedcap = in->assumedcap ? 2 * in->assumedcap : 8;
+		in->assumed = cb_xrealloc(in->assumed, in->assumedcap * sizeof *in->assumed);
+	}
+	cb_assumed_branch a = { fn, fr->block, taken, line };
+	in->assumed[in->nassumed++] = a;
+}
+
+/* An undecidable branch takes its true side, except a loop's exit test, which stays in the
+ * loop for CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
+static bool guess(const cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	int32_t l = f->blocks[fr->block].loop;
+	if (l < 0)
+		return true;
+	bool in_x = in_loop(f, i->x, l), in_n = in_loop(f, i->n, l);
+	if (in_x == in_n)
+		return true;
+	/* Iterations done when staying: a test at the header starts one, a test at the end
+	 * (do-while) follows one. */
+	uint32_t done = fr->block == f->loops[l].header ? fr->iter[l] + 1 : fr->iter[l] + 2;
+	bool stay = done <= CB_LINT_ASSUMED_ITERATIONS;
+	return stay ? in_x : !in_x;
+}
+
+static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val c = fr->v[i->a];
+	bool taken;
+	if (cb_val_known(&c)) {
+		taken = c.lo != 0;
+		if (c.flags & CB_VF_TAINT)
+			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false);
+	} else {
+		taken = guess(fr, i);
+		assume(in, fr, taken ? i->x : i->n, i->imm, true);
+	}
+	return enter_block(fr, taken ? i->x : i->n);
+}
+
+static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	cb_val c = fr->v[i->a];
+	uint32_t target = i->x;
+	if (cb_val_known(&c)) {
+		for (uint32_t k = 0; k < i->n; k++) {
+			const cb_val *cv = &fr->v[f->extra[i->b + 2 * k]];
+			if (cb_val_known(cv) && cv->lo == c.lo) {
+				target = f->extra[i->b + 2 * k + 1];
+				break;
+			}
+		}
+		if (c.flags & CB_VF_TAINT)
+			assume(in, fr, target, i->imm | CB_DECIDED, false);
+	} else {
+		assume(in, fr, target, i->imm, true);
+	}
+	return enter_block(fr, target);
+}
+
+/* The iteration key: per frame, outermost first, the call site (below the kernel) and the
+ * counters of the loops around the current block, outermost first. */
+static unsigned make_key(const cb_interp *in, uint32_t *key)
+{
+	unsigned n = 0;
+	for (uint32_t d = 0; d < in->depth; d++) {
+		const cb_frame *fr = &in->frames[d];
+		const cb_fn *f = fr->fn;
+		if (d > 0 && n < CB_MAX_KEY)
+			key[n++] = 0x80000000u | fr->call_ins;
+		uint32_t chain[CB_MAX_KEY], nc = 0;
+		for (int32_t l = f->blocks[fr->block].loop; l >= 0 && nc < CB_MAX_KEY; l = f->loops[l].parent)
+			chain[nc++] = fr->iter[l];
+		while (nc && n < CB_MAX_KEY)
+			key[n++] = chain[--nc];
+	}
+	return n;
+}
+
+static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr)
+{
+	uint32_t key[CB_MAX_KEY];
+	unsigned n = make_key(in, key);
+	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
+	cb_rec_access(in->rec, site, key, n, in->linear % in->wg.subgroup, ptr, a,
+		      assumed(fr) ? assumed_line(fr) : 0);
+}
+
+/* PTR advanced by INDEX elements of BYTES (vloadN and vstoreN). */
+static cb_val advance(cb_val ptr, cb_val index, uint32_t bytes)
+{
+	cb_val off = cb_val_binop(CB_MUL, 64, index, cb_val_int(bytes));
+	if (ptr.kind != CB_V_PTR || off.kind != CB_V_NUM)
+		return cb_val_ptr(CB_OBJ_NONE, 0);
+	ptr.flags |= off.flags;
+	if (__builtin_add_overflow(ptr.lo, off.lo, &ptr.lo) ||
+	    __builtin_add_overflow(ptr.hi, off.hi, &ptr.hi))
+		ptr.lo = INT32_MIN, ptr.hi = INT32_MAX;
+	if (!cb_val_known(&off) || off.lo != 0)
+		ptr.row = ptr.col = CB_IDX_LOST;
+	return ptr;
+}
+
+static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	cb_val args[8];
+	unsigned n = i->n < 8 ? i->n : 8;
+	for (unsigned k = 0; k < n; k++)
+		args[k] = fr->v[f->extra[i->x + 2 * k]];
+	switch (i->sub) {
+	case CB_B_NOP:
+		return;
+	case CB_B_ATOMIC:
+		if (i->site >= 0 && n >= 1)
+			record(in, fr, i->site, &args[0]);
+		set(fr, i, cb_val_range(i->width));
+		return;
+	case CB_B_VLOAD:
+	case CB_B_VSTORE: {
+		unsigned at = i->sub == CB_B_VLOAD ? 0 : 1;
+		if (n < at + 2)
+			break;
+		cb_val p = advance(args[at + 1], args[at], i->imm);
+		if (i->site >= 0)
+			record(in, fr, i->site, &p);
+		else if (i->sub == CB_B_VSTORE)
+			cb_pmem_store(in, p, cb_val_opaque(), i->imm);
+		set(fr, i, cb_val_opaque());
+		return;
+	}
+	default:
+		break;
+	}
+	set(fr, i, cb_builtin_eval(in, i, args, n));
+}
+
+static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val *v = fr->v;
+	switch (i->op) {
+	case CB_I_ALLOCA:
+		set(fr, i, cb_val_ptr(cb_pmem_new(in, i->imm), 0));
+		return;
+	case CB_I_LOAD:
+		if (i->site >= 0)
+			record(in, fr, i->site, &v[i->a]);
+		set(fr, i, cb_pmem_load(in, v[i->a], i->imm, i->sub, i->width));
+		return;
+	case CB_I_STORE:
+		if (i->site >= 0) {
+			record(in, fr, i->site, &v[i->b]);
+		} else {
+			cb_val x = v[i->a];
+			if (assumed(fr))
+				x.flags |= CB_VF_TAINT;
+			cb_pmem_store(in, v[i->b], x, i->imm);
+		}
+		return;
+	case CB_I_ATOMIC:
+		if (i->site >= 0)
+			record(in, fr, i->site, &v[i->a]);
+		set(fr, i, unknown_value(i->sub, i->width));
+		return;
+	case CB_I_MEMSET:
+		cb_pmem_set(in, v[i->a], assumed(fr) ? cb_val_range(8) : v[i->b], v[i->c]);
+		return;
+	case CB_I_MEMCPY:
+		cb_pmem_copy(in, v[i->a], v[i->b], v[i->c]);
+		return;
+	default: {
+		const cb_fn *f = fr->fn;
+		cb_val idx[16];
+		uint64_t stride[16];
+		uint32_t n = i->n < 16 ? i->n : 16;
+		for (uint32_t k = 0; k < n; k++) {
+			idx[k] = v[f->extra[i->x + 2 * k]];
+			stride[k] = f->extra[i->x + 2 * k + 1];
+		}
+		set(fr, i, cb_gep_eval(in->prog, i, v[i->a], idx, stride, n));
+	}
+	}
+}
+
+static cb_frame *push_frame(cb_interp *in, const cb_fn *fn)
+{
+	cb_frame *fr = &in->frames[in->depth++];
+	memset(fr, 0, sizeof *fr);
+	fr->fn = fn;
+	fr->block = CB_NONE;
+	fr->v = cb_arena_alloc(&in->arena, (fn->nvals ? fn->nvals : 1) * sizeof *fr->v);
+	if (fn->nvals > fn->const_base)
+		memcpy(fr->v + fn->const_base, fn->consts, (fn->nvals - fn->const_base) * sizeof *fr->v);
+	fr->iter = cb_arena_alloc(&in->arena, (fn->nloops ? fn->nloops : 1) * sizeof *fr->iter);
+	return fr;
+}
+
+static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err);
+
+static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t pc, cb_error *err)
+{
+	cb_frame *fr = &in->frames[depth];
+	const cb_fn *callee = &in->prog->fns[i->imm];
+	if (in->depth >= CB_MAX_DEPTH)
+		return cb_error_set(err, CB_ERR_INPUT, "calls nest deeper than %d in %s (recursion?)",
+				    CB_MAX_DEPTH, callee->name);
+	cb_arena_mark mark = cb_arena_get_mark(&in->arena);
+	uint32_t npobj = in->npobj;
+	cb_frame *nf = push_frame(in, callee);
+	for (uint32_t k = 0; k < i->n && k < callee->nargs; k++)
+		nf->v[k] = fr->v[fr->fn->extra[i->x + 2 * k]];
+	nf->assumed_base = assumed(fr);
+	nf->base_line = assumed_line(fr);
+	nf->call_ins = pc;
+	cb_val r = cb_val_opaque();
+	cb_rc rc = run_frame(in, in->depth - 1, &r, err);
+	in->depth--;
+	cb_arena_release(&in->arena, mark);
+	in->npobj = npobj;
+	if (rc == CB_OK)
+		set(fr, i, r);
+	return rc;
+}
+
+static cb_rc too_long(const cb_interp *in, cb_error *err)
+{
+	return cb_error_set(err, CB_ERR_INPUT,
+			    "work-item %u ran more than %llu instructions without ending; bound its "
+			    "loops with -D or --arg", in->linear, (unsigned long long)CB_ITEM_STEPS);
+}
+
+static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err)
+{
+	cb_frame *fr = &in->frames[depth];
+	const cb_fn *f = fr->fn;
+	uint32_t pc = enter_block(fr, 0);
+	for (;;) {
+		if (pc >= f->blocks[fr->block].end || ++in->item_steps > CB_ITEM_STEPS ||
+		    in->rec->overflow) {
+			in->stopped = true;
+			return in->item_steps > CB_ITEM_STEPS ? too_long(in, err) : CB_OK;
+		}
+		const cb_ins *i = &f->ins[pc];
+		const cb_val *v = fr->v;
+		switch (i->op) {
+		case CB_I_BIN:
+			set(fr, i, cb_val_binop((cb_binop)i->sub, i->width, v[i->a], v[i->b]));
+			break;
+		case CB_I_ICMP:
+			set(fr, i, cb_val_icmp((cb_pred)i->sub, i->imm, v[i->a], v[i->b]));
+			break;
+		case CB_I_CAST:
+			set(fr, i, cb_val_cast((cb_cast)i->sub, i->imm, i->width, v[i->a]));
+			break;
+		case CB_I_SELECT: {
+			cb_val x = cb_val_known(&v[i->a]) ? (v[i->a].lo ? v[i->b] : v[i->c])
+							  : cb_val_join(v[i->b], v[i->c]);
+			x.flags |= v[i->a].flags;
+			set(fr, i, x);
+			break;
+		}
+		case CB_I_COPY:
+			set(fr, i, v[i->a]);
+			break;
+		case CB_I_UNKNOWN:
+			set(fr, i, unknown_value(i->sub, i->width));
+			break;
+		case CB_I_ALLOCA: case CB_I_LOAD: case CB_I_STORE: case CB_I_ATOMIC: case CB_I_GEP:
+		case CB_I_MEMSET: case CB_I_MEMCPY:
+			exec_memory(in, fr, i);
+			break;
+		case CB_I_BUILTIN:
+			exec_builtin(in, fr, i);
+			break;
+		case CB_I_CALL: {
+			cb_rc rc = exec_call(in, depth, i, pc, err);
+			if (rc != CB_OK || in->stopped)
+				return rc;
+			break;
+		}
+		case CB_I_BR:
+			pc = enter_block(fr, i->x);
+			continue;
+		case CB_I_CONDBR:
+			pc = branch(in, fr, i);
+			continue;
+		case CB_I_SWITCH:
+			pc = do_switch(in, fr, i);
+			continue;
+		case CB_I_RET:
+			*ret = i->a != CB_NONE ? v[i->a] : cb_val_opaque();
+			return CB_OK;
+		case CB_I_PHI: case CB_I_NOP:
+			break;
+		default: /* unreachable: the work-item ends here */
+			in->stopped = true;
+			return CB_OK;
+		}
+		pc++;
+	}
+}
+
+cb_rc cb_interp_item(cb_interp *in, unsigned linear, cb_error *err)
+{
+	const cb_prog *p = in->prog;
+	const cb_wg *wg = &in->wg;
+	in->linear = linear;
+	in->lid[0] = linear % wg->local[0];
+	in->lid[1] = linear / wg->local[0] % wg->local[1];
+	in->lid[2] = linear / (wg->local[0] * wg->local[1]);
+	in->item_steps = 0;
+	in->stopped = false;
+	in->depth = 0;
+	in->npobj = 0;
+	cb_arena_reset(&in->arena);
+	cb_frame *fr = push_frame(in, &p->fns[0]);
+	for (uint32_t k = 0; k < p->nargs && k < p->fns[0].nargs; k++) {
+		fr->v[k] = in->argv[k];
+		if (p->args[k].kind == CB_ARG_PRIVATE)
+			fr->v[k] = cb_val_ptr(cb_pmem_new(in, p->args[k].bytes), 0);
+	}
+	cb_val r;
+	cb_rc rc = run_frame(in, 0, &r, err);
+	in->steps += in->item_steps;
+	in->depth = 0;
+	return rc;
+}

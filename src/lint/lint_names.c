@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* Names as the kernel spells them, for the report: C type names of IR types, element types
+ * from debug information (the IR cannot tell int from uint), and kernel argument names and
+ * types from clang's -cl-kernel-arg-info metadata. */
+#include "config.h"
+#include "lint/lint_decode.h"
+#include "core/util.h"
+
+#include <llvm-c/DebugInfo.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cb_type_name(LLVMTypeRef t, char *buf, size_t n)
+{
+	switch (LLVMGetTypeKind(t)) {
+	case LLVMIntegerTypeKind: {
+		unsigned w = LLVMGetIntTypeWidth(t);
+		snprintf(buf, n, "%s", w == 1 ? "bool" : w == 8 ? "char" : w == 16 ? "short" :
+			 w == 32 ? "int" : w == 64 ? "long" : "integer");
+		return;
+	}
+	case LLVMHalfTypeKind: snprintf(buf, n, "half"); return;
+	case LLVMFloatTypeKind: snprintf(buf, n, "float"); return;
+	case LLVMDoubleTypeKind: snprintf(buf, n, "double"); return;
+	case LLVMPointerTypeKind: snprintf(buf, n, "pointer"); return;
+	case LLVMVectorTypeKind: {
+		char base[32];
+		cb_type_name(LLVMGetElementType(t), base, sizeof base);
+		snprintf(buf, n, "%s%u", base, LLVMGetVectorSize(t));
+		return;
+	}
+	case LLVMArrayTypeKind:
+		cb_type_name(LLVMGetElementType(t), buf, n);
+		return;
+	case LLVMStructTypeKind: {
+		const char *s = LLVMGetStructName(t);
+		if (s && !strncmp(s, "struct.", 7))
+			s += 7;
+		snprintf(buf, n, "struct %s", s && *s ? s : "(anonymous)");
+		return;
+	}
+	default:
+		snprintf(buf, n, "unknown");
+	}
+}
+
+/* Operand K of metadata node MD as metadata, or NULL. */
+static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef md, unsigned k)
+{
+	LLVMValueRef v = LLVMMetadataAsValue(ctx, md);
+	unsigned n = LLVMGetMDNodeNumOperands(v);
+	if (k >= n || n > 64)
+		return NULL;
+	LLVMValueRef ops[64];
+	LLVMGetMDNodeOperands(v, ops);
+	return ops[k] ? LLVMValueAsMetadata(ops[k]) : NULL;
+}
+
+/* The element type as the kernel spells it ("uint", "float4"), from the variable's debug
+ * information: its type (operand 3 of a DIVariable) is an array whose base type (operand 3
+ * of a composite type) is named. The IR's type cannot tell int from uint. */
+bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
+{
+	size_t count = 0;
+	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &count);
+	unsigned dbg = LLVMGetMDKindIDInContext(d->ctx, "dbg", 3);
+	LLVMMetadataRef var = NULL;
+	for (size_t i = 0; i < count && !var; i++) {
+		LLVMMetadataRef e = LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i);
+		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) == dbg &&
+		    LLVMGetMetadataKind(e) == LLVMDIGlobalVariableExpressionMetadataKind)
+			var = LLVMDIGlobalVariableExpressionGetVariable(e);
+	}
+	if (md)
+		LLVMDisposeValueMetadataEntries(md);
+	if (!var || LLVMGetMetadataKind(var) != LLVMDIGlobalVariableMetadataKind)
+		return false;
+	LLVMMetadataRef t = md_operand(d->ctx, var, 3);
+	for (int depth = 0; t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind;
+	     depth++)
+		t = md_operand(d->ctx, t, 3);
+	if (!t || (LLVMGetMetadataKind(t) != LLVMDIBasicTypeMetadataKind &&
+		   LLVMGetMetadataKind(t) != LLVMDIDerivedTypeMetadataKind))
+		return false;
+	size_t len = 0;
+	const char *name = LLVMDITypeGetName(t, &len);
+	if (!name || !len || len >= n)
+		return false;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return true;
+}
+
+/* The kernel_arg_NAME metadata strings of FN (clang -cl-kernel-arg-info), or NULL. */
+char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsigned n)
+{
+	unsigned kind = LLVMGetMDKindIDInContext(d->ctx, what, (unsigned)strlen(what));
+	size_t count = 0;
+	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(fn, &count);
+	char **out = NULL;
+	for (size_t i = 0; i < count && !out; i++) {
+		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind)
+			continue;
+		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
+			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+		if (LLVMGetMDNodeNumOperands(node) != n)
+			continue;
+		LLVMValueRef *ops = cb_xcalloc(n ? n : 1, sizeof *ops);
+		LLVMGetMDNodeOperands(node, ops);
+		out = cb_xcalloc(n ? n : 1, sizeof *out);
+		for (unsigned j = 0; j < n; j++) {
+			unsigned len = 0;
+			const char *s = ops[j] ? LLVMGetMDString(ops[j], &len) : NULL;
+			out[j] = cb_xmalloc(len + 1);
+			if (s && len)
+				memcpy(out[j], s, len);
+			out[j][len] = '\0';
+		}
+		free(ops);
+	}
+	if (md)
+		LLVMDisposeValueMetadataEntries(md);
+	return out;
+}
+
+/* "__local float*" style type strings: the element type without qualifiers and '*'. */
+char *cb_pointee_name(const char *type)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", type);
+	char *star = strrchr(buf, '*');
+	if (star)
+		*star = '\0';
+	size_t n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	const char *p = buf;
+	static const char *const quals[] = { "const ", "volatile ", "restrict ", "__local ", "local " };
+	for (bool again = true; again;) {
+		again = false;
+		for (size_t q = 0; q < sizeof quals / sizeof quals[0]; q++)
+			if (!strncmp(p, quals[q], strlen(quals[q]))) {
+				p += strlen(quals[q]);
+				again = true;
+			}
+	}
+	return cb_xstrdup(*p ? p : "void");
+}
+
+void cb_free_strings(char **s, unsigned n)
+{
+	for (unsigned i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/* The parts of lint that need no LLVM (built always): the pricer over a measured model, and
+ * the result's names and memory. */
+#include "config.h"
+#include "lint/lint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Atomics on one word serialize: priced without merging until atomics are measured. */
+static bool model_price(const cb_lint_pricer *p, cb_lint_op op, unsigned elem_bytes,
+			const uint32_t *offsets, const bool *active, unsigned nlanes,
+			unsigned *passes, unsigned *min_passes)
+{
+	const cb_lint_model *m = p->ctx;
+	int e = cb_elem_index(elem_bytes);
+	if (e < 0 || !m->lanes_per_pass[e] || nlanes == 0 || nlanes > CB_MAX_LANES)
+		return false;
+	cb_geometry g = m->geom;
+	if (op == CB_LINT_ATOMIC)
+		g.broadcast = g.pair_packing = false;
+	uint32_t seq[CB_MAX_LANES];
+	for (unsigned l = 0; l < nlanes; l++)
+		seq[l] = l * elem_bytes;
+	unsigned lpp = m->lanes_per_pass[e];
+	*passes = cb_passes_active(&g, lpp, elem_bytes, offsets, active, nlanes);
+	*min_passes = cb_passes_active(&g, lpp, elem_bytes, seq, active, nlanes);
+	return *passes > 0 && *min_passes > 0;
+}
+
+void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
+			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup)
+{
+	memset(m, 0, sizeof *m);
+	m->geom = *g;
+	memcpy(m->lanes_per_pass, lanes_per_pass, sizeof m->lanes_per_pass);
+	m->pricer.subgroup = subgroup;
+	m->pricer.period = g->banks * g->width;
+	m->pricer.price = model_price;
+	m->pricer.ctx = m;
+}
+
+const char *cb_lint_status_name(cb_lint_status s)
+{
+	switch (s) {
+	case CB_LINT_PREDICTED: return "predicted";
+	case CB_LINT_ASSUMED: return "assumed";
+	case CB_LINT_UNKNOWN: return "unknown";
+	default: return "not_executed";
+	}
+}
+
+const char *cb_lint_op_name(cb_lint_op op)
+{
+	switch (op) {
+	case CB_LINT_LOAD: return "load";
+	case CB_LINT_STORE: return "store";
+	default: return "atomic";
+	}
+}
+
+void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
+{
+	if (o->rank == 0) {
+		snprintf(buf, n, o->is_arg ? "%s *%s" : "%s %s", o->elem_type, o->name);
+		return;
+	}
+	int k = snprintf(buf, n, "%s %s", o->elem_type, o->name);
+	for (unsigned d = 0; d < o->rank && d < 4 && k > 0 && (size_t)k < n; d++)
+		k += snprintf(buf + k, n - (size_t)k, "[%u]", o->dims[d]);
+	if (o->rank > 4 && k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "[...]");
+}
+
+void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s[%u][%u+%u]", o->elem_type, o->name, o->dims[0], o->dims[1], pad);
+}
+
+void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
+			  size_t n)
+{
+	unsigned mask = (1u << bits) - 1;
+	if (shift)
+		snprintf(buf, n, "%s[r][c ^ ((r >> %u) & %u)]", o->name, shift, mask);
+	else
+		snprintf(buf, n, "%s[r][c ^ (r & %u)]", o->name, mask);
+}
+
+bool cb_lint_has_conflict(const cb_lint_result *res)
+{
+	for (size_t i = 0; i < res->naccesses; i++)
+		if (res->accesses[i].status == CB_LINT_PREDICTED && res->accesses[i].conflict)
+			return true;
+	return false;
+}
+
+void cb_lint_result_free(cb_lint_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->nobjects; i++) {
+		free(res->objects[i].name);
+		free(res->objects[i].elem_type);
+	}
+	for (size_t i = 0; i < res->naccesses; i++) {
+		free(res->accesses[i].file);
+		free(res->accesses[i].elem_type);
+		free(res->accesses[i].iter);
+		free(res->accesses[i].lanes);
+	}
+	free(res->objects);
+	free(res->accesses);
+	free(res->kernel);
+	free(res->path);
+	free(res->build_log);
+	memset(res, 0, sizeof *res);
+}

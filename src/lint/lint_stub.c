@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* lint when clbanks was configured without LLVM: it says how to enable it. */
+#include "config.h"
+#include "lint/lint.h"
+#include "core/util.h"
+
+#include <string.h>
+
+cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err)
+{
+	(void)req;
+	memset(res, 0, sizeof *res);
+	res->build_log = cb_xstrdup("");
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "clbanks was built without LLVM; install llvm-dev and clang and "
+			    "reconfigure with --with-llvm");
+}
+
+bool cb_lint_available(void)
+{
+	return false;
+}
