@@ -58,22 +58,37 @@ void cb_print_error(const cb_error *err)
 		print_detail(err->detail);
 }
 
+/* On a terminal, one line rewritten in place (at most 5 times a second); elsewhere (a log, a
+ * CI job) a whole line every few seconds, so a long run is never silent. Both say the time
+ * since the first progress note. */
+static void progress(const char *text)
+{
+	static double start, last;
+	double now = cb_now();
+	if (start == 0)
+		start = last = now;
+	bool tty = isatty(STDERR_FILENO);
+	if (now - last < (tty ? 0.2 : 3.0))
+		return;
+	last = now;
+	char *e = cb_escape_controls(text);
+	if (tty) {
+		fprintf(stderr, "\r\033[Kclbanks: [%.0f s] %s", now - start, e);
+		progress_shown = true;
+	} else {
+		fprintf(stderr, "clbanks: [%.0f s] %s\n", now - start, e);
+	}
+	free(e);
+	fflush(stderr);
+}
+
 static void notify(void *ctx, cb_note_kind kind, const char *text)
 {
 	const cb_cli_options *o = ctx;
 	if (o->quiet)
 		return;
 	if (kind == CB_NOTE_PROGRESS) {
-		static double last;
-		double now = cb_now();
-		if (!isatty(STDERR_FILENO) || now - last < 0.2)
-			return;
-		last = now;
-		char *e = cb_escape_controls(text);
-		fprintf(stderr, "\r\033[Kclbanks: %s", e);
-		free(e);
-		fflush(stderr);
-		progress_shown = true;
+		progress(text);
 		return;
 	}
 	if (kind == CB_NOTE_DETAIL && !o->verbose)

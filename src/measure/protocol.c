@@ -164,6 +164,20 @@ static cb_rc rounds_end(const cb_protocol_opts *o, cb_protocol_state *st, cb_err
 	return CB_OK;
 }
 
+/* "round 3 of at least 6 (at most 30), about 4 s left": the estimate counts the rounds still
+ * needed before the run may stop, at the pace so far; past that, the run stops once settled. */
+static void progress(const cb_protocol_opts *o, unsigned rounds, double elapsed)
+{
+	double per_round = elapsed / rounds;
+	if (rounds < o->min_rounds)
+		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u of at least %u (at most %u), about "
+			"%.0f s left", rounds, o->min_rounds, o->max_rounds,
+			per_round * (o->min_rounds - rounds) + 0.5);
+	else
+		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u of at most %u, until settled (at most "
+			"%.0f s more)", rounds, o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
+}
+
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
 			size_t nex, cb_protocol_state *st, cb_error *err)
 {
@@ -174,6 +188,7 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 	cb_rc rc = CB_OK;
 	st->rounds = 0;
 	st->converged = st->settled = false;
+	double t0 = cb_now();
 	while (st->rounds < o->max_rounds && !cb_stop_signal) {
 		for (size_t i = 0; i < nslot; i++)
 			order[i] = i < nex ? (uint32_t)i : 0;
@@ -182,8 +197,7 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 			break;
 		round_ratios(ex, nex, st->rounds);
 		st->rounds++;
-		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u (at least %u, at most %u), %zu experiments",
-			st->rounds, o->min_rounds, o->max_rounds, nex - 1);
+		progress(o, st->rounds, cb_now() - t0);
 		if (st->rounds < o->min_rounds)
 			continue;
 		st->converged = all_converged(ex, nex, o->ci_target);
