@@ -4,5 +4,5 @@
 
 int main(int argc, char **argv)
 {
-	return cb_main(argc, argv);
+	return cb_main(argc, argv, NULL);
 }

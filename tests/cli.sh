@@ -38,6 +38,10 @@ have_cl=no
 have_opencl && have_cl=yes
 have_gp=no
 command -v gnuplot >/dev/null 2>&1 && have_gp=yes
+have_ll=no
+grep -q 'define CB_HAVE_LLVM 1' "$top_builddir/config.h" && have_ll=yes
+LINT=$top_srcdir/tests/lint
+export LINT
 
 n=0
 total=$(grep -cv '^\(#\|$\)' "$top_srcdir/tests/cli-table.txt")
@@ -55,6 +59,14 @@ while IFS='|' read -r need status regex cmd; do
 	fi
 	if [ "$need" = gp ] && [ "$have_gp" = no ]; then
 		echo "ok $n - $cmd # SKIP no gnuplot"
+		continue
+	fi
+	if [ "$need" = ll ] && [ "$have_ll" = no ]; then
+		echo "ok $n - $cmd # SKIP built without LLVM (lint)"
+		continue
+	fi
+	if [ "$need" = nl ] && [ "$have_ll" = yes ]; then
+		echo "ok $n - $cmd # SKIP built with LLVM (lint)"
 		continue
 	fi
 	# 'clbanks' as a word is the binary under test.

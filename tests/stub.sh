@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || ls -a "$(dirname "$1")" | grep -q '^\.clbanks-'; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..42"
+echo "1..46"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16 16 B: 8" -- --quick
@@ -45,6 +45,25 @@ expect "an Intel-like stub: 16 x 4 B, SIMD16" 0 "Result: +banked, 16 banks x 4 b
 expect "an AMD-like wave64 stub: 32 x 4 B and the vendor's bank count beside it" 0 \
 	"reports 32 banks \(CL_DEVICE_LOCAL_MEM_BANKS_AMD\); measured 32" \
 	CBSTUB_AMD=1 CBSTUB_SUBGROUP=64 -- --quick
+expect "AMD: the occupancy local memory allows is reported" 0 \
+	"Occupancy:  2 of 64 work-groups per compute unit at once \(32768 B of local memory each, 65536 B per unit\)" \
+	CBSTUB_AMD=1 CBSTUB_SUBGROUP=64 -- --quick
+expect "AMD: and recorded in the document" 0 '"resident_work_groups_per_cu": 2' \
+	CBSTUB_AMD=1 CBSTUB_SUBGROUP=64 -- --quick -F json
+# A plan of small tables gets a small allocation (more work-groups fit a unit).
+lanes() { # STEP: 32 lane offsets STEP bytes apart
+	awk -v s="$1" 'BEGIN { for (l = 0; l < 32; l++) printf "%s%d", l ? "," : "", l * s }'
+}
+cat > "$TMP/small-plan.json" <<EOF
+{"format": "clbanks", "format_version": 1, "device": {"subgroup_size": 32}, "measurements": [
+ {"op": "load", "elem_bytes": 4, "lanes": [$(lanes 4)]},
+ {"op": "load", "elem_bytes": 4, "lanes": [$(lanes 8)]},
+ {"op": "load", "elem_bytes": 4, "lanes": [$(lanes 128)]}]}
+EOF
+expect "a plan within 4 KiB allocates 4 KiB" 0 '"local_mem_alloc_bytes": 4096' \
+	-- --plan "$TMP/small-plan.json" -F json
+expect "and builds its kernel for it" 0 'CB_LOCAL_BYTES=4096"' \
+	-- --plan "$TMP/small-plan.json" -F json
 expect "8-byte-wide banks: 32 x 8 B" 0 "Result: +banked, 32 banks x 8 bytes" \
 	CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16 -- --quick
 expect "an unreported sub-group size is measured" 0 "Sub-group: +32 lanes \(measured" \

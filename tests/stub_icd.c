@@ -15,7 +15,8 @@
  *   CBSTUB_NOISE                    relative noise of durations (0.01)
  *   CBSTUB_TIMER_RES                profiling timer resolution in ns (1000)
  *   CBSTUB_LOCAL_TYPE=global        report CL_GLOBAL local memory
- *   CBSTUB_AMD=1                    report like AMD: wavefront width and a bank count of 32
+ *   CBSTUB_AMD=1                    report like AMD: wavefront width, a bank count of 32 and
+ *                                   64 KiB of local memory per compute unit
  *   CBSTUB_INTEL=1                  report like Intel: cl_intel_required_subgroup_size with
  *                                   sizes 8, 16, 32; a kernel runs with the size it is built
  *                                   for (-DCB_SUBGROUP), else 32; sub-slices as local units
@@ -240,6 +241,11 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 		if (!dev.report_subgroup || !dev.amd)
 			return CL_INVALID_VALUE;
 		u = dev.subgroup;
+		return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD:
+		if (!dev.amd)
+			return CL_INVALID_VALUE;
+		u = 65536;
 		return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_LOCAL_MEM_BANKS_AMD:
 		if (!dev.amd)

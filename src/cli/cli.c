@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/cli.h"
+#include "cli/lint_exec.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/options.h"
@@ -221,8 +222,20 @@ static cb_rc cmd_run(const cb_cli_options *o, cb_error *err)
 	return rc;
 }
 
-static cb_rc dispatch(const cb_cli_options *o, cb_error *err)
+static void render_help(FILE *out, const void *p)
 {
+	const cb_cli_options *o = p;
+	if (o->help)
+		cb_options_help(out, o->command_given ? (int)o->cmd : -1);
+	else
+		fprintf(out, "clbanks %s\n", PACKAGE_VERSION);
+}
+
+static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command_fn lint,
+		      cb_error *err)
+{
+	if (lint && o->cmd != CB_CMD_LINT)
+		return cb_error_set(err, CB_ERR_USAGE, "clbanks-lint runs only 'clbanks lint'");
 	switch (o->cmd) {
 	case CB_CMD_RUN: return cmd_run(o, err);
 	case CB_CMD_PLAN: return cb_cmd_plan(o, err);
@@ -230,23 +243,22 @@ static cb_rc dispatch(const cb_cli_options *o, cb_error *err)
 	case CB_CMD_PREDICT: return cb_cmd_predict(o, err);
 	case CB_CMD_COMPARE: return cb_cmd_compare(o, err);
 	case CB_CMD_PLOT: return cb_cmd_plot(o, err);
+	case CB_CMD_LINT: return lint ? lint(o, err) : cb_lint_exec(argc, argv, err);
 	default: return cb_error_set(err, CB_ERR_USAGE, "no such command");
 	}
 }
 
-int cb_main(int argc, char **argv)
+int cb_main(int argc, char **argv, cb_command_fn lint)
 {
 	cb_cli_options o;
 	cb_error err;
 	cb_error_clear(&err);
 	cb_rc rc = cb_options_parse(argc, argv, &o, &err);
 	cb_signals_install();
-	if (rc == CB_OK && o.help)
-		cb_options_help(stdout, o.command_given ? (int)o.cmd : -1);
-	else if (rc == CB_OK && o.version)
-		printf("clbanks %s\n", PACKAGE_VERSION);
+	if (rc == CB_OK && (o.help || o.version))
+		rc = cb_emit(NULL, false, render_help, &o, &err); /* a write error keeps its errno */
 	else if (rc == CB_OK)
-		rc = dispatch(&o, &err);
+		rc = dispatch(&o, argc, argv, lint, &err);
 	if (rc != CB_OK && cb_stop_signal && err.rc != CB_ERR_INTERRUPTED)
 		cb_check_interrupt(&err); /* a failure caused by the stop (EINTR) is the stop */
 	if (rc != CB_OK)

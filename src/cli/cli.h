@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Command line: options, subcommands (run, plan, analyze, predict, compare, plot), help. */
+/* Command line: options, subcommands (run, plan, analyze, predict, compare, plot, lint), help. */
 #ifndef CB_CLI_H
 #define CB_CLI_H
 
-/* Runs clbanks with ARGV; returns the process exit status. */
-int cb_main(int argc, char **argv);
+#include "cli/options.h"
+
+typedef cb_rc (*cb_command_fn)(const cb_cli_options *o, cb_error *err);
+
+/* Runs clbanks with ARGV; returns the process exit status. LINT runs 'clbanks lint' in this
+ * process (the clbanks-lint helper, which links LLVM, passes cb_cmd_lint and runs nothing
+ * else); NULL hands lint to that helper (src/cli/lint_exec.c says why). */
+int cb_main(int argc, char **argv, cb_command_fn lint);
 
 #endif

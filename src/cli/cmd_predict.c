@@ -37,29 +37,6 @@ static cb_rc parse_lanes(const char *text, uint32_t *lanes, unsigned *n, cb_erro
 	return CB_OK;
 }
 
-/* The recorded bank model of the document at PATH. */
-static cb_rc load_model(const char *path, cb_recorded_model *m, unsigned *subgroup, cb_error *err)
-{
-	cb_result r;
-	cb_rc rc = cb_doc_read(path, 0, &r, err);
-	if (rc != CB_OK)
-		return rc;
-	*subgroup = r.device.subgroup_size;
-	const cb_recorded_model *rec = &r.recorded[CB_OP_LOAD];
-	if (!r.has_recorded[CB_OP_LOAD])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no inference object (run 'clbanks analyze' "
-				  "on it first)", path);
-	else if (!rec->banked && rec->problem[0])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, rec->problem);
-	else if (!rec->banked)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (inference "
-				  "status: %s)", path, rec->status);
-	else
-		*m = *rec, m->status = NULL;
-	cb_result_free(&r);
-	return rc;
-}
-
 typedef struct {
 	cb_format fmt;
 	cb_predict_answer a;
@@ -91,7 +68,7 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	cb_recorded_model m;
 	unsigned S = 0, n = 0, E = (unsigned)o->elem_bytes;
 	if (rc == CB_OK)
-		rc = load_model(o->model, &m, &S, err);
+		rc = cb_load_model(o->model, CB_OP_LOAD, &m, &S, err);
 	if (rc != CB_OK)
 		return rc;
 	int e = cb_elem_index(E);

@@ -159,3 +159,26 @@ cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err
 		return cb_error_set(err, CB_ERR_QUALITY, "--strict: the run has quality warnings");
 	return CB_OK;
 }
+
+cb_rc cb_load_model(const char *path, cb_op op, cb_recorded_model *m, unsigned *subgroup,
+		    cb_error *err)
+{
+	cb_result r;
+	cb_rc rc = cb_doc_read(path, 0, &r, err);
+	if (rc != CB_OK)
+		return rc;
+	*subgroup = r.device.subgroup_size;
+	const cb_recorded_model *rec = &r.recorded[op];
+	if (!r.has_recorded[op])
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no inference object (run 'clbanks analyze' "
+				  "on it first)", path);
+	else if (!rec->banked && rec->problem[0])
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, rec->problem);
+	else if (!rec->banked)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (inference "
+				  "status: %s)", path, rec->status);
+	else
+		*m = *rec, m->status = NULL;
+	cb_result_free(&r);
+	return rc;
+}

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "predict",
-						    "compare", "plot" };
+						    "compare", "plot", "lint" };
 
 #define RUN (1u << CB_CMD_RUN)
 #define PLAN (1u << CB_CMD_PLAN)
@@ -19,6 +19,7 @@ static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "p
 #define PREDICT (1u << CB_CMD_PREDICT)
 #define COMPARE (1u << CB_CMD_COMPARE)
 #define PLOT (1u << CB_CMD_PLOT)
+#define LINT (1u << CB_CMD_LINT)
 #define ALL ((1u << CB_NCMD) - 1)
 
 typedef enum {
@@ -27,7 +28,8 @@ typedef enum {
 	K_UINT,     /* unsigned long in [min, max]; `word` may stand instead (sets a bool) */
 	K_DOUBLE,   /* double in [min, max], times `scale` */
 	K_CHOICE,   /* int: index into `choices` ("a|b|c") */
-	K_UINT_SET  /* unsigned long, one of `choices` */
+	K_UINT_SET, /* unsigned long, one of `choices` */
+	K_LIST      /* cb_strings: each use appends one value, never empty */
 } kind;
 
 typedef struct {
@@ -57,9 +59,9 @@ static const option table[] = {
 	  "write the result to FILE ('-': standard output); run: the document", NULL },
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
-	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE, K_CHOICE, 0, 0, 0,
-	  "text|json|csv", OFF(format), NULL, 0, "FMT", "text, json or csv (default text; plan: json)",
-	  NULL },
+	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT, K_CHOICE, 0, 0, 0,
+	  "text|json|csv", OFF(format), NULL, 0, "FMT",
+	  "text, json or csv (default text; plan: json; lint: text or json)", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
 	{ "timer", 0, RUN, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
@@ -97,12 +99,26 @@ static const option table[] = {
 	  "extra clBuildProgram options (also $CLBANKS_BUILD_OPTIONS)", NULL },
 	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
 	  "exit 5 unless the result is banked and the run was clean", NULL },
-	{ "model", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
-	  "predict: the analyzed document whose model to use", NULL },
+	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
+	  "predict, lint: the analyzed document whose model to use", NULL },
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
 	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
 	  "predict: byte offset of each lane", NULL },
+	{ "local", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(local_size), NULL, 0, "X[,Y[,Z]]",
+	  "lint: the work-group size the kernel is launched with", NULL },
+	{ "kernel", 'k', LINT, K_STRING, 0, 0, 0, NULL, OFF(kernel_name), NULL, 0, "NAME",
+	  "lint: the kernel to check (default: the file's only kernel)", NULL },
+	{ "group", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(group_id), NULL, 0, "X[,Y[,Z]]",
+	  "lint: the id of the simulated work-group (default 0,0,0)", NULL },
+	{ "define", 'D', LINT, K_LIST, 0, 0, 0, NULL, OFF(defines), NULL, 0, "NAME[=V]",
+	  "lint: a preprocessor definition, as -D of clBuildProgram", NULL },
+	{ "arg", 0, LINT, K_LIST, 0, 0, 0, NULL, OFF(kernel_args), NULL, 0, "NAME=VALUE",
+	  "lint: a scalar argument's value, or a __local pointer\n"
+	  "argument's size in bytes", NULL },
+	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
+	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum",
+	  NULL },
 	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
 	  "no progress or warnings on stderr", NULL },
 	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,
@@ -210,6 +226,14 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 			return usage_error(err, "empty value for --%s", op->name);
 		*(const char **)(base + op->offset) = value;
 		return CB_OK;
+	case K_LIST: {
+		if (!*value)
+			return usage_error(err, "empty value for --%s", op->name);
+		cb_strings *l = (cb_strings *)(base + op->offset);
+		l->v = cb_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+		l->v[l->n++] = value;
+		return CB_OK;
+	}
 	case K_CHOICE: {
 		int k = choice_index(op->choices, value);
 		if (k < 0) {
@@ -282,7 +306,7 @@ static cb_rc parse_command(int argc, char **argv, cb_cli_options *o, int *first,
 			return CB_OK;
 		}
 	return usage_error(err, "unknown command '%s' (commands: run, plan, analyze, predict, "
-			   "compare, plot)", argv[1]);
+			   "compare, plot, lint)", argv[1]);
 }
 
 static void getopt_tables(struct option *longs, char *shorts)
@@ -368,7 +392,10 @@ cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
 void cb_options_free(cb_cli_options *o)
 {
 	free(o->command_line);
+	free(o->defines.v);
+	free(o->kernel_args.v);
 	o->command_line = NULL;
+	o->defines = o->kernel_args = (cb_strings){ NULL, 0 };
 }
 
 bool cb_option_given(const cb_cli_options *o, const char *name)
@@ -408,6 +435,8 @@ static const char *const usage_lines[CB_NCMD] = {
 	"                                   passes of one lane table under FILE's model",
 	"clbanks compare FILE... [OPTION]...  devices side by side",
 	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
+	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
+	"                                   predicted conflicts of each __local access",
 };
 
 void cb_options_help(FILE *out, int cmd)

@@ -12,18 +12,27 @@
 #include <stdio.h>
 
 enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
-		  CB_CMD_PLOT, CB_NCMD };
+		  CB_CMD_PLOT, CB_CMD_LINT, CB_NCMD };
+
+/* A repeatable option's values, in command-line order. */
+typedef struct {
+	const char **v;
+	size_t n;
+} cb_strings;
 
 typedef struct {
 	enum cb_command cmd;
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
+	bool fail_on_conflict;
 	int format;           /* index into "text|json|csv", -1 when not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride;
+	const char *kernel_name, *local_size, *group_id;  /* lint */
+	cb_strings defines, kernel_args;                   /* lint: -D, --arg */
 	double max_kernel_ms, ci_target;
 	bool given[64];       /* by option index: was it on the command line? */
 	char **args;          /* operands */

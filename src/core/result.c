@@ -83,6 +83,7 @@ static void device_init(cb_device_doc *d)
 	d->timer_resolution_ns = d->max_work_group_size = CB_UNSET;
 	d->probe_driver_reported = d->reported_banks = CB_UNSET;
 	d->slm_units = CB_UNSET;
+	d->local_mem_per_cu_bytes = CB_UNSET;
 }
 
 static void device_free(cb_device_doc *d)
@@ -106,6 +107,7 @@ static void run_init(cb_run_meta *r)
 	r->seconds_build = r->seconds_calibration = r->seconds_measurement = NAN;
 	r->seconds_total = r->seconds_analysis = NAN;
 	r->timer_granularity_ns = r->chain_cap = r->shortened = r->work_groups_per_cu = CB_UNSET;
+	r->resident_work_groups_per_cu = CB_UNSET;
 	r->launch_noise = NAN;
 }
 

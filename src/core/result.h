@@ -97,6 +97,7 @@ typedef struct {
 	char *compute_capability, *gfxip;
 	unsigned intel_subgroup_sizes[8], n_intel_subgroup_sizes;
 	long long slm_units;                   /* units that own local memory (CB_UNSET: compute units) */
+	long long local_mem_per_cu_bytes;      /* local memory of one unit, when the driver says */
 	char *slm_unit;                        /* what they are: "sub-slice", "compute unit" */
 	char *extra;
 } cb_device_doc;
@@ -114,6 +115,7 @@ typedef struct {
 	double seconds_analysis;
 	char *timer_reason, *stop, *timing;
 	long long timer_granularity_ns, chain_cap, shortened, work_groups_per_cu;
+	long long resident_work_groups_per_cu; /* bounded by local memory, when its size per unit is known */
 	double launch_noise;
 	char *extra;
 } cb_run_meta;

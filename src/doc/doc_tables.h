@@ -29,6 +29,7 @@ static const cb_field cb_device_fields[] = {
 	CB_FIELD_STR(cb_device_doc, compute_capability),
 	CB_FIELD_STR(cb_device_doc, gfxip),
 	CB_FIELD_INT(cb_device_doc, slm_units, 1, 1e7),
+	CB_FIELD_INT(cb_device_doc, local_mem_per_cu_bytes, 1, 1e12),
 	CB_FIELD_STR(cb_device_doc, slm_unit),
 };
 /* Read and written by hand: */
@@ -59,6 +60,7 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_INT(cb_run_meta, chain_cap, 0, 1e12),
 	CB_FIELD_INT(cb_run_meta, shortened, 0, 1e9),
 	CB_FIELD_INT(cb_run_meta, work_groups_per_cu, 0, 1e9),
+	CB_FIELD_INT(cb_run_meta, resident_work_groups_per_cu, 0, 1e9),
 	CB_FIELD_REAL(cb_run_meta, launch_noise, 0, 1e9),
 };
 static const char *const cb_run_other[] = { "build_options", "seconds", NULL };

@@ -366,8 +366,11 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 	res->build_log = cb_xstrdup(ir.log ? ir.log : "");
 	cb_prog prog;
 	memset(&prog, 0, sizeof prog);
-	if (rc == CB_OK)
-		rc = cb_lint_decode(ir.mod, req->kernel_name, &prog, err);
+	if (rc == CB_OK && (rc = cb_lint_decode(ir.mod, req->kernel_name, &prog, err)) != CB_OK) {
+		char prefix[256];
+		snprintf(prefix, sizeof prefix, "%s: ", req->kernel_path);
+		cb_error_prefix(err, prefix);
+	}
 	cb_lint_ir_free(&ir);
 	cb_val *argv = NULL;
 	if (rc == CB_OK)

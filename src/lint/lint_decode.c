@@ -401,13 +401,13 @@ static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
 			*out = f;
 	}
 	if (count == 0)
-		return cb_error_set(d->err, CB_ERR_INPUT, "the file has no __kernel function");
+		return cb_error_set(d->err, CB_ERR_INPUT, "has no __kernel function");
 	if (name && !*out)
-		return cb_error_set(d->err, CB_ERR_INPUT, "no kernel named '%s' (kernels: %s)", name,
+		return cb_error_set(d->err, CB_ERR_INPUT, "has no kernel named '%s' (kernels: %s)", name,
 				    list);
 	if (!name && count > 1)
 		return cb_error_set(d->err, CB_ERR_USAGE,
-				    "the file has %u kernels (%s); choose one with --kernel", count, list);
+				    "has %u kernels (%s); choose one with --kernel", count, list);
 	return CB_OK;
 }
 

@@ -320,6 +320,8 @@ static void gather_vendor(cl_device_id d, cb_device_info *info)
 			info->subgroup_size = v;
 			info->subgroup_source = "CL_DEVICE_WAVEFRONT_WIDTH_AMD";
 		}
+		if (device_uint(d, CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD, &v) && v >= 1024)
+			info->local_mem_per_cu = v;
 		if (device_uint(d, CL_DEVICE_LOCAL_MEM_BANKS_AMD, &v)) {
 			info->has_reported_banks = true;
 			info->reported_banks = v;
@@ -454,6 +456,8 @@ void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
 	if (info->has_amd_gfxip)
 		doc->gfxip = dotted(info->amd_gfxip_major, info->amd_gfxip_minor);
 	doc->slm_units = info->slm_units ? (long long)info->slm_units : CB_UNSET;
+	doc->local_mem_per_cu_bytes = info->local_mem_per_cu ? (long long)info->local_mem_per_cu :
+		CB_UNSET;
 	doc->slm_unit = cb_xstrdup(info->slm_unit ? info->slm_unit : "compute unit");
 	for (unsigned i = 0; i < info->intel_subgroup_count && i < 8; i++)
 		doc->intel_subgroup_sizes[doc->n_intel_subgroup_sizes++] =

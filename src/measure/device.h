@@ -45,6 +45,7 @@ typedef struct {
 	bool has_khr_subgroups;
 	cl_uint max_num_sub_groups;  /* OpenCL 2.1+: 0 when the device has no sub-groups */
 	/* What the vendor reports, where it does (not a measurement). */
+	cl_uint local_mem_per_cu;  /* CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD; 0 unknown */
 	bool has_reported_banks;
 	cl_uint reported_banks;
 	bool has_nv_cc;

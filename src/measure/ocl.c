@@ -84,16 +84,23 @@ void cb_ocl_set_timeout(cb_ocl *c, unsigned seconds)
 	c->timeout_s = seconds;
 }
 
-void cb_ocl_close(cb_ocl *c)
+static void release_kernels(cb_ocl *c)
 {
-	if (!c)
-		return;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (c->kern[e])
 			clReleaseKernel(c->kern[e]);
 		if (c->prog[e])
 			clReleaseProgram(c->prog[e]);
+		c->kern[e] = NULL;
+		c->prog[e] = NULL;
 	}
+}
+
+void cb_ocl_close(cb_ocl *c)
+{
+	if (!c)
+		return;
+	release_kernels(c);
 	cl_mem bufs[] = { c->tables, c->out, c->check };
 	for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
 		if (bufs[i])
@@ -109,8 +116,11 @@ void cb_ocl_close(cb_ocl *c)
 	free(c);
 }
 
+/* Kernels built with other parameters are dropped: the next cb_ocl_build rebuilds them. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp)
 {
+	if (c->bp.local_bytes != bp->local_bytes || c->bp.subgroup_pin != bp->subgroup_pin)
+		release_kernels(c);
 	c->bp = *bp;
 }
 

@@ -194,6 +194,13 @@ static void record_meta(const cb_runner *r, cb_result *res, const double seconds
 	unsigned units = r->info->slm_units ? r->info->slm_units : 1;
 	m->subgroups_per_cu = o->latency ? 1.0 : (double)(r->global / r->S) / units;
 	m->local_mem_alloc_bytes = (long long)r->local_alloc;
+	/* How many work-groups a unit can hold at once, where the driver says how much local
+	 * memory a unit has (AMD): fewer than launched means fewer sub-groups keep it busy. */
+	if (r->info->local_mem_per_cu && r->local_alloc) {
+		unsigned long fit = r->info->local_mem_per_cu / r->local_alloc;
+		long long launched = m->work_groups_per_cu;
+		m->resident_work_groups_per_cu = (long long)fit < launched ? (long long)fit : launched;
+	}
 	m->rounds = r->st.rounds;
 	m->min_rounds = o->min_rounds;
 	m->max_rounds = o->max_rounds;

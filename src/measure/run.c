@@ -363,6 +363,28 @@ static void release(cb_runner *r)
 	cb_ocl_close(r->ocl);
 }
 
+/* The allocation the plan needs: every lane's element inside it, in whole KiB (at least 4096 B).
+ * A plan of small tables then leaves room for more work-groups per unit (AMD's LDS is shared
+ * by the work-groups of a CU). The kernels are rebuilt only when that saves a quarter. */
+static void fit_local(cb_runner *r)
+{
+	unsigned long extent = 0;
+	for (size_t i = 1; i < r->nex; i++) {
+		unsigned E = cb_elem_sizes[r->ex[i].elem];
+		for (unsigned l = 0; l < r->S; l++)
+			if (r->ex[i].lanes[l] + (unsigned long)E > extent)
+				extent = r->ex[i].lanes[l] + (unsigned long)E;
+	}
+	unsigned long need = (extent + 1023) / 1024 * 1024;
+	if (need < 4096)
+		need = 4096;
+	if (r->o->local_mem || need * 4 > r->local_alloc * 3)
+		return;
+	r->local_alloc = need;
+	cb_build_params bp = { r->local_alloc, r->pin };
+	cb_ocl_set_build_params(r->ocl, &bp);
+}
+
 static cb_rc start(cb_runner *r, cb_result *res, cb_error *err)
 {
 	cb_rc rc;
@@ -370,6 +392,7 @@ static cb_rc start(cb_runner *r, cb_result *res, cb_error *err)
 	    (rc = load_plan(r, res, err)) != CB_OK || (rc = make_experiments(r, res, err)) != CB_OK)
 		return rc;
 	r->plan = res;
+	fit_local(r);
 	return prepare_launches(r, err);
 }
 

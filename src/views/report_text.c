@@ -65,6 +65,12 @@ static void header(FILE *out, const cb_result *r)
 		fprintf(out, " (resolution %lld ns), %.1f s\n",
 			d->timer_resolution_ns != CB_UNSET ? d->timer_resolution_ns : 0,
 			isfinite(run->seconds_total) ? run->seconds_total : 0.0);
+		if (run->resident_work_groups_per_cu != CB_UNSET && run->work_groups_per_cu != CB_UNSET &&
+		    run->resident_work_groups_per_cu < run->work_groups_per_cu)
+			fprintf(out, "Occupancy:  %lld of %lld work-groups per compute unit at once (%lld B "
+				"of local memory each, %lld B per unit)\n",
+				run->resident_work_groups_per_cu, run->work_groups_per_cu,
+				run->local_mem_alloc_bytes, d->local_mem_per_cu_bytes);
 	}
 }
 
