@@ -4,6 +4,7 @@
 #include "core/plan.h"
 #include "core/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Passes under an XOR-swizzled bank function (whole table, merging): outside the model family. */
@@ -24,6 +25,29 @@ static unsigned xor_passes(const synth_device *d, unsigned E, const uint32_t *la
 				worst = count[b];
 		}
 	return worst;
+}
+
+/* AMD's ds_read_b128 lane sets on CDNA, 8 lanes a pass: {0-3, 20-23}, {4-7, 16-19}, ... for
+ * each half of the wave. Reordering the lanes set by set lets cb_passes price them. */
+static unsigned b128_passes(const synth_device *d, const uint32_t *lanes)
+{
+	static const unsigned first[8] = { 0, 4, 8, 12, 32, 36, 40, 44 };
+	static const unsigned second[8] = { 20, 16, 28, 24, 52, 48, 60, 56 };
+	uint32_t order[CB_MAX_LANES];
+	unsigned n = 0;
+	for (unsigned s = 0; s < 8 && d->subgroup == 64; s++)
+		for (unsigned k = 0; k < 8; k++)
+			order[n++] = lanes[k < 4 ? first[s] + k : second[s] + k - 4];
+	return cb_passes(&d->geom, 8, 16, order, n);
+}
+
+static double noise_draw(const synth_device *d, cb_rng *rng)
+{
+	double u = (double)cb_rng_below(rng, 1u << 30) / (double)(1u << 30);
+	if (!d->gauss)
+		return d->noise * (2 * u - 1);
+	double v = (double)cb_rng_below(rng, 1u << 30) / (double)(1u << 30);
+	return d->noise * sqrt(-2 * log(u + 0x1p-31)) * cos(6.283185307179586 * v);
 }
 
 void synth_result(const synth_device *d, bool quick, cb_result *r)
@@ -50,6 +74,7 @@ void synth_result(const synth_device *d, bool quick, cb_result *r)
 			t = d->t0;
 		} else {
 			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
+				d->amd_b128_sets && E == 16 ? b128_passes(d, lanes) :
 				cb_passes(&d->geom, d->lanes_per_pass[e], E, lanes, d->subgroup);
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
@@ -57,9 +82,18 @@ void synth_result(const synth_device *d, bool quick, cb_result *r)
 		}
 		if (d->fake_step > 0 && all64)
 			t *= 1 + d->fake_step;
-		double u = (double)cb_rng_below(&rng, 1u << 30) / (double)(1u << 30);
-		t *= 1 + d->noise * (2 * u - 1);
+		t *= 1 + noise_draw(d, &rng);
 		m->ns_per_access = t;
+		if (!d->no_ci && d->noise > 0) {
+			/* As a run records it: the ratio to the baseline, with its 95% CI. */
+			double sd = d->gauss ? d->noise : d->noise / sqrt(3);
+			m->has_stats = true;
+			m->stats.rounds = 8;
+			m->stats.median = 1;
+			m->stats.ci_lo = 1 - 1.96 * sd;
+			m->stats.ci_hi = 1 + 1.96 * sd;
+			m->stats.converged = true;
+		}
 	}
 	r->device.name = cb_xstrdup(d->name);
 }

@@ -17,6 +17,10 @@ typedef struct {
 	unsigned lanes_per_pass[CB_NELEM];
 	double t0, c;          /* ns: t = t0 + c * passes */
 	double noise;          /* multiplicative noise, uniform in [1 - noise, 1 + noise] */
+	bool gauss;            /* noise is Gaussian with standard deviation `noise` instead */
+	bool no_ci;            /* record no 95% CI (a run records 1.96 x each table's noise) */
+	bool amd_b128_sets;    /* 16-byte loads served in AMD's ds_read_b128 lane sets (CDNA):
+				* 8 non-contiguous lanes a pass, outside the model family */
 	bool flat;             /* no banks: t = t0 */
 	double fake_step;      /* > 0: PoCL-like slowdown when every offset is a multiple of 64 B */
 	double pair_saving;    /* > 0: a 16-byte broadcast costs this share less (NVIDIA) */

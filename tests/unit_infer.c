@@ -58,8 +58,10 @@ static void expect_banked(const synth_device *d, bool quick)
 		tap_ok(inf.val_n > 0 && inf.val_rms < 2 * d->noise + 0.02,
 		       "%s: validation on held-out tables, RMS %.3f", d->name, inf.val_rms);
 	}
-	tap_diag("%s: confidence %.4f, r2 %.4f, sigma %.4f, %.3f s, %zu measurements", d->name,
-		 inf.confidence, inf.r2, inf.sigma, secs, inf.n_fit + inf.n_holdout);
+	tap_diag("%s: confidence %.4f (geometry %.4f, lanes %.4f, fit %.4f: misfit %.2f, held-out "
+		 "%.2f), r2 %.4f, sigma %.4f, %.3f s, %zu measurements", d->name, inf.confidence,
+		 inf.geometry_share, inf.lanes_share, inf.fit_factor, inf.quality.misfit,
+		 inf.quality.val_misfit, inf.r2, inf.sigma, secs, inf.n_fit + inf.n_holdout);
 }
 
 static void expect_not_banked_or_inconclusive(const synth_device *d, bool want_not_banked)
@@ -71,6 +73,58 @@ static void expect_not_banked_or_inconclusive(const synth_device *d, bool want_n
 	else
 		tap_ok(inf.status != CB_BANKED, "%s: never banked (got %s: %s)", d->name,
 		       cb_status_name(inf.status), inf.reason);
+}
+
+/* Is INF, banked, the model of D (geometry, broadcast, every element size's lanes per pass)? */
+static bool exact(const cb_inference *inf, const synth_device *d)
+{
+	return inf->status == CB_BANKED && inf->best.geom.banks == d->geom.banks &&
+	       inf->best.geom.width == d->geom.width &&
+	       inf->best.geom.broadcast == d->geom.broadcast && lanes_equal(inf, d->lanes_per_pass);
+}
+
+/* The --quick plan with 5% Gaussian noise per table, latency-like (t0 about 14 passes), timed
+ * once (no CI recorded) or with the noise recorded as a run would: exact, inconclusive or
+ * below 0.9, never a wrong model at 0.9 or above. */
+static void noisy_quick(bool with_ci)
+{
+	synth_device devs[] = {
+		{ .name = "NVIDIA-like", .subgroup = 32, .geom = { 32, 4, true, false },
+		  .lanes_per_pass = { 32, 32, 32, 16, 8 } },
+		{ .name = "GCN-like", .subgroup = 64, .geom = { 32, 4, true, false },
+		  .lanes_per_pass = { 32, 32, 32, 16, 8 } },
+		{ .name = "CDNA4-like", .subgroup = 64, .geom = { 64, 4, true, false },
+		  .lanes_per_pass = { 64, 64, 64, 32, 16 } },
+	};
+	for (size_t k = 0; k < sizeof devs / sizeof *devs; k++) {
+		unsigned n_exact = 0, n_low = 0, n_wrong = 0;
+		for (unsigned seed = 1; seed <= 20; seed++) {
+			synth_device d = devs[k];
+			d.t0 = 14;
+			d.c = 1;
+			d.noise = 0.05;
+			d.gauss = true;
+			d.no_ci = !with_ci;
+			d.seed = 100 * k + seed;
+			cb_inference inf = run(&d, true, NULL);
+			if (exact(&inf, &d))
+				n_exact++;
+			else if (inf.status != CB_BANKED || inf.confidence < 0.9)
+				n_low++;
+			else
+				n_wrong++;
+			if (!exact(&inf, &d) && inf.status == CB_BANKED)
+				tap_diag("%s seed %u: %u x %u B lanes %u %u %u %u %u, confidence %.3f (geometry "
+					 "%.3f, lanes %.3f, fit %.3f)", d.name, seed, inf.best.geom.banks,
+					 inf.best.geom.width, inf.best.lanes_per_pass[0],
+					 inf.best.lanes_per_pass[1], inf.best.lanes_per_pass[2],
+					 inf.best.lanes_per_pass[3], inf.best.lanes_per_pass[4], inf.confidence,
+					 inf.geometry_share, inf.lanes_share, inf.fit_factor);
+		}
+		tap_ok(n_wrong == 0, "%s, --quick, 5%% noise, %s: %u exact, %u inconclusive or below "
+		       "0.9, %u wrong at 0.9 or above", devs[k].name, with_ci ? "noise recorded" :
+		       "one timing a table", n_exact, n_low, n_wrong);
+	}
 }
 
 int main(void)
@@ -151,6 +205,36 @@ int main(void)
 		cb_inference inf = run(&x, false, NULL);
 		tap_ok(inf.status != CB_BANKED, "XOR-swizzled banks (shift %d), outside the family: not "
 		       "banked as any geometry (got %s: %s)", shift, cb_status_name(inf.status), inf.reason);
+		x.noise = 0.01;
+		x.seed = 27;
+		inf = run(&x, false, NULL);
+		tap_ok(inf.status != CB_BANKED || inf.confidence < 0.9, "XOR-swizzled banks (shift %d), "
+		       "1%% noise: never banked with high confidence (got %s, %.3f: %s)", shift,
+		       cb_status_name(inf.status), inf.confidence, inf.reason);
+	}
+
+	/* AMD CDNA's ds_read_b128 lane sets are outside the family: the geometry stays, the 16-byte
+	 * loads are flagged approximate and the other sizes keep their certainty. */
+	{
+		synth_device cdna = { .name = "CDNA3-like, b128 in AMD's lane sets", .subgroup = 64,
+				      .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+				      .t0 = 2, .c = 1.5, .noise = 0.03, .seed = 31, .amd_b128_sets = true };
+		cb_inference inf = run(&cdna, false, NULL);
+		int e16 = cb_elem_index(16);
+		tap_ok(inf.status == CB_BANKED && inf.best.geom.banks == 32 && inf.best.geom.width == 4,
+		       "%s: banked 32 x 4 B (got %s %u x %u B, %.3f)", cdna.name,
+		       cb_status_name(inf.status), inf.best.geom.banks, inf.best.geom.width,
+		       inf.confidence);
+		tap_ok(inf.quality.approximate[e16] && !inf.lanes_certain[e16],
+		       "%s: 16-byte loads approximate (misfit %.2f, worst kind %s %.2f)", cdna.name,
+		       inf.quality.elem_misfit[e16], inf.quality.approx_kind[e16],
+		       inf.quality.approx_kind_misfit[e16]);
+		bool others = true;
+		for (int e = 0; e < e16; e++)
+			others &= inf.lanes_certain[e] && !inf.quality.approximate[e];
+		tap_ok(others, "%s: 1- to 8-byte loads keep their certainty", cdna.name);
+		tap_ok(inf.quality.nworst[e16] > 0, "%s: the worst 16-byte tables are named",
+		       cdna.name);
 	}
 
 	synth_device flat = { .name = "flat device (CPU-like)", .subgroup = 8, .t0 = 3, .c = 0,
@@ -205,10 +289,13 @@ int main(void)
 		cb_result_free(&r);
 	}
 
+	noisy_quick(false);
+	noisy_quick(true);
+
 	/* The verdict's thresholds, on hand-made numbers. */
 	cb_decision_input in = { .n_fit = 100, .n_elem = 1, .flat_score = 900, .best_score = 100,
 				 .r2 = 0.99, .max_ratio = 32, .flat_rms = 0.5, .flat_weight = 0,
-				 .geometry_weight = 0.98, .total_weight = 1 };
+				 .geometry_weight = 0.98, .total_weight = 1, .lanes_share = 1 };
 	cb_decision d = cb_infer_decide(&in);
 	tap_ok(d.status == CB_BANKED && d.why == CB_WHY_BANKED && fabs(d.confidence - 0.98) < 1e-12,
 	       "decide: a clear winner is banked with its geometry's weight");
@@ -231,6 +318,21 @@ int main(void)
 	       "inconclusive");
 	in.n_fit = 4;
 	tap_ok(cb_infer_decide(&in).why == CB_WHY_TOO_FEW, "decide: too few measurements");
+	in.n_fit = 100;
+	in.r2 = 0.99;
+	in.misfit = 3;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_BANKED && fabs(d.confidence - 0.98 * 0.25) < 1e-12,
+	       "decide: a model that misses by 3x its noise is banked at a quarter of the confidence");
+	in.misfit = 1.2;
+	in.lanes_share = 0.5;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_BANKED && fabs(d.confidence - 0.49) < 1e-12,
+	       "decide: the lanes per pass's share is part of the confidence");
+	in.misfit = 7;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_INCONCLUSIVE && d.why == CB_WHY_MISFIT,
+	       "decide: a model that misses by over 6x its noise is inconclusive");
 
 	/* A stop asked for during the analysis ends it. */
 	{

@@ -36,6 +36,7 @@ void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds)
 		o->t = m->ns_per_access;
 		o->index = i;
 		o->holdout = cb_kind_is(m, "random");
+		o->kind = m->kind;
 		o->rel_err = relative_error(m);
 	}
 }

@@ -2,10 +2,12 @@
 #include "config.h"
 #include "core/infer.h"
 #include "core/infer_fit.h"
+#include "core/infer_quality.h"
 #include "core/stats.h"
 #include "core/util.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@
 /* Score gap below which two candidates count as a near-tie (BIC scale: > 10 is very strong
  * evidence). */
 #define TIE_SCORE 10.0
+/* Score gap below which two groupings are indistinguishable: the larger one is reported. */
+#define SAME_SCORE 1.0
 /* A banked model must explain at least this share of the variation around the flat model. */
 #define R2_MIN 0.90
 /* Variation that no bank model explains reads as "not banked" when it is small: the largest
@@ -120,8 +124,9 @@ static void fit_flat(infer_ctx *x)
 	}
 }
 
-/* Step 4: the noise scale: the best fit's residual, the measurements' own spread (median CI
- * half-width), or the floor, whichever is largest. */
+/* Step 4: the noise scale: the best fit's residual, or what noise and model error explain
+ * (the median standard error of the measurements, from their 95% CI, and the model allowance),
+ * or the floor, whichever is largest. */
 static void set_noise_scale(infer_ctx *x)
 {
 	cb_inference *out = x->out;
@@ -136,13 +141,16 @@ static void set_noise_scale(infer_ctx *x)
 	for (int e = 0; e < CB_NELEM; e++)
 		for (size_t k = 0; k < x->set.n[e]; k++)
 			if (x->ds->obs[x->set.idx[e][k]].rel_err > 0)
-				errs[nerr++] = x->ds->obs[x->set.idx[e][k]].rel_err;
+				errs[nerr++] = x->ds->obs[x->set.idx[e][k]].rel_err / 1.96;
+	/* What a correct model may miss by: the measurements' noise plus the model allowance. */
+	double med = 0;
 	if (nerr) {
 		qsort(errs, nerr, sizeof *errs, cb_cmp_double);
-		double med = errs[nerr / 2];
-		if (med * med > sigma2)
-			sigma2 = med * med;
+		med = errs[nerr / 2];
 	}
+	double expected2 = med * med + CB_MODEL_ALLOWANCE * CB_MODEL_ALLOWANCE;
+	if (expected2 > sigma2)
+		sigma2 = expected2;
 	free(errs);
 	if (sigma2 < SIGMA_FLOOR * SIGMA_FLOOR)
 		sigma2 = SIGMA_FLOOR * SIGMA_FLOOR;
@@ -191,9 +199,18 @@ static cb_fit candidate_to_fit(const infer_ctx *x, const cb_candidate *c)
 	return f;
 }
 
+/* The posterior share of grouping PICK among the groupings of element size E in candidate C. */
+static double grouping_share(const infer_ctx *x, const cb_candidate *c, int e, unsigned pick)
+{
+	double emin = c->sse_eg[e][c->best_g[e]], total = 0;
+	for (unsigned gi = 0; gi < x->set.ngroupings; gi++)
+		total += exp(-(c->sse_eg[e][gi] - emin) / (2 * x->sigma2));
+	return exp(-(c->sse_eg[e][pick] - emin) / (2 * x->sigma2)) / total;
+}
+
 /* Step 6: the reported model: the best candidate's geometry and broadcast rule, without pair
- * packing when that fits as well (simpler), and for each element size the simplest grouping
- * (largest group) among near-ties. */
+ * packing when that fits as well (simpler), and for each element size the best grouping (the
+ * largest of those the data cannot tell apart); near-ties make it uncertain. */
 static void pick_reported(infer_ctx *x)
 {
 	cb_inference *out = x->out;
@@ -206,6 +223,7 @@ static void pick_reported(infer_ctx *x)
 				rep = c;
 		}
 	x->reported = rep;
+	out->lanes_share = 1;
 	cb_fit *best = &out->best;
 	*best = candidate_to_fit(x, rep);
 	best->sse = 0;
@@ -217,10 +235,13 @@ static void pick_reported(infer_ctx *x)
 		for (unsigned gi = 0; gi < x->set.ngroupings; gi++)
 			if ((rep->sse_eg[e][gi] - emin) / x->sigma2 <= TIE_SCORE) {
 				ties++;
-				if (x->set.groupings[gi] > x->set.groupings[pick])
+				/* Between groupings the data cannot tell apart at all, the larger. */
+				if ((rep->sse_eg[e][gi] - emin) / x->sigma2 <= SAME_SCORE &&
+				    x->set.groupings[gi] > x->set.groupings[pick])
 					pick = gi;
 			}
 		out->lanes_certain[e] = ties == 1;
+		out->lanes_share *= grouping_share(x, rep, e, pick);
 		best->lanes_per_pass[e] = x->set.groupings[pick];
 		best->t0[e] = rep->a_eg[e][pick];
 		best->c[e] = rep->b_eg[e][pick];
@@ -288,7 +309,9 @@ static void find_runner_up(infer_ctx *x)
 
 cb_decision cb_infer_decide(const cb_decision_input *in)
 {
-	cb_decision d = { CB_INCONCLUSIVE, in->geometry_weight / in->total_weight, CB_WHY_TOO_FEW };
+	double banked_confidence = in->geometry_weight / in->total_weight * in->lanes_share *
+				   cb_fit_factor(in->misfit);
+	cb_decision d = { CB_INCONCLUSIVE, banked_confidence, CB_WHY_TOO_FEW };
 	double r2 = in->r2 > 0 ? in->r2 : 0;
 	if (in->n_fit < 3 * (size_t)in->n_elem + 2)
 		return d;
@@ -306,11 +329,22 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 		}
 	} else if (in->tie_geometries > 0) {
 		d.why = CB_WHY_TIE;
+	} else if (in->misfit > CB_FIT_NONE) {
+		d.why = CB_WHY_MISFIT;
 	} else {
 		d.status = CB_BANKED;
 		d.why = CB_WHY_BANKED;
 	}
 	return d;
+}
+
+/* The misfit the verdict uses: the fit's, or the hold-out tables' when larger (over-fitting). */
+static double misfit_of(const cb_inference *out)
+{
+	double q = out->quality.misfit, v = out->quality.val_misfit;
+	if (out->val_n >= 5 && isfinite(v) && v > q)
+		q = v;
+	return q;
 }
 
 static void explain(const infer_ctx *x, cb_decision_reason why)
@@ -343,6 +377,11 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 		snprintf(s, n, "the measurements cannot separate %s from %s%s", best, x->tie_desc,
 			 x->tie_geometries > 3 ? " and others" : "");
 		break;
+	case CB_WHY_MISFIT:
+		snprintf(s, n, "no bank model describes these measurements: the best, %s, misses them "
+			 "by %.1fx what their noise and a %.0f%% model allowance explain", best,
+			 misfit_of(out), 100 * CB_MODEL_ALLOWANCE);
+		break;
 	case CB_WHY_BANKED:
 		snprintf(s, n, "%s explains %.1f%% of the variation; the runner-up, %s, fits %.1fx worse",
 			 best, 100 * out->r2, runner,
@@ -351,7 +390,37 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 	}
 }
 
-/* Step 9: the verdict and its reason. */
+static void add_warning(cb_inference *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_warning(cb_inference *out, const char *fmt, ...)
+{
+	if (out->nwarnings >= CB_MAX_INFER_WARNINGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0], fmt, ap);
+	va_end(ap);
+}
+
+/* What a banked verdict's reader must know about its fit. */
+static void fit_warnings(cb_inference *out)
+{
+	const cb_fit_quality *q = &out->quality;
+	if (out->status != CB_BANKED || !q->judged)
+		return;
+	double held = q->val_misfit;
+	if (out->fit_factor < 1)
+		add_warning(out, "the model explains this device only approximately: it misses the %s by "
+			    "%.1fx what their noise and a %.0f%% model allowance explain (confidence x %.2f)",
+			    out->val_n >= 5 && isfinite(held) && held > q->misfit ? "held-out random "
+			    "tables (over-fitted)" : "measurements", misfit_of(out),
+			    100 * CB_MODEL_ALLOWANCE, out->fit_factor);
+	if (!q->noise_known)
+		add_warning(out, "the document records no uncertainty of its measurements: the fit is "
+			    "judged against the %.0f%% model allowance alone", 100 * CB_MODEL_ALLOWANCE);
+}
+
+/* Step 11: the verdict and its reason. */
 static void decide(infer_ctx *x)
 {
 	cb_inference *out = x->out;
@@ -361,14 +430,18 @@ static void decide(infer_ctx *x)
 		.flat_rms = out->flat.rms, .tie_geometries = x->tie_geometries,
 		.flat_weight = exp(-(out->flat.score - x->min_score) / 2),
 		.geometry_weight = x->geometry_weight, .total_weight = x->total_weight,
+		.lanes_share = out->lanes_share, .misfit = misfit_of(out),
 	};
 	cb_decision d = cb_infer_decide(&in);
 	out->status = d.status;
 	out->confidence = d.confidence;
+	out->geometry_share = x->geometry_weight / x->total_weight;
+	out->fit_factor = cb_fit_factor(in.misfit);
+	fit_warnings(out);
 	explain(x, d.why);
 }
 
-/* Step 10: the cost of one extra pass: for 4-byte elements, else the median over element
+/* Step 12: the cost of one extra pass: for 4-byte elements, else the median over element
  * sizes; in cycles when the clock and the sub-groups per compute unit are known. */
 static void cost_per_pass(infer_ctx *x)
 {
@@ -392,13 +465,26 @@ static void cost_per_pass(infer_ctx *x)
 					    x->ds->subgroups_per_cu;
 }
 
-/* Step 11: validation on the hold-out tables with the reported model (flat when not banked). */
-static void validate(infer_ctx *x)
+/* Step 9: how well the best model fits, against the measurements' noise; a size whose tables
+ * stand out keeps its lanes per pass only as approximate. */
+static void judge(infer_ctx *x)
 {
 	cb_inference *out = x->out;
-	const cb_fit *model = out->status == CB_NOT_BANKED ? &out->flat : &out->best;
+	cb_judge_fit(x->ds, &out->best, &out->quality);
+	for (int e = 0; e < CB_NELEM; e++)
+		if (out->quality.approximate[e])
+			out->lanes_certain[e] = false;
+}
+
+/* Step 10: validation on the hold-out tables with MODEL (the best; the flat one when not
+ * banked). */
+static void validate(infer_ctx *x, const cb_fit *model)
+{
+	cb_inference *out = x->out;
 	double ss = 0, worst = 0;
 	size_t within = 0;
+	out->val_n = 0;
+	out->val_rms = out->val_max = out->val_within10 = NAN;
 	for (size_t i = 0; i < x->ds->n; i++) {
 		const cb_obs *o = &x->ds->obs[i];
 		if (!o->holdout || !(o->t > 0) || !isfinite(o->t))
@@ -461,9 +547,12 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 	pick_reported(&x);
 	find_ties(&x);
 	find_runner_up(&x);
+	judge(&x);
+	validate(&x, &out->best);
 	decide(&x);
+	if (out->status == CB_NOT_BANKED)
+		validate(&x, &out->flat);
 	cost_per_pass(&x);
-	validate(&x);
 done:
 	free(x.cand);
 	for (int e = 0; e < CB_NELEM; e++)

@@ -9,8 +9,12 @@
  *
  * The pipeline (infer.c): split the observations into fit and hold-out sets, fit the flat
  * model, fit every candidate (infer_fit.c), set the noise scale, score, pick the reported model
- * and its simplest groupings, find the runner-up, decide the verdict (cb_infer_decide, the one
- * place that holds the thresholds), the cost of a pass, and validate on the hold-out tables.
+ * and its groupings, find the runner-up, judge how well it fits against the
+ * measurements' own noise (infer_quality.c), validate on the hold-out tables, decide the
+ * verdict (cb_infer_decide, the one place that holds the thresholds), the cost of a pass.
+ * The confidence of a banked verdict is the posterior share of its geometry, times that of
+ * its lanes per pass, times a factor below 1 when the model misses the measurements by more
+ * than their noise and a model allowance explain.
  */
 #ifndef CB_INFER_H
 #define CB_INFER_H
@@ -28,6 +32,7 @@ typedef struct {
 	double t;               /* time per access step; only ratios matter */
 	double rel_err;         /* relative uncertainty of t when known, else 0 */
 	bool holdout;           /* random tables: validation only */
+	const char *kind;       /* the kind of table ("stride", "pool", ...), or NULL */
 	size_t index;           /* position in the document's measurement array */
 } cb_obs;
 
@@ -51,9 +56,33 @@ typedef struct {
 	double rms;    /* relative RMS residual */
 } cb_fit;
 
+/* How well the reported model fits (infer_quality.h says how it is judged). */
+#define CB_WORST_TABLES 3
+typedef struct {
+	bool judged;
+	bool noise_known;           /* some measurement records its uncertainty */
+	double noise;               /* median relative standard error of the fit tables (0 unknown) */
+	double expected;            /* RMS of the residual that noise and allowance explain */
+	double misfit;              /* RMS of residual / expected over the fit tables */
+	double val_misfit;          /* the same over the hold-out tables; NAN when none */
+	double elem_misfit[CB_NELEM];        /* NAN without tables */
+	bool approximate[CB_NELEM];          /* this element size's tables stand out */
+	char approx_kind[CB_NELEM][24];      /* the kind of table that misses most, or "" */
+	double approx_kind_misfit[CB_NELEM];
+	size_t worst[CB_NELEM][CB_WORST_TABLES]; /* document indices of the worst tables */
+	unsigned nworst[CB_NELEM];
+} cb_fit_quality;
+
 typedef struct {
 	cb_status status;
-	double confidence;          /* see clbanks(1): posterior share of the reported answer */
+	double confidence;          /* see clbanks(1): geometry share x lanes share x fit factor */
+	double geometry_share;      /* posterior share of the reported geometry */
+	double lanes_share;         /* posterior share of the reported lanes per pass, given it */
+	double fit_factor;          /* 1 when the model fits; less when it misses (infer_quality.h) */
+	cb_fit_quality quality;
+#define CB_MAX_INFER_WARNINGS 4
+	char warnings[CB_MAX_INFER_WARNINGS][240]; /* what the verdict's reader must know */
+	unsigned nwarnings;
 	char reason[320];
 	bool broadcast_known;
 	bool lanes_certain[CB_NELEM];
@@ -100,11 +129,13 @@ typedef struct {
 	double r2, max_ratio, flat_rms;
 	size_t tie_geometries;      /* other geometries within the tie margin of the best */
 	double flat_weight, geometry_weight, total_weight;
+	double lanes_share;         /* posterior share of the reported lanes per pass */
+	double misfit;              /* the larger of the fit's and the validation's misfit */
 } cb_decision_input;
 
 typedef enum {
 	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_BANKED
+	CB_WHY_MISFIT, CB_WHY_BANKED
 } cb_decision_reason;
 
 typedef struct {

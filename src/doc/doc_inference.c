@@ -2,6 +2,7 @@
 #include "config.h"
 #include "doc/doc_json.h"
 #include "core/advice.h"
+#include "core/infer_quality.h"
 #include "core/util.h"
 
 #include <math.h>
@@ -46,6 +47,55 @@ static json_t *fit_model_json(const cb_fit *f, const bool *present)
 			 "lanes_per_pass", lanes_json(f, present));
 }
 
+/* Element sizes whose tables stand out: their misfit, the kind of table that misses most and
+ * the worst tables (document indices). */
+static json_t *approximate_json(const cb_inference *inf)
+{
+	const cb_fit_quality *q = &inf->quality;
+	json_t *o = json_object();
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!inf->elem_present[e] || !q->approximate[e])
+			continue;
+		char key[8];
+		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		json_t *worst = json_array();
+		for (unsigned k = 0; k < q->nworst[e]; k++)
+			json_array_append_new(worst, json_integer((json_int_t)q->worst[e][k]));
+		json_object_set_new(o, key, json_pack("{s:o, s:o, s:o, s:o}",
+			"misfit", cb_json_number(q->elem_misfit[e]),
+			"kind", q->approx_kind[e][0] ? json_string(q->approx_kind[e]) : json_null(),
+			"kind_misfit", q->approx_kind[e][0] ? cb_json_number(q->approx_kind_misfit[e]) :
+				json_null(),
+			"worst_measurements", worst));
+	}
+	return o;
+}
+
+static json_t *warnings_json(const cb_inference *inf)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < inf->nwarnings; i++)
+		json_array_append_new(a, json_string(inf->warnings[i]));
+	return a;
+}
+
+/* "fit": the candidates, the best fit's error, and how it compares with the noise. */
+static json_t *fit_json(const cb_inference *inf)
+{
+	const cb_fit_quality *q = &inf->quality;
+	json_t *o = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+		"measurements", (json_int_t)inf->n_fit, "candidates", (json_int_t)inf->candidates,
+		"rms_rel", cb_json_number(inf->has_best ? inf->best.rms : NAN),
+		"flat_rms_rel", cb_json_number(inf->flat.rms), "r2", cb_json_number(inf->r2),
+		"sigma", cb_json_number(inf->sigma), "max_ratio", cb_json_number(inf->max_ratio));
+	json_object_set_new(o, "misfit", q->judged ? cb_json_number(q->misfit) : json_null());
+	json_object_set_new(o, "noise_rel", q->judged && q->noise_known ? cb_json_number(q->noise) :
+			    json_null());
+	json_object_set_new(o, "expected_rel", q->judged ? cb_json_number(q->expected) : json_null());
+	json_object_set_new(o, "model_allowance_rel", json_real(CB_MODEL_ALLOWANCE));
+	return o;
+}
+
 json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 {
 	json_t *o = json_object();
@@ -79,14 +129,16 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 		}
 		json_object_set_new(o, "lanes_per_pass_certain", cert);
 		json_object_set_new(o, "per_elem", pe);
+		json_object_set_new(o, "approximate", approximate_json(inf));
+		json_object_set_new(o, "confidence_parts", json_pack("{s:o, s:o, s:o}",
+			"geometry", cb_json_number(inf->geometry_share),
+			"lanes_per_pass", cb_json_number(inf->lanes_share),
+			"fit", cb_json_number(inf->fit_factor)));
 	}
+	json_object_set_new(o, "warnings", warnings_json(inf));
 	if (inf->has_best && !banked)
 		json_object_set_new(o, "best_candidate", fit_model_json(&inf->best, inf->elem_present));
-	json_object_set_new(o, "fit", json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-		"measurements", (json_int_t)inf->n_fit, "candidates", (json_int_t)inf->candidates,
-		"rms_rel", cb_json_number(inf->has_best ? inf->best.rms : NAN),
-		"flat_rms_rel", cb_json_number(inf->flat.rms), "r2", cb_json_number(inf->r2),
-		"sigma", cb_json_number(inf->sigma), "max_ratio", cb_json_number(inf->max_ratio)));
+	json_object_set_new(o, "fit", fit_json(inf));
 	if (inf->has_runner_up) {
 		json_t *ru = fit_model_json(&inf->runner_up, inf->elem_present);
 		json_object_set_new(ru, "rms_rel", cb_json_number(inf->runner_up.rms));
@@ -95,11 +147,13 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 		json_object_set_new(ru, "delta_score", cb_json_number(inf->runner_up.score - inf->best.score));
 		json_object_set_new(o, "runner_up", ru);
 	}
-	json_object_set_new(o, "validation", json_pack("{s:I, s:s, s:o, s:o, s:o}",
+	json_object_set_new(o, "validation", json_pack("{s:I, s:s, s:o, s:o, s:o, s:o}",
 		"measurements", (json_int_t)inf->val_n,
 		"model", inf->status == CB_NOT_BANKED ? "flat" : "banked",
 		"rms_rel", cb_json_number(inf->val_rms), "max_rel", cb_json_number(inf->val_max),
-		"within_10pct", cb_json_number(inf->val_within10)));
+		"within_10pct", cb_json_number(inf->val_within10),
+		"misfit", cb_json_number(inf->status != CB_NOT_BANKED && inf->quality.judged ?
+			inf->quality.val_misfit : NAN)));
 	return o;
 }
 

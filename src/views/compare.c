@@ -42,8 +42,9 @@ static void cell_lanes(char *b, size_t n, const entry *e)
 	}
 	for (int k = 0; k < CB_NELEM && len < n; k++)
 		if (e->inf->elem_present[k])
-			len += (size_t)snprintf(b + len, n - len, "%s%u:%u", len ? " " : "", cb_elem_sizes[k],
-						e->inf->best.lanes_per_pass[k]);
+			len += (size_t)snprintf(b + len, n - len, "%s%u:%u%s", len ? " " : "",
+						cb_elem_sizes[k], e->inf->best.lanes_per_pass[k],
+						e->inf->lanes_certain[k] ? "" : "?");
 }
 
 static void cell_ratio(char *b, size_t n, const entry *e, unsigned elem, unsigned stride)
@@ -56,18 +57,19 @@ static void cell_ratio(char *b, size_t n, const entry *e, unsigned elem, unsigne
 }
 
 enum { ROW_DEVICE, ROW_PLATFORM, ROW_REGIME, ROW_SUBGROUP, ROW_LOCAL, ROW_RESULT, ROW_CONF,
-       ROW_LANES, ROW_BCAST, ROW_COST, ROW_CYCLES, ROW_FIT, ROW_VALID, ROW_S2, ROW_S32, ROW_PAD32,
-       NROWS };
+       ROW_LANES, ROW_BCAST, ROW_COST, ROW_CYCLES, ROW_FIT, ROW_MISFIT, ROW_VALID, ROW_S2, ROW_S32,
+       ROW_PAD32, NROWS };
 static const char *const row_names[NROWS] = {
 	"device", "platform", "regime", "sub-group", "local memory", "result", "confidence",
 	"lanes per pass (E:n)", "broadcast", "cost per pass (ns)", "cost per pass (cycles)",
-	"fit RMS error", "validation RMS error", "stride 2, 4 B", "stride 32, 4 B",
+	"fit RMS error", "misfit (x expected)", "validation RMS error", "stride 2, 4 B",
+	"stride 32, 4 B",
 	"padding, float[32][32+p]"
 };
 static const char *const row_keys[NROWS] = {
 	"device", "platform", "regime", "subgroup_size", "local_mem", "status", "confidence",
 	"lanes_per_pass", "broadcast", "cost_per_pass_ns", "cost_per_pass_cycles", "fit_rms_rel",
-	"validation_rms_rel", "stride2_4B", "stride32_4B", "pad_float32"
+	"fit_misfit", "validation_rms_rel", "stride2_4B", "stride32_4B", "pad_float32"
 };
 
 /* A number with PRECISION significant digits (%g), or as a percentage with one decimal. */
@@ -115,6 +117,7 @@ static void cell(char *b, size_t n, const entry *e, int row)
 	case ROW_COST: cell_number(b, n, banked, 3, inf->cost_per_pass_ns); break;
 	case ROW_CYCLES: cell_number(b, n, banked, 2, inf->cost_per_pass_cycles); break;
 	case ROW_FIT: snprintf(b, n, "%.1f%%", 100 * (banked ? inf->best.rms : inf->flat.rms)); break;
+	case ROW_MISFIT: cell_number(b, n, banked && inf->quality.judged, 3, inf->quality.misfit); break;
 	case ROW_VALID: cell_number(b, n, inf->val_n > 0, -1, 100 * inf->val_rms); break;
 	case ROW_S2: cell_ratio(b, n, e, 4, 2); break;
 	case ROW_S32: cell_ratio(b, n, e, 4, 32); break;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/report.h"
+#include "core/infer_quality.h"
 #include "core/advice.h"
 #include "core/model.h"
 #include "core/util.h"
@@ -92,6 +93,8 @@ static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 		break;
 	}
 	fprintf(out, "Why:        %s\n", inf->reason);
+	for (unsigned i = 0; i < inf->nwarnings; i++)
+		fprintf(out, "Warning:    %s\n", inf->warnings[i]);
 	if (inf->status != CB_BANKED) {
 		if (inf->status == CB_INCONCLUSIVE && inf->has_best)
 			fprintf(out, "Best guess: %u x %u B (not reported as a result)\n",
@@ -114,6 +117,27 @@ static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 	return true;
 }
 
+/* Element sizes whose tables the model misses by more than their noise explains. */
+static void approximate_lines(FILE *out, const cb_inference *inf)
+{
+	const cb_fit_quality *q = &inf->quality;
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!inf->elem_present[e] || !q->approximate[e])
+			continue;
+		fprintf(out, "Approximate: %u B loads: the model misses them by %.1fx the expected error",
+			cb_elem_sizes[e], q->elem_misfit[e]);
+		if (q->approx_kind[e][0]) {
+			fputs(" (", out);
+			put(out, q->approx_kind[e], "?");
+			fprintf(out, " tables by %.1fx)", q->approx_kind_misfit[e]);
+		}
+		fputs("; worst: measurements", out);
+		for (unsigned k = 0; k < q->nworst[e]; k++)
+			fprintf(out, "%s %zu", k ? "," : "", q->worst[e][k]);
+		fputc('\n', out);
+	}
+}
+
 static void model_lines(FILE *out, const cb_inference *inf, unsigned S)
 {
 	if (!inf->broadcast_known)
@@ -133,6 +157,7 @@ static void model_lines(FILE *out, const cb_inference *inf, unsigned S)
 				inf->best.lanes_per_pass[e] == S ? " (whole sub-group)" : "",
 				inf->lanes_certain[e] ? "" : "?");
 	fputc('\n', out);
+	approximate_lines(out, inf);
 }
 
 static void conflict_line(FILE *out, const cb_result *r, const cb_inference *inf)
@@ -194,6 +219,21 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 	fprintf(out, "Fit:        %zu measurements, %zu candidate models; best RMS error %.1f%% "
 		"(flat %.1f%%), explains %.1f%% of the variation\n", inf->n_fit, inf->candidates,
 		100 * inf->best.rms, 100 * inf->flat.rms, 100 * (inf->r2 > 0 ? inf->r2 : 0));
+	const cb_fit_quality *q = &inf->quality;
+	if (q->judged) {
+		fprintf(out, "Fit check:  %smisses by %.2fx the expected error (",
+			inf->status == CB_BANKED ? "" : "the best bank model ", q->misfit);
+		if (q->noise_known)
+			fprintf(out, "noise %.2f%%, ", 100 * q->noise);
+		else
+			fputs("noise not recorded, ", out);
+		fprintf(out, "model allowance %.0f%%)", 100 * CB_MODEL_ALLOWANCE);
+		if (inf->val_n && isfinite(q->val_misfit))
+			fprintf(out, "; held-out tables %.2fx", q->val_misfit);
+		if (inf->status == CB_BANKED)
+			fprintf(out, "; %s", q->misfit <= CB_FIT_GOOD ? "fits" : "approximate");
+		fputc('\n', out);
+	}
 	if (inf->val_n)
 		fprintf(out, "Validation: %zu random tables not used for the fit: RMS error %.1f%%, "
 			"worst %.1f%%, %.0f%% within 10%%\n", inf->val_n, 100 * inf->val_rms,
