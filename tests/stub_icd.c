@@ -31,6 +31,13 @@
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
  *   CBSTUB_VERSION                  the device's and platform's OpenCL version ("1.2")
+ *   CBSTUB_STORE, CBSTUB_ATOMIC     the geometry of stores, of atomics: "banks,width,broadcast"
+ *                                   (default: that of loads; atomics without broadcast)
+ *   CBSTUB_STORE_LANES, CBSTUB_ATOMIC_LANES   their lanes per pass (default: those of loads)
+ *   CBSTUB_NO_INT64_ATOMICS=1       no cl_khr_int64_base_atomics
+ *
+ * Kernels: cb_chase (loads), cb_store, cb_atomic and the cb_transpose_* variants, whose result
+ * is computed (the transpose is really done) and whose time follows the model.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -56,12 +63,19 @@ struct _cl_device_id { struct _cl_icd_dispatch *d; };
 struct _cl_context { struct _cl_icd_dispatch *d; };
 struct _cl_command_queue { struct _cl_icd_dispatch *d; };
 struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; };
-struct _cl_program { struct _cl_icd_dispatch *d; unsigned elem, pin; char log[256]; };
-struct _cl_kernel {
+struct _cl_program {
 	struct _cl_icd_dispatch *d;
 	unsigned elem, pin;
-	cl_mem tables, out, check;
-	cl_uint table, nlanes, steps, mask, fill, slot;
+	unsigned tile, pad, xmask, shift;  /* transpose.cl */
+	char log[256];
+};
+enum { OP_LOAD, OP_STORE, OP_ATOMIC, OP_TRANSPOSE };
+struct _cl_kernel {
+	struct _cl_icd_dispatch *d;
+	unsigned elem, pin, op, variant;
+	const struct _cl_program *prog;
+	cl_mem tables, out, check, in;
+	cl_uint table, nlanes, steps, mask, fill, slot, n;
 };
 struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
 
@@ -73,8 +87,9 @@ static struct _cl_command_queue queue = { &dispatch };
 /* The device, from the environment. */
 static struct {
 	bool ready;
-	cb_geometry geom;
-	unsigned lanes[CB_NELEM];
+	cb_geometry geom, op_geom[3];
+	unsigned lanes[CB_NELEM], op_lanes[3][CB_NELEM];
+	bool int64_atomics;
 	unsigned subgroup;
 	bool report_subgroup, flat, global_local, amd, intel;
 	unsigned kernel_subgroup, loop_cap;
@@ -94,6 +109,34 @@ static unsigned env_uint(const char *name, unsigned dflt)
 	return s && *s ? (unsigned)strtoul(s, NULL, 10) : dflt;
 }
 
+static void parse_lanes(const char *l, unsigned *lanes)
+{
+	for (int e = 0; l && *l && e < CB_NELEM; e++) {
+		lanes[e] = (unsigned)strtoul(l, (char **)&l, 10);
+		if (*l == ',')
+			l++;
+	}
+}
+
+/* Stores and atomics: the loads' model unless told otherwise; atomics serialize by default. */
+static void setup_ops(void)
+{
+	static const char *const geo[3] = { NULL, "CBSTUB_STORE", "CBSTUB_ATOMIC" };
+	static const char *const lan[3] = { NULL, "CBSTUB_STORE_LANES", "CBSTUB_ATOMIC_LANES" };
+	for (int op = 0; op < 3; op++) {
+		dev.op_geom[op] = dev.geom;
+		memcpy(dev.op_lanes[op], dev.lanes, sizeof dev.lanes);
+		if (op == OP_ATOMIC)
+			dev.op_geom[op].broadcast = false;
+		const char *g = geo[op] ? getenv(geo[op]) : NULL;
+		unsigned b, w, bc;
+		if (g && sscanf(g, "%u,%u,%u", &b, &w, &bc) == 3)
+			dev.op_geom[op] = (cb_geometry){ b, w, bc != 0, false };
+		if (lan[op])
+			parse_lanes(getenv(lan[op]), dev.op_lanes[op]);
+	}
+}
+
 static void setup(void)
 {
 	if (dev.ready)
@@ -105,12 +148,7 @@ static void setup(void)
 	dev.geom.pair_packing = false;
 	unsigned dflt[CB_NELEM] = { 32, 32, 32, 16, 8 };
 	memcpy(dev.lanes, dflt, sizeof dflt);
-	const char *l = getenv("CBSTUB_LANES");
-	for (int e = 0; l && *l && e < CB_NELEM; e++) {
-		dev.lanes[e] = (unsigned)strtoul(l, (char **)&l, 10);
-		if (*l == ',')
-			l++;
-	}
+	parse_lanes(getenv("CBSTUB_LANES"), dev.lanes);
 	dev.subgroup = env_uint("CBSTUB_SUBGROUP", 32);
 	dev.report_subgroup = env_uint("CBSTUB_REPORT_SUBGROUP", 1) != 0;
 	dev.flat = env_uint("CBSTUB_FLAT", 0) != 0;
@@ -136,6 +174,8 @@ static void setup(void)
 	}
 	dev.clock = 1000000000ULL;
 	dev.rng = 12345;
+	dev.int64_atomics = env_uint("CBSTUB_NO_INT64_ATOMICS", 0) == 0;
+	setup_ops();
 }
 
 static double uniform(void)
@@ -224,6 +264,7 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 				"cl_nv_device_attribute_query cl_khr_subgroups" :
 				dev.kernel_subgroup ? "cl_khr_subgroups" :
 				!dev.report_subgroup ? "" : dev.amd ? "cl_amd_device_attribute_query" :
+				dev.int64_atomics ? "cl_nv_device_attribute_query cl_khr_int64_base_atomics" :
 				"cl_nv_device_attribute_query", size, value, ret);
 	case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
 		size_t sizes[3] = { 8, 16, 32 };
@@ -316,6 +357,18 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 	const char *pin = options ? strstr(options, "-DCB_SUBGROUP=") : NULL;
 	p->elem = e ? (unsigned)atoi(e + 16) : 4;
 	p->pin = pin ? (unsigned)atoi(pin + 14) : 0;
+	const char *tile = options ? strstr(options, "-DCB_TILE=") : NULL;
+	if (tile) {
+		/* cl/transpose.cl */
+		const char *pad = strstr(options, "-DCB_PAD="), *m = strstr(options, "-DCB_MASK=");
+		const char *sh = strstr(options, "-DCB_SHIFT=");
+		p->elem = strstr(options, "-DCB_ELEM=ulong") ? 8 : 4;
+		p->tile = (unsigned)atoi(tile + 10);
+		p->pad = pad ? (unsigned)atoi(pad + 9) : 1;
+		p->xmask = m ? (unsigned)atoi(m + 10) : p->tile - 1;
+		p->shift = sh ? (unsigned)atoi(sh + 11) : 0;
+		return CL_SUCCESS;
+	}
 	if (!options || !strstr(options, "-DCB_LOCAL_BYTES=")) {
 		snprintf(p->log, sizeof p->log, "stub: error: CB_LOCAL_BYTES is not defined");
 		return CL_BUILD_PROGRAM_FAILURE;
@@ -345,11 +398,14 @@ static cl_int CL_API_CALL stub_ReleaseProgram(cl_program p)
 
 static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, cl_int *err)
 {
-	(void)name;
 	cl_kernel k = calloc(1, sizeof *k);
 	k->d = &dispatch;
 	k->elem = p->elem;
 	k->pin = p->pin;
+	k->prog = p;
+	k->op = strcmp(name, "cb_store") == 0 ? OP_STORE : strcmp(name, "cb_atomic") == 0 ? OP_ATOMIC :
+		strncmp(name, "cb_transpose_", 13) == 0 ? OP_TRANSPOSE : OP_LOAD;
+	k->variant = strstr(name, "padded") ? 1 : strstr(name, "swizzled") ? 2 : 0;
 	if (err)
 		*err = CL_SUCCESS;
 	return k;
@@ -380,6 +436,15 @@ static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size,
 {
 	if (!v || size == 0)
 		return CL_INVALID_ARG_VALUE; /* every argument has a value: no __local argument */
+	if (k->op == OP_TRANSPOSE) {
+		switch (i) {
+		case 0: k->in = *(const cl_mem *)v; break;
+		case 1: k->out = *(const cl_mem *)v; break;
+		case 2: k->n = *(const cl_uint *)v; break;
+		default: return CL_INVALID_ARG_INDEX;
+		}
+		return CL_SUCCESS;
+	}
 	switch (i) {
 	case 0: k->tables = *(const cl_mem *)v; break;
 	case 1: k->table = *(const cl_uint *)v; break;
@@ -417,8 +482,32 @@ static cl_int CL_API_CALL stub_ReleaseMemObject(cl_mem m)
 	return CL_SUCCESS;
 }
 
-/* What the real kernel returns for one lane: the last loaded value plus the step count. */
-static uint32_t expected(unsigned elem, uint32_t offset, uint32_t steps)
+static uint32_t loaded(unsigned elem, uint32_t offset, uint32_t steps);
+
+/* What cl/store.cl and cl/atomic.cl return for work-item LID: the value of the last step, or
+ * the pattern plus STEPS for each work-item of the group on the same element; plus STEPS. */
+static uint32_t expected(const struct _cl_kernel *k, const uint32_t *table, size_t lid, size_t wg)
+{
+	uint32_t offset = table[lid % k->nlanes], v = k->steps - 1, w = offset / 4;
+	if (k->op == OP_STORE) {
+		uint32_t f = k->elem == 1 ? v & 0xffu : k->elem == 2 ? v & 0xffffu : k->elem == 4 ? v :
+			     k->elem == 8 ? v ^ 5u : v ^ 5u ^ 6u ^ 7u;
+		return f + k->steps;
+	}
+	if (k->op != OP_ATOMIC)
+		return loaded(k->elem, offset, k->steps);
+	uint64_t same = 0;
+	for (unsigned l = 0; l < k->nlanes; l++)
+		same += table[l] == offset ? (wg + k->nlanes - 1 - l) / k->nlanes : 0;
+	uint64_t add = same * k->steps;
+	if (k->elem == 4)
+		return w * 0x9E3779B1u + (uint32_t)add + k->steps;
+	uint64_t x = ((uint64_t)((w + 1) * 0x9E3779B1u) << 32 | (w * 0x9E3779B1u)) + add;
+	return ((uint32_t)x ^ (uint32_t)(x >> 32)) + k->steps;
+}
+
+/* What cl/chase.cl returns for one lane: the last loaded value plus the step count. */
+static uint32_t loaded(unsigned elem, uint32_t offset, uint32_t steps)
 {
 	uint32_t w = offset / 4, word = w * 0x9E3779B1u, v;
 	unsigned shift = 8 * (offset % 4);
@@ -432,6 +521,30 @@ static uint32_t expected(unsigned elem, uint32_t offset, uint32_t steps)
 	return v + steps;
 }
 
+static cl_event new_event(double ns);
+
+/* cl/transpose.cl, done for real; its time: the column read's passes under the load model. */
+static cl_int transpose(cl_kernel k, cl_event *ev)
+{
+	const struct _cl_program *p = k->prog;
+	size_t n = k->n, E = p->elem, T = p->tile, S = dev.subgroup;
+	if (!k->in || !k->out || n * n * E > k->in->size || n * n * E > k->out->size)
+		return CL_INVALID_KERNEL_ARGS;
+	for (size_t y = 0; y < n; y++)
+		for (size_t x = 0; x < n; x++)
+			memcpy(k->out->data + (x * n + y) * E, k->in->data + (y * n + x) * E, E);
+	uint32_t lanes[CB_MAX_LANES];
+	for (unsigned l = 0; l < S; l++) {
+		unsigned r = l % T, c = k->variant == 2 ? 0u ^ ((r >> p->shift) & p->xmask) : 0;
+		lanes[l] = (uint32_t)((r * (T + (k->variant == 1 ? p->pad : 0)) + c) * E);
+	}
+	int e = cb_elem_index((unsigned)E);
+	double passes = dev.flat ? 1 : cb_passes(&dev.geom, dev.lanes[e], (unsigned)E, lanes, S);
+	if (ev)
+		*ev = new_event((double)n * n * (0.05 + 0.01 * passes) + 2000);
+	return CL_SUCCESS;
+}
+
 static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
 						    const size_t *offset, const size_t *global,
 						    const size_t *local, cl_uint nw, const cl_event *wl,
@@ -441,6 +554,8 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	dev.launches++;
 	if (strcmp(dev.fault, "enqueue") == 0 && (int)dev.launches == dev.fault_n)
 		return dev.fault_code;
+	if (k->op == OP_TRANSPOSE)
+		return transpose(k, ev);
 	const uint32_t *tables = (const uint32_t *)k->tables->data;
 	uint32_t *out = (uint32_t *)k->out->data;
 	size_t wg = local ? local[0] : 1, n = global[0];
@@ -450,8 +565,7 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 		lanes[l] = tables[k->table * k->nlanes + l % k->nlanes];
 	bool wrong = strcmp(dev.fault, "wrong-result") == 0 || (dev.loop_cap && k->steps > dev.loop_cap);
 	for (size_t i = 0; i < n && (i + 1) * sizeof(uint32_t) <= k->out->size; i++)
-		out[i] = expected(k->elem, tables[k->table * k->nlanes + (i % wg) % k->nlanes], k->steps) +
-			 wrong;
+		out[i] = expected(k, tables + k->table * k->nlanes, i % wg, wg) + wrong;
 	/* The first and the last work-group report their first lanes to the launch's slot. */
 	uint32_t *check = (uint32_t *)k->check->data;
 	for (unsigned g = 0; g < 2; g++)
@@ -462,10 +576,23 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 		}
 	/* Time per step: t0 + c * passes for one sub-group, times the sub-groups per compute unit. */
 	int e = cb_elem_index(k->elem);
-	double passes = dev.flat ? 1 : cb_passes(&dev.geom, dev.lanes[e], k->elem, lanes, S);
+	double passes = dev.flat ? 1 : cb_passes(&dev.op_geom[k->op], dev.op_lanes[k->op][e], k->elem,
+						 lanes, S);
 	double groups = (double)n / S / 4;
 	double per_step = (2.0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
-	double ns = (double)k->steps * per_step * (1 + dev.noise * (2 * uniform() - 1)) + 3000;
+	double ns = (double)k->steps * per_step + 3000;
+	cl_event event = new_event(ns);
+	if (ev)
+		*ev = event;
+	else
+		free(event);
+	return CL_SUCCESS;
+}
+
+/* A launch of NS (with noise) on the virtual clock, and its event. */
+static cl_event new_event(double ns)
+{
+	ns *= 1 + dev.noise * (2 * uniform() - 1);
 	cl_event event = calloc(1, sizeof *event);
 	event->d = &dispatch;
 	event->start = dev.clock;
@@ -475,10 +602,17 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 		event->end = 3;
 	}
 	dev.clock += (cl_ulong)ns + 1000;
-	if (ev)
-		*ev = event;
-	else
-		free(event);
+	return event;
+}
+
+static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+						  size_t offset, size_t size, const void *ptr,
+						  cl_uint nw, const cl_event *wl, cl_event *ev)
+{
+	(void)q; (void)block; (void)nw; (void)wl; (void)ev;
+	if (offset + size > m->size)
+		return CL_INVALID_VALUE;
+	memcpy(m->data + offset, ptr, size);
 	return CL_SUCCESS;
 }
 
@@ -583,6 +717,7 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	dispatch.clGetEventProfilingInfo = stub_GetEventProfilingInfo;
 	dispatch.clReleaseEvent = stub_ReleaseEvent;
 	dispatch.clEnqueueReadBuffer = stub_EnqueueReadBuffer;
+	dispatch.clEnqueueWriteBuffer = stub_EnqueueWriteBuffer;
 	dispatch.clUnloadPlatformCompiler = stub_UnloadPlatformCompiler;
 	dispatch.clGetExtensionFunctionAddressForPlatform = stub_GetExtensionFunctionAddressForPlatform;
 	if (count)

@@ -13,6 +13,8 @@
 #include "doc/doc_outputs.h"
 #include "measure/device.h"
 #include "measure/run.h"
+#include "measure/transpose.h"
+#include "core/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +123,7 @@ static cb_rc run_options(const cb_cli_options *o, const cb_result *plan, const c
 	*ro = (cb_run_opts){
 		.kernel_dir = env_or(o->kernel_dir, "CLBANKS_KERNEL_DIR"),
 		.build_options = env_or(o->build_options, "CLBANKS_BUILD_OPTIONS"),
-		.latency = o->regime == 1, .quick = o->quick,
+		.latency = o->regime == 1, .quick = o->quick, .ops = o->ops,
 		.min_rounds = (unsigned)o->min_rounds, .max_rounds = (unsigned)o->max_rounds,
 		.ci_target = o->ci_target, .max_kernel_ms = o->max_kernel_ms,
 		.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
@@ -150,16 +152,36 @@ static cb_rc run_options(const cb_cli_options *o, const cb_result *plan, const c
 	return CB_OK;
 }
 
-/* Device discovery and the measurement, into R (not yet analyzed). */
-static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r,
-		     cb_pass_cache **cache, cb_error *err)
+/* The analysis of a measured R (reusing the run's pass cache), then the transpose check of its
+ * advice on the same device (throughput regime, when loads were measured). */
+static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *info,
+			       const cb_run_opts *ro, cb_pass_cache *cache, cb_result *r,
+			       cb_error *err)
+{
+	double t0 = cb_now();
+	cb_rc rc = cb_analyze_cached(r, cache, err);
+	r->run.seconds_analysis = cb_now() - t0;
+	/* A plan of one's own (--plan) runs only its experiments. */
+	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
+	    !r->op_present[CB_OP_LOAD])
+		return rc;
+	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
+				 .quick = ro->quick, .timeout_s = ro->timeout_s,
+				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
+				 .notify = ro->notify };
+	return cb_check_transpose(ref, info, &to, r, err);
+}
+
+/* Device discovery, the measurement, the analysis and the transpose check, into R. */
+static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r, cb_error *err)
 {
 	cb_notifier n = cb_cli_notifier(o);
 	cb_device_list list;
 	size_t idx = 0;
 	cb_run_opts ro;
+	cb_pass_cache *cache = NULL;
 	cb_rc rc = run_options(o, plan, &n, &ro, err);
-	ro.keep_cache = cache;
+	ro.keep_cache = &cache;
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
 	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK) {
@@ -168,6 +190,9 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 		cb_note(&n, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
 			o->regime == 1 ? "latency" : "throughput");
 		rc = cb_measure(&list.items[idx], &info, &ro, r, err);
+		if (rc == CB_OK)
+			rc = analyze_and_check(&list.items[idx], &info, &ro, cache, r, err);
+		cb_pass_cache_free(cache);
 		cb_device_info_free(&info);
 	}
 	cb_devices_free(&list);
@@ -204,15 +229,8 @@ static cb_rc cmd_run(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && o->plan)
 		rc = cb_doc_read(o->plan, 0, &plan, err);
-	cb_pass_cache *cache = NULL;
 	if (rc == CB_OK)
-		rc = measure(o, o->plan ? &plan : NULL, &r, &cache, err);
-	if (rc == CB_OK) {
-		double t0 = cb_now();
-		rc = cb_analyze_cached(&r, cache, err);
-		r.run.seconds_analysis = cb_now() - t0;
-	}
-	cb_pass_cache_free(cache);
+		rc = measure(o, o->plan ? &plan : NULL, &r, err);
 	if (rc == CB_OK)
 		rc = write_run(o, &r, err);
 	if (rc == CB_OK)

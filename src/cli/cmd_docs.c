@@ -40,29 +40,47 @@ typedef struct {
 } plan_ctx;
 
 /* The text form of a plan: how many experiments of each kind per element size. */
-static void render_plan_summary(FILE *f, const void *p)
+/* One operation's table of experiments: kinds by element size (kinds it has none of left
+ * out). */
+static void plan_op(FILE *f, const cb_result *r, cb_op op)
 {
 	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
-					     "pool", "random" };
-	const plan_ctx *c = p;
-	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
-		"%lu B%s\n\n", c->r->nms, c->po->subgroup, (unsigned long)c->po->seed,
-		c->po->local_mem_budget, c->po->quick ? ", quick" : "");
-	fprintf(f, "%-16s", "kind");
+					     "split", "pool", "swizzle", "random" };
+	size_t total = 0;
+	for (size_t i = 0; i < r->nms; i++)
+		total += r->ms[i].op == op;
+	if (!total)
+		return;
+	fprintf(f, "\n%-16s", cb_op_name(op));
 	for (int e = 0; e < CB_NELEM; e++)
 		fprintf(f, "%6u B", cb_elem_sizes[e]);
 	fputc('\n', f);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		fprintf(f, "%-16s", kinds[k]);
-		for (int e = 0; e < CB_NELEM; e++) {
-			size_t n = 0;
-			for (size_t i = 0; i < c->r->nms; i++)
-				n += cb_kind_is(&c->r->ms[i], kinds[k]) && c->r->ms[i].elem_bytes == cb_elem_sizes[e];
-			fprintf(f, "%8zu", n);
-		}
+		size_t count[CB_NELEM] = { 0 }, any = 0;
+		for (size_t i = 0; i < r->nms; i++)
+			if (r->ms[i].op == op && cb_kind_is(&r->ms[i], kinds[k])) {
+				count[cb_elem_index(r->ms[i].elem_bytes)]++;
+				any++;
+			}
+		if (!any)
+			continue;
+		fprintf(f, "  %-14s", kinds[k]);
+		for (int e = 0; e < CB_NELEM; e++)
+			fprintf(f, "%8zu", count[e]);
 		fputc('\n', f);
 	}
-	fputs("\nRandom tables are kept out of the fit and validate the inferred model.\n", f);
+}
+
+static void render_plan_summary(FILE *f, const void *p)
+{
+	const plan_ctx *c = p;
+	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
+		"%lu B%s\n", c->r->nms, c->po->subgroup, (unsigned long)c->po->seed,
+		c->po->local_mem_budget, c->po->quick ? ", quick" : "");
+	for (int op = 0; op < CB_NOPS; op++)
+		plan_op(f, c->r, (cb_op)op);
+	fputs("\nRandom tables are kept out of the fit and validate the inferred model; a run also "
+	      "times\nthe transpose check (cl/transpose.cl) when it measures loads.\n", f);
 }
 
 cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
@@ -73,7 +91,8 @@ cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 	if (rc != CB_OK)
 		return rc;
 	cb_plan_opts po = { .subgroup = o->subgroup ? (unsigned)o->subgroup : 32, .seed = o->seed,
-			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .quick = o->quick };
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .quick = o->quick,
+			    .ops = o->ops };
 	cb_result r;
 	rc = cb_plan_make(&po, &r, err);
 	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_JSON));

@@ -110,7 +110,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	cb_recorded_model rec;
 	unsigned subgroup = 0;
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, CB_OP_LOAD, &rec, &subgroup, err);
+		rc = cb_load_model(o->model, CB_OP_LOAD, false, &rec, &subgroup, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_lint_model m;

@@ -39,62 +39,136 @@ static cb_rc parse_lanes(const char *text, uint32_t *lanes, unsigned *n, cb_erro
 
 typedef struct {
 	cb_format fmt;
+	bool verbose;
 	cb_predict_answer a;
 } predict_ctx;
+
+/* The answer in words: "32 passes: 32-way conflict (conflict-free minimum 1 for 4-byte loads),
+ * about 32x the time of a conflict-free access". */
+static void render_text(FILE *out, const cb_predict_answer *a)
+{
+	const char *ops = a->op[0] == 's' ? "stores" : a->op[0] == 'a' ? "atomics" : "loads";
+	if (!a->banked) {
+		fprintf(out, "1 pass: %s\n", a->note);
+		return;
+	}
+	fprintf(out, "%u pass%s: ", a->passes, a->passes == 1 ? "" : "es");
+	if (a->passes < a->min_passes)
+		fprintf(out, "fewer than a conflict-free access of distinct elements (%u for %u-byte "
+			"%s): lanes share words\n", a->min_passes, a->elem_bytes, ops);
+	else if (a->passes == a->min_passes)
+		fprintf(out, "conflict-free (%u is the minimum for %u-byte %s)\n", a->min_passes,
+			a->elem_bytes, ops);
+	else
+		fprintf(out, "%u-way conflict (conflict-free minimum %u for %u-byte %s), about %.3gx "
+			"the time of a conflict-free access\n", a->conflict_ways, a->min_passes,
+			a->elem_bytes, ops, a->slowdown);
+}
 
 static void render_predict(FILE *out, const void *p)
 {
 	const predict_ctx *c = p;
+	const cb_predict_answer *a = &c->a;
 	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_predict_json(&c->a);
+		char *s = cb_predict_json(a);
 		fputs(s, out);
 		free(s);
-	} else if (c->fmt == CB_FMT_CSV) {
-		fprintf(out, "elem_bytes,passes,lanes_per_pass\r\n%u,%u,%u\r\n", c->a.elem_bytes,
-			c->a.passes, c->a.lanes_per_pass);
-	} else {
-		fprintf(out, "%u\n", c->a.passes);
+		return;
 	}
+	if (c->fmt == CB_FMT_CSV) {
+		fprintf(out, "op,elem_bytes,passes,min_passes,conflict_ways,slowdown,lanes_per_pass\r\n"
+			"%s,%u,%u,%u,%u,%.6g,%u\r\n", a->op, a->elem_bytes, a->passes, a->min_passes,
+			a->conflict_ways, a->slowdown, a->lanes_per_pass);
+		return;
+	}
+	render_text(out, a);
+	for (unsigned pass = 0; c->verbose && a->pass_of_lane && pass < a->passes; pass++) {
+		fprintf(out, "  pass %u: lanes", pass + 1);
+		for (unsigned l = 0; l < a->nlanes; l++)
+			if (a->pass_of_lane[l] == pass)
+				fprintf(out, " %u", l);
+		fputc('\n', out);
+	}
+}
+
+/* The lanes of --lanes or --stride, checked against the model's sub-group and element size. */
+static cb_rc predict_lanes(const cb_cli_options *o, unsigned S, unsigned E, uint32_t *lanes,
+			   cb_error *err)
+{
+	unsigned n = S;
+	bool stride = cb_option_given(o, "stride");
+	if (stride == (o->lanes != NULL))
+		return cb_error_set(err, CB_ERR_USAGE, "predict needs one of --lanes A,B,... and "
+				    "--stride S");
+	if (stride)
+		cb_stride_lanes(lanes, S, E, (unsigned)o->stride);
+	else if (parse_lanes(o->lanes, lanes, &n, err) != CB_OK)
+		return CB_ERR_USAGE;
+	if (n != S)
+		return cb_error_set(err, CB_ERR_USAGE, "--lanes has %u offsets; the model's sub-group "
+				    "has %u lanes", n, S);
+	for (unsigned l = 0; l < n; l++)
+		if (lanes[l] % E)
+			return cb_error_set(err, CB_ERR_USAGE, "--lanes: lane %u's offset %u is not a "
+					    "multiple of the element size (%u bytes)", l, lanes[l], E);
+	return CB_OK;
+}
+
+/* Passes of LANES, the conflict-free minimum, and (for -v) which lanes share each pass. */
+static void answer(const cb_recorded_model *m, unsigned S, uint32_t *lanes, unsigned *pass_of_lane,
+		   predict_ctx *c)
+{
+	cb_predict_answer *a = &c->a;
+	int e = cb_elem_index(a->elem_bytes);
+	a->passes = cb_pass_schedule(&m->geom, m->lanes_per_pass[e], a->elem_bytes, lanes, S,
+				     pass_of_lane);
+	a->pass_of_lane = c->verbose ? pass_of_lane : NULL;
+	a->nlanes = S;
+	cb_stride_lanes(lanes, S, a->elem_bytes, 1);
+	a->min_passes = cb_passes(&m->geom, m->lanes_per_pass[e], a->elem_bytes, lanes, S);
+	a->slowdown = a->min_passes ? (double)a->passes / a->min_passes : 1;
+	a->conflict_ways = a->passes > a->min_passes && a->min_passes ?
+		(a->passes + a->min_passes - 1) / a->min_passes : 1;
 }
 
 cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs > 0)
 		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
-	if (!o->model || !o->elem_bytes || !o->lanes)
+	if (!o->model || !o->elem_bytes)
 		return cb_error_set(err, CB_ERR_USAGE, "predict needs --model FILE, --elem-bytes E and "
-				    "--lanes A,B,...");
-	cb_rc rc = cb_output_check(o->output, o->force, err);
+				    "--lanes A,B,... or --stride S");
+	cb_op op = (cb_op)o->op;
+	unsigned S = 0, E = (unsigned)o->elem_bytes;
 	cb_recorded_model m;
-	unsigned S = 0, n = 0, E = (unsigned)o->elem_bytes;
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	if (rc == CB_OK && !cb_op_has_elem(op, E))
+		rc = cb_error_set(err, CB_ERR_USAGE, "atomics are measured on 4- and 8-byte elements, "
+				  "not %u", E);
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, CB_OP_LOAD, &m, &S, err);
+		rc = cb_load_model(o->model, op, true, &m, &S, err);
 	if (rc != CB_OK)
 		return rc;
 	int e = cb_elem_index(E);
-	if (!m.lanes_per_pass[e])
-		return cb_error_set(err, CB_ERR_USAGE, "%s: the model has no lanes per pass for %u-byte "
-				    "elements (not measured)", o->model, E);
+	if (m.banked && !m.lanes_per_pass[e])
+		return cb_error_set(err, CB_ERR_USAGE, "%s: the %s model has no lanes per pass for "
+				    "%u-byte elements (not measured)", o->model, cb_op_name(op), E);
 	uint32_t *lanes = cb_xmalloc(CB_MAX_LANES * sizeof *lanes);
-	rc = parse_lanes(o->lanes, lanes, &n, err);
-	if (rc == CB_OK && n != S)
-		rc = cb_error_set(err, CB_ERR_USAGE, "--lanes has %u offsets; the model's sub-group has "
-				  "%u lanes", n, S);
-	for (unsigned l = 0; rc == CB_OK && l < n; l++)
-		if (lanes[l] % E)
-			rc = cb_error_set(err, CB_ERR_USAGE, "--lanes: lane %u's offset %u is not a multiple "
-					  "of the element size (%u bytes)", l, lanes[l], E);
-	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), { .op = "load", .elem_bytes = E,
-		.lanes_per_pass = m.lanes_per_pass[e], .banked = true, .conflict_ways = 1 } };
-	if (rc == CB_OK) {
-		c.a.passes = cb_passes(&m.geom, m.lanes_per_pass[e], E, lanes, n);
-		cb_stride_lanes(lanes, n, E, 1);
-		c.a.min_passes = cb_passes(&m.geom, m.lanes_per_pass[e], E, lanes, n);
-		c.a.slowdown = c.a.min_passes ? (double)c.a.passes / c.a.min_passes : 1;
-		c.a.conflict_ways = c.a.passes > c.a.min_passes && c.a.min_passes ?
-			(c.a.passes + c.a.min_passes - 1) / c.a.min_passes : 1;
-		rc = cb_emit(o->output, o->force, render_predict, &c, err);
+	unsigned *pass_of_lane = cb_xcalloc(CB_MAX_LANES, sizeof *pass_of_lane);
+	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, { .op = cb_op_name(op),
+		.elem_bytes = E, .banked = m.banked, .conflict_ways = 1, .passes = 1,
+		.min_passes = 1, .slowdown = 1 } };
+	rc = predict_lanes(o, S, E, lanes, err);
+	if (rc == CB_OK && m.banked) {
+		c.a.lanes_per_pass = m.lanes_per_pass[e];
+		answer(&m, S, lanes, pass_of_lane, &c);
+	} else {
+		c.a.note = "the document's local memory is not banked (inference not_banked): every "
+			   "access pattern costs the same";
 	}
+	if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, render_predict, &c, err);
 	free(lanes);
+	free(pass_of_lane);
 	return rc;
 }

@@ -160,8 +160,8 @@ cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err
 	return CB_OK;
 }
 
-cb_rc cb_load_model(const char *path, cb_op op, cb_recorded_model *m, unsigned *subgroup,
-		    cb_error *err)
+cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_model *m,
+		    unsigned *subgroup, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
@@ -169,9 +169,17 @@ cb_rc cb_load_model(const char *path, cb_op op, cb_recorded_model *m, unsigned *
 		return rc;
 	*subgroup = r.device.subgroup_size;
 	const cb_recorded_model *rec = &r.recorded[op];
-	if (!r.has_recorded[op])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no inference object (run 'clbanks analyze' "
-				  "on it first)", path);
+	bool measured = false;
+	for (size_t i = 0; i < r.nms && !measured; i++)
+		measured = r.ms[i].op == op;
+	if (!r.has_recorded[op] && !measured && op != CB_OP_LOAD)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no %s measurements (a run measures them "
+				  "with --ops %s, the default)", path, cb_op_name(op), cb_op_name(op));
+	else if (!r.has_recorded[op])
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no %s object (run 'clbanks analyze' on "
+				  "it first)", path, cb_inference_key(op));
+	else if (allow_flat && rec->status && strcmp(rec->status, "not_banked") == 0)
+		*m = *rec, m->status = NULL;
 	else if (!rec->banked && rec->problem[0])
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, rec->problem);
 	else if (!rec->banked)

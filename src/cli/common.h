@@ -33,9 +33,10 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
 /* Reads and analyzes a result document. */
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
 /* The bank model for OP recorded in the analyzed document at PATH, and its sub-group size:
- * a usage error that says why when it has none. */
-cb_rc cb_load_model(const char *path, cb_op op, cb_recorded_model *m, unsigned *subgroup,
-		    cb_error *err);
+ * a usage error that says why when it has none. ALLOW_FLAT: a "not_banked" verdict is an
+ * answer too (m->banked false). */
+cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_model *m,
+		    unsigned *subgroup, cb_error *err);
 /* CB_ERR_QUALITY when --strict and R is not banked or has warnings. */
 cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err);
 

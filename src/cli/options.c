@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/options.h"
+#include "core/plan.h"
 #include "core/util.h"
 
 #include <getopt.h>
@@ -68,6 +69,12 @@ static const option table[] = {
 	  "what times launches: auto (the device's event timer when it agrees\n"
 	  "with the host clock, else the host clock; default), event or host\n"
 	  "(also $CLBANKS_TIMER)", NULL },
+	{ "ops", 0, RUN | PLAN, K_STRING, 0, 0, 0, NULL, OFF(ops_text), NULL, 0, "LIST",
+	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)", NULL },
+	{ "stride", 0, PREDICT, K_UINT, 0, 65536, 0, NULL, OFF(stride), NULL, 0, "S",
+	  "predict: lane i accesses element i * S (instead of --lanes)", NULL },
+	{ "op", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(op_text), NULL, 0, "OP",
+	  "predict: load, store or atomic (default load)", NULL },
 	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
 	  "fewer experiments and shorter launches", NULL },
 	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE",
@@ -290,6 +297,7 @@ static void defaults(cb_cli_options *o)
 	o->timeout = 20;
 	o->max_kernel_ms = 50;
 	o->ci_target = 0.02;
+	o->ops = CB_OPS_ALL;
 }
 
 /* The command word, when ARGV[1] is one. Returns the index of the first option. */
@@ -381,6 +389,14 @@ cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
 		if (o->help || o->version)
 			return CB_OK;
 	}
+	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
+		return usage_error(err, "invalid value '%s' for --ops: expected a comma-separated list "
+				   "of load, store and atomic", o->ops_text);
+	cb_op op = CB_OP_LOAD;
+	if (o->op_text && !cb_op_parse(o->op_text, &op))
+		return usage_error(err, "invalid value '%s' for --op: expected load, store or atomic",
+				   o->op_text);
+	o->op = (int)op;
 	if (o->min_rounds > o->max_rounds)
 		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);

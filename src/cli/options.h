@@ -31,6 +31,9 @@ typedef struct {
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride;
+	const char *ops_text, *op_text; /* --ops LIST, --op OP */
+	unsigned ops;                   /* CB_OP_BIT bits (default: every op) */
+	int op;                         /* cb_op of --op (default load) */
 	const char *kernel_name, *local_size, *group_id;  /* lint */
 	cb_strings defines, kernel_args;                   /* lint: -D, --arg */
 	double max_kernel_ms, ci_target;

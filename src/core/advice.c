@@ -2,6 +2,8 @@
 #include "config.h"
 #include "core/advice.h"
 #include "core/model.h"
+#include "core/plan.h"
+#include "core/swizzle.h"
 #include "core/util.h"
 
 #include <math.h>
@@ -19,40 +21,55 @@ const char *cb_elem_c_type(unsigned elem_bytes)
 	}
 }
 
+/* Passes of LANES (the sub-group's) under INF's model. */
+static unsigned passes_of(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
+			  const uint32_t *lanes)
+{
+	int e = cb_elem_index(elem_bytes);
+	return cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], elem_bytes, lanes, subgroup);
+}
+
 unsigned cb_column_walk_passes(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
 			       unsigned pitch)
 {
 	uint32_t *lanes = cb_xmalloc(subgroup * sizeof *lanes);
 	cb_stride_lanes(lanes, subgroup, elem_bytes, pitch);
-	int e = cb_elem_index(elem_bytes);
-	unsigned p = cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], elem_bytes, lanes,
-			       subgroup);
+	unsigned p = passes_of(inf, subgroup, elem_bytes, lanes);
 	free(lanes);
 	return p;
+}
+
+unsigned cb_tile_rows(unsigned tile, unsigned subgroup)
+{
+	return tile > subgroup ? tile : subgroup;
+}
+
+static bool usable(const cb_inference *inf, unsigned elem_bytes)
+{
+	int e = cb_elem_index(elem_bytes);
+	return inf && inf->status == CB_BANKED && inf->elem_present[e] && inf->best.lanes_per_pass[e];
 }
 
 unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op,
 			   cb_pad_advice *out)
 {
-	static const unsigned elems[] = { 4, 8, 16 }, tiles[] = { 16, 32, 64 };
+	static const unsigned elems[] = CB_ADVICE_ELEMS, tiles[] = CB_ADVICE_TILES;
 	const unsigned S = r->device.subgroup_size;
 	unsigned n = 0;
-	if (inf->status != CB_BANKED)
-		return 0;
-	for (size_t ei = 0; ei < 3; ei++) {
+	for (size_t ei = 0; ei < sizeof elems / sizeof *elems; ei++) {
 		unsigned E = elems[ei];
-		int e = cb_elem_index(E);
-		if (!inf->elem_present[e] || !inf->best.lanes_per_pass[e])
+		if (!usable(inf, E))
 			continue;
 		unsigned ideal = cb_column_walk_passes(inf, S, E, 1);
 		unsigned period = inf->best.geom.banks * inf->best.geom.width / E;
 		if (period < 1)
 			period = 1;
-		for (size_t ti = 0; ti < 3; ti++) {
+		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
 			cb_pad_advice *a = &out[n++];
 			memset(a, 0, sizeof *a);
 			a->elem_bytes = E;
 			a->tile = tiles[ti];
+			a->rows = cb_tile_rows(tiles[ti], S);
 			a->passes_ideal = ideal;
 			a->passes_unpadded = cb_column_walk_passes(inf, S, E, tiles[ti]);
 			for (unsigned p = 0; p <= period; p++) {
@@ -68,5 +85,120 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 			a->measured_padded = a->found ? cb_stride_ratio(r, op, E, tiles[ti] + a->pad) : NAN;
 		}
 	}
+	return n;
+}
+
+/* Does swizzle (BITS, SHIFT) make a's column read (load model) and row write (store model,
+ * the load model when there is none) conflict-free? */
+static bool swizzle_works(const cb_inference *load, const cb_inference *store, unsigned S,
+			  cb_swizzle_advice *a, unsigned bits, unsigned shift, uint32_t *lanes)
+{
+	const unsigned E = a->elem_bytes;
+	cb_swizzle_column_lanes(lanes, S, E, a->tile, bits, shift, 0);
+	unsigned read = passes_of(load, S, E, lanes);
+	if (read > a->passes_ideal)
+		return false;
+	const cb_inference *w = usable(store, E) ? store : load;
+	unsigned write_ideal, worst = 0;
+	cb_stride_lanes(lanes, S, E, 1);
+	write_ideal = passes_of(w, S, E, lanes);
+	/* Every row a sub-group writes: lanes of one row, the next rows when the tile is narrower
+	 * than the sub-group. */
+	for (unsigned row = 0; row < a->rows; row += S / a->tile ? S / a->tile : 1) {
+		for (unsigned l = 0; l < S; l++) {
+			unsigned r = row + l / a->tile, c = l % a->tile;
+			lanes[l] = (r * a->tile + cb_swizzle_column(r, c, bits, shift)) * E;
+		}
+		unsigned p = passes_of(w, S, E, lanes);
+		worst = p > worst ? p : worst;
+	}
+	if (worst > write_ideal)
+		return false;
+	a->passes_swizzled = read;
+	a->passes_write = worst;
+	return true;
+}
+
+static cb_transpose_summary *summary_for(cb_transpose_summary *out, unsigned *n,
+					 const cb_kernel_check *k)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (out[i].elem_bytes == k->elem_bytes && out[i].tile == k->tile)
+			return &out[i];
+	if (*n == CB_MAX_TRANSPOSE)
+		return NULL;
+	cb_transpose_summary *s = &out[(*n)++];
+	*s = (cb_transpose_summary){ .elem_bytes = (unsigned)k->elem_bytes, .tile = (unsigned)k->tile,
+		.pad = CB_UNSET, .bits = CB_UNSET, .shift = CB_UNSET, .matrix = k->matrix,
+		.naive_ns = NAN, .padded_ns = NAN, .swizzled_ns = NAN, .verified = true };
+	return s;
+}
+
+unsigned cb_transpose_summaries(const cb_result *r, cb_transpose_summary *out)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < r->nchecks; i++) {
+		const cb_kernel_check *k = &r->checks[i];
+		if (!k->kernel || strcmp(k->kernel, "transpose") != 0 || !k->variant ||
+		    k->elem_bytes == CB_UNSET || k->tile == CB_UNSET)
+			continue;
+		cb_transpose_summary *s = summary_for(out, &n, k);
+		if (!s)
+			break;
+		s->verified &= k->verified == 1;
+		if (strcmp(k->variant, "naive") == 0) {
+			s->naive_ns = k->ns_per_launch;
+		} else if (strcmp(k->variant, "padded") == 0) {
+			s->padded_ns = k->ns_per_launch;
+			s->pad = k->pad;
+		} else if (strcmp(k->variant, "swizzled") == 0) {
+			s->swizzled_ns = k->ns_per_launch;
+			s->bits = k->bits;
+			s->shift = k->shift;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		out[i].speedup_padded = out[i].naive_ns / out[i].padded_ns;
+		out[i].speedup_swizzled = out[i].naive_ns / out[i].swizzled_ns;
+	}
+	return n;
+}
+
+unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
+			    const cb_result *r, cb_swizzle_advice *out)
+{
+	static const unsigned elems[] = CB_ADVICE_ELEMS, tiles[] = CB_ADVICE_TILES;
+	const unsigned S = r->device.subgroup_size;
+	uint32_t *lanes = cb_xmalloc(S * sizeof *lanes);
+	unsigned n = 0;
+	for (size_t ei = 0; ei < sizeof elems / sizeof *elems; ei++) {
+		unsigned E = elems[ei];
+		if (!usable(load, E))
+			continue;
+		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
+			cb_swizzle_advice *a = &out[n++];
+			memset(a, 0, sizeof *a);
+			a->elem_bytes = E;
+			a->tile = tiles[ti];
+			a->rows = cb_tile_rows(tiles[ti], S);
+			a->passes_ideal = cb_column_walk_passes(load, S, E, 1);
+			a->passes_unswizzled = cb_column_walk_passes(load, S, E, tiles[ti]);
+			a->measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, E, tiles[ti]);
+			a->measured_swizzled = NAN;
+			/* Fewest bits first, then the smallest shift (as lint searches). */
+			for (unsigned bits = 1; (1u << bits) <= a->tile && !a->found; bits++)
+				for (unsigned shift = 0; (a->rows >> shift) >= 2 && !a->found; shift++)
+					if (swizzle_works(load, store, S, a, bits, shift, lanes)) {
+						a->found = true;
+						a->bits = bits;
+						a->shift = shift;
+					}
+			if (a->found) {
+				cb_swizzle_column_lanes(lanes, S, E, a->tile, a->bits, a->shift, 0);
+				a->measured_swizzled = cb_table_ratio(r, CB_OP_LOAD, E, lanes);
+			}
+		}
+	}
+	free(lanes);
 	return n;
 }

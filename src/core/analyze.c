@@ -5,6 +5,7 @@
 #include "core/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,34 @@ void cb_dataset_free(cb_dataset *ds)
 	memset(ds, 0, sizeof *ds);
 }
 
+/* How far the run's own quality lets the verdict be trusted: a measurement whose CI never met
+ * the target counts half, and a baseline that drifted by half its time leaves nothing. */
+static double run_factor(const cb_result *r, cb_op op, size_t *unconverged, size_t *with_stats)
+{
+	*unconverged = *with_stats = 0;
+	for (size_t i = 0; i < r->nms; i++)
+		if (r->ms[i].op == op && r->ms[i].has_stats) {
+			(*with_stats)++;
+			*unconverged += !r->ms[i].stats.converged;
+		}
+	double f = *with_stats ? 1 - 0.5 * (double)*unconverged / (double)*with_stats : 1;
+	double drift = r->quality.has_drift && isfinite(r->quality.drift) ? fabs(r->quality.drift) : 0;
+	return f * (drift < 0.5 ? 1 - drift / 0.5 : 0);
+}
+
+static void apply_run_factor(const cb_result *r, cb_op op, cb_inference *inf)
+{
+	size_t bad, total;
+	inf->run_factor = run_factor(r, op, &bad, &total);
+	inf->confidence *= inf->run_factor;
+	if (inf->run_factor < 0.9 && inf->nwarnings < CB_MAX_INFER_WARNINGS)
+		snprintf(inf->warnings[inf->nwarnings++], sizeof inf->warnings[0],
+			 "the run was noisy (%zu of %zu measurements did not reach their CI target; "
+			 "baseline drift %.1f%%): confidence x %.2f", bad, total,
+			 r->quality.has_drift && isfinite(r->quality.drift) ? 100 * r->quality.drift : 0.0,
+			 inf->run_factor);
+}
+
 cb_rc cb_analyze(cb_result *r, cb_error *err)
 {
 	return cb_analyze_cached(r, NULL, err);
@@ -55,7 +84,7 @@ cb_rc cb_analyze(cb_result *r, cb_error *err)
 cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err)
 {
 	r->analyzed = false;
-	r->npad = 0;
+	r->npad = r->nswizzle = 0;
 	for (int op = 0; op < CB_NOPS; op++) {
 		r->op_present[op] = false;
 		for (size_t i = 0; i < r->nms && !r->op_present[op]; i++)
@@ -69,8 +98,11 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 		cb_dataset_free(&ds);
 		if (rc != CB_OK)
 			return rc;
+		apply_run_factor(r, (cb_op)op, &r->inference[op]);
 	}
 	r->npad = cb_padding_advice(&r->inference[CB_OP_LOAD], r, CB_OP_LOAD, r->pad);
+	r->nswizzle = cb_advise_swizzles(&r->inference[CB_OP_LOAD], r->op_present[CB_OP_STORE] ?
+					&r->inference[CB_OP_STORE] : NULL, r, r->swizzle);
 	r->analyzed = true;
 	return CB_OK;
 }

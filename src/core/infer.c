@@ -361,8 +361,10 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 		snprintf(s, n, "too few measurements (%zu) to compare bank models", out->n_fit);
 		break;
 	case CB_WHY_FLAT_FITS:
-		snprintf(s, n, "time does not depend on the access pattern beyond noise (%.1f%%): the flat "
-			 "model fits as well as any bank model", 100 * out->sigma);
+		snprintf(s, n, "time does not depend on the access pattern beyond the noise (%.1f%%: the "
+			 "larger of the best fit's error and the measurements' own noise plus %.0f%%): "
+			 "the flat model fits as well as any bank model", 100 * out->sigma,
+			 100 * CB_MODEL_ALLOWANCE);
 		break;
 	case CB_WHY_SMALL_EFFECT:
 		snprintf(s, n, "times stay within %.1f%% (RMS) of a constant, at most %.2fx apart, and no "
@@ -509,6 +511,7 @@ static void init_output(cb_inference *out)
 {
 	memset(out, 0, sizeof *out);
 	out->cost_per_pass_ns = out->cost_per_pass_cycles = NAN;
+	out->run_factor = 1;
 	out->val_rms = out->val_max = out->val_within10 = NAN;
 	out->r2 = NAN;
 }

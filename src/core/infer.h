@@ -79,6 +79,7 @@ typedef struct {
 	double geometry_share;      /* posterior share of the reported geometry */
 	double lanes_share;         /* posterior share of the reported lanes per pass, given it */
 	double fit_factor;          /* 1 when the model fits; less when it misses (infer_quality.h) */
+	double run_factor;          /* the run's quality: convergence and drift (set by analysis) */
 	cb_fit_quality quality;
 #define CB_MAX_INFER_WARNINGS 4
 	char warnings[CB_MAX_INFER_WARNINGS][240]; /* what the verdict's reader must know */

@@ -168,6 +168,52 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 	return total;
 }
 
+/* One group's lanes [G0, G1): pass within the group of each lane; returns the group's passes. */
+static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_word,
+			       const cb_geometry *g, unsigned g0, unsigned g1, unsigned *pass_of_lane)
+{
+	uint16_t count[CB_MAX_BANKS] = { 0 };
+	unsigned worst = 0;
+	for (unsigned l = g0; l < g1; l++) {
+		unsigned pass = 0;
+		for (unsigned k = p->lane_first[l]; k < p->lane_first[l + 1]; k++) {
+			int32_t prev = p->prev_lane[k];
+			unsigned here;
+			if (g->broadcast && prev >= (int32_t)g0)
+				here = pass_of_lane[prev]; /* the earlier lane's word: its pass */
+			else
+				here = count[bank_of_word[k]]++;
+			pass = here > pass ? here : pass;
+		}
+		pass_of_lane[l] = pass;
+		worst = pass + 1 > worst ? pass + 1 : worst;
+	}
+	return worst;
+}
+
+unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+			  const uint32_t *offsets, unsigned nlanes, unsigned *pass_of_lane)
+{
+	cb_prepared p;
+	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
+	    !cb_prepare(&p, g->width, elem_bytes, offsets, nlanes))
+		return 0;
+	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
+	cb_prepared_banks(&p, g->banks, banks);
+	unsigned eff = cb_effective_group(&p, g->broadcast && g->pair_packing, group);
+	unsigned total = 0;
+	for (unsigned g0 = 0; g0 < p.nlanes; g0 += eff) {
+		unsigned g1 = g0 + eff < p.nlanes ? g0 + eff : p.nlanes;
+		unsigned n = schedule_group(&p, banks, g, g0, g1, pass_of_lane);
+		for (unsigned l = g0; l < g1; l++)
+			pass_of_lane[l] += total;
+		total += n;
+	}
+	free(banks);
+	cb_prepared_free(&p);
+	return total;
+}
+
 unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		   const uint32_t *offsets, unsigned nlanes)
 {

@@ -8,6 +8,7 @@
 #include "core/result.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -15,7 +16,20 @@ typedef struct {
 	uint64_t seed;
 	unsigned long local_mem_budget; /* bytes a table may span */
 	bool quick;            /* fewer experiments: enough for banks and width */
+	unsigned ops;          /* CB_OPS_* bits; 0: loads only */
 } cb_plan_opts;
+
+#define CB_OP_BIT(op) (1u << (op))
+#define CB_OPS_ALL (CB_OP_BIT(CB_OP_LOAD) | CB_OP_BIT(CB_OP_STORE) | CB_OP_BIT(CB_OP_ATOMIC))
+
+/* Parses "load,store,atomic" (any non-empty subset, any order) into CB_OP_BIT bits. */
+bool cb_ops_parse(const char *text, unsigned *ops);
+/* "load,store" from bits, into BUF. */
+void cb_ops_format(unsigned ops, char *buf, size_t n);
+
+/* The tiles the advice covers, walked by columns: widths and element sizes. */
+#define CB_ADVICE_TILES { 16, 32, 64 }
+#define CB_ADVICE_ELEMS { 4, 8, 16 }
 
 /* Local memory a plan may span, and a run allocates, unless told otherwise. */
 #define CB_DEFAULT_LOCAL_BYTES 32768UL

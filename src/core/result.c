@@ -4,6 +4,7 @@
 #include "core/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,27 @@ static const char *const op_names[CB_NOPS] = { "load", "store", "atomic" };
 const char *cb_op_name(cb_op op)
 {
 	return (unsigned)op < CB_NOPS ? op_names[op] : "?";
+}
+
+bool cb_op_has_elem(cb_op op, unsigned elem_bytes)
+{
+	return op != CB_OP_ATOMIC || elem_bytes == 4 || elem_bytes == 8;
+}
+
+const char *cb_inference_key(cb_op op)
+{
+	static const char *const keys[CB_NOPS] = { "inference", "inference_store", "inference_atomic" };
+	return (unsigned)op < CB_NOPS ? keys[op] : "inference";
+}
+
+void cb_build_options_key(int k, char *buf, size_t n)
+{
+	int op = k / CB_NELEM;
+	unsigned E = cb_elem_sizes[k % CB_NELEM];
+	if (op == CB_OP_LOAD)
+		snprintf(buf, n, "%u", E);
+	else
+		snprintf(buf, n, "%s %u", cb_op_name((cb_op)op), E);
 }
 
 bool cb_op_parse(const char *s, cb_op *op)
@@ -118,8 +140,8 @@ static void run_free(cb_run_meta *r)
 			     &r->extra };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
-	for (int e = 0; e < CB_NELEM; e++)
-		free(r->build_options[e]);
+	for (int k = 0; k < CB_NOPS * CB_NELEM; k++)
+		free(r->build_options[k]);
 	run_init(r);
 }
 
@@ -173,6 +195,7 @@ void cb_result_free(cb_result *r)
 	free(r->generator_name);
 	free(r->generator_version);
 	free(r->plan.extra);
+	free(r->plan.ops);
 	device_free(&r->device);
 	run_free(&r->run);
 	quality_free(&r->quality);
@@ -182,8 +205,37 @@ void cb_result_free(cb_result *r)
 	free(r->ms);
 	for (int op = 0; op < CB_NOPS; op++)
 		free(r->recorded[op].status);
+	for (size_t i = 0; i < r->nchecks; i++)
+		cb_kernel_check_free(&r->checks[i]);
+	free(r->checks);
 	free(r->extra);
 	cb_result_init(r);
+}
+
+void cb_kernel_check_init(cb_kernel_check *k)
+{
+	memset(k, 0, sizeof *k);
+	k->elem_bytes = k->tile = k->rows = k->pad = k->bits = k->shift = CB_UNSET;
+	k->matrix = k->launches = CB_UNSET;
+	k->ns_per_launch = k->ci_lo = k->ci_hi = NAN;
+	k->verified = -1;
+}
+
+cb_kernel_check *cb_result_add_check(cb_result *r)
+{
+	r->checks = cb_xrealloc(r->checks, (r->nchecks + 1) * sizeof *r->checks);
+	cb_kernel_check *k = &r->checks[r->nchecks++];
+	cb_kernel_check_init(k);
+	return k;
+}
+
+void cb_kernel_check_free(cb_kernel_check *k)
+{
+	free(k->kernel);
+	free(k->variant);
+	free(k->samples_ns);
+	free(k->extra);
+	memset(k, 0, sizeof *k);
 }
 
 cb_measurement *cb_result_add(cb_result *r)
@@ -232,6 +284,20 @@ double cb_stride_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, unsign
 	if (!a || !b)
 		return NAN;
 	return a->ns_per_access / b->ns_per_access;
+}
+
+double cb_table_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, const uint32_t *lanes)
+{
+	const cb_measurement *b = cb_find_stride(r, op, elem_bytes, 1);
+	if (!b)
+		return NAN;
+	for (size_t i = 0; i < r->nms; i++) {
+		const cb_measurement *m = &r->ms[i];
+		if (m->op == op && m->elem_bytes == elem_bytes && isfinite(m->ns_per_access) &&
+		    memcmp(m->lanes, lanes, r->device.subgroup_size * sizeof *lanes) == 0)
+			return m->ns_per_access / b->ns_per_access;
+	}
+	return NAN;
 }
 
 void cb_stride_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned stride)

@@ -26,6 +26,13 @@
 typedef enum { CB_OP_LOAD, CB_OP_STORE, CB_OP_ATOMIC } cb_op;
 #define CB_NOPS 3
 const char *cb_op_name(cb_op op);
+/* Is an element size measured for OP? Atomics: 4 and 8 bytes (32- and 64-bit integers). */
+bool cb_op_has_elem(cb_op op, unsigned elem_bytes);
+/* The document key of OP's inference: "inference" (loads), "inference_store", ... */
+const char *cb_inference_key(cb_op op);
+/* The key of run.build_options for kernel K (op * CB_NELEM + element size index): "4" for
+ * loads (as in format 1), "store 4", "atomic 8". */
+void cb_build_options_key(int k, char *buf, size_t n);
 bool cb_op_parse(const char *s, cb_op *op);
 
 /* One named integer parameter of a planned experiment ("stride": 17). */
@@ -109,7 +116,7 @@ typedef struct {
 	long long max_rounds, seed;
 	double subgroups_per_cu, ci_target, target_launch_ms;
 	bool has_build_options;
-	char *build_options[CB_NELEM];         /* by element size index */
+	char *build_options[CB_NOPS * CB_NELEM]; /* by op, then element size index */
 	bool has_seconds;
 	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
 	double seconds_analysis;
@@ -136,6 +143,7 @@ typedef struct {
 	bool present;
 	long long seed, subgroup_size, local_mem_budget;
 	int quick;                             /* -1 absent */
+	char *ops;                             /* "load,store,atomic"; NULL: loads (format 1) */
 	char *extra;
 } cb_plan_meta;
 
@@ -150,6 +158,7 @@ typedef struct {
 
 typedef struct {
 	unsigned elem_bytes, tile;
+	unsigned rows;            /* rows of the tile: its width, or the sub-group when larger */
 	unsigned pad;             /* smallest padding (elements) the model says is conflict-free */
 	bool found;               /* false: no padding up to one bank period helps */
 	unsigned passes_unpadded, passes_padded, passes_ideal;
@@ -157,6 +166,35 @@ typedef struct {
 } cb_pad_advice;
 
 #define CB_MAX_PAD_ADVICE 9
+
+/* The smallest XOR swizzle (core/swizzle.h) that makes the column read and the row write of a
+ * tile conflict-free under the inferred load and store models, and what was measured. */
+typedef struct {
+	unsigned elem_bytes, tile, rows;
+	bool found;
+	unsigned bits, shift;
+	unsigned passes_unswizzled, passes_swizzled, passes_write, passes_ideal;
+	double measured_unswizzled, measured_swizzled; /* slowdown vs stride 1; NAN: not measured */
+} cb_swizzle_advice;
+
+/* One variant of the transpose check (cl/transpose.cl): a kernel a user would write, timed. */
+typedef struct {
+	char *kernel;             /* "transpose" */
+	char *variant;            /* "naive", "padded" or "swizzled" */
+	long long elem_bytes, tile, rows; /* rows: of the work-group (cl/transpose.cl's CB_ROWS) */
+	long long pad, bits, shift;   /* the fix it applies (CB_UNSET: none) */
+	long long matrix;         /* the order N of the N x N matrix */
+	long long launches;       /* launches per timed batch */
+	double ns_per_launch;     /* median over the rounds */
+	double ci_lo, ci_hi;      /* its 95% CI */
+	double *samples_ns;       /* per round: a batch's time per launch */
+	unsigned nsamples;
+	int verified;             /* -1 absent, else 0 or 1 */
+	char *extra;
+} cb_kernel_check;
+void cb_kernel_check_init(cb_kernel_check *k);
+void cb_kernel_check_free(cb_kernel_check *k);
+
 
 typedef struct {
 	int format_version;
@@ -178,11 +216,18 @@ typedef struct {
 	cb_inference inference[CB_NOPS];
 	unsigned npad;
 	cb_pad_advice pad[CB_MAX_PAD_ADVICE];
+	unsigned nswizzle;
+	cb_swizzle_advice swizzle[CB_MAX_PAD_ADVICE];
+	/* Measured by a run (kept by analysis): the transpose check. */
+	cb_kernel_check *checks;
+	size_t nchecks;
 	char *extra;
 } cb_result;
 
 void cb_result_init(cb_result *r);
 void cb_result_free(cb_result *r);
+/* Appends a kernel check (initialized) and returns it. */
+cb_kernel_check *cb_result_add_check(cb_result *r);
 /* Appends a measurement (zeroed, with optional fields unset) and returns it. */
 cb_measurement *cb_result_add(cb_result *r);
 void cb_measurement_init(cb_measurement *m);
@@ -196,6 +241,9 @@ const cb_measurement *cb_find_stride(const cb_result *r, cb_op op, unsigned elem
 /* Measured slowdown of a stride against stride 1 of the same op and element size; NAN when
  * either was not measured. */
 double cb_stride_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, unsigned stride);
+/* The slowdown of the timed measurement of OP whose lane table is LANES (the sub-group's),
+ * against stride 1 of the same element size; NAN when either was not measured. */
+double cb_table_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, const uint32_t *lanes);
 /* A named parameter of a measurement; false when absent. */
 bool cb_param_get(const cb_measurement *m, const char *name, long long *value);
 /* Is the measurement of that kind? */

@@ -3,6 +3,7 @@
 #include "doc/doc_json.h"
 #include "core/advice.h"
 #include "core/infer_quality.h"
+#include "core/swizzle.h"
 #include "core/util.h"
 
 #include <math.h>
@@ -130,11 +131,14 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 		json_object_set_new(o, "lanes_per_pass_certain", cert);
 		json_object_set_new(o, "per_elem", pe);
 		json_object_set_new(o, "approximate", approximate_json(inf));
-		json_object_set_new(o, "confidence_parts", json_pack("{s:o, s:o, s:o}",
+		json_object_set_new(o, "confidence_parts", json_pack("{s:o, s:o, s:o, s:o}",
 			"geometry", cb_json_number(inf->geometry_share),
 			"lanes_per_pass", cb_json_number(inf->lanes_share),
-			"fit", cb_json_number(inf->fit_factor)));
+			"fit", cb_json_number(inf->fit_factor), "run", cb_json_number(inf->run_factor)));
 	}
+	if (!banked)
+		json_object_set_new(o, "confidence_parts", json_pack("{s:o}", "run",
+			cb_json_number(inf->run_factor)));
 	json_object_set_new(o, "warnings", warnings_json(inf));
 	if (inf->has_best && !banked)
 		json_object_set_new(o, "best_candidate", fit_model_json(&inf->best, inf->elem_present));
@@ -162,16 +166,69 @@ json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
 {
 	json_t *arr = json_array();
 	for (unsigned i = 0; i < n; i++) {
-		json_t *o = json_pack("{s:I, s:I, s:b, s:I, s:I}",
+		json_t *o = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I}",
 			"elem_bytes", (json_int_t)a[i].elem_bytes, "tile", (json_int_t)a[i].tile,
-			"found", a[i].found, "passes_unpadded", (json_int_t)a[i].passes_unpadded,
+			"rows", (json_int_t)a[i].rows, "found", a[i].found,
+			"passes_unpadded", (json_int_t)a[i].passes_unpadded,
 			"passes_ideal", (json_int_t)a[i].passes_ideal);
 		json_object_set_new(o, "pad", a[i].found ? json_integer(a[i].pad) : json_null());
 		json_object_set_new(o, "measured_unpadded", cb_json_number(a[i].measured_unpadded));
 		json_object_set_new(o, "measured_padded", cb_json_number(a[i].measured_padded));
-		if (a[i].found)
+		if (a[i].found) {
 			json_object_set_new(o, "declaration", json_sprintf("%s tile[%u][%u+%u]",
-				cb_elem_c_type(a[i].elem_bytes), a[i].tile, a[i].tile, a[i].pad));
+				cb_elem_c_type(a[i].elem_bytes), a[i].rows, a[i].tile, a[i].pad));
+			json_object_set_new(o, "memory_bytes", json_integer((json_int_t)a[i].rows *
+				a[i].pad * a[i].elem_bytes));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *cb_swizzle_json(const cb_swizzle_advice *a, unsigned n)
+{
+	json_t *arr = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I}",
+			"elem_bytes", (json_int_t)a[i].elem_bytes, "tile", (json_int_t)a[i].tile,
+			"rows", (json_int_t)a[i].rows, "found", a[i].found,
+			"passes_unswizzled", (json_int_t)a[i].passes_unswizzled,
+			"passes_ideal", (json_int_t)a[i].passes_ideal);
+		json_object_set_new(o, "measured_unswizzled", cb_json_number(a[i].measured_unswizzled));
+		json_object_set_new(o, "measured_swizzled", cb_json_number(a[i].measured_swizzled));
+		if (a[i].found) {
+			char expr[64];
+			cb_swizzle_expr("tile", a[i].bits, a[i].shift, expr, sizeof expr);
+			json_object_set_new(o, "declaration", json_sprintf("%s tile[%u][%u]",
+				cb_elem_c_type(a[i].elem_bytes), a[i].rows, a[i].tile));
+			json_object_set_new(o, "index", json_string(expr));
+			json_object_set_new(o, "bits", json_integer(a[i].bits));
+			json_object_set_new(o, "shift", json_integer(a[i].shift));
+			json_object_set_new(o, "passes_swizzled", json_integer(a[i].passes_swizzled));
+			json_object_set_new(o, "passes_write", json_integer(a[i].passes_write));
+			json_object_set_new(o, "memory_bytes", json_integer(0));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *cb_transpose_json(const cb_result *r)
+{
+	cb_transpose_summary s[CB_MAX_TRANSPOSE];
+	unsigned n = cb_transpose_summaries(r, s);
+	json_t *arr = json_array();
+	for (unsigned i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
+			"elem_bytes", (json_int_t)s[i].elem_bytes, "tile", (json_int_t)s[i].tile,
+			"verified", s[i].verified,
+			"naive_ns", cb_json_number(s[i].naive_ns),
+			"padded_ns", cb_json_number(s[i].padded_ns),
+			"swizzled_ns", cb_json_number(s[i].swizzled_ns),
+			"speedup_padded", cb_json_number(s[i].speedup_padded),
+			"speedup_swizzled", cb_json_number(s[i].speedup_swizzled));
+		if (s[i].matrix != CB_UNSET)
+			json_object_set_new(o, "matrix", json_integer(s[i].matrix));
 		json_array_append_new(arr, o);
 	}
 	return arr;

@@ -11,6 +11,9 @@
 
 json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup);
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n);
+json_t *cb_swizzle_json(const cb_swizzle_advice *a, unsigned n);
+/* advice.transpose: the summaries of R's transpose check (an empty array without one). */
+json_t *cb_transpose_json(const cb_result *r);
 /* ROOT as text (sorted keys, INDENT spaces, six significant digits) with a final newline;
  * ROOT is released. */
 char *cb_json_text(json_t *root, size_t indent);

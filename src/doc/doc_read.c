@@ -17,6 +17,7 @@
  * names it, else 1 GiB. */
 typedef struct {
 	unsigned flags;
+	int format_version;
 	unsigned subgroup;
 	long long local_limit;
 	cb_error *err;
@@ -49,7 +50,7 @@ static cb_rc read_header(reader *rd, json_t *doc, cb_result *r)
 			    "version%s %d%s%d)", v, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? "s" : "",
 			    CB_FORMAT_VERSION_MIN, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? " to " : "",
 			    CB_FORMAT_VERSION);
-	r->format_version = (int)v;
+	r->format_version = rd->format_version = (int)v;
 	json_t *gen = json_object_get(doc, "generator");
 	if (gen) {
 		json_t *n = json_object_get(gen, "name"), *vv = json_object_get(gen, "version");
@@ -118,12 +119,17 @@ static cb_rc read_elem(reader *rd, json_t *eb, const char *path, unsigned *elem)
 	return CB_OK;
 }
 
+/* Format 1 knows loads only; format 2 adds stores and atomics. */
 static cb_rc read_op(reader *rd, json_t *op, const char *path, cb_op *out)
 {
 	if (!json_is_string(op))
 		return fail(rd, "%s is missing or not a string", path);
-	if (!cb_op_parse(json_string_value(op), out) || *out != CB_OP_LOAD)
-		return fail(rd, "%s \"%s\" is not supported (only \"load\")", path, json_string_value(op));
+	if (!cb_op_parse(json_string_value(op), out))
+		return fail(rd, "%s \"%s\" is not supported (\"load\", \"store\" or \"atomic\")", path,
+			    json_string_value(op));
+	if (*out != CB_OP_LOAD && rd->format_version < 2)
+		return fail(rd, "%s \"%s\" needs format_version 2 (format 1 has loads only)", path,
+			    json_string_value(op));
 	return CB_OK;
 }
 
@@ -248,6 +254,9 @@ static cb_rc read_measurement(reader *rd, json_t *jm, size_t i, cb_measurement *
 	snprintf(path, sizeof path, "measurements[%zu].elem_bytes", i);
 	if (read_elem(rd, json_object_get(jm, "elem_bytes"), path, &m->elem_bytes) != CB_OK)
 		return CB_ERR_INPUT;
+	if (!cb_op_has_elem(m->op, m->elem_bytes))
+		return fail(rd, "measurements[%zu]: %s of %u-byte elements is not a measurement "
+			    "(atomics: 4 or 8 bytes)", i, cb_op_name(m->op), m->elem_bytes);
 	snprintf(path, sizeof path, "measurements[%zu].lanes", i);
 	if (read_lanes(rd, json_object_get(jm, "lanes"), path, m->elem_bytes, &m->lanes) != CB_OK ||
 	    read_time(rd, json_object_get(jm, "ns_per_access"), i, m) != CB_OK)
@@ -364,14 +373,14 @@ static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 		if (!json_is_object(bo))
 			return fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));
 		m->has_build_options = true;
-		for (int e = 0; e < CB_NELEM; e++) {
-			char key[8];
-			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		for (int k = 0; k < CB_NOPS * CB_NELEM; k++) {
+			char key[24];
+			cb_build_options_key(k, key, sizeof key);
 			json_t *v = json_object_get(bo, key);
 			if (v && !json_is_string(v))
 				return fail(rd, "run.build_options.%s is %s, expected a string", key,
 					    cb_json_type_name(v));
-			m->build_options[e] = v ? cb_xstrdup(json_string_value(v)) : NULL;
+			m->build_options[k] = v ? cb_xstrdup(json_string_value(v)) : NULL;
 		}
 	}
 	if (sec) {
@@ -411,6 +420,7 @@ static cb_rc read_baseline(reader *rd, json_t *b, cb_baseline *m)
 	if (read_object(rd, b, "baseline", cb_baseline_fields, CB_NFIELDS(cb_baseline_fields),
 			cb_baseline_other, m, &m->extra) != CB_OK ||
 	    read_op(rd, json_object_get(b, "op"), "baseline.op", &m->op) != CB_OK ||
+	    (m->op != CB_OP_LOAD && fail(rd, "baseline.op must be \"load\"") != CB_OK) ||
 	    read_elem(rd, json_object_get(b, "elem_bytes"), "baseline.elem_bytes", &m->elem_bytes) != CB_OK ||
 	    read_lanes(rd, json_object_get(b, "lanes"), "baseline.lanes", m->elem_bytes, &m->lanes) != CB_OK)
 		return CB_ERR_INPUT;
@@ -460,6 +470,45 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 	m->banked = true;
 }
 
+static cb_rc read_check(reader *rd, json_t *j, size_t i, cb_kernel_check *k)
+{
+	char path[48];
+	snprintf(path, sizeof path, "kernel_checks[%zu]", i);
+	if (read_object(rd, j, path, cb_check_fields, CB_NFIELDS(cb_check_fields), cb_check_other, k,
+			&k->extra) != CB_OK)
+		return CB_ERR_INPUT;
+	if (!k->kernel || !k->variant)
+		return fail(rd, "%s needs \"kernel\" and \"variant\"", path);
+	json_t *ci = json_object_get(j, "ci95"), *s = json_object_get(j, "samples_ns");
+	if (ci && (!json_is_array(ci) || json_array_size(ci) != 2 ||
+		   !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1))))
+		return fail(rd, "%s.ci95 must be an array of two numbers", path);
+	if (ci) {
+		k->ci_lo = json_number_value(json_array_get(ci, 0));
+		k->ci_hi = json_number_value(json_array_get(ci, 1));
+	}
+	if (s && (!json_is_array(s) || json_array_size(s) > 100000))
+		return fail(rd, "%s.samples_ns must be an array of at most 100000 times", path);
+	k->samples_ns = cb_xcalloc(json_array_size(s) + 1, sizeof *k->samples_ns);
+	for (size_t n = 0; n < json_array_size(s); n++) {
+		json_t *v = json_array_get(s, n);
+		if (!json_is_number(v) || !(json_number_value(v) >= 0))
+			return fail(rd, "%s.samples_ns[%zu] is not a time", path, n);
+		k->samples_ns[k->nsamples++] = json_number_value(v);
+	}
+	return CB_OK;
+}
+
+static cb_rc read_checks(reader *rd, json_t *a, cb_result *r)
+{
+	if (!json_is_array(a))
+		return fail(rd, "\"kernel_checks\" is %s, expected an array", cb_json_type_name(a));
+	for (size_t i = 0; i < json_array_size(a); i++)
+		if (read_check(rd, json_array_get(a, i), i, cb_result_add_check(r)) != CB_OK)
+			return CB_ERR_INPUT;
+	return CB_OK;
+}
+
 static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 {
 	json_t *v;
@@ -473,12 +522,17 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 	    ((v = json_object_get(doc, "quality")) && read_quality(rd, v, &r->quality) != CB_OK) ||
 	    ((v = json_object_get(doc, "baseline")) && read_baseline(rd, v, &r->baseline) != CB_OK))
 		return CB_ERR_INPUT;
-	json_t *inf = json_object_get(doc, "inference");
-	if (inf && !json_is_object(inf) && !json_is_null(inf))
-		return fail(rd, "\"inference\" is %s, expected an object", cb_json_type_name(inf));
-	if (json_is_object(inf)) {
-		r->has_recorded[CB_OP_LOAD] = true;
-		read_recorded(inf, &r->recorded[CB_OP_LOAD]);
+	if ((v = json_object_get(doc, "kernel_checks")) && read_checks(rd, v, r) != CB_OK)
+		return CB_ERR_INPUT;
+	for (int op = 0; op < CB_NOPS; op++) {
+		const char *key = cb_inference_key((cb_op)op);
+		json_t *inf = json_object_get(doc, key);
+		if (inf && !json_is_object(inf) && !json_is_null(inf))
+			return fail(rd, "\"%s\" is %s, expected an object", key, cb_json_type_name(inf));
+		if (json_is_object(inf)) {
+			r->has_recorded[op] = true;
+			read_recorded(inf, &r->recorded[op]);
+		}
 	}
 	r->extra = cb_extra_collect(doc, NULL, 0, cb_top_keys);
 	return CB_OK;

@@ -88,6 +88,7 @@ static const cb_field cb_plan_fields[] = {
 	CB_FIELD_INT(cb_plan_meta, subgroup_size, 1, 1e6),
 	CB_FIELD_INT(cb_plan_meta, local_mem_budget, 0, 1e12),
 	CB_FIELD_BOOL(cb_plan_meta, quick),
+	CB_FIELD_STR(cb_plan_meta, ops),
 };
 
 static const cb_field cb_baseline_fields[] = {
@@ -103,7 +104,25 @@ static const char *const cb_measurement_keys[] = { "id", "kind", "op", "elem_byt
 	"lanes", "ns_per_access", "steps", "steps_short", "verified", "samples_ns",
 	"samples_short_ns", "stats", NULL };
 
+static const cb_field cb_check_fields[] = {
+	CB_FIELD_STR(cb_kernel_check, kernel),
+	CB_FIELD_STR(cb_kernel_check, variant),
+	CB_FIELD_INT(cb_kernel_check, elem_bytes, 1, 16),
+	CB_FIELD_INT(cb_kernel_check, tile, 1, 4096),
+	CB_FIELD_INT(cb_kernel_check, rows, 1, 4096),
+	CB_FIELD_INT(cb_kernel_check, pad, 0, 4096),
+	CB_FIELD_INT(cb_kernel_check, bits, 0, 12),
+	CB_FIELD_INT(cb_kernel_check, shift, 0, 12),
+	CB_FIELD_INT(cb_kernel_check, matrix, 1, 1e6),
+	CB_FIELD_INT(cb_kernel_check, launches, 1, 1e6),
+	CB_FIELD_REAL(cb_kernel_check, ns_per_launch, 0, 1e15),
+	CB_FIELD_BOOL(cb_kernel_check, verified),
+};
+/* Read and written by hand: */
+static const char *const cb_check_other[] = { "ci95", "samples_ns", NULL };
+
 static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
-	"device", "run", "quality", "baseline", "measurements", "inference", "advice", NULL };
+	"device", "run", "quality", "baseline", "measurements", "inference", "inference_store",
+	"inference_atomic", "advice", "kernel_checks", NULL };
 
 #endif

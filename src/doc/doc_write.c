@@ -111,11 +111,11 @@ static json_t *run_json(const cb_run_meta *m)
 	cb_fields_write(o, cb_run_fields, CB_NFIELDS(cb_run_fields), m);
 	if (m->has_build_options) {
 		json_t *bo = json_object();
-		for (int e = 0; e < CB_NELEM; e++)
-			if (m->build_options[e]) {
-				char key[8];
-				snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
-				json_object_set_new(bo, key, json_string(m->build_options[e]));
+		for (int k = 0; k < CB_NOPS * CB_NELEM; k++)
+			if (m->build_options[k]) {
+				char key[24];
+				cb_build_options_key(k, key, sizeof key);
+				json_object_set_new(bo, key, json_string(m->build_options[k]));
 			}
 		json_object_set_new(o, "build_options", bo);
 	}
@@ -180,6 +180,35 @@ static void add_meta(json_t *doc, const cb_result *r)
 		json_object_set_new(doc, "baseline", baseline_json(&r->baseline, r->device.subgroup_size));
 }
 
+static json_t *check_json(const cb_kernel_check *k)
+{
+	json_t *o = json_object();
+	cb_fields_write(o, cb_check_fields, CB_NFIELDS(cb_check_fields), k);
+	if (isfinite(k->ci_lo) && isfinite(k->ci_hi))
+		json_object_set_new(o, "ci95", json_pack("[ff]", k->ci_lo, k->ci_hi));
+	json_t *s = json_array();
+	for (unsigned i = 0; i < k->nsamples; i++)
+		json_array_append_new(s, json_real(k->samples_ns[i]));
+	json_object_set_new(o, "samples_ns", s);
+	cb_extra_merge(o, k->extra);
+	return o;
+}
+
+static json_t *advice_json(const cb_result *r)
+{
+	json_t *a = json_object();
+	if (r->npad)
+		json_object_set_new(a, "padding", cb_padding_json(r->pad, r->npad));
+	if (r->nswizzle)
+		json_object_set_new(a, "swizzle", cb_swizzle_json(r->swizzle, r->nswizzle));
+	json_t *t = cb_transpose_json(r);
+	if (json_array_size(t))
+		json_object_set_new(a, "transpose", t);
+	else
+		json_decref(t);
+	return a;
+}
+
 char *cb_doc_write(const cb_result *r)
 {
 	json_t *doc = json_pack("{s:s, s:i}", "format", CB_FORMAT_NAME, "format_version",
@@ -190,11 +219,22 @@ char *cb_doc_write(const cb_result *r)
 		json_array_append_new(ms, measurement_json(&r->ms[i], r->device.subgroup_size));
 	json_object_set_new(doc, "measurements", ms);
 	if (r->analyzed) {
-		json_object_set_new(doc, "inference", cb_inference_json(&r->inference[CB_OP_LOAD],
-									r->device.subgroup_size));
-		if (r->npad)
-			json_object_set_new(doc, "advice", json_pack("{s:o}", "padding",
-				cb_padding_json(r->pad, r->npad)));
+		for (int op = 0; op < CB_NOPS; op++)
+			if (op == CB_OP_LOAD || r->op_present[op])
+				json_object_set_new(doc, cb_inference_key((cb_op)op),
+						    cb_inference_json(&r->inference[op],
+								      r->device.subgroup_size));
+		json_t *a = advice_json(r);
+		if (json_object_size(a))
+			json_object_set_new(doc, "advice", a);
+		else
+			json_decref(a);
+	}
+	if (r->nchecks) {
+		json_t *ks = json_array();
+		for (size_t i = 0; i < r->nchecks; i++)
+			json_array_append_new(ks, check_json(&r->checks[i]));
+		json_object_set_new(doc, "kernel_checks", ks);
 	}
 	cb_extra_merge(doc, r->extra);
 	return cb_json_text(doc, 1);

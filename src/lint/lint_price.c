@@ -11,6 +11,7 @@
  * R >> shift at least 2) that does, fewest bits first, then smallest shift. */
 #include "config.h"
 #include "lint/lint_record.h"
+#include "core/swizzle.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -214,7 +215,7 @@ static uint32_t column(const candidate *c, uint32_t row, uint32_t col, uint32_t 
 {
 	if (!c->swizzle)
 		return row * (cols + c->pad) + col;
-	return row * cols + (col ^ ((row >> c->shift) & ((1u << c->bits) - 1)));
+	return row * cols + cb_swizzle_column(row, col, c->bits, c->shift);
 }
 
 /* Every sub-group access at its minimum with candidate C; *worst: the most passes. */

@@ -3,6 +3,7 @@
  * the result's names and memory. */
 #include "config.h"
 #include "lint/lint.h"
+#include "core/swizzle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +82,7 @@ void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n
 void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
 			  size_t n)
 {
-	unsigned mask = (1u << bits) - 1;
-	if (shift)
-		snprintf(buf, n, "%s[r][c ^ ((r >> %u) & %u)]", o->name, shift, mask);
-	else
-		snprintf(buf, n, "%s[r][c ^ (r & %u)]", o->name, mask);
+	cb_swizzle_expr(o->name, bits, shift, buf, n);
 }
 
 bool cb_lint_has_conflict(const cb_lint_result *res)

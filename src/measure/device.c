@@ -376,6 +376,7 @@ void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
 	device_value(d, CL_DEVICE_ENDIAN_LITTLE, &little, sizeof little);
 	info->little_endian = little == CL_TRUE;
 	info->has_khr_subgroups = has_extension(info->extensions, "cl_khr_subgroups");
+	info->has_int64_atomics = has_extension(info->extensions, "cl_khr_int64_base_atomics");
 	if (info->device_major * 10 + info->device_minor >= 21)
 		device_value(d, 0x105C /* CL_DEVICE_MAX_NUM_SUB_GROUPS */, &info->max_num_sub_groups,
 			     sizeof info->max_num_sub_groups);

@@ -43,6 +43,7 @@ typedef struct {
 	unsigned subgroup_size;
 	const char *subgroup_source;
 	bool has_khr_subgroups;
+	bool has_int64_atomics;     /* cl_khr_int64_base_atomics: 8-byte atomics are measured */
 	cl_uint max_num_sub_groups;  /* OpenCL 2.1+: 0 when the device has no sub-groups */
 	/* What the vendor reports, where it does (not a measurement). */
 	cl_uint local_mem_per_cu;  /* CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD; 0 unknown */

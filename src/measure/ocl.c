@@ -12,6 +12,9 @@
 #include <string.h>
 
 static const char *const elem_types[CB_NELEM] = { "uchar", "ushort", "uint", "uint2", "uint4" };
+/* Each operation's kernel: its file in cl/ and its name. */
+static const char *const kernel_files[CB_NOPS] = { "chase.cl", "store.cl", "atomic.cl" };
+static const char *const kernel_names[CB_NOPS] = { "cb_chase", "cb_store", "cb_atomic" };
 
 struct cb_ocl {
 	const cb_device_ref *ref;
@@ -21,9 +24,9 @@ struct cb_ocl {
 	cl_context ctx;
 	cl_command_queue q;
 	bool event_timer;
-	cl_program prog[CB_NELEM];
-	cl_kernel kern[CB_NELEM];
-	char build_opts[CB_NELEM][512];
+	cl_program prog[CB_NKERNELS];
+	cl_kernel kern[CB_NKERNELS];
+	char build_opts[CB_NKERNELS][512];
 	cb_build_params bp;
 	cl_mem tables, out, check;
 	uint32_t *check_host;
@@ -32,22 +35,64 @@ struct cb_ocl {
 	cl_event *events;
 };
 
-uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian)
+/* The fill pattern of local memory: 32-bit word w holds w * 0x9E3779B1. */
+static uint32_t pattern(uint32_t w)
 {
-	uint32_t w = offset / 4, v;
-	uint32_t word = w * 0x9E3779B1u;
+	return w * 0x9E3779B1u;
+}
+
+/* cl/chase.cl: the fold of the element at OFFSET of the fill pattern. */
+static uint32_t loaded(unsigned elem_bytes, uint32_t offset, bool little_endian)
+{
+	uint32_t w = offset / 4, word = pattern(w);
 	unsigned shift = little_endian ? 8 * (offset % 4) : 8 * (4 - (offset % 4) - elem_bytes);
 	switch (elem_bytes) {
-	case 1: v = (word >> shift) & 0xffu; break;
-	case 2: v = (word >> shift) & 0xffffu; break;
-	case 4: v = word; break;
-	case 8: v = word ^ ((w + 1) * 0x9E3779B1u); break;
-	default:
-		v = word ^ ((w + 1) * 0x9E3779B1u) ^ ((w + 2) * 0x9E3779B1u) ^ ((w + 3) * 0x9E3779B1u);
-		break;
+	case 1: return (word >> shift) & 0xffu;
+	case 2: return (word >> shift) & 0xffffu;
+	case 4: return word;
+	case 8: return word ^ pattern(w + 1);
+	default: return word ^ pattern(w + 1) ^ pattern(w + 2) ^ pattern(w + 3);
 	}
-	/* The kernel returns the last loaded value plus the number of steps it ran. */
-	return v + steps;
+}
+
+/* cl/store.cl: the fold of the value of the last step, STEPS - 1. */
+static uint32_t stored(unsigned elem_bytes, uint32_t steps)
+{
+	uint32_t v = steps - 1;
+	switch (elem_bytes) {
+	case 1: return v & 0xffu;
+	case 2: return v & 0xffffu;
+	case 4: return v;
+	case 8: return v ^ 5u;
+	default: return v ^ 5u ^ 6u ^ 7u;
+	}
+}
+
+/* cl/atomic.cl: the pattern of the element at lane L's offset plus STEPS for every work-item
+ * of the group that adds to it (the table repeats every NLANES work-items). */
+static uint32_t added(const cb_launch_req *req, unsigned l, size_t local, bool little_endian)
+{
+	uint32_t offset = req->lanes[l], w = offset / 4;
+	uint64_t same = 0;
+	for (unsigned k = 0; k < req->nlanes; k++)
+		same += req->lanes[k] == offset ? (local + req->nlanes - 1 - k) / req->nlanes : 0;
+	uint64_t add = same * req->steps;
+	if (cb_elem_sizes[req->elem] == 4)
+		return pattern(w) + (uint32_t)add;
+	uint64_t lo = little_endian ? pattern(w) : pattern(w + 1);
+	uint64_t hi = little_endian ? pattern(w + 1) : pattern(w);
+	uint64_t v = (hi << 32 | lo) + add;
+	return (uint32_t)v ^ (uint32_t)(v >> 32);
+}
+
+uint32_t cb_expected_result(const cb_launch_req *req, unsigned l, size_t local, bool little_endian)
+{
+	/* Every kernel adds the number of steps it ran. */
+	switch (req->op) {
+	case CB_OP_STORE: return stored(cb_elem_sizes[req->elem], req->steps) + req->steps;
+	case CB_OP_ATOMIC: return added(req, l, local, little_endian) + req->steps;
+	default: return loaded(cb_elem_sizes[req->elem], req->lanes[l], little_endian) + req->steps;
+	}
 }
 
 static cb_rc cl_fail(cb_error *err, const char *call, cl_int st, const char *what)
@@ -86,13 +131,13 @@ void cb_ocl_set_timeout(cb_ocl *c, unsigned seconds)
 
 static void release_kernels(cb_ocl *c)
 {
-	for (int e = 0; e < CB_NELEM; e++) {
-		if (c->kern[e])
-			clReleaseKernel(c->kern[e]);
-		if (c->prog[e])
-			clReleaseProgram(c->prog[e]);
-		c->kern[e] = NULL;
-		c->prog[e] = NULL;
+	for (int k = 0; k < CB_NKERNELS; k++) {
+		if (c->kern[k])
+			clReleaseKernel(c->kern[k]);
+		if (c->prog[k])
+			clReleaseProgram(c->prog[k]);
+		c->kern[k] = NULL;
+		c->prog[k] = NULL;
 	}
 }
 
@@ -129,83 +174,85 @@ bool cb_ocl_event_timer(const cb_ocl *c)
 	return c->event_timer;
 }
 
-bool cb_ocl_built(const cb_ocl *c, int e)
+bool cb_ocl_built(const cb_ocl *c, int k)
 {
-	return c->kern[e] != NULL;
+	return c->kern[k] != NULL;
 }
 
-const char *cb_ocl_build_options(const cb_ocl *c, int e)
+const char *cb_ocl_build_options(const cb_ocl *c, int k)
 {
-	return c->kern[e] ? c->build_opts[e] : NULL;
+	return c->kern[k] ? c->build_opts[k] : NULL;
 }
 
 /* The build log, cut at 64 KiB, as an error's text. */
-static cb_rc build_failed(cb_ocl *c, int e, cl_int st, cb_error *err)
+static cb_rc build_failed(cb_ocl *c, int k, cl_int st, cb_error *err)
 {
 	size_t n = 0;
 	char *log = NULL;
-	if (clGetProgramBuildInfo(c->prog[e], c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
+	if (clGetProgramBuildInfo(c->prog[k], c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
 	    CL_SUCCESS && n > 1) {
 		log = cb_xcalloc(1, n + 1);
-		if (clGetProgramBuildInfo(c->prog[e], c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
+		if (clGetProgramBuildInfo(c->prog[k], c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
 					  NULL) != CL_SUCCESS)
 			log[0] = '\0';
 	}
 	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-		      "the %u-byte kernel does not build (options: %s)", cb_elem_sizes[e],
-		      c->build_opts[e]);
+		      "the %u-byte %s kernel does not build (options: %s)",
+		      cb_elem_sizes[k % CB_NELEM], cb_op_name((cb_op)(k / CB_NELEM)), c->build_opts[k]);
 	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
 	free(log);
 	return CB_ERR_RUNTIME;
 }
 
-cb_rc cb_ocl_build(cb_ocl *c, int e, cb_error *err)
+cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
 {
-	if (c->kern[e])
+	if (c->kern[k])
 		return CB_OK;
+	int op = k / CB_NELEM, e = k % CB_NELEM;
 	char *src = NULL;
-	cb_rc rc = cb_kernel_source("chase.cl", c->o.kernel_dir, &src, err);
+	cb_rc rc = cb_kernel_source(kernel_files[op], c->o.kernel_dir, &src, err);
 	if (rc != CB_OK)
 		return rc;
 	cl_int st;
 	const char *srcs[1] = { src };
-	c->prog[e] = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
+	c->prog[k] = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
 	free(src);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
 	char pin[32] = "";
 	if (c->bp.subgroup_pin)
 		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
-	snprintf(c->build_opts[e], sizeof c->build_opts[e],
+	snprintf(c->build_opts[k], sizeof c->build_opts[k],
 		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
 		 elem_types[e], cb_elem_sizes[e], c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
-	st = clBuildProgram(c->prog[e], 1, &c->ref->device, c->build_opts[e], NULL, NULL);
+	st = clBuildProgram(c->prog[k], 1, &c->ref->device, c->build_opts[k], NULL, NULL);
 	if (st != CL_SUCCESS)
-		return build_failed(c, e, st, err);
-	c->kern[e] = clCreateKernel(c->prog[e], "cb_chase", &st);
+		return build_failed(c, k, st, err);
+	c->kern[k] = clCreateKernel(c->prog[k], kernel_names[op], &st);
 	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateKernel", st, "cannot create the kernel cb_chase");
+		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the "
+				     "kernel %s", kernel_names[op]);
 	return CB_OK;
 }
 
-cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *err)
+cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *err)
 {
 	cl_device_id d = c->ref->device;
 	memset(lim, 0, sizeof *lim);
-	cl_int st = clGetKernelWorkGroupInfo(c->kern[e], d, CL_KERNEL_WORK_GROUP_SIZE,
+	cl_int st = clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_WORK_GROUP_SIZE,
 					     sizeof lim->work_group_size, &lim->work_group_size, NULL);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clGetKernelWorkGroupInfo", st,
 			       "cannot query CL_KERNEL_WORK_GROUP_SIZE");
 	cl_ulong local = 0;
-	st = clGetKernelWorkGroupInfo(c->kern[e], d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
+	st = clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
 				      NULL);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clGetKernelWorkGroupInfo", st, "cannot query CL_KERNEL_LOCAL_MEM_SIZE");
 	lim->local_mem_static = local;
 	/* Optional: a driver that does not know it leaves the multiple unknown (0). */
-	if (clGetKernelWorkGroupInfo(c->kern[e], d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+	if (clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 				     sizeof lim->preferred_multiple, &lim->preferred_multiple,
 				     NULL) != CL_SUCCESS)
 		lim->preferred_multiple = 0;
@@ -216,9 +263,9 @@ cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *er
 extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
 	cl_kernel_sub_group_info, size_t, const void *, size_t, void *, size_t *);
 
-unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local)
+unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int k, size_t local)
 {
-	if (!c->kern[e])
+	if (!c->kern[k])
 		return 0;
 	size_t sg = 0;
 	cl_int st = CL_INVALID_OPERATION;
@@ -228,13 +275,13 @@ unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local)
 			clGetExtensionFunctionAddressForPlatform(c->ref->platform,
 								 "clGetKernelSubGroupInfoKHR");
 		if (fn)
-			st = fn(c->kern[e], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
+			st = fn(c->kern[k], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
 				sizeof local, &local, sizeof sg, &sg, NULL);
 	} else if (info->device_major * 10 + info->device_minor >= 21 &&
 		   info->platform_major * 10 + info->platform_minor >= 21 && info->max_num_sub_groups) {
 		/* Only for a device with sub-groups: a driver without them may leave this entry of
 		 * its dispatch table empty. */
-		st = clGetKernelSubGroupInfo(c->kern[e], c->ref->device,
+		st = clGetKernelSubGroupInfo(c->kern[k], c->ref->device,
 					     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local,
 					     &local, sizeof sg, &sg, NULL);
 	}
@@ -304,8 +351,7 @@ static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *
 	for (unsigned g = 0; g < 2; g++) {
 		const uint32_t *got = c->check_host + (slot * 2 + g) * req->nlanes;
 		for (unsigned l = 0; l < n; l++) {
-			uint32_t want = cb_expected_result(cb_elem_sizes[req->elem], req->lanes[l],
-							   req->steps, c->info->little_endian);
+			uint32_t want = cb_expected_result(req, l, c->local, c->info->little_endian);
 			if (got[l] != want)
 				return cb_error_set(err, CB_ERR_RUNTIME, "verification failed for %s: "
 						    "work-item %zu returned 0x%08x, expected 0x%08x (the "
@@ -319,7 +365,7 @@ static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *
 
 static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_error *err)
 {
-	cl_kernel k = c->kern[req->elem];
+	cl_kernel k = c->kern[cb_kernel_id(req->op, req->elem)];
 	cl_uint mask = 0, table = req->table, nlanes = req->nlanes, steps = req->steps;
 	cl_uint fill = req->fill_words;
 	struct { size_t size; const void *value; } args[] = {
@@ -331,8 +377,8 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 		cl_int st = clSetKernelArg(k, i, args[i].size, args[i].value);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clSetKernelArg", st,
-					     "cannot set argument %u of the %u-byte kernel", i,
-					     cb_elem_sizes[req->elem]);
+					     "cannot set argument %u of the %u-byte %s kernel", i,
+					     cb_elem_sizes[req->elem], cb_op_name(req->op));
 	}
 	return CB_OK;
 }
@@ -358,7 +404,8 @@ static cb_rc enqueue_all(cb_ocl *c, const cb_launch_req *reqs, size_t n, size_t 
 		cb_rc rc = set_args(c, req, (cl_uint)*queued, err);
 		if (rc != CB_OK)
 			return rc;
-		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[req->elem], 1, NULL, &c->global,
+		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[cb_kernel_id(req->op, req->elem)], 1,
+						   NULL, &c->global,
 						   &c->local, 0, NULL, &c->events[*queued]);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The OpenCL layer of the measure stage: context and profiling queue, one program per element
- * size, the lane tables and result buffers on the device, launches, verification of a launch's
- * results, release. With device.c the only code that calls OpenCL; every call is checked and
- * a failure is reported under its own name.
+ * The OpenCL layer of the measure stage: context and profiling queue, one program per kernel
+ * (operation and element size), the lane tables and result buffers on the device, launches,
+ * verification of a launch's results, release. With device.c the only code that calls
+ * OpenCL; every call is checked and a failure is reported under its own name.
  */
 #ifndef CB_OCL_H
 #define CB_OCL_H
@@ -11,14 +11,22 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/notify.h"
+#include "core/result.h"
 #include "measure/device.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* The 4-byte kernel: built first, its limits size every launch. */
+/* A kernel: an operation (cl/chase.cl loads, cl/store.cl, cl/atomic.cl) and an element size
+ * index. The 4-byte load kernel is built first; its limits size every launch. */
+#define CB_NKERNELS (CB_NOPS * CB_NELEM)
 #define CB_ELEM_INDEX_4B 2
+#define CB_KERNEL_LOAD_4B CB_ELEM_INDEX_4B
+static inline int cb_kernel_id(cb_op op, int e)
+{
+	return (int)op * CB_NELEM + e;
+}
 
 typedef struct cb_ocl cb_ocl;
 
@@ -35,8 +43,9 @@ typedef struct {
 	unsigned subgroup_pin;
 } cb_build_params;
 
-/* One launch of the lane-table kernel (one slot of a batch). */
+/* One launch of a lane-table kernel (one slot of a batch). */
 typedef struct {
+	cb_op op;
 	int elem;                   /* element size index */
 	unsigned table, nlanes;     /* lane table TABLE of NLANES offsets in the table buffer */
 	unsigned steps;             /* chain length, a multiple of 8 */
@@ -45,9 +54,9 @@ typedef struct {
 	const char *what;           /* names the launch in messages */
 } cb_launch_req;
 
-/* What the kernel returns for one lane: the fold of the element of ELEM_BYTES at byte OFFSET
- * of the fill pattern, plus STEPS. */
-uint32_t cb_expected_result(unsigned elem_bytes, uint32_t offset, uint32_t steps, bool little_endian);
+/* What the kernel of REQ returns for lane L of a work-group of LOCAL work-items (see the
+ * kernels in cl/ for what they compute). */
+uint32_t cb_expected_result(const cb_launch_req *req, unsigned l, size_t local, bool little_endian);
 
 cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb_ocl_opts *o,
 		  cb_ocl **out, cb_error *err);
@@ -60,22 +69,22 @@ bool cb_ocl_event_timer(const cb_ocl *c);
 
 /* Sets what every kernel is built for; before the first build. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp);
-/* Builds the kernel of element size index E once. */
-cb_rc cb_ocl_build(cb_ocl *c, int e, cb_error *err);
-bool cb_ocl_built(const cb_ocl *c, int e);
-/* The options the kernel of E was built with, and how long the build took. */
-const char *cb_ocl_build_options(const cb_ocl *c, int e);
+/* Builds kernel K (cb_kernel_id) once. */
+cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err);
+bool cb_ocl_built(const cb_ocl *c, int k);
+/* The options kernel K was built with. */
+const char *cb_ocl_build_options(const cb_ocl *c, int k);
 
-/* Limits of the built kernel E: work-group size, static local memory, preferred multiple. */
+/* Limits of the built kernel K: work-group size, static local memory, preferred multiple. */
 typedef struct {
 	size_t work_group_size;
 	unsigned long long local_mem_static;
 	size_t preferred_multiple;  /* 0 when the driver does not say */
 } cb_kernel_limits;
-cb_rc cb_ocl_kernel_limits(cb_ocl *c, int e, cb_kernel_limits *lim, cb_error *err);
-/* The sub-group size the kernel E runs with for LOCAL work-items (cl_khr_subgroups or OpenCL
+cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *err);
+/* The sub-group size kernel K runs with for LOCAL work-items (cl_khr_subgroups or OpenCL
  * 2.1); 0 when the driver cannot say. */
-unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int e, size_t local);
+unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int k, size_t local);
 
 /* Uploads NTABLES lane tables of NLANES offsets each (replacing earlier ones). */
 cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsigned nlanes,

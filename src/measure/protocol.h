@@ -28,6 +28,7 @@
 
 #include "core/error.h"
 #include "core/notify.h"
+#include "core/result.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,6 +46,7 @@ typedef enum { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST } cb_timer_mode;
 
 typedef struct {
 	size_t index;               /* measurement index, CB_BASELINE or CB_PROBE */
+	cb_op op;
 	int elem;                   /* element size index */
 	unsigned table, nlanes;     /* its lane table on the device */
 	const uint32_t *lanes;

@@ -207,9 +207,9 @@ static void record_meta(const cb_runner *r, cb_result *res, const double seconds
 	m->ci_target = o->ci_target;
 	m->seed = (long long)o->seed;
 	m->has_build_options = true;
-	for (int e = 0; e < CB_NELEM; e++)
-		if (cb_ocl_built(r->ocl, e))
-			m->build_options[e] = cb_xstrdup(cb_ocl_build_options(r->ocl, e));
+	for (int k = 0; k < CB_NKERNELS; k++)
+		if (cb_ocl_built(r->ocl, k))
+			m->build_options[k] = cb_xstrdup(cb_ocl_build_options(r->ocl, k));
 	m->kernels = cb_xstrdup(o->kernel_dir ? o->kernel_dir : "embedded");
 	m->clbanks_version = cb_xstrdup(PACKAGE_VERSION);
 	m->command_line = o->command_line ? cb_xstrdup(o->command_line) : NULL;

@@ -30,7 +30,8 @@ static cb_rc run_batch(void *ctx, const cb_launch_item *items, size_t n, double 
 	for (size_t i = 0; i < n; i++) {
 		const cb_experiment *x = items[i].x;
 		cb_experiment_name(x, names + i * NAME, NAME);
-		reqs[i] = (cb_launch_req){ .elem = x->elem, .table = x->table, .nlanes = x->nlanes,
+		reqs[i] = (cb_launch_req){ .op = x->op, .elem = x->elem, .table = x->table,
+					   .nlanes = x->nlanes,
 					   .steps = items[i].steps, .fill_words = x->fill,
 					   .lanes = x->lanes, .what = names + i * NAME };
 	}
@@ -227,7 +228,7 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 	const cb_run_opts *o = r->o;
 	if (!o->plan) {
 		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
-				    .quick = o->quick };
+				    .quick = o->quick, .ops = o->ops };
 		return cb_plan_make(&po, res, err);
 	}
 	const cb_result *plan = o->plan;
@@ -242,6 +243,7 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 	res->generator_version = plan->generator_version ? cb_xstrdup(plan->generator_version) : NULL;
 	res->plan = plan->plan;
 	res->plan.extra = plan->plan.extra ? cb_xstrdup(plan->plan.extra) : NULL;
+	res->plan.ops = plan->plan.ops ? cb_xstrdup(plan->plan.ops) : NULL;
 	res->ms = cb_xcalloc(plan->nms ? plan->nms : 1, sizeof *res->ms);
 	for (size_t i = 0; i < plan->nms; i++) {
 		cb_measurement *m = &res->ms[res->nms++];
@@ -260,6 +262,25 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 
 /* Experiments: the baseline (4-byte elements at stride 1), then every measurement. Checks that
  * every table fits the allocation. */
+/* Without cl_khr_int64_base_atomics the 8-byte atomic measurements are left out. */
+static void drop_unsupported(cb_runner *r, cb_result *res)
+{
+	size_t kept = 0, dropped = 0;
+	for (size_t i = 0; i < res->nms; i++) {
+		cb_measurement *m = &res->ms[i];
+		if (m->op == CB_OP_ATOMIC && m->elem_bytes == 8 && !r->info->has_int64_atomics) {
+			cb_measurement_free(m);
+			dropped++;
+		} else {
+			res->ms[kept++] = *m;
+		}
+	}
+	res->nms = kept;
+	if (dropped)
+		cb_note(r->o->notify, CB_NOTE_WARNING, "%s has no cl_khr_int64_base_atomics: the %zu "
+			"8-byte atomic measurements are left out", r->info->name, dropped);
+}
+
 static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 {
 	const unsigned max_rounds = r->o->max_rounds;
@@ -271,6 +292,7 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 		cb_experiment *x = &r->ex[i];
 		const cb_measurement *m = i ? &res->ms[i - 1] : NULL;
 		x->index = i ? i - 1 : CB_BASELINE;
+		x->op = m ? m->op : CB_OP_LOAD;
 		x->elem = m ? cb_elem_index(m->elem_bytes) : CB_ELEM_INDEX_4B;
 		x->table = (unsigned)i;
 		x->nlanes = r->S;
@@ -294,14 +316,16 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 
 /* A kernel that runs with another sub-group size than the lane tables assume would split or
  * merge them: refused. */
-static cb_rc check_subgroup(cb_runner *r, int e, cb_error *err)
+static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 {
-	unsigned k = cb_ocl_kernel_subgroup(r->ocl, e, r->wg);
-	if (!k || k == r->S || (r->o->latency && k > r->S))
+	unsigned sg = cb_ocl_kernel_subgroup(r->ocl, k, r->wg);
+	if (!sg || sg == r->S || (r->o->latency && sg > r->S))
 		return CB_OK;
-	return cb_error_set(err, CB_ERR_RUNTIME, "the %u-byte kernel runs with sub-groups of %u "
+	return cb_error_set(err, CB_ERR_RUNTIME, "the %u-byte %s kernel runs with sub-groups of %u "
 			    "work-items for work-groups of %zu, not %u (%s); its lane tables would be "
-			    "split or merged", cb_elem_sizes[e], k, r->wg, r->S, r->info->subgroup_source);
+			    "split or merged", cb_elem_sizes[k % CB_NELEM],
+			    cb_op_name((cb_op)(k / CB_NELEM)), sg, r->wg, r->S,
+			    r->info->subgroup_source);
 }
 
 /* Every kernel the plan needs, its work-group limit and sub-group size, the tables on the
@@ -309,22 +333,24 @@ static cb_rc check_subgroup(cb_runner *r, int e, cb_error *err)
 static cb_rc prepare_launches(cb_runner *r, cb_error *err)
 {
 	cb_rc rc;
-	bool needed[CB_NELEM] = { false };
+	bool needed[CB_NKERNELS] = { false };
 	for (size_t i = 0; i < r->nex; i++)
-		needed[r->ex[i].elem] = true;
-	for (int e = 0; e < CB_NELEM; e++) {
-		if (!needed[e])
+		needed[cb_kernel_id(r->ex[i].op, r->ex[i].elem)] = true;
+	for (int k = 0; k < CB_NKERNELS; k++) {
+		if (!needed[k])
 			continue;
-		cb_note(r->o->notify, CB_NOTE_PROGRESS, "building the %u-byte kernel", cb_elem_sizes[e]);
+		const char *op = cb_op_name((cb_op)(k / CB_NELEM));
+		unsigned E = cb_elem_sizes[k % CB_NELEM];
+		cb_note(r->o->notify, CB_NOTE_PROGRESS, "building the %u-byte %s kernel", E, op);
 		cb_kernel_limits lim;
-		if ((rc = cb_ocl_build(r->ocl, e, err)) != CB_OK ||
-		    (rc = cb_ocl_kernel_limits(r->ocl, e, &lim, err)) != CB_OK)
+		if ((rc = cb_ocl_build(r->ocl, k, err)) != CB_OK ||
+		    (rc = cb_ocl_kernel_limits(r->ocl, k, &lim, err)) != CB_OK)
 			return rc;
 		if (lim.work_group_size && lim.work_group_size < r->wg)
-			return cb_error_set(err, CB_ERR_USAGE, "the %u-byte kernel allows work-groups of at "
-					    "most %zu work-items (CL_KERNEL_WORK_GROUP_SIZE); this run "
-					    "needs %zu", cb_elem_sizes[e], lim.work_group_size, r->wg);
-		if ((rc = check_subgroup(r, e, err)) != CB_OK)
+			return cb_error_set(err, CB_ERR_USAGE, "the %u-byte %s kernel allows work-groups of "
+					    "at most %zu work-items (CL_KERNEL_WORK_GROUP_SIZE); this run "
+					    "needs %zu", E, op, lim.work_group_size, r->wg);
+		if ((rc = check_subgroup(r, k, err)) != CB_OK)
 			return rc;
 	}
 	uint32_t *all = cb_xmalloc(r->nex * r->S * sizeof(uint32_t));
@@ -359,7 +385,8 @@ static void release(cb_runner *r)
 	}
 	free(r->ex);
 	free(r->baseline_lanes);
-	cb_pass_cache_free(r->cache);
+	for (int op = 0; op < CB_NOPS; op++)
+		cb_pass_cache_free(r->cache[op]);
 	cb_ocl_close(r->ocl);
 }
 
@@ -389,7 +416,10 @@ static cb_rc start(cb_runner *r, cb_result *res, cb_error *err)
 {
 	cb_rc rc;
 	if ((rc = setup(r, err)) != CB_OK || (rc = choose_subgroup(r, err)) != CB_OK ||
-	    (rc = load_plan(r, res, err)) != CB_OK || (rc = make_experiments(r, res, err)) != CB_OK)
+	    (rc = load_plan(r, res, err)) != CB_OK)
+		return rc;
+	drop_unsupported(r, res);
+	if ((rc = make_experiments(r, res, err)) != CB_OK)
 		return rc;
 	r->plan = res;
 	fit_local(r);
@@ -431,9 +461,9 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 		bool all = true;
 		for (size_t i = 1; i < r->nex; i++)
 			all &= r->ex[i].n > 0;
-		*o->keep_cache = all ? r->cache : NULL;
+		*o->keep_cache = all ? r->cache[CB_OP_LOAD] : NULL;
 		if (all)
-			r->cache = NULL;
+			r->cache[CB_OP_LOAD] = NULL;
 	}
 out:
 	release(r);

@@ -21,6 +21,7 @@ typedef struct {
 	const char *build_options;  /* extra options for clBuildProgram, may be NULL */
 	bool latency;               /* one sub-group instead of every compute unit busy */
 	bool quick;
+	unsigned ops;               /* CB_OP_BIT bits to measure (0: loads only) */
 	unsigned min_rounds, max_rounds;
 	double ci_target;           /* a ratio's CI half-width target, as a share */
 	bool all_narrow;            /* stop only when every ratio's CI meets the target */

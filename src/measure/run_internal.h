@@ -29,8 +29,8 @@ typedef struct {
 	uint32_t *baseline_lanes;
 	cb_protocol_state st;
 	/* The settled check: the last answers, and the passes of the plan's tables. */
-	cb_pass_cache *cache;
-	char answers[3][160];
+	cb_pass_cache *cache[CB_NOPS];
+	char answers[2][CB_NOPS][160]; /* the last and the one before, by op */
 	unsigned nanswers;
 	const cb_result *plan;      /* the measurements being run (for the settled check) */
 } cb_runner;

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/* The text report: the device and the run, then for each operation measured its verdict and
+ * model, the stride tables, the advice. Lines are kept within 100 columns. */
 #include "config.h"
 #include "views/report.h"
+#include "views/report_parts.h"
 #include "core/infer_quality.h"
 #include "core/advice.h"
 #include "core/model.h"
@@ -10,12 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Text from a document, printable: control characters as \xNN. */
-static void put(FILE *out, const char *s, const char *dflt)
+#define COLUMNS 100
+#define LABEL 12
+
+void cb_report_put(FILE *out, const char *s, const char *dflt)
 {
 	char *e = cb_escape_controls(s ? s : dflt);
 	fputs(e, out);
 	free(e);
+}
+
+const char *cb_op_plural(cb_op op)
+{
+	switch (op) {
+	case CB_OP_STORE: return "stores";
+	case CB_OP_ATOMIC: return "atomics";
+	default: return "loads";
+	}
 }
 
 static bool is(const char *s, const char *want)
@@ -28,20 +42,20 @@ static void header(FILE *out, const cb_result *r)
 	const cb_device_doc *d = &r->device;
 	const cb_run_meta *run = &r->run;
 	fputs("Device:     ", out);
-	put(out, d->name, "(unnamed device)");
+	cb_report_put(out, d->name, "(unnamed device)");
 	if (d->platform) {
 		fputs(" (", out);
-		put(out, d->platform, "?");
+		cb_report_put(out, d->platform, "?");
 		fputc(')', out);
 	}
 	fputc('\n', out);
 	if (d->driver_version) {
 		fputs("Driver:     ", out);
-		put(out, d->driver_version, "?");
+		cb_report_put(out, d->driver_version, "?");
 		fputs(", ", out);
-		put(out, d->device_version, "?");
+		cb_report_put(out, d->device_version, "?");
 		fputs(", ", out);
-		put(out, d->opencl_c_version, "?");
+		cb_report_put(out, d->opencl_c_version, "?");
 		fputc('\n', out);
 	}
 	if (d->compute_units != CB_UNSET || d->max_clock_mhz != CB_UNSET)
@@ -50,19 +64,19 @@ static void header(FILE *out, const cb_result *r)
 			d->max_clock_mhz != CB_UNSET ? d->max_clock_mhz : 0);
 	if (d->local_mem_bytes != CB_UNSET) {
 		fprintf(out, "Local mem:  %lld KiB per work-group, type ", d->local_mem_bytes / 1024);
-		put(out, d->local_mem_type, "?");
+		cb_report_put(out, d->local_mem_type, "?");
 		fputc('\n', out);
 	}
 	fprintf(out, "Sub-group:  %u lanes (", d->subgroup_size);
-	put(out, d->subgroup_source, "from the document");
+	cb_report_put(out, d->subgroup_source, "from the document");
 	fputs(")\n", out);
 	if (run->present) {
 		fputs("Run:        ", out);
-		put(out, run->regime, "?");
+		cb_report_put(out, run->regime, "?");
 		fprintf(out, " regime, %lld rounds, %lld work-items, timer ",
 			run->rounds != CB_UNSET ? run->rounds : 0,
 			run->global_size != CB_UNSET ? run->global_size : 0);
-		put(out, run->timer, "?");
+		cb_report_put(out, run->timer, "?");
 		fprintf(out, " (resolution %lld ns), %.1f s\n",
 			d->timer_resolution_ns != CB_UNSET ? d->timer_resolution_ns : 0,
 			isfinite(run->seconds_total) ? run->seconds_total : 0.0);
@@ -79,14 +93,13 @@ static void header(FILE *out, const cb_result *r)
 static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 {
 	bool global = is(r->device.local_mem_type, "global");
-	fputc('\n', out);
 	switch (inf->status) {
 	case CB_BANKED:
 		fprintf(out, "Result:     banked, %u banks x %u bytes (confidence %.3f)\n",
 			inf->best.geom.banks, inf->best.geom.width, inf->confidence);
 		break;
 	case CB_NOT_BANKED:
-		fprintf(out, "Result:     not banked (confidence %.2f)\n", inf->confidence);
+		fprintf(out, "Result:     not banked (confidence %.3f)\n", inf->confidence);
 		break;
 	default:
 		fprintf(out, "Result:     inconclusive (no bank geometry is singled out)\n");
@@ -107,13 +120,6 @@ static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 	if (global)
 		fprintf(out, "Caveat:     the driver says local memory is of type global (emulated in "
 			"ordinary memory); the banks measured are those of the memory behind it\n");
-	double worse = inf->best.sse > 0 ? inf->runner_up.sse / inf->best.sse : INFINITY;
-	if (inf->runner_up.flat)
-		fprintf(out, "Runner-up:  flat (no banks), fits %.0fx worse\n", worse);
-	else
-		fprintf(out, "Runner-up:  %u x %u B, fits %.1fx worse (score +%.0f)\n",
-			inf->runner_up.geom.banks, inf->runner_up.geom.width, worse,
-			inf->runner_up.score - inf->best.score);
 	return true;
 }
 
@@ -124,11 +130,11 @@ static void approximate_lines(FILE *out, const cb_inference *inf)
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!inf->elem_present[e] || !q->approximate[e])
 			continue;
-		fprintf(out, "Approximate: %u B loads: the model misses them by %.1fx the expected error",
-			cb_elem_sizes[e], q->elem_misfit[e]);
+		fprintf(out, "Approximate: %u B: the model misses these tables by %.1fx the expected "
+			"error", cb_elem_sizes[e], q->elem_misfit[e]);
 		if (q->approx_kind[e][0]) {
 			fputs(" (", out);
-			put(out, q->approx_kind[e], "?");
+			cb_report_put(out, q->approx_kind[e], "?");
 			fprintf(out, " tables by %.1fx)", q->approx_kind_misfit[e]);
 		}
 		fputs("; worst: measurements", out);
@@ -138,47 +144,66 @@ static void approximate_lines(FILE *out, const cb_inference *inf)
 	}
 }
 
-static void model_lines(FILE *out, const cb_inference *inf, unsigned S)
+static void broadcast_line(FILE *out, const cb_inference *inf, cb_op op)
 {
+	static const char *const yes[CB_NOPS] = {
+		"lanes reading the same word share one access (broadcast and multicast)",
+		"lanes writing the same word take one pass (one of them wins)",
+		"lanes updating the same word are served in one pass" };
+	static const char *const no[CB_NOPS] = {
+		"lanes reading the same word are served one by one",
+		"lanes writing the same word are served one by one",
+		"lanes updating the same word are served one after another (serialized)" };
 	if (!inf->broadcast_known)
 		fprintf(out, "Broadcast:  undetermined (the measurements cannot tell)\n");
-	else if (inf->best.geom.broadcast)
-		fprintf(out, "Broadcast:  yes: lanes reading the same word share one access "
-			"(broadcast and multicast)\n");
 	else
-		fprintf(out, "Broadcast:  no: lanes reading the same word are served one by one\n");
+		fprintf(out, "Broadcast:  %s: %s\n", inf->best.geom.broadcast ? "yes" : "no",
+			inf->best.geom.broadcast ? yes[op] : no[op]);
+}
+
+static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op)
+{
+	broadcast_line(out, inf, op);
 	if (inf->best.geom.pair_packing)
 		fprintf(out, "Packing:    yes: when lanes pair up on identical offsets (n and n^1, or n "
 			"and n^2), a pass serves twice the lanes\n");
 	fprintf(out, "Lanes/pass:");
+	bool first = true;
 	for (int e = 0; e < CB_NELEM; e++)
-		if (inf->elem_present[e])
-			fprintf(out, " %u B: %u%s%s", cb_elem_sizes[e], inf->best.lanes_per_pass[e],
+		if (inf->elem_present[e]) {
+			fprintf(out, "%s %u B: %u%s%s", first ? "" : ",", cb_elem_sizes[e],
+				inf->best.lanes_per_pass[e],
 				inf->best.lanes_per_pass[e] == S ? " (whole sub-group)" : "",
-				inf->lanes_certain[e] ? "" : "?");
+				inf->lanes_certain[e] ? "" : " (uncertain)");
+			first = false;
+		}
 	fputc('\n', out);
 	approximate_lines(out, inf);
 }
 
+/* Cycles per extra pass first (what a kernel author compares), the device-wide time second. */
 static void conflict_line(FILE *out, const cb_result *r, const cb_inference *inf)
 {
 	if (!isfinite(inf->cost_per_pass_ns))
 		return;
-	fprintf(out, "Conflict:   one extra pass costs %.3g ns per ", inf->cost_per_pass_ns);
+	char where[96];
 	if (r->run.present && is(r->run.regime, "latency"))
-		fprintf(out, "dependent access of one sub-group");
+		snprintf(where, sizeof where, "dependent access of one sub-group");
 	else if (r->run.present)
-		fprintf(out, "step of all %lld work-items",
-			r->run.global_size != CB_UNSET ? r->run.global_size : 0);
+		snprintf(where, sizeof where, "step of all %lld work-items",
+			 r->run.global_size != CB_UNSET ? r->run.global_size : 0);
 	else
-		fprintf(out, "access step");
+		snprintf(where, sizeof where, "access step");
 	if (isfinite(inf->cost_per_pass_cycles)) {
 		char cyc[32];
 		snprintf(cyc, sizeof cyc, "%.2g", inf->cost_per_pass_cycles);
-		fprintf(out, " (%s cycle%s per sub-group access at the maximum clock)", cyc,
-			strcmp(cyc, "1") == 0 ? "" : "s");
+		fprintf(out, "Conflict:   one extra pass costs %s cycle%s per sub-group access at the "
+			"maximum clock (%.3g ns per %s)\n", cyc, strcmp(cyc, "1") == 0 ? "" : "s",
+			inf->cost_per_pass_ns, where);
+	} else {
+		fprintf(out, "Conflict:   one extra pass costs %.3g ns per %s\n", inf->cost_per_pass_ns,
+			where);
 	}
-	fputc('\n', out);
 }
 
 /* Conflict-free throughput per compute unit and clock, next to what banks x width allow. */
@@ -186,9 +211,11 @@ static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *in
 {
 	long long clk = r->device.max_clock_mhz;
 	double spc = r->run.subgroups_per_cu;
-	if (clk == CB_UNSET || clk <= 0 || !isfinite(spc) || !is(r->run.regime, "throughput"))
+	if (op == CB_OP_ATOMIC || clk == CB_UNSET || clk <= 0 || !isfinite(spc) ||
+	    !is(r->run.regime, "throughput"))
 		return;
 	fprintf(out, "Bandwidth:  conflict-free, per compute unit per clock:");
+	bool first = true;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!inf->elem_present[e])
 			continue;
@@ -198,7 +225,9 @@ static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *in
 		if (!isfinite(t) || t <= 0)
 			t = inf->best.t0[e] + inf->best.c[e];
 		double bytes = spc * r->device.subgroup_size * cb_elem_sizes[e];
-		fprintf(out, " %u B: %.0f", cb_elem_sizes[e], bytes / (t * (double)clk * 1e-3));
+		fprintf(out, "%s %u B: %.0f", first ? "" : ",", cb_elem_sizes[e],
+			bytes / (t * (double)clk * 1e-3));
+		first = false;
 	}
 	fprintf(out, " B (banks x width: %u B)\n", inf->best.geom.banks * inf->best.geom.width);
 }
@@ -208,7 +237,7 @@ static void vendor_line(FILE *out, const cb_result *r, const cb_inference *inf)
 	if (!r->device.has_reported_banks)
 		return;
 	fprintf(out, "Vendor:     the driver reports %lld banks (", r->device.reported_banks);
-	put(out, r->device.reported_banks_source, "?");
+	cb_report_put(out, r->device.reported_banks_source, "?");
 	fprintf(out, "); measured %u\n", inf->best.geom.banks);
 }
 
@@ -242,115 +271,78 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 		fprintf(out, "Validation: none (the document has no random tables)\n");
 }
 
-static void warnings(FILE *out, const cb_result *r)
+static void quality_warnings(FILE *out, const cb_result *r)
 {
 	for (unsigned i = 0; i < r->quality.nwarnings; i++) {
 		fputs("Warning:    ", out);
-		put(out, r->quality.warnings[i], "");
+		cb_report_put(out, r->quality.warnings[i], "");
 		fputc('\n', out);
 	}
 }
 
-static void stride_row(FILE *out, const cb_result *r, const cb_inference *inf, cb_op op,
-		       unsigned stride, uint32_t *lanes)
+/* One operation's block; with several, each opens with its name. */
+static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 {
-	const unsigned S = r->device.subgroup_size;
-	fprintf(out, "%8u", stride);
-	for (int e = 0; e < CB_NELEM; e++) {
-		if (!inf->elem_present[e])
-			continue;
-		double ratio = cb_stride_ratio(r, op, cb_elem_sizes[e], stride);
-		char cell[32];
-		if (!isfinite(ratio)) {
-			snprintf(cell, sizeof cell, "-");
-		} else if (inf->status == CB_BANKED) {
-			cb_stride_lanes(lanes, S, cb_elem_sizes[e], stride);
-			unsigned p = cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e],
-					       cb_elem_sizes[e], lanes, S);
-			snprintf(cell, sizeof cell, "%.2f (%u)", ratio, p);
-		} else {
-			snprintf(cell, sizeof cell, "%.2f", ratio);
+	const cb_inference *inf = &r->inference[op];
+	fputc('\n', out);
+	if (titled)
+		fprintf(out, "%c%s\n", "LSA"[op], cb_op_plural(op) + 1);
+	if (verdict(out, r, inf)) {
+		model_lines(out, inf, r->device.subgroup_size, op);
+		conflict_line(out, r, inf);
+		bandwidth_line(out, r, inf, op);
+		if (op == CB_OP_LOAD)
+			vendor_line(out, r, inf);
+	}
+	fit_lines(out, inf);
+}
+
+/* Writes TEXT with every line longer than COLUMNS broken at spaces; a continuation is indented
+ * under the label ("Why:        ..."), or by two more spaces than the line. */
+static void wrap(FILE *out, const char *text)
+{
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n"), lead = strspn(line, " ");
+		bool labelled = len > LABEL && lead == 0 && memchr(line, ':', LABEL) != NULL;
+		size_t cont = labelled ? LABEL : lead + 2, col = 0, at = 0;
+		while (len - at > COLUMNS - col) {
+			size_t cut = at + COLUMNS - col;
+			while (cut > at && line[cut] != ' ')
+				cut--;
+			if (cut == at)
+				break; /* one long word: left as is */
+			fprintf(out, "%.*s\n%*s", (int)(cut - at), line + at, (int)cont, "");
+			at = cut + 1;
+			col = cont;
 		}
-		fprintf(out, "  %14s", cell);
+		fprintf(out, "%.*s\n", (int)(len - at), line + at);
+		line += len + (line[len] == '\n');
 	}
-	fputc('\n', out);
-}
-
-static void stride_table(FILE *out, const cb_result *r, const cb_inference *inf, cb_op op)
-{
-	static const unsigned strides[] = { 0, 1, 2, 3, 4, 8, 16, 17, 32, 33, 64, 128 };
-	bool any = false;
-	for (int e = 0; e < CB_NELEM && !any; e++)
-		any = isfinite(cb_stride_ratio(r, op, cb_elem_sizes[e], 2));
-	if (!any)
-		return;
-	fprintf(out, "\nStrides: slowdown against stride 1 of the same element size, measured%s\n",
-		inf->status == CB_BANKED ? " (model passes)" : "");
-	fprintf(out, "%8s", "stride");
-	for (int e = 0; e < CB_NELEM; e++)
-		if (inf->elem_present[e])
-			fprintf(out, "  %12u B", cb_elem_sizes[e]);
-	fputc('\n', out);
-	uint32_t *lanes = cb_xmalloc(r->device.subgroup_size * sizeof *lanes);
-	for (size_t k = 0; k < sizeof strides / sizeof *strides; k++) {
-		bool row = false;
-		for (int e = 0; e < CB_NELEM; e++)
-			row |= isfinite(cb_stride_ratio(r, op, cb_elem_sizes[e], strides[k]));
-		if (row)
-			stride_row(out, r, inf, op, strides[k], lanes);
-	}
-	free(lanes);
-}
-
-static void padding_entry(FILE *out, const cb_pad_advice *a)
-{
-	char decl[64], meas[96];
-	snprintf(decl, sizeof decl, "%s tile[%u][%u]", cb_elem_c_type(a->elem_bytes), a->tile, a->tile);
-	if (!a->found) {
-		fprintf(out, "  %-26s %3u passes; no padding up to one bank period reaches %u\n", decl,
-			a->passes_unpadded, a->passes_ideal);
-		return;
-	}
-	if (a->pad == 0) {
-		if (isfinite(a->measured_unpadded))
-			snprintf(meas, sizeof meas, "measured %.2fx", a->measured_unpadded);
-		else
-			snprintf(meas, sizeof meas, "not measured");
-		fprintf(out, "  %-26s %3u passes: conflict-free as is (%s)\n", decl, a->passes_unpadded,
-			meas);
-		return;
-	}
-	snprintf(decl, sizeof decl, "%s tile[%u][%u+%u]", cb_elem_c_type(a->elem_bytes), a->tile,
-		 a->tile, a->pad);
-	if (isfinite(a->measured_unpadded) && isfinite(a->measured_padded))
-		snprintf(meas, sizeof meas, "measured %.2fx -> %.2fx", a->measured_unpadded,
-			 a->measured_padded);
-	else
-		snprintf(meas, sizeof meas, "not measured");
-	fprintf(out, "  %-26s %3u -> %u passes (%s)\n", decl, a->passes_unpadded, a->passes_padded, meas);
-}
-
-static void padding(FILE *out, const cb_result *r)
-{
-	if (!r->npad)
-		return;
-	fprintf(out, "\nPadding: a column walk (lane i reads tile[i][c]) through rows of W elements\n");
-	for (unsigned i = 0; i < r->npad; i++)
-		padding_entry(out, &r->pad[i]);
 }
 
 void cb_report_text(FILE *out, const cb_result *r)
 {
-	const cb_inference *inf = &r->inference[CB_OP_LOAD];
-	header(out, r);
-	if (verdict(out, r, inf)) {
-		model_lines(out, inf, r->device.subgroup_size);
-		conflict_line(out, r, inf);
-		bandwidth_line(out, r, inf, CB_OP_LOAD);
-		vendor_line(out, r, inf);
-	}
-	fit_lines(out, inf);
-	warnings(out, r);
-	stride_table(out, r, inf, CB_OP_LOAD);
-	padding(out, r);
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+	if (!m)
+		return;
+	header(m, r);
+	/* Every operation measured; loads (inconclusive) when there is none. */
+	unsigned nops = 0;
+	bool shown[CB_NOPS];
+	for (int op = 0; op < CB_NOPS; op++)
+		nops += shown[op] = r->op_present[op];
+	if (!nops)
+		shown[CB_OP_LOAD] = true;
+	for (int op = 0; op < CB_NOPS; op++)
+		if (shown[op])
+			op_block(m, r, (cb_op)op, nops > 1);
+	quality_warnings(m, r);
+	for (int op = 0; op < CB_NOPS; op++)
+		cb_report_strides(m, r, (cb_op)op);
+	cb_report_advice(m, r);
+	fclose(m);
+	wrap(out, text);
+	free(text);
 }

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clbanks store kernel (OpenCL C 1.2): the lane-table kernel of cl/chase.cl for __local stores.
+ *
+ * Every work-item stores to the byte offset of its lane in lane table TABLE, STEPS times. The
+ * offset of each store is start | (v & mask), with v the step counter and mask zero at run
+ * time but unknown to the compiler: two stores may go to different places, so none can be
+ * merged, dropped or moved out of the loop. A step is the store, one add and one three-input
+ * logic operation. The value stored is v (in the first 32 bits of a wider element), so after
+ * the loop (and a barrier) every element a lane wrote holds the last step's value whichever
+ * lane wrote it last; each work-item reads its element back, and that fold plus v goes to
+ * global memory and, for the first and the last work-group, to this launch's SLOT of CHECK,
+ * where the host checks it: a skipped or cut-short loop, or a store that never happened, is
+ * an error, not a time.
+ *
+ * Arguments and build options are those of cl/chase.cl (FILL_WORDS is unused: nothing is read
+ * before it is written).
+ */
+#ifndef CB_ELEM
+#define CB_ELEM uint
+#define CB_ELEM_BYTES 4
+#endif
+#ifndef CB_LOCAL_BYTES
+#error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
+#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
+#error "CB_LOCAL_BYTES must be a positive multiple of 16"
+#endif
+
+#ifdef CB_SUBGROUP
+#define CB_REQD_SUBGROUP __attribute__((intel_reqd_sub_group_size(CB_SUBGROUP)))
+#else
+#define CB_REQD_SUBGROUP
+#endif
+
+/* The value of step v as an element, and the fold of an element back to 32 bits. */
+#if CB_ELEM_BYTES == 16
+#define CB_VALUE(v) ((uint4)((v), 0x5u, 0x6u, 0x7u))
+#define CB_FOLD(x) ((x).s0 ^ (x).s1 ^ (x).s2 ^ (x).s3)
+#elif CB_ELEM_BYTES == 8
+#define CB_VALUE(v) ((uint2)((v), 0x5u))
+#define CB_FOLD(x) ((x).s0 ^ (x).s1)
+#else
+#define CB_VALUE(v) ((CB_ELEM)(v))
+#define CB_FOLD(x) ((uint)(x))
+#endif
+
+#define CB_STEP                                                                  \
+	do {                                                                     \
+		*(__local CB_ELEM *)(bytes + (start | (v & mask))) = CB_VALUE(v); \
+		v++;                                                             \
+	} while (0)
+
+__kernel CB_REQD_SUBGROUP
+void cb_store(__global const uint *lane_tables,  /* byte offsets: nlanes per table */
+	      const uint table,
+	      const uint nlanes,
+	      const uint steps,                  /* multiple of 8 */
+	      const uint mask,                   /* zero at run time */
+	      const uint fill_words,             /* unused */
+	      __global uint *out,
+	      __global uint *check,              /* 2 * nlanes results per slot */
+	      const uint slot)
+{
+	__local uint4 buf[CB_LOCAL_BYTES / 16];  /* uint4: 16-byte aligned for every CB_ELEM */
+	__local uchar *bytes = (__local uchar *)buf;
+	const uint lid = (uint)get_local_id(0);
+	(void)fill_words;
+
+	const uint start = lane_tables[table * nlanes + lid % nlanes];
+	uint v = 0;
+	while (v < steps) {
+		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
+		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	const uint result = CB_FOLD(*(__local const CB_ELEM *)(bytes + start)) + v;
+	out[get_global_id(0)] = result;
+	const uint group = (uint)get_group_id(0), last = (uint)get_num_groups(0) - 1u;
+	if (group == 0u && lid < nlanes)
+		check[slot * 2u * nlanes + lid] = result;
+	if (group == last && lid < nlanes)
+		check[(slot * 2u + 1u) * nlanes + lid] = result;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transpose check: the advice tried on a kernel a user would write. cl/transpose.cl is run
+ * naive, padded and swizzled (the padding and the swizzle the analysis advises, or +1 and the
+ * full swizzle when it advises none) for 4- and 8-byte elements at 32 x 32 tiles, and at the
+ * sub-group's width when that is 16 or 64; each variant's result is checked against the
+ * host's transpose, then the variants are timed in rounds, in a new random order each round,
+ * a batch of launches at a time (long enough for the timer), with the run's timer. With
+ * ocl.c and device.c, the only code that calls OpenCL.
+ */
+#ifndef CB_TRANSPOSE_H
+#define CB_TRANSPOSE_H
+
+#include "core/error.h"
+#include "core/notify.h"
+#include "core/result.h"
+#include "measure/device.h"
+
+#include <stdbool.h>
+
+typedef struct {
+	bool event_timer;           /* the run trusted the event timer */
+	bool quick;                 /* 4-byte elements only, fewer rounds */
+	unsigned timeout_s;         /* host watchdog of one batch */
+	const char *kernel_dir;     /* NULL: the embedded kernel */
+	const char *build_options;
+	const cb_notifier *notify;
+} cb_transpose_opts;
+
+/* Runs the check on the device and appends its variants to R->checks (R analyzed: its advice
+ * gives the fixes). A variant whose result is wrong is recorded unverified and untimed, with a
+ * warning; OpenCL failures are errors. */
+cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
+			 const cb_transpose_opts *o, cb_result *r, cb_error *err);
+
+#endif
