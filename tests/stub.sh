@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || ls -a "$(dirname "$1")" | grep -q '^\.clbanks-'; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..46"
+echo "1..59"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16 16 B: 8" -- --quick
@@ -150,3 +150,63 @@ else
 	ok "the CPU is not the default # SKIP no PoCL"
 	ok "a run without --device measures the GPU # SKIP no PoCL"
 fi
+
+# --device all: two identical stub GPUs, one document each, then the compare table.
+# check DESCRIPTION COMMAND...: one TAP line for a shell condition.
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
+is_doc() { [ -f "$1" ] && grep -q '"status": "banked"' "$1" && grep -q '"max_rounds": 8' "$1"; }
+no_temp() { ! ls -a "$1" | grep -q '^\.clbanks-'; }
+D=$TMP/all
+mkdir "$D"
+CBSTUB_DEVICES=2 "$CLBANKS" --device all --quick --max-rounds 8 -o "$D" >"$TMP/all.out" 2>"$TMP/out"
+got=$?
+check "--device all on two devices exits 0 (exit $got)" [ $got -eq 0 ]
+check "one document per device, named from vendor and device; the twin gets -2" \
+	eval 'is_doc "$D/clbanks-stub-gpu.json" && is_doc "$D/clbanks-stub-gpu-2.json" && [ "$(ls -A "$D" | wc -l)" -eq 2 ]'
+check "stderr says which device of how many" \
+	eval 'grep -q "device 1 of 2: measuring clbanks stub GPU" "$TMP/out" && grep -q "device 2 of 2: wrote $D/clbanks-stub-gpu-2.json" "$TMP/out"'
+"$CLBANKS" compare "$D/clbanks-stub-gpu.json" "$D/clbanks-stub-gpu-2.json" >"$TMP/cmp.out" 2>/dev/null
+check "stdout is the compare table of both documents" \
+	eval 'cmp -s "$TMP/all.out" "$TMP/cmp.out" && grep -Eq "^result +banked, 32 x 4 B +banked, 32 x 4 B$" "$TMP/all.out"'
+echo keep > "$TMP/keep"
+cp "$TMP/keep" "$D/clbanks-stub-gpu-2.json"
+rm "$D/clbanks-stub-gpu.json"
+CBSTUB_DEVICES=2 "$CLBANKS" --device all --quick -o "$D" >"$TMP/out" 2>&1
+got=$?
+check "an existing document stops it before any measurement (exit $got)" \
+	eval '[ $got -eq 2 ] && grep -q "clbanks-stub-gpu-2.json. exists; use --force" "$TMP/out" && ! grep -q measuring "$TMP/out"'
+check "and is neither replaced nor joined by the other" \
+	eval 'cmp -s "$TMP/keep" "$D/clbanks-stub-gpu-2.json" && [ ! -e "$D/clbanks-stub-gpu.json" ]'
+rm -f "$D"/*
+CBSTUB_DEVICES=2 CBSTUB_FAULT=wrong-result CBSTUB_FAULT_DEVICE=0 \
+	"$CLBANKS" --device all --quick --max-rounds 8 -o "$D" >"$TMP/all.out" 2>"$TMP/out"
+got=$?
+check "a failing first device: exit 4, the first failure's status (exit $got)" [ $got -eq 4 ]
+check "its error names it, and the summary counts it" \
+	eval 'grep -q "device 1 (clbanks stub GPU, 0:0) failed: .*verification failed" "$TMP/out" && grep -q "1 of 2 devices failed: device 1 (clbanks stub GPU)" "$TMP/out"'
+check "the other device still runs: its document only, no temporary file" \
+	eval 'is_doc "$D/clbanks-stub-gpu-2.json" && [ ! -e "$D/clbanks-stub-gpu.json" ] && no_temp "$D"'
+check "the compare table lists the document written" \
+	eval 'grep -Eq "^device +clbanks stub GPU$" "$TMP/all.out"'
+rm -f "$D"/* "$TMP/out"  # the wait below must not read an earlier run's output
+CBSTUB_DEVICES=2 CBSTUB_FAULT=slow CBSTUB_FAULT_DEVICE=1 "$CLBANKS" --device all --quick -o "$D" \
+	>"$TMP/all.out" 2>"$TMP/out" &
+pid=$!
+waited=0
+while ! grep -q "device 2 of 2: measuring" "$TMP/out" && [ $waited -lt 300 ]; do
+	sleep 0.1
+	waited=$((waited + 1))
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+got=$?
+check "SIGINT during the second device: exit 130 at once (exit $got)" \
+	eval '[ $got -eq 130 ] && grep -q "device 2 of 2: interrupted by SIGINT" "$TMP/out" && [ ! -s "$TMP/all.out" ]'
+check "the first document is kept, the second never started, no temporary file" \
+	eval '[ -s "$D/clbanks-stub-gpu.json" ] && [ ! -e "$D/clbanks-stub-gpu-2.json" ] && no_temp "$D"'
+rm -f "$D"/*
+CLBANKS_DEVICE=all "$CLBANKS" --quick --regime latency -q -o "$D" >"$TMP/all.out" 2>"$TMP/out"
+got=$?
+check "CLBANKS_DEVICE=all works too; a latency run is named -latency; -q prints no table" \
+	eval '[ $got -eq 0 ] && [ -f "$D/clbanks-stub-gpu-latency.json" ] && [ ! -s "$TMP/all.out" ]'

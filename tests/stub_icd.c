@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A stub OpenCL driver (ICD) for the tests: one "GPU" whose local memory follows a known bank
- * model, with faults on demand. The kernel is not run: each launch fills the result buffer with
+ * A stub OpenCL driver (ICD) for the tests: one "GPU" (or a few identical ones) whose local
+ * memory follows a known bank model, with faults on demand. The kernel is not run: each launch fills the result buffer with
  * what the real kernel returns and gets a synthetic duration from the bank model, on a virtual
  * clock (so runs are instant and deterministic). Loaded by the ICD loader through
  * OCL_ICD_VENDORS=<path of this library>.
@@ -30,6 +30,10 @@
  *                                   wrong-result    results are off by one
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
+ *                                   slow            every wait takes 20 ms (signal tests)
+ *   CBSTUB_FAULT_DEVICE             the fault hits only this device (0-based; default: all);
+ *                                   launches are counted over all devices
+ *   CBSTUB_DEVICES                  identical GPUs on the platform, 1 to 4 (1)
  *   CBSTUB_VERSION                  the device's and platform's OpenCL version ("1.2")
  *   CBSTUB_STORE, CBSTUB_ATOMIC     the geometry of stores, of atomics: "banks,width,broadcast"
  *                                   (default: that of loads; atomics without broadcast)
@@ -53,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -80,7 +85,9 @@ struct _cl_kernel {
 struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
 
 static struct _cl_platform_id platform = { &dispatch };
-static struct _cl_device_id device = { &dispatch };
+#define MAX_DEVICES 4
+static struct _cl_device_id devices_[MAX_DEVICES] = { { &dispatch }, { &dispatch }, { &dispatch },
+							{ &dispatch } };
 static struct _cl_context context = { &dispatch };
 static struct _cl_command_queue queue = { &dispatch };
 
@@ -96,7 +103,8 @@ static struct {
 	double noise;
 	size_t timer_res;
 	char fault[64];
-	int fault_n, fault_code;
+	int fault_n, fault_code, fault_device;  /* fault_device -1: every device */
+	unsigned ndevices, current;             /* current: the device of the last context */
 	bool fault_fired;
 	unsigned launches;
 	cl_ulong clock;
@@ -161,6 +169,11 @@ static void setup(void)
 	const char *n = getenv("CBSTUB_NOISE");
 	dev.noise = n && *n ? atof(n) : 0.01;
 	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
+	dev.ndevices = env_uint("CBSTUB_DEVICES", 1);
+	if (dev.ndevices < 1 || dev.ndevices > MAX_DEVICES)
+		dev.ndevices = 1;
+	const char *fd = getenv("CBSTUB_FAULT_DEVICE");
+	dev.fault_device = fd && *fd ? atoi(fd) : -1;
 	const char *f = getenv("CBSTUB_FAULT");
 	if (f) {
 		snprintf(dev.fault, sizeof dev.fault, "%s", f);
@@ -176,6 +189,13 @@ static void setup(void)
 	dev.rng = 12345;
 	dev.int64_atomics = env_uint("CBSTUB_NO_INT64_ATOMICS", 0) == 0;
 	setup_ops();
+}
+
+/* Is fault WHAT asked for, on the device now in use? */
+static bool fault_is(const char *what)
+{
+	return strcmp(dev.fault, what) == 0 &&
+	       (dev.fault_device < 0 || (unsigned)dev.fault_device == dev.current);
 }
 
 static double uniform(void)
@@ -229,14 +249,14 @@ static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type typ
 {
 	(void)p;
 	setup();
-	if (strcmp(dev.fault, "devices") == 0)
+	if (fault_is("devices"))
 		return CL_OUT_OF_HOST_MEMORY;
 	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
 		return CL_DEVICE_NOT_FOUND;
 	if (count)
-		*count = 1;
-	if (devices && n)
-		devices[0] = &device;
+		*count = dev.ndevices;
+	for (cl_uint i = 0; devices && i < n && i < dev.ndevices; i++)
+		devices[i] = &devices_[i];
 	return CL_SUCCESS;
 }
 
@@ -315,8 +335,11 @@ static cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *p,
 						 void(CL_CALLBACK *cb)(const char *, const void *, size_t, void *),
 						 void *user, cl_int *err)
 {
-	(void)p; (void)n; (void)d; (void)cb; (void)user;
+	(void)p; (void)cb; (void)user;
 	setup();
+	for (unsigned i = 0; n && d && i < dev.ndevices; i++)
+		if (d[0] == &devices_[i])
+			dev.current = i;
 	if (err)
 		*err = CL_SUCCESS;
 	return &context;
@@ -373,7 +396,7 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 		snprintf(p->log, sizeof p->log, "stub: error: CB_LOCAL_BYTES is not defined");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
-	if (strcmp(dev.fault, "build") == 0) {
+	if (fault_is("build")) {
 		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
@@ -552,7 +575,7 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 {
 	(void)q; (void)dim; (void)offset; (void)nw; (void)wl;
 	dev.launches++;
-	if (strcmp(dev.fault, "enqueue") == 0 && (int)dev.launches == dev.fault_n)
+	if (fault_is("enqueue") && (int)dev.launches == dev.fault_n)
 		return dev.fault_code;
 	if (k->op == OP_TRANSPOSE)
 		return transpose(k, ev);
@@ -563,7 +586,7 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	uint32_t lanes[CB_MAX_LANES];
 	for (unsigned l = 0; l < S; l++)
 		lanes[l] = tables[k->table * k->nlanes + l % k->nlanes];
-	bool wrong = strcmp(dev.fault, "wrong-result") == 0 || (dev.loop_cap && k->steps > dev.loop_cap);
+	bool wrong = fault_is("wrong-result") || (dev.loop_cap && k->steps > dev.loop_cap);
 	for (size_t i = 0; i < n && (i + 1) * sizeof(uint32_t) <= k->out->size; i++)
 		out[i] = expected(k, tables + k->table * k->nlanes, i % wg, wg) + wrong;
 	/* The first and the last work-group report their first lanes to the launch's slot. */
@@ -596,8 +619,8 @@ static cl_event new_event(double ns)
 	cl_event event = calloc(1, sizeof *event);
 	event->d = &dispatch;
 	event->start = dev.clock;
-	event->end = strcmp(dev.fault, "zero-time") == 0 ? dev.clock : dev.clock + (cl_ulong)ns;
-	if (strcmp(dev.fault, "counter-time") == 0) {
+	event->end = fault_is("zero-time") ? dev.clock : dev.clock + (cl_ulong)ns;
+	if (fault_is("counter-time")) {
 		event->start = 2;
 		event->end = 3;
 	}
@@ -619,7 +642,9 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 {
 	(void)n; (void)ev;
-	if (strcmp(dev.fault, "wait") == 0 && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
+	if (fault_is("slow"))
+		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	if (fault_is("wait") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
 		dev.fault_fired = true;
 		return dev.fault_code;
 	}
@@ -635,7 +660,7 @@ static cl_int CL_API_CALL stub_Flush(cl_command_queue q)
 static cl_int CL_API_CALL stub_GetEventProfilingInfo(cl_event ev, cl_profiling_info what, size_t size,
 						     void *value, size_t *ret)
 {
-	if (strcmp(dev.fault, "profiling") == 0)
+	if (fault_is("profiling"))
 		return CL_PROFILING_INFO_NOT_AVAILABLE;
 	switch (what) {
 	case CL_PROFILING_COMMAND_START: return give(&ev->start, sizeof ev->start, size, value, ret);

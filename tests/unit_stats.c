@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results. */
+/* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results,
+ * the file names of --device all. */
 #include "config.h"
 #include "measure/clerr.h"
+#include "measure/device.h"
 #include "measure/ocl.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -75,5 +77,31 @@ int main(void)
 	tap_ok(cb_expected_result(8, 0, 0, true) == (0u ^ w1), "8-byte element folds two words");
 	tap_ok(cb_expected_result(16, 16, 0, true) ==
 	       ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)), "16-byte element folds four words");
+
+	/* --device all: file names from what drivers report (vendor, device name). */
+	static const char *const stems[][3] = {
+		{ "NVIDIA Corporation", "NVIDIA H200", "nvidia-h200" },
+		{ "Advanced Micro Devices, Inc.", "gfx90a:sramecc+:xnack-", "amd-gfx90a-sramecc-xnack" },
+		{ "Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550",
+		  "intel-data-center-gpu-max-1550" },
+		{ "GenuineIntel", "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+		  "intel-pthread-skylake-avx512-intel-xeon-processor" },
+		{ "clbanks tests", "clbanks stub GPU", "clbanks-stub-gpu" },
+		{ "ARM", "Mali-G78 r1p1", "arm-mali-g78-r1p1" },
+		{ "  ", "\x1b[31m/../..", "31m" },
+		{ "", "", "device" },
+		{ "NVIDIA", "NVIDIA", "nvidia" },
+	};
+	for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
+		char buf[65];
+		cb_device_file_stem(stems[i][0], stems[i][1], buf, sizeof buf);
+		tap_ok(strcmp(buf, stems[i][2]) == 0, "device file stem %s (expected %s)", buf,
+		       stems[i][2]);
+	}
+	char small[65];
+	cb_device_file_stem("Vendor", "a very long device name that goes on and on - and on, past "
+			    "sixty-four characters", small, sizeof small);
+	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-', "a long name is cut to 64 "
+	       "characters, not inside a separator: %s", small);
 	return tap_done();
 }

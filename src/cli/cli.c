@@ -100,11 +100,22 @@ static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
 	return rc;
 }
 
+static const char *device_spec(const cb_cli_options *o)
+{
+	return o->device ? o->device : getenv("CLBANKS_DEVICE");
+}
+
+bool cb_device_spec_all(const cb_cli_options *o)
+{
+	const char *spec = device_spec(o);
+	return spec && strcmp(spec, "all") == 0;
+}
+
 /* The device: --device, else $CLBANKS_DEVICE, else the default. */
 static cb_rc pick_device(const cb_cli_options *o, const cb_device_list *list, size_t *idx,
 			 cb_error *err)
 {
-	const char *spec = o->device ? o->device : getenv("CLBANKS_DEVICE");
+	const char *spec = device_spec(o);
 	if (spec && *spec)
 		return cb_device_select(list, spec, idx, err);
 	*idx = cb_device_default(list);
@@ -117,8 +128,8 @@ static const char *env_or(const char *value, const char *name)
 	return v && *v ? v : NULL;
 }
 
-static cb_rc run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
-			 cb_run_opts *ro, cb_error *err)
+cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
+		     cb_run_opts *ro, cb_error *err)
 {
 	*ro = (cb_run_opts){
 		.kernel_dir = env_or(o->kernel_dir, "CLBANKS_KERNEL_DIR"),
@@ -172,6 +183,24 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	return cb_check_transpose(ref, info, &to, r, err);
 }
 
+cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *base, const cb_device_ref *ref,
+		    cb_result *r, cb_error *err)
+{
+	cb_run_opts ro = *base;
+	cb_pass_cache *cache = NULL;
+	ro.keep_cache = &cache;
+	cb_device_info info;
+	cb_device_info_gather(ref, &info, ro.notify);
+	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
+		o->regime == 1 ? "latency" : "throughput");
+	cb_rc rc = cb_measure(ref, &info, &ro, r, err);
+	if (rc == CB_OK)
+		rc = analyze_and_check(ref, &info, &ro, cache, r, err);
+	cb_device_info_free(&info);
+	cb_pass_cache_free(cache);
+	return rc;
+}
+
 /* Device discovery, the measurement, the analysis and the transpose check, into R. */
 static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r, cb_error *err)
 {
@@ -179,22 +208,11 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	cb_device_list list;
 	size_t idx = 0;
 	cb_run_opts ro;
-	cb_pass_cache *cache = NULL;
-	cb_rc rc = run_options(o, plan, &n, &ro, err);
-	ro.keep_cache = &cache;
+	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
-	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK) {
-		cb_device_info info;
-		cb_device_info_gather(&list.items[idx], &info, &n);
-		cb_note(&n, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
-			o->regime == 1 ? "latency" : "throughput");
-		rc = cb_measure(&list.items[idx], &info, &ro, r, err);
-		if (rc == CB_OK)
-			rc = analyze_and_check(&list.items[idx], &info, &ro, cache, r, err);
-		cb_pass_cache_free(cache);
-		cb_device_info_free(&info);
-	}
+	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK)
+		rc = cb_run_device(o, &ro, &list.items[idx], r, err);
 	cb_devices_free(&list);
 	return rc;
 }
@@ -223,6 +241,8 @@ static cb_rc cmd_run(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
 	if (o->list)
 		return cmd_list(o, err);
+	if (cb_device_spec_all(o))
+		return cb_cmd_run_all(o, err);
 	cb_result plan, r;
 	cb_result_init(&plan);
 	cb_result_init(&r);

@@ -146,14 +146,14 @@ static void render_compare(FILE *out, const void *p)
 	}
 }
 
-/* Reads and analyzes every operand; *RS (owned by the caller) has o->nargs results. */
-static cb_rc load_all(const cb_cli_options *o, cb_result **rs, cb_error *err)
+/* Reads and analyzes every file; *RS (owned by the caller) has N results. */
+static cb_rc load_all(const char *const *files, int n, cb_result **rs, cb_error *err)
 {
-	*rs = cb_xcalloc((size_t)o->nargs, sizeof **rs);
-	for (int i = 0; i < o->nargs; i++)
+	*rs = cb_xcalloc((size_t)n, sizeof **rs);
+	for (int i = 0; i < n; i++)
 		cb_result_init(&(*rs)[i]);
-	for (int i = 0; i < o->nargs; i++) {
-		cb_rc rc = cb_load_analyzed(o->args[i], &(*rs)[i], err);
+	for (int i = 0; i < n; i++) {
+		cb_rc rc = cb_load_analyzed(files[i], &(*rs)[i], err);
 		if (rc != CB_OK)
 			return rc;
 	}
@@ -167,6 +167,22 @@ static void free_all(cb_result *rs, int n)
 	free(rs);
 }
 
+cb_rc cb_compare_files(const char *const *files, int n, cb_format fmt, const char *out, bool force,
+		       cb_error *err)
+{
+	cb_result *rs = NULL;
+	const cb_result **ptrs = cb_xcalloc((size_t)n, sizeof *ptrs);
+	cb_rc rc = load_all(files, n, &rs, err);
+	for (int i = 0; i < n; i++)
+		ptrs[i] = &rs[i];
+	compare_ctx c = { ptrs, files, n, fmt };
+	if (rc == CB_OK)
+		rc = cb_emit(out, force, render_compare, &c, err);
+	free(ptrs);
+	free_all(rs, n);
+	return rc;
+}
+
 cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs < 1)
@@ -175,15 +191,6 @@ cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_result *rs = NULL;
-	const cb_result **ptrs = cb_xcalloc((size_t)o->nargs, sizeof *ptrs);
-	rc = load_all(o, &rs, err);
-	for (int i = 0; i < o->nargs; i++)
-		ptrs[i] = &rs[i];
-	compare_ctx c = { ptrs, (const char *const *)o->args, o->nargs, cb_format_of(o, CB_FMT_TEXT) };
-	if (rc == CB_OK)
-		rc = cb_emit(o->output, o->force, render_compare, &c, err);
-	free(ptrs);
-	free_all(rs, o->nargs);
-	return rc;
+	return cb_compare_files((const char *const *)o->args, o->nargs, cb_format_of(o, CB_FMT_TEXT),
+				o->output, o->force, err);
 }

@@ -53,11 +53,14 @@ typedef struct {
 static const option table[] = {
 	{ "device", 'd', RUN, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
 	  "device: index or P:D from --list, or a name substring\n"
-	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU)", NULL },
+	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU);\n"
+	  "'all': every device in turn, one document each in -o DIR,\n"
+	  "then their compare table", NULL },
 	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
 	  "list devices (the default marked) and exit", NULL },
 	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
-	  "write the result to FILE ('-': standard output); run: the document", NULL },
+	  "write the result to FILE ('-': standard output); run: the document\n"
+	  "(--device all: an existing directory)", NULL },
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
 	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT, K_CHOICE, 0, 0, 0,
@@ -444,7 +447,9 @@ static void help_option(FILE *out, const option *op)
 }
 
 static const char *const usage_lines[CB_NCMD] = {
-	"clbanks [run] [OPTION]...          measure the selected device, analyze, report",
+	"clbanks [run] [OPTION]...          measure the selected device, analyze, report\n"
+	"       clbanks --device all -o DIR [OPTION]...\n"
+	"                                   every device: a document each in DIR, compared",
 	"clbanks plan [OPTION]...           write the experiment plan (no device needed)",
 	"clbanks analyze FILE [OPTION]...   infer the bank model of a result document",
 	"clbanks predict --model FILE --elem-bytes E --lanes A,B,...\n"
@@ -474,6 +479,7 @@ void cb_options_help(FILE *out, int cmd)
 			help_option(out, &table[i]);
 	fputs("\nExit status: 0 ok, 2 usage or bad input, 3 no platform or device, 4 OpenCL or\n"
 	      "run-time failure, 5 --strict and not clean, 128+N stopped by signal N (130 SIGINT,\n"
-	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written.\n"
+	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written. --device all:\n"
+	      "the status of the first device that failed, 0 when none did.\n"
 	      "See clbanks(1) for the result format and the method.\n", out);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A string property, or a copy of "?" when the driver refuses it (drivers differ, never crash). */
 static char *platform_string(cl_platform_id p, cl_platform_info what)
@@ -463,4 +464,65 @@ void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
 	for (unsigned i = 0; i < info->intel_subgroup_count && i < 8; i++)
 		doc->intel_subgroup_sizes[doc->n_intel_subgroup_sizes++] =
 			(unsigned)info->intel_subgroup_sizes[i];
+}
+
+/* S as lower-case letters and digits, any other run as one '-' (none at either end); the marks
+ * (R), (TM) and (C) are dropped. Locale-free: driver names are ASCII, the rest is a separator. */
+static void slugify(const char *s, char *out, size_t n)
+{
+	static const char *const marks[] = { "(r)", "(tm)", "(c)" };
+	size_t len = 0;
+	bool dash = false;
+	for (const char *p = s; *p && len + 2 < n; p++) {
+		size_t skip = 0;
+		for (size_t k = 0; k < sizeof marks / sizeof *marks && !skip; k++)
+			if (strncasecmp(p, marks[k], strlen(marks[k])) == 0)
+				skip = strlen(marks[k]);
+		char c = *p;
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+		if (skip || !alnum) {
+			p += skip ? skip - 1 : 0;
+			dash = true;
+			continue;
+		}
+		if (dash && len)
+			out[len++] = '-';
+		out[len++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+		dash = false;
+	}
+	out[len] = '\0';
+}
+
+/* The vendor's short name: its first word, except where that word is not the name people use. */
+static void vendor_word(const char *vendor, char *out, size_t n)
+{
+	static const struct { const char *match, *word; } known[] = {
+		{ "advanced micro devices", "amd" }, { "authenticamd", "amd" },
+		{ "genuineintel", "intel" },
+	};
+	for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+		if (cb_strcasestr_bool(vendor, known[k].match)) {
+			snprintf(out, n, "%s", known[k].word);
+			return;
+		}
+	slugify(vendor, out, n);
+	out[strcspn(out, "-")] = '\0';
+}
+
+void cb_device_file_stem(const char *vendor, const char *name, char *buf, size_t n)
+{
+	char v[24], d[128];
+	vendor_word(vendor ? vendor : "", v, sizeof v);
+	slugify(name ? name : "", d, sizeof d);
+	size_t vl = strlen(v);
+	const char *rest = d;
+	/* "NVIDIA H200" from NVIDIA: the vendor once, not twice. */
+	if (vl && strncmp(d, v, vl) == 0 && (d[vl] == '-' || d[vl] == '\0'))
+		rest = d + vl + (d[vl] == '-');
+	snprintf(buf, n, "%s%s%s", v, vl && *rest ? "-" : "", rest);
+	size_t len = strlen(buf);
+	while (len && buf[len - 1] == '-') /* cut inside a separator */
+		buf[--len] = '\0';
+	if (!len)
+		snprintf(buf, n, "device");
 }

@@ -88,4 +88,10 @@ bool cb_device_supports_12(const cb_device_info *info);
 
 const char *cb_device_type_name(cl_device_type type);
 
+/* A file name stem for a device from its vendor and name ("NVIDIA Corporation", "NVIDIA H200"
+ * -> "nvidia-h200"): lower-case letters, digits and single '-', at most N - 1 characters, never
+ * empty. The vendor's first word (AMD and Intel for their long and CPUID names) comes first
+ * unless the name already starts with it; (R) and (TM) are dropped. */
+void cb_device_file_stem(const char *vendor, const char *name, char *buf, size_t n);
+
 #endif
