@@ -11,6 +11,11 @@ PLAN32=$TMP/plan32.json
 "$CLBANKS" plan --subgroup 32 --quick -o "$PLAN32" || exit 99
 DOC=$TMP/nvidia.json
 "$top_builddir/tests/synth_doc" nvidia > "$DOC" || exit 99
+OPS=$TMP/ops.json
+"$top_builddir/tests/synth_doc" ops > "$TMP/ops-raw.json" || exit 99
+"$CLBANKS" analyze "$TMP/ops-raw.json" -F json -o "$OPS" || exit 99
+# A format 1 document may not hold stores.
+sed 's/"format_version": 2/"format_version": 1/' "$OPS" > "$TMP/v1-store.json"
 H200=$top_srcdir/results/nvidia/h200.json
 CPU=$top_srcdir/results/pocl/xeon-skylake-avx512.json
 lanes() { # STRIDE_BYTES: 32 lane offsets
@@ -33,7 +38,7 @@ echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measu
 echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,12],"ns_per_access":-1}]}' > "$TMP/negative.json"
 echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4,"local_mem_bytes":49152},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,65536],"ns_per_access":1}]}' > "$TMP/outside.json"
 sed 's/"warnings": \[\]/"warnings": ["the baseline drifted (test)"]/' "$H200" > "$TMP/warned.json"
-export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1
+export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1 OPS
 have_cl=no
 have_opencl && have_cl=yes
 have_gp=no

@@ -53,7 +53,7 @@ static double noise_draw(const synth_device *d, cb_rng *rng)
 void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
 	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
-			    .quick = quick };
+			    .quick = quick, .ops = d->ops };
 	cb_error err;
 	if (cb_plan_make(&po, r, &err) != CB_OK)
 		abort();
@@ -69,13 +69,16 @@ void synth_result(const synth_device *d, bool quick, cb_result *r)
 			one_word &= lanes[l] == lanes[0];
 		}
 		int e = cb_elem_index(E);
+		bool own = m->op != CB_OP_LOAD && d->op_geom[m->op].banks;
+		const cb_geometry *g = own ? &d->op_geom[m->op] : &d->geom;
+		unsigned lpp = own ? d->op_lanes[m->op][e] : d->lanes_per_pass[e];
 		double t;
 		if (d->flat) {
 			t = d->t0;
 		} else {
 			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
 				d->amd_b128_sets && E == 16 ? b128_passes(d, lanes) :
-				cb_passes(&d->geom, d->lanes_per_pass[e], E, lanes, d->subgroup);
+				cb_passes(g, lpp, E, lanes, d->subgroup);
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
 				t -= d->pair_saving * d->c * p;

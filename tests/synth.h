@@ -26,6 +26,10 @@ typedef struct {
 	double pair_saving;    /* > 0: a 16-byte broadcast costs this share less (NVIDIA) */
 	int xor_shift;         /* > 0: out of the family, bank = (w ^ (w >> xor_shift)) % banks */
 	uint64_t seed;
+	unsigned ops;          /* CB_OP_BIT bits of the plan (0: loads only) */
+	/* Stores' and atomics' models (index by cb_op; banks 0: the loads' model). */
+	cb_geometry op_geom[CB_NOPS];
+	unsigned op_lanes[CB_NOPS][CB_NELEM];
 } synth_device;
 
 /* A timed result for the default plan (or the quick one), into R. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes the timed document of a synthetic device to stdout, for the shell tests:
- *   synth_doc nvidia|amd|intel|flat|pocl */
+ *   synth_doc nvidia|amd|intel|flat|pocl|ops
+ * (ops: NVIDIA-like loads and stores, atomics that serialize on one word.) */
 #include "config.h"
 #include "doc/doc.h"
+#include "core/plan.h"
 #include "synth.h"
 
 #include <stdio.h>
@@ -31,8 +33,15 @@ int main(int argc, char **argv)
 	} else if (strcmp(name, "flat") == 0 || strcmp(name, "pocl") == 0) {
 		d = (synth_device){ .name = "Synthetic CPU", .subgroup = 8, .flat = true, .t0 = 3,
 				    .noise = 0.02, .fake_step = strcmp(name, "pocl") == 0 ? 0.2 : 0, .seed = 6 };
+	} else if (strcmp(name, "ops") == 0) {
+		d = (synth_device){ .name = "Synthetic NVIDIA-like, three ops", .subgroup = 32,
+				    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+				    .t0 = 0.5, .c = 1, .noise = 0.03, .seed = 7, .ops = CB_OPS_ALL };
+		d.op_geom[CB_OP_ATOMIC] = (cb_geometry){ 32, 4, false, false };
+		unsigned at[CB_NELEM] = { 32, 32, 32, 16, 8 };
+		memcpy(d.op_lanes[CB_OP_ATOMIC], at, sizeof at);
 	} else {
-		fputs("usage: synth_doc nvidia|amd|intel|flat|pocl\n", stderr);
+		fputs("usage: synth_doc nvidia|amd|intel|flat|pocl|ops\n", stderr);
 		return 2;
 	}
 	cb_result r;

@@ -21,12 +21,14 @@ static void bad(const char *text, const char *want, const char *what)
 }
 
 #define HEAD "{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":4},"
+#define HEAD2 "{\"format\":\"clbanks\",\"format_version\":2,\"device\":{\"subgroup_size\":4},"
 
 int main(void)
 {
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
-	bad("{\"format\":\"clbanks\",\"format_version\":2}", "unsupported format_version 2", "future version");
+	bad("{\"format\":\"clbanks\",\"format_version\":3}", "unsupported format_version 3", "future version");
+	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 2", "version 0");
 	bad("{\"format\":\"clbanks\",\"format_version\":\"1\"}", "format_version", "version as a string");
 	bad("{\"format\":\"clbanks\",\"format_version\":1}", "\"device\"", "no device");
 	bad("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":0}}",
@@ -35,7 +37,17 @@ int main(void)
 	bad(HEAD "\"measurements\":{}}", "not an array", "measurements as object");
 	bad(HEAD "\"measurements\":[1]}", "measurements[0] is an integer", "measurement as number");
 	bad(HEAD "\"measurements\":[{\"op\":\"store\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
-	    "not supported", "store op");
+	    "needs format_version 2", "a store in format 1");
+	bad(HEAD2 "\"measurements\":[{\"op\":\"copy\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
+	    "\"copy\" is not supported", "an unknown op");
+	bad(HEAD2 "\"measurements\":[{\"op\":\"atomic\",\"elem_bytes\":2,\"lanes\":[0,2,4,6],\"ns_per_access\":1}]}",
+	    "atomic of 2-byte elements is not a measurement", "a 2-byte atomic");
+	bad(HEAD2 "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
+	    "\"kernel_checks\":[{\"variant\":\"naive\"}]}", "needs \"kernel\" and \"variant\"",
+	    "a kernel check without its kernel");
+	bad(HEAD2 "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
+	    "\"kernel_checks\":[{\"kernel\":\"transpose\",\"variant\":\"naive\",\"ci95\":[1]}]}",
+	    "ci95 must be an array of two numbers", "a kernel check's short CI");
 	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":3,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
 	    "elem_bytes must be", "3-byte elements");
 	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8],\"ns_per_access\":1}]}",

@@ -8,6 +8,8 @@
 #include "tap.h"
 
 #include <math.h>
+#include "core/analyze.h"
+#include "core/plan.h"
 #include <signal.h>
 #include <string.h>
 
@@ -73,6 +75,49 @@ static void expect_not_banked_or_inconclusive(const synth_device *d, bool want_n
 	else
 		tap_ok(inf.status != CB_BANKED, "%s: never banked (got %s: %s)", d->name,
 		       cb_status_name(inf.status), inf.reason);
+}
+
+/* Is INF banked with geometry G and lanes LANES (for the element sizes it has)? */
+static bool exact_model(const cb_inference *inf, const cb_geometry *g, const unsigned *lanes)
+{
+	if (inf->status != CB_BANKED || inf->best.geom.banks != g->banks ||
+	    inf->best.geom.width != g->width || inf->best.geom.broadcast != g->broadcast)
+		return false;
+	for (int e = 0; e < CB_NELEM; e++)
+		if (inf->elem_present[e] && inf->best.lanes_per_pass[e] != lanes[e])
+			return false;
+	return true;
+}
+
+/* Stores and atomics with models of their own (atomics serializing on one word) are inferred
+ * each on its own, exactly, from the default plan. */
+static void ops_recovered(void)
+{
+	synth_device d = { .name = "stores 16 x 8 B, atomics 32 x 4 B serializing", .subgroup = 32,
+			   .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
+			   .t0 = 1, .c = 1, .noise = 0.03, .seed = 41, .ops = CB_OPS_ALL };
+	d.op_geom[CB_OP_STORE] = (cb_geometry){ 16, 8, true, false };
+	d.op_geom[CB_OP_ATOMIC] = (cb_geometry){ 32, 4, false, false };
+	unsigned st[CB_NELEM] = { 32, 32, 32, 32, 16 }, at[CB_NELEM] = { 32, 32, 32, 16, 8 };
+	memcpy(d.op_lanes[CB_OP_STORE], st, sizeof st);
+	memcpy(d.op_lanes[CB_OP_ATOMIC], at, sizeof at);
+	cb_result r;
+	synth_result(&d, false, &r);
+	cb_error err;
+	cb_analyze(&r, &err);
+	tap_ok(exact_model(&r.inference[CB_OP_LOAD], &d.geom, d.lanes_per_pass),
+	       "%s: loads 32 x 4 B exactly (%s)", d.name, r.inference[CB_OP_LOAD].reason);
+	const cb_inference *s = &r.inference[CB_OP_STORE], *a = &r.inference[CB_OP_ATOMIC];
+	tap_ok(exact_model(s, &d.op_geom[CB_OP_STORE], st) && s->confidence >= 0.9,
+	       "%s: stores 16 x 8 B exactly, confidence %.3f (%s)", d.name, s->confidence, s->reason);
+	tap_ok(exact_model(a, &d.op_geom[CB_OP_ATOMIC], at) && a->confidence >= 0.9,
+	       "%s: atomics 32 x 4 B without broadcast, lanes 32/16, confidence %.3f (got %u x %u B "
+	       "bcast %d, 4 B: %u, 8 B: %u: %s)", d.name, a->confidence, a->best.geom.banks,
+	       a->best.geom.width, a->best.geom.broadcast, a->best.lanes_per_pass[2],
+	       a->best.lanes_per_pass[3], a->reason);
+	tap_ok(!a->elem_present[0] && !a->elem_present[1] && !a->elem_present[4],
+	       "atomics are measured on 4- and 8-byte elements only");
+	cb_result_free(&r);
 }
 
 /* Is INF, banked, the model of D (geometry, broadcast, every element size's lanes per pass)? */
@@ -289,6 +334,7 @@ int main(void)
 		cb_result_free(&r);
 	}
 
+	ops_recovered();
 	noisy_quick(false);
 	noisy_quick(true);
 

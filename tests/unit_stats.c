@@ -12,6 +12,15 @@
 #include <math.h>
 #include <string.h>
 
+/* The check value of lane 0 of a 4-lane table whose lanes all read OFFSET, in a group of 8. */
+static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bool le)
+{
+	uint32_t lanes[4] = { offset, offset, offset, offset };
+	cb_launch_req req = { .op = op, .elem = cb_elem_index(E), .nlanes = 4, .steps = steps,
+			      .lanes = lanes };
+	return cb_expected_result(&req, 0, 8, le);
+}
+
 int main(void)
 {
 	double a[] = { 5, 1, 4, 2, 3 };
@@ -67,16 +76,27 @@ int main(void)
 	tap_ok(strcmp(cb_cl_strerror(-54), "CL_INVALID_WORK_GROUP_SIZE") == 0, "CL error -54 name");
 	tap_ok(strcmp(cb_cl_strerror(-12345), "UNKNOWN_ERROR") == 0, "unknown code");
 
-	/* The fill pattern: word w holds w * 0x9E3779B1; the kernel returns the last load + steps. */
+	/* The fill pattern: word w holds w * 0x9E3779B1; the load kernel returns the last load +
+	 * steps, the store kernel the last step's value + steps, the atomic kernel the pattern
+	 * plus STEPS per work-item on the element + steps. */
 	uint32_t w1 = 0x9E3779B1u;
-	tap_ok(cb_expected_result(4, 4, 0, true) == w1, "4-byte element at offset 4");
-	tap_ok(cb_expected_result(4, 4, 24, true) == w1 + 24, "plus the step count");
-	tap_ok(cb_expected_result(1, 5, 0, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
-	tap_ok(cb_expected_result(1, 5, 0, false) == ((w1 >> 16) & 0xff), "byte 1 of word 1, big endian");
-	tap_ok(cb_expected_result(2, 6, 0, true) == (w1 >> 16), "upper half of word 1");
-	tap_ok(cb_expected_result(8, 0, 0, true) == (0u ^ w1), "8-byte element folds two words");
-	tap_ok(cb_expected_result(16, 16, 0, true) ==
+	tap_ok(expect(CB_OP_LOAD, 4, 4, 0, true) == w1, "4-byte element at offset 4");
+	tap_ok(expect(CB_OP_LOAD, 4, 4, 24, true) == w1 + 24, "plus the step count");
+	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
+	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, false) == ((w1 >> 16) & 0xff), "byte 1 of word 1, big endian");
+	tap_ok(expect(CB_OP_LOAD, 2, 6, 0, true) == (w1 >> 16), "upper half of word 1");
+	tap_ok(expect(CB_OP_LOAD, 8, 0, 0, true) == (0u ^ w1), "8-byte element folds two words");
+	tap_ok(expect(CB_OP_LOAD, 16, 16, 0, true) ==
 	       ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)), "16-byte element folds four words");
+	tap_ok(expect(CB_OP_STORE, 4, 4, 64, true) == 63 + 64, "store: the last step's value + steps");
+	tap_ok(expect(CB_OP_STORE, 1, 4, 300, true) == (299 & 0xff) + 300, "store: a byte keeps 8 bits");
+	tap_ok(expect(CB_OP_STORE, 16, 0, 8, true) == (7u ^ 5u ^ 6u ^ 7u) + 8,
+	       "store: a 16-byte element folds its four words");
+	/* 4 lanes on offset 4 in a group of 8 work-items: 2 * 4 of them add to word 1. */
+	tap_ok(expect(CB_OP_ATOMIC, 4, 4, 16, true) == w1 + 8 * 16 + 16,
+	       "atomic: each work-item on the element adds STEPS");
+	tap_ok(expect(CB_OP_ATOMIC, 8, 0, 16, true) == ((uint32_t)(8 * 16) ^ w1) + 16,
+	       "atomic: a 64-bit element folds its halves");
 
 	/* --device all: file names from what drivers report (vendor, device name). */
 	static const char *const stems[][3] = {

@@ -230,7 +230,7 @@ static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *er
 	}
 	if (rc == CB_OK && doc_to_stdout)
 		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_JSON)), r, err);
-	else if (rc == CB_OK && (!o->quiet || o->format >= 0))
+	else if (rc == CB_OK)
 		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_TEXT)), r, err);
 	return rc;
 }

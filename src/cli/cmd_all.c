@@ -192,8 +192,8 @@ static cb_rc run_devices(const cb_cli_options *o, const cb_run_opts *ro, const c
 		else if (r != CB_OK)
 			failed_device(&t, i, &list->items[i], &e);
 	}
-	/* As a single run prints its report: -q without --format prints nothing. */
-	if (rc == CB_OK && t.nwritten && (!o->quiet || o->format >= 0))
+	/* As a single run prints its report (-q silences standard error only). */
+	if (rc == CB_OK && t.nwritten)
 		rc = cb_compare_files(t.written, t.nwritten, cb_format_of(o, CB_FMT_TEXT), "-", false, err);
 	if (rc == CB_OK && t.nfailed) {
 		cb_error_set(err, t.first.rc, "%zu of %zu devices failed: %s", t.nfailed, list->count,

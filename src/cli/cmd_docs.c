@@ -105,26 +105,6 @@ cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 	return rc;
 }
 
-cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
-{
-	if (o->nargs != 1)
-		return usage(err, "clbanks analyze FILE [--format text|json|csv] [-o OUT]",
-			     o->nargs ? "analyze takes one result document" :
-			     "analyze needs a result document");
-	cb_rc rc = cb_output_check(o->output, o->force, err);
-	if (rc != CB_OK)
-		return rc;
-	cb_result r;
-	rc = cb_load_analyzed(o->args[0], &r, err);
-	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_TEXT));
-	if (rc == CB_OK)
-		rc = cb_emit(o->output, o->force, cb_renderer(fmt), &r, err);
-	if (rc == CB_OK)
-		rc = cb_strict_check(o, &r, err);
-	cb_result_free(&r);
-	return rc;
-}
-
 typedef struct {
 	const cb_result *const *rs;
 	const char *const *files;
@@ -145,6 +125,33 @@ static void render_compare(FILE *out, const void *p)
 		cb_compare_text(out, c->rs, c->files, c->n);
 	}
 }
+
+cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs != 1)
+		return usage(err, "clbanks analyze FILE [--format text|json|csv] [-o OUT]",
+			     o->nargs ? "analyze takes one result document" :
+			     "analyze needs a result document");
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_TEXT));
+	if (o->summary && fmt != CB_FMT_CSV)
+		return cb_error_set(err, CB_ERR_USAGE, "--summary is a CSV form (--format csv)");
+	cb_result r;
+	rc = cb_load_analyzed(o->args[0], &r, err);
+	const cb_result *rs[1] = { &r };
+	compare_ctx c = { rs, (const char *const *)o->args, 1, CB_FMT_CSV };
+	if (rc == CB_OK && o->summary)
+		rc = cb_emit(o->output, o->force, render_compare, &c, err);
+	else if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, cb_renderer(fmt), &r, err);
+	if (rc == CB_OK)
+		rc = cb_strict_check(o, &r, err);
+	cb_result_free(&r);
+	return rc;
+}
+
 
 /* Reads and analyzes every file; *RS (owned by the caller) has N results. */
 static cb_rc load_all(const char *const *files, int n, cb_result **rs, cb_error *err)

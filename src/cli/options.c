@@ -107,6 +107,9 @@ static const option table[] = {
 	  "load kernels from DIR instead of the embedded copies\n(also $CLBANKS_KERNEL_DIR)", NULL },
 	{ "build-options", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
 	  "extra clBuildProgram options (also $CLBANKS_BUILD_OPTIONS)", NULL },
+	{ "summary", 0, ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(summary), NULL, 0, NULL,
+	  "analyze --format csv: one row of the inferred models (the\ncolumns of compare) instead "
+	  "of one per measurement", NULL },
 	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
 	  "exit 5 unless the result is banked and the run was clean", NULL },
 	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",

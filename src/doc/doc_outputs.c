@@ -24,13 +24,21 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "device", json_string(or_dash(r->device.name)));
 		json_object_set_new(o, "platform", json_string(or_dash(r->device.platform)));
 		json_object_set_new(o, "regime", json_string(or_dash(r->run.regime)));
-		json_object_set_new(o, "inference", cb_inference_json(&r->inference[CB_OP_LOAD],
+		for (int op = 0; op < CB_NOPS; op++)
+			if (op == CB_OP_LOAD || r->op_present[op])
+				json_object_set_new(o, cb_inference_key((cb_op)op),
+						    cb_inference_json(&r->inference[op],
 								      r->device.subgroup_size));
+		json_t *t = cb_transpose_json(r);
+		if (json_array_size(t))
+			json_object_set_new(o, "transpose", t);
+		else
+			json_decref(t);
 		json_object_set_new(o, "stride2_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 2)));
 		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);
 	}
-	return cb_json_text(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 1,
+	return cb_json_text(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 2,
 			      "devices", a), 2);
 }
 

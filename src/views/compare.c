@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* compare: one row per document. The text table keeps to 100 columns (names cut with an
+ * ellipsis); the CSV has one numeric value per cell, its unit in the column's name. Both come
+ * from one table of columns. */
 #include "config.h"
 #include "views/compare.h"
 #include "views/report.h"
@@ -14,173 +17,312 @@
 typedef struct {
 	const char *file;
 	const cb_result *r;
-	const cb_inference *inf;
 } entry;
 
-static const char *or_dash(const char *s)
+/* A cell: TEXT for the text table and for the CSV's text columns, NUM for numeric ones (NAN:
+ * empty). */
+typedef struct {
+	char text[96];
+	double num;
+} cell;
+
+typedef void (*cell_fn)(const entry *e, int arg, cell *c);
+
+typedef struct {
+	const char *csv;    /* CSV column (unit in the name) */
+	const char *head;   /* text column heading, NULL: CSV only */
+	int width;          /* text width; negative: left-aligned */
+	cell_fn fn;
+	int arg;
+	bool numeric;       /* CSV: a number */
+} column;
+
+static const cb_inference *inf_of(const entry *e, int op)
 {
-	return s ? s : "-";
+	return e->r->op_present[op] || op == CB_OP_LOAD ? &e->r->inference[op] : NULL;
 }
 
-static void cell_geometry(char *b, size_t n, const entry *e)
+static bool banked(const cb_inference *inf)
 {
-	if (e->inf->status == CB_BANKED)
-		snprintf(b, n, "banked, %u x %u B", e->inf->best.geom.banks, e->inf->best.geom.width);
-	else if (e->inf->status == CB_NOT_BANKED)
-		snprintf(b, n, "not banked");
-	else
-		snprintf(b, n, "inconclusive");
+	return inf && inf->status == CB_BANKED;
 }
 
-static void cell_lanes(char *b, size_t n, const entry *e)
+static void text(cell *c, const char *s)
 {
-	size_t len = 0;
-	b[0] = '\0';
-	if (e->inf->status != CB_BANKED) {
-		snprintf(b, n, "-");
+	snprintf(c->text, sizeof c->text, "%s", s ? s : "-");
+}
+
+/* How a number is shown in the text table. */
+enum { INT, FIXED2, FIXED3, SIG2, SIG4 };
+
+static void number(cell *c, double v, int style)
+{
+	c->num = v;
+	if (!isfinite(v)) {
+		text(c, "-");
 		return;
 	}
-	for (int k = 0; k < CB_NELEM && len < n; k++)
-		if (e->inf->elem_present[k])
-			len += (size_t)snprintf(b + len, n - len, "%s%u:%u%s", len ? " " : "",
-						cb_elem_sizes[k], e->inf->best.lanes_per_pass[k],
-						e->inf->lanes_certain[k] ? "" : "?");
+	switch (style) {
+	case INT: snprintf(c->text, sizeof c->text, "%.0f", v); break;
+	case FIXED2: snprintf(c->text, sizeof c->text, "%.2f", v); break;
+	case FIXED3: snprintf(c->text, sizeof c->text, "%.3f", v); break;
+	case SIG2: snprintf(c->text, sizeof c->text, "%.2g", v); break;
+	default: snprintf(c->text, sizeof c->text, "%.4g", v); break;
+	}
 }
 
-static void cell_ratio(char *b, size_t n, const entry *e, unsigned elem, unsigned stride)
+static void c_file(const entry *e, int arg, cell *c) { (void)arg; text(c, e->file); }
+static void c_device(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.name); }
+static void c_platform(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.platform); }
+static void c_regime(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->run.regime); }
+
+static void c_subgroup(const entry *e, int arg, cell *c)
 {
-	double r = cb_stride_ratio(e->r, CB_OP_LOAD, elem, stride);
-	if (isfinite(r))
-		snprintf(b, n, "%.2fx", r);
+	(void)arg;
+	number(c, e->r->device.subgroup_size, INT);
+}
+
+/* Text: "32 x 4 B", "32 x 4 B*" (no broadcast: lanes on one word serialize), "not banked",
+ * "inconclusive". */
+static void c_result(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	if (!inf)
+		text(c, "-");
+	else if (banked(inf))
+		snprintf(c->text, sizeof c->text, "%u x %u B%s", inf->best.geom.banks,
+			 inf->best.geom.width, inf->best.geom.broadcast ? "" : "*");
 	else
-		snprintf(b, n, "-");
+		text(c, inf->status == CB_NOT_BANKED ? "not banked" : "inconclusive");
 }
 
-enum { ROW_DEVICE, ROW_PLATFORM, ROW_REGIME, ROW_SUBGROUP, ROW_LOCAL, ROW_RESULT, ROW_CONF,
-       ROW_LANES, ROW_BCAST, ROW_COST, ROW_CYCLES, ROW_FIT, ROW_MISFIT, ROW_VALID, ROW_S2, ROW_S32,
-       ROW_PAD32, NROWS };
-static const char *const row_names[NROWS] = {
-	"device", "platform", "regime", "sub-group", "local memory", "result", "confidence",
-	"lanes per pass (E:n)", "broadcast", "cost per pass (ns)", "cost per pass (cycles)",
-	"fit RMS error", "misfit (x expected)", "validation RMS error", "stride 2, 4 B",
-	"stride 32, 4 B",
-	"padding, float[32][32+p]"
-};
-static const char *const row_keys[NROWS] = {
-	"device", "platform", "regime", "subgroup_size", "local_mem", "status", "confidence",
-	"lanes_per_pass", "broadcast", "cost_per_pass_ns", "cost_per_pass_cycles", "fit_rms_rel",
-	"fit_misfit", "validation_rms_rel", "stride2_4B", "stride32_4B", "pad_float32"
-};
-
-/* A number with PRECISION significant digits (%g), or as a percentage with one decimal. */
-static void cell_number(char *b, size_t n, bool show, int precision, double v)
+static void c_status(const entry *e, int op, cell *c)
 {
-	if (!show || !isfinite(v))
-		snprintf(b, n, "-");
-	else if (precision < 0)
-		snprintf(b, n, "%.1f%%", v);
-	else
-		snprintf(b, n, "%.*g", precision, v);
+	const cb_inference *inf = inf_of(e, op);
+	text(c, inf ? cb_status_name(inf->status) : NULL);
 }
 
-static void cell_padding(char *b, size_t n, const entry *e)
+static void c_banks(const entry *e, int op, cell *c)
 {
-	snprintf(b, n, "-");
+	const cb_inference *inf = inf_of(e, op);
+	number(c, banked(inf) ? inf->best.geom.banks : NAN, INT);
+}
+
+static void c_width(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	number(c, banked(inf) ? inf->best.geom.width : NAN, INT);
+}
+
+static void c_broadcast(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	number(c, banked(inf) && inf->broadcast_known ? inf->best.geom.broadcast : NAN, INT);
+}
+
+static void c_confidence(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	number(c, inf ? inf->confidence : NAN, FIXED3);
+}
+
+/* Text: "32/32/32/16/8" over the sizes measured ('?' when uncertain); CSV: one size (ARG is
+ * the size index + 1, or 0 for the text form). */
+static void c_lanes(const entry *e, int arg, cell *c)
+{
+	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
+	if (arg) {
+		int k = arg - 1;
+		number(c, banked(inf) && inf->elem_present[k] ? inf->best.lanes_per_pass[k] : NAN,
+		       INT);
+		return;
+	}
+	if (!banked(inf)) {
+		text(c, "-");
+		return;
+	}
+	size_t len = 0;
+	c->text[0] = '\0';
+	for (int k = 0; k < CB_NELEM && len < sizeof c->text; k++)
+		if (inf->elem_present[k])
+			len += (size_t)snprintf(c->text + len, sizeof c->text - len, "%s%u%s",
+						len ? "/" : "", inf->best.lanes_per_pass[k],
+						inf->lanes_certain[k] ? "" : "?");
+}
+
+static void c_cycles(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	number(c, banked(inf) ? inf->cost_per_pass_cycles : NAN, SIG2);
+}
+
+static void c_cost_ns(const entry *e, int op, cell *c)
+{
+	const cb_inference *inf = inf_of(e, op);
+	number(c, banked(inf) ? inf->cost_per_pass_ns : NAN, SIG4);
+}
+
+static void c_fit(const entry *e, int which, cell *c)
+{
+	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
+	double v = which == 0 ? (banked(inf) ? inf->best.rms : inf->flat.rms) :
+		   which == 1 ? (banked(inf) && inf->quality.judged ? inf->quality.misfit : NAN) :
+		   (inf->val_n ? inf->val_rms : NAN);
+	number(c, v, SIG4);
+}
+
+static void c_stride(const entry *e, int stride, cell *c)
+{
+	number(c, cb_stride_ratio(e->r, CB_OP_LOAD, 4, (unsigned)stride), FIXED2);
+}
+
+static void c_pad(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	number(c, NAN, INT);
 	for (unsigned i = 0; i < e->r->npad; i++)
 		if (e->r->pad[i].elem_bytes == 4 && e->r->pad[i].tile == 32 && e->r->pad[i].found)
-			snprintf(b, n, "p = %u", e->r->pad[i].pad);
+			number(c, e->r->pad[i].pad, INT);
 }
 
-static void cell(char *b, size_t n, const entry *e, int row)
+/* The transpose check's speed-up of padding (ARG 0) or the swizzle (1), float 32 x 32. */
+static void c_transpose(const entry *e, int which, cell *c)
 {
-	const cb_inference *inf = e->inf;
-	const cb_device_doc *d = &e->r->device;
-	bool banked = inf->status == CB_BANKED;
-	switch (row) {
-	case ROW_DEVICE: snprintf(b, n, "%s", or_dash(d->name)); break;
-	case ROW_PLATFORM: snprintf(b, n, "%s", or_dash(d->platform)); break;
-	case ROW_REGIME: snprintf(b, n, "%s", or_dash(e->r->run.regime)); break;
-	case ROW_SUBGROUP: snprintf(b, n, "%u", d->subgroup_size); break;
-	case ROW_LOCAL:
-		if (d->local_mem_bytes != CB_UNSET)
-			snprintf(b, n, "%lld KiB %s", d->local_mem_bytes / 1024, or_dash(d->local_mem_type));
-		else
-			snprintf(b, n, "-");
-		break;
-	case ROW_RESULT: cell_geometry(b, n, e); break;
-	case ROW_CONF: snprintf(b, n, "%.3f", inf->confidence); break;
-	case ROW_LANES: cell_lanes(b, n, e); break;
-	case ROW_BCAST:
-		snprintf(b, n, "%s", !banked || !inf->broadcast_known ? "-" :
-			 inf->best.geom.broadcast ? "yes" : "no");
-		break;
-	case ROW_COST: cell_number(b, n, banked, 3, inf->cost_per_pass_ns); break;
-	case ROW_CYCLES: cell_number(b, n, banked, 2, inf->cost_per_pass_cycles); break;
-	case ROW_FIT: snprintf(b, n, "%.1f%%", 100 * (banked ? inf->best.rms : inf->flat.rms)); break;
-	case ROW_MISFIT: cell_number(b, n, banked && inf->quality.judged, 3, inf->quality.misfit); break;
-	case ROW_VALID: cell_number(b, n, inf->val_n > 0, -1, 100 * inf->val_rms); break;
-	case ROW_S2: cell_ratio(b, n, e, 4, 2); break;
-	case ROW_S32: cell_ratio(b, n, e, 4, 32); break;
-	case ROW_PAD32: cell_padding(b, n, e); break;
-	}
+	cb_transpose_summary s[CB_MAX_TRANSPOSE];
+	unsigned n = cb_transpose_summaries(e->r, s);
+	number(c, NAN, FIXED2);
+	for (unsigned i = 0; i < n; i++)
+		if (s[i].elem_bytes == 4 && s[i].tile == 32)
+			number(c, which ? s[i].speedup_swizzled : s[i].speedup_padded, FIXED2);
 }
 
-static entry *entries(const cb_result *const *rs, const char *const *files, int n)
+#define LOAD CB_OP_LOAD
+#define STORE CB_OP_STORE
+#define ATOMIC CB_OP_ATOMIC
+static const column columns[] = {
+	{ "file", NULL, 0, c_file, 0, false },
+	{ "device", "device", -20, c_device, 0, false },
+	{ "platform", NULL, 0, c_platform, 0, false },
+	{ "regime", "regime", -10, c_regime, 0, false },
+	{ "subgroup_size", "sg", 3, c_subgroup, 0, true },
+	{ "status", NULL, 0, c_status, LOAD, false },
+	{ NULL, "loads", -12, c_result, LOAD, false },
+	{ "banks", NULL, 0, c_banks, LOAD, true },
+	{ "bank_width_bytes", NULL, 0, c_width, LOAD, true },
+	{ "broadcast", NULL, 0, c_broadcast, LOAD, true },
+	{ "confidence", "conf", 5, c_confidence, LOAD, true },
+	{ NULL, "lanes/pass", -14, c_lanes, 0, false },
+	{ "lanes_per_pass_1B", NULL, 0, c_lanes, 1, true },
+	{ "lanes_per_pass_2B", NULL, 0, c_lanes, 2, true },
+	{ "lanes_per_pass_4B", NULL, 0, c_lanes, 3, true },
+	{ "lanes_per_pass_8B", NULL, 0, c_lanes, 4, true },
+	{ "lanes_per_pass_16B", NULL, 0, c_lanes, 5, true },
+	{ "cost_per_pass_cycles", "cyc", 4, c_cycles, LOAD, true },
+	{ "cost_per_pass_ns", NULL, 0, c_cost_ns, LOAD, true },
+	{ "fit_rms_rel", NULL, 0, c_fit, 0, true },
+	{ "fit_misfit", NULL, 0, c_fit, 1, true },
+	{ "validation_rms_rel", NULL, 0, c_fit, 2, true },
+	{ "stride2_4B_ratio", NULL, 0, c_stride, 2, true },
+	{ "stride32_4B_ratio", NULL, 0, c_stride, 32, true },
+	{ "pad_float32_elems", NULL, 0, c_pad, 0, true },
+	{ "store_status", NULL, 0, c_status, STORE, false },
+	{ NULL, "stores", -12, c_result, STORE, false },
+	{ "store_banks", NULL, 0, c_banks, STORE, true },
+	{ "store_bank_width_bytes", NULL, 0, c_width, STORE, true },
+	{ "store_confidence", NULL, 0, c_confidence, STORE, true },
+	{ "atomic_status", NULL, 0, c_status, ATOMIC, false },
+	{ NULL, "atomics", -12, c_result, ATOMIC, false },
+	{ "atomic_banks", NULL, 0, c_banks, ATOMIC, true },
+	{ "atomic_bank_width_bytes", NULL, 0, c_width, ATOMIC, true },
+	{ "atomic_broadcast", NULL, 0, c_broadcast, ATOMIC, true },
+	{ "atomic_confidence", NULL, 0, c_confidence, ATOMIC, true },
+	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true },
+	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true },
+};
+#define NCOLUMNS (sizeof columns / sizeof *columns)
+
+static void fill(const entry *e, const column *col, cell *c)
 {
-	entry *es = cb_xcalloc((size_t)n, sizeof *es);
-	for (int i = 0; i < n; i++) {
-		es[i].file = files[i];
-		es[i].r = rs[i];
-		es[i].inf = &rs[i]->inference[CB_OP_LOAD];
-	}
-	return es;
+	c->num = NAN;
+	c->text[0] = '\0';
+	col->fn(e, col->arg, c);
 }
 
 void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *files, int n)
 {
-	entry *es = entries(rs, files, n);
-	char buf[128];
 	cb_csv_field(out, "format_version", false);
-	cb_csv_field(out, "file", false);
-	for (int r = 0; r < NROWS; r++)
-		cb_csv_field(out, row_keys[r], r == NROWS - 1);
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		if (columns[k].csv)
+			cb_csv_field(out, columns[k].csv, k + 1 == NCOLUMNS);
 	for (int i = 0; i < n; i++) {
-		cb_csv_field(out, "1", false);
-		cb_csv_text(out, es[i].file, false);
-		for (int r = 0; r < NROWS; r++) {
-			cell(buf, sizeof buf, &es[i], r);
-			bool text = r == ROW_DEVICE || r == ROW_PLATFORM || r == ROW_REGIME;
-			(text ? cb_csv_text : cb_csv_field)(out, buf, r == NROWS - 1);
+		entry e = { files[i], rs[i] };
+		cb_csv_field(out, "2", false);
+		for (size_t k = 0; k < NCOLUMNS; k++) {
+			if (!columns[k].csv)
+				continue;
+			cell c;
+			fill(&e, &columns[k], &c);
+			bool last = k + 1 == NCOLUMNS;
+			if (columns[k].numeric)
+				cb_csv_number(out, c.num, last);
+			else
+				cb_csv_text(out, strcmp(c.text, "-") ? c.text : "", last);
 		}
 	}
-	free(es);
+}
+
+/* Stores and atomics columns only when some document has them. */
+static bool shown(const column *col, const cb_result *const *rs, int n)
+{
+	if (!col->head)
+		return false;
+	if (col->fn != c_result || col->arg == CB_OP_LOAD)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (rs[i]->op_present[col->arg])
+			return true;
+	return false;
+}
+
+/* One padded cell: at most |width| characters, cut with "..." when longer. */
+static void put_cell(FILE *out, const char *s, int width, bool last)
+{
+	char *e = cb_escape_controls(s);
+	int w = width < 0 ? -width : width, len = (int)strlen(e);
+	if (len > w)
+		fprintf(out, "%.*s...", w - 3, e);
+	else if (last && width < 0)
+		fputs(e, out);
+	else
+		fprintf(out, "%*s", width, e);
+	if (!last)
+		fputc(' ', out);
+	free(e);
 }
 
 void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *files, int n)
 {
-	entry *es = entries(rs, files, n);
-	char buf[128];
-	int w = 24;
-	for (int i = 0; i < n; i++)
-		for (int r = 0; r < NROWS; r++) {
-			cell(buf, sizeof buf, &es[i], r);
-			if ((int)strlen(buf) + 2 > w)
-				w = (int)strlen(buf) + 2;
-		}
-	if (w > 40)
-		w = 40;
-	for (int r = 0; r < NROWS; r++) {
-		fprintf(out, "%-26s", row_names[r]);
-		for (int i = 0; i < n; i++) {
-			cell(buf, sizeof buf, &es[i], r);
-			char *e = cb_escape_controls(buf);
-			if (i == n - 1)
-				fprintf(out, "%.*s", w - 2, e);
-			else
-				fprintf(out, "%-*.*s", w, w - 2, e);
-			free(e);
+	size_t last = 0;
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		if (shown(&columns[k], rs, n))
+			last = k;
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		if (shown(&columns[k], rs, n))
+			put_cell(out, columns[k].head, columns[k].width, k == last);
+	fputc('\n', out);
+	for (int i = 0; i < n; i++) {
+		entry e = { files[i], rs[i] };
+		for (size_t k = 0; k < NCOLUMNS; k++) {
+			if (!shown(&columns[k], rs, n))
+				continue;
+			cell c;
+			fill(&e, &columns[k], &c);
+			put_cell(out, c.text, columns[k].width, k == last);
 		}
 		fputc('\n', out);
 	}
-	free(es);
+	fputs("\nsg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
+	      "together\nfor 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
+	      "*: no broadcast\n(lanes on one word are served one by one). Every figure: clbanks "
+	      "compare --format csv.\n", out);
 }

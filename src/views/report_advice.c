@@ -109,23 +109,37 @@ static void swizzle_entry(FILE *out, const cb_swizzle_advice *a)
 		a->passes_unswizzled, a->passes_swizzled, meas);
 }
 
+/* "1.52x faster" or "1.15x slower": a ratio under 1 never reads as "faster". */
+static const char *speed_text(char *buf, size_t size, double speedup)
+{
+	if (!(speedup > 0))
+		snprintf(buf, size, "not timed");
+	else if (speedup >= 1)
+		snprintf(buf, size, "%.2fx faster", speedup);
+	else
+		snprintf(buf, size, "%.2fx slower", 1 / speedup);
+	return buf;
+}
+
 static void transpose_lines(FILE *out, const cb_result *r)
 {
 	cb_transpose_summary s[CB_MAX_TRANSPOSE];
 	unsigned n = cb_transpose_summaries(r, s);
 	if (!n)
 		return;
-	fprintf(out, "\nTranspose check: cl/transpose.cl, time per launch (%lld x %lld matrix)\n",
-		s[0].matrix, s[0].matrix);
+	fprintf(out, "\nTranspose check: cl/transpose.cl, time per launch (%lld x %lld matrix), "
+		"against the naive tile\n", s[0].matrix, s[0].matrix);
 	for (unsigned i = 0; i < n; i++) {
 		const char *T = cb_elem_c_type(s[i].elem_bytes);
-		char expr[64] = "?";
+		char expr[64] = "?", padded[32], swizzled[32];
 		if (s[i].bits != CB_UNSET && s[i].shift != CB_UNSET)
-			cb_swizzle_expr("tile", (unsigned)s[i].bits, (unsigned)s[i].shift, expr, sizeof expr);
-		fprintf(out, "  %s tile[%u][%u]: naive %.3g us; padded +%lld: %.2fx faster; swizzled "
-			"%s: %.2fx faster%s\n", T, s[i].tile, s[i].tile, s[i].naive_ns / 1e3,
-			s[i].pad != CB_UNSET ? s[i].pad : 0, s[i].speedup_padded, expr,
-			s[i].speedup_swizzled, s[i].verified ? "" : " (a variant's result was wrong)");
+			cb_swizzle_expr("", (unsigned)s[i].bits, (unsigned)s[i].shift, expr, sizeof expr);
+		fprintf(out, "  %s tile[%u][%u] %.3g us; padded [%u][%lld]: %s; swizzled %s: %s%s\n",
+			T, s[i].tile, s[i].tile, s[i].naive_ns / 1e3, s[i].tile,
+			s[i].tile + (s[i].pad != CB_UNSET ? s[i].pad : 0),
+			speed_text(padded, sizeof padded, s[i].speedup_padded), expr,
+			speed_text(swizzled, sizeof swizzled, s[i].speedup_swizzled),
+			s[i].verified ? "" : " (a variant's result was wrong)");
 	}
 }
 

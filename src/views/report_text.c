@@ -82,10 +82,10 @@ static void header(FILE *out, const cb_result *r)
 			isfinite(run->seconds_total) ? run->seconds_total : 0.0);
 		if (run->resident_work_groups_per_cu != CB_UNSET && run->work_groups_per_cu != CB_UNSET &&
 		    run->resident_work_groups_per_cu < run->work_groups_per_cu)
-			fprintf(out, "Occupancy:  %lld of %lld work-groups per compute unit at once (%lld B "
-				"of local memory each, %lld B per unit)\n",
+			fprintf(out, "Occupancy:  %lld of %lld work-groups at once per compute unit (%lld B "
+				"of local memory, %lld B each)\n",
 				run->resident_work_groups_per_cu, run->work_groups_per_cu,
-				run->local_mem_alloc_bytes, d->local_mem_per_cu_bytes);
+				d->local_mem_per_cu_bytes, run->local_mem_alloc_bytes);
 	}
 }
 
@@ -168,15 +168,17 @@ static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op
 		fprintf(out, "Packing:    yes: when lanes pair up on identical offsets (n and n^1, or n "
 			"and n^2), a pass serves twice the lanes\n");
 	fprintf(out, "Lanes/pass:");
-	bool first = true;
+	bool first = true, whole = false;
 	for (int e = 0; e < CB_NELEM; e++)
 		if (inf->elem_present[e]) {
-			fprintf(out, "%s %u B: %u%s%s", first ? "" : ",", cb_elem_sizes[e],
+			fprintf(out, "%s %u B: %u%s", first ? "" : ",", cb_elem_sizes[e],
 				inf->best.lanes_per_pass[e],
-				inf->best.lanes_per_pass[e] == S ? " (whole sub-group)" : "",
 				inf->lanes_certain[e] ? "" : " (uncertain)");
+			whole |= inf->best.lanes_per_pass[e] == S;
 			first = false;
 		}
+	if (whole) /* once, not per size: the line stays within 100 columns */
+		fprintf(out, " (%u: the whole sub-group)", S);
 	fputc('\n', out);
 	approximate_lines(out, inf);
 }
