@@ -64,6 +64,13 @@ static cb_rc run_gnuplot(const char *gnuplot, const char *script, cb_plot_format
 	if (res->term_signal)
 		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s was killed by signal %d; no plot written",
 				  gnuplot, res->term_signal);
+	else if (res->exit_status == CB_PLOT_NO_TERMINAL)
+		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s has no '%s' terminal, which %s output "
+				  "needs; no plot written (%s)", gnuplot, cb_plot_terminal(fmt),
+				  fmt == CB_PLOT_PDF ? "PDF" : fmt == CB_PLOT_PNG ? "PNG" : "SVG",
+				  fmt == CB_PLOT_SVG ? "gnuplot 5 has it unless built without it" :
+				  "use a gnuplot built with cairo, such as Debian's gnuplot-nox, or "
+				  "name the output .svg");
 	else if (res->exit_status != 0)
 		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s failed (exit status %d); no plot written",
 				  gnuplot, res->exit_status);

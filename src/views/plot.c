@@ -4,10 +4,18 @@
 #include "core/model.h"
 #include "core/util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* The layout in pixels (PDF: at 96 per inch). */
+#define PANEL_W 420
+#define PANEL_H 300
+#define TITLE_H 44
+#define KEY_LINE_H 15
 
 bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt)
 {
@@ -16,17 +24,29 @@ bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt)
 	};
 	size_t n = path ? strlen(path) : 0;
 	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-		if (n > 4 && strcmp(path + n - 4, table[i].ext) == 0) {
+		if (n > 4 && strcasecmp(path + n - 4, table[i].ext) == 0) {
 			*fmt = table[i].fmt;
 			return true;
 		}
 	return false;
 }
 
-void cb_plot_safe_title(const char *name, char *buf, size_t n)
+const char *cb_plot_terminal(cb_plot_format fmt)
+{
+	switch (fmt) {
+	case CB_PLOT_PNG: return "pngcairo";
+	case CB_PLOT_PDF: return "pdfcairo";
+	default: return "svg";
+	}
+}
+
+/* NAME in the safe alphabet, at most MAX characters. */
+static void safe_copy(const char *name, char *buf, size_t n, size_t max)
 {
 	static const char extra[] = " .,:()+-/=_";
-	size_t k = 0, max = n - 1 < 60 ? n - 1 : 60;
+	size_t k = 0;
+	if (max > n - 1)
+		max = n - 1;
 	for (const char *s = name; *s && k < max; s++) {
 		unsigned char c = (unsigned char)*s;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -36,7 +56,20 @@ void cb_plot_safe_title(const char *name, char *buf, size_t n)
 	buf[k] = '\0';
 }
 
-/* The terminal for a picture of W x H pixels (PDF: at 96 pixels per inch). */
+void cb_plot_safe_title(const char *name, char *buf, size_t n)
+{
+	safe_copy(name, buf, n, 60);
+}
+
+/* gnuplot without the format's terminal stops with CB_PLOT_NO_TERMINAL before anything else:
+ * `set terminal` would only fail and leave the previous terminal drawing. */
+static void terminal_check(FILE *f, cb_plot_format fmt)
+{
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, ' %s ') == 0) { exit status %d }\n",
+		cb_plot_terminal(fmt), CB_PLOT_NO_TERMINAL);
+}
+
+/* The terminal for a picture of W x H pixels. */
 static void terminal_line(FILE *f, cb_plot_format fmt, int w, int h)
 {
 	switch (fmt) {
@@ -57,36 +90,139 @@ static void terminal_line(FILE *f, cb_plot_format fmt, int w, int h)
 
 typedef struct {
 	int doc, elem;
+	bool model; /* a third column: the model's slowdown */
 } block;
 
-/* One datablock per (document, element size): a header row with the title, then stride and
- * slowdown against stride 1. */
+/* What the data span, so that the axes show all of it. */
+typedef struct {
+	unsigned max_stride;
+	bool stride0;
+	double lo, hi; /* smallest and largest slowdown */
+} extent;
+
+static void widen(extent *x, unsigned stride, double v)
+{
+	if (stride > x->max_stride)
+		x->max_stride = stride;
+	x->stride0 |= stride == 0;
+	if (isfinite(v) && v > 0) {
+		x->lo = v < x->lo ? v : x->lo;
+		x->hi = v > x->hi ? v : x->hi;
+	}
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/* The strides of the timed load stride walks of one element size, sorted, each once. */
+static size_t measured_strides(const cb_result *r, unsigned elem, unsigned **out)
+{
+	unsigned *s = cb_xmalloc((r->nms + 1) * sizeof *s);
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < r->nms; i++) {
+		const cb_measurement *m = &r->ms[i];
+		long long v;
+		if (m->op == CB_OP_LOAD && m->elem_bytes == elem && cb_kind_is(m, "stride") &&
+		    cb_param_get(m, "stride", &v) && v >= 0 && v <= UINT_MAX &&
+		    isfinite(m->ns_per_access))
+			s[n++] = (unsigned)v;
+	}
+	qsort(s, n, sizeof *s, cmp_unsigned);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || s[i] != s[k - 1])
+			s[k++] = s[i];
+	*out = s;
+	return k;
+}
+
+/* The model's passes for a stride walk of element size E (index); 0 when it cannot say. */
+static unsigned stride_passes(const cb_inference *inf, unsigned subgroup, int e, unsigned stride,
+			      uint32_t *lanes)
+{
+	cb_stride_lanes(lanes, subgroup, cb_elem_sizes[e], stride);
+	return cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], cb_elem_sizes[e], lanes,
+			 subgroup);
+}
+
+/* One datablock: a header row with the titles, then stride, measured slowdown and, for a
+ * banked document, the model's: passes(stride) / passes(1), as the measurement is against
+ * stride 1 (which takes 2 or 4 passes for 8- and 16-byte elements on some devices). False,
+ * with nothing written, when this element size has no measured stride pair. */
+static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titles[2][128],
+			extent *x)
+{
+	const cb_inference *inf = &r->inference[CB_OP_LOAD];
+	const unsigned S = r->device.subgroup_size, E = cb_elem_sizes[b->elem];
+	b->model = inf->status == CB_BANKED && inf->has_best && inf->elem_present[b->elem] &&
+		   S > 0 && S <= CB_MAX_LANES;
+	uint32_t *lanes = b->model ? cb_xmalloc(S * sizeof *lanes) : NULL;
+	unsigned p1 = b->model ? stride_passes(inf, S, b->elem, 1, lanes) : 0, *strides;
+	b->model = p1 > 0;
+	size_t ns = measured_strides(r, E, &strides);
+	bool any = false;
+	for (size_t k = 0; k < ns; k++) {
+		double meas = cb_stride_ratio(r, CB_OP_LOAD, E, strides[k]);
+		if (!isfinite(meas) || meas <= 0)
+			continue;
+		if (!any)
+			fprintf(f, "$d%d << EOD\nstride \"%s\"%s%s%s\n", nb, titles[0],
+				b->model ? " \"" : "", b->model ? titles[1] : "", b->model ? "\"" : "");
+		any = true;
+		fprintf(f, "%u %.6g", strides[k], meas);
+		widen(x, strides[k], meas);
+		if (b->model) {
+			unsigned p = stride_passes(inf, S, b->elem, strides[k], lanes);
+			double pred = p ? (double)p / p1 : NAN;
+			widen(x, strides[k], pred);
+			fprintf(f, isfinite(pred) ? " %.6g" : " NaN", pred);
+		}
+		fputc('\n', f);
+	}
+	if (any)
+		fputs("EOD\n", f);
+	free(strides);
+	free(lanes);
+	return any;
+}
+
+/* The key's titles of a document: who (the name and the regime, each cut short) and the
+ * verdict; who and "model". */
+static void doc_titles(const cb_result *r, const char *label, char titles[2][128])
+{
+	const char *name = r->device.name, *regime = r->run.regime;
+	const cb_inference *inf = &r->inference[CB_OP_LOAD];
+	char raw[256], who[64], mode[24], verdict[64];
+	cb_plot_safe_title(name ? name : label, who, sizeof who);
+	safe_copy(regime ? regime : "", mode, sizeof mode, 20);
+	if (inf->status == CB_BANKED)
+		snprintf(verdict, sizeof verdict, "banked %u x %u B, confidence %.3f",
+			 inf->best.geom.banks, inf->best.geom.width, inf->confidence);
+	else
+		snprintf(verdict, sizeof verdict, "%s",
+			 inf->status == CB_NOT_BANKED ? "not banked" : "inconclusive");
+	snprintf(raw, sizeof raw, "%s%s%s%s: %s", who, regime ? " (" : "", mode, regime ? ")" : "",
+		 verdict);
+	safe_copy(raw, titles[0], sizeof titles[0], sizeof titles[0] - 1);
+	snprintf(raw, sizeof raw, "%s%s%s%s: model, passes against stride 1", who,
+		 regime ? " (" : "", mode, regime ? ")" : "");
+	safe_copy(raw, titles[1], sizeof titles[1], sizeof titles[1] - 1);
+}
+
+/* One datablock per (document, element size). */
 static int write_blocks(FILE *f, const cb_result *const *rs, const char *const *labels, int ndocs,
-			block *blocks, bool *elem_used)
+			block *blocks, bool *elem_used, extent *x)
 {
 	int nb = 0;
 	for (int i = 0; i < ndocs; i++) {
-		const char *name = rs[i]->device.name, *regime = rs[i]->run.regime;
-		char raw[160], title[64];
-		snprintf(raw, sizeof raw, "%s%s%s%s", name ? name : labels[i], regime ? " (" : "",
-			 regime ? regime : "", regime ? ")" : "");
-		cb_plot_safe_title(raw, title, sizeof title);
+		char titles[2][128];
+		doc_titles(rs[i], labels[i], titles);
 		for (int e = 0; e < CB_NELEM; e++) {
-			bool header = false;
-			for (unsigned st = 0; st <= 72; st++) {
-				double r = cb_stride_ratio(rs[i], CB_OP_LOAD, cb_elem_sizes[e], st);
-				if (!isfinite(r))
-					continue;
-				if (!header)
-					fprintf(f, "$d%d << EOD\nstride \"%s\"\n", nb, title);
-				header = true;
-				fprintf(f, "%u %.6g\n", st, r);
-			}
-			if (!header)
+			blocks[nb] = (block){ .doc = i, .elem = e };
+			if (!write_block(f, rs[i], nb, &blocks[nb], titles, x))
 				continue;
-			fputs("EOD\n", f);
-			blocks[nb].doc = i;
-			blocks[nb].elem = e;
 			elem_used[e] = true;
 			nb++;
 		}
@@ -94,26 +230,90 @@ static int write_blocks(FILE *f, const cb_result *const *rs, const char *const *
 	return nb;
 }
 
-static void write_panels(FILE *f, const block *blocks, int nb, const bool *elem_used)
+/* The block of DOC for element size ELEM (-1: its first), or -1. */
+static int find_block(const block *blocks, int nb, int doc, int elem)
+{
+	for (int b = 0; b < nb; b++)
+		if (blocks[b].doc == doc && (elem < 0 || blocks[b].elem == elem))
+			return b;
+	return -1;
+}
+
+/* The key lists each document once, in the first panel: its series there, or for a document
+ * without data there, its first block drawn as nothing (*KEY_ONLY). */
+static int key_block(const block *blocks, int nb, int doc, int first_elem, bool *key_only)
+{
+	int b = find_block(blocks, nb, doc, first_elem);
+	*key_only = b < 0;
+	return b >= 0 ? b : find_block(blocks, nb, doc, -1);
+}
+
+/* Log2 axes over everything drawn: stride 0 sits at the left edge (x = 0.5, labelled 0), powers
+ * of two are the ticks (bank conflicts follow a stride's power-of-two factor), at most 12. */
+static void write_axes(FILE *f, const extent *x)
+{
+	double xmax = (x->max_stride > 1 ? x->max_stride : 1) * 1.25;
+	int top = 0, step = 1;
+	while (top < 40 && ldexp(1, top + 1) <= xmax)
+		top++;
+	while (top / step + 1 > 12)
+		step++;
+	fprintf(f, "set logscale x 2\nset xrange [0.4:%.6g]\nset xtics (%s", xmax,
+		x->stride0 ? "'0' 0.5" : "");
+	for (int k = 0; k <= top; k += step)
+		fprintf(f, "%s'%.0f' %.0f", k || x->stride0 ? ", " : "", ldexp(1, k), ldexp(1, k));
+	double lo = fmax(1e-300, fmin(0.5, x->lo / 1.15)), hi = fmax(64, fmin(x->hi, 1e300) * 1.15);
+	fprintf(f, ")\nset logscale y 2\nset yrange [%.6g:%.6g]\n", exp2(floor(log2(lo))),
+		exp2(ceil(log2(hi))));
+}
+
+/* Dots for the measurement, rings for the model; one colour per document in every panel. */
+static void write_series(FILE *f, const block *b, int index, bool key_only, bool *first)
+{
+	const char *x = key_only ? "1" : "($1 > 0 ? $1 : 0.5)";
+	fprintf(f, "%s$d%d using %s:%s with points pt 7 ps 0.45 lc %d title columnheader(2)",
+		*first ? "" : ", \\\n     ", index, x, key_only ? "(NaN)" : "2", b->doc + 1);
+	if (b->model)
+		fprintf(f, ", \\\n     $d%d using %s:%s with points pt 6 ps 1.1 lc %d "
+			"title columnheader(3)", index, x, key_only ? "(NaN)" : "3", b->doc + 1);
+	*first = false;
+}
+
+static void write_panels(FILE *f, const block *blocks, int nb, int ndocs, const bool *elem_used)
 {
 	int panel = 0;
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!elem_used[e])
 			continue;
-		fprintf(f, "set title '%u-byte elements'\n%s", cb_elem_sizes[e], panel ? "unset key\n" : "");
-		fputs("plot ", f);
+		fprintf(f, "set title '%u-byte elements'\n%splot ", cb_elem_sizes[e],
+			panel ? "unset key\n" : "");
 		bool first = true;
-		for (int b = 0; b < nb; b++) {
-			if (blocks[b].elem != e)
-				continue;
-			/* One colour per document, the same in every panel. */
-			fprintf(f, "%s$d%d using 1:2 with linespoints pt 7 ps 0.35 lw 1.2 lc %d "
-				"title columnheader(2)", first ? "" : ", \\\n     ", b, blocks[b].doc + 1);
-			first = false;
+		for (int d = 0; d < ndocs; d++) {
+			bool key_only = false;
+			int b = panel ? find_block(blocks, nb, d, e) : key_block(blocks, nb, d, e, &key_only);
+			if (b >= 0)
+				write_series(f, &blocks[b], b, key_only, &first);
 		}
 		fputc('\n', f);
 		panel++;
 	}
+}
+
+/* The terminal, the grid of panels and the key in a strip below them. */
+static void write_layout(FILE *f, cb_plot_format fmt, int panels, int key_entries)
+{
+	int cols = panels < 3 ? panels : 3, rows = (panels + cols - 1) / cols;
+	int key_h = 20 + KEY_LINE_H * key_entries;
+	int w = PANEL_W * cols, h = TITLE_H + PANEL_H * rows + key_h;
+	terminal_line(f, fmt, w, h);
+	/* Screen fractions: y tics at the left, titles at the top, x labels and the key below. */
+	fprintf(f, "set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
+		"slowdown against stride 1 (log2 axes): dots measured, rings the model' "
+		"margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n", rows, cols, 50.0 / w,
+		1 - 20.0 / w, (key_h + 50.0) / h, 1 - (TITLE_H + 20.0) / h, 70.0 / w, 95.0 / h);
+	fprintf(f, "set key at screen 0.5,%.4f center top Left reverse font ',9' samplen 1\n",
+		(key_h - 10.0) / h);
+	fputs("set xlabel 'stride (elements)'\nset grid\n", f);
 }
 
 cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int ndocs,
@@ -124,20 +324,28 @@ cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int 
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
-	block *blocks = cb_xcalloc((size_t)ndocs * CB_NELEM, sizeof *blocks);
+	terminal_check(f, fmt);
+	block *blocks = cb_xcalloc((size_t)ndocs * CB_NELEM + 1, sizeof *blocks);
 	bool elem_used[CB_NELEM] = { false };
-	int nb = write_blocks(f, rs, labels, ndocs, blocks, elem_used);
-	int panels = 0;
-	for (int e = 0; e < CB_NELEM; e++)
-		panels += elem_used[e];
-	int cols = panels < 3 ? panels : 3, rows = cols ? (panels + cols - 1) / cols : 1;
-	terminal_line(f, fmt, 380 * cols, 330 * rows + 40);
-	fprintf(f, "set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
-		"slowdown against stride 1 (log scale)'\n", rows, cols);
-	fputs("set xlabel 'stride (elements)'\nset logscale y 2\nset grid\nset xrange [0:72]\n"
-	      "set xtics 8\nset yrange [0.5:64]\nset key top left font ',9' samplen 2 opaque\n", f);
-	write_panels(f, blocks, nb, elem_used);
-	fputs("unset multiplot\n", f);
+	extent x = { .lo = INFINITY, .hi = 0 };
+	int nb = write_blocks(f, rs, labels, ndocs, blocks, elem_used, &x);
+	int panels = 0, first_elem = -1, entries = 0;
+	for (int e = CB_NELEM - 1; e >= 0; e--)
+		if (elem_used[e]) {
+			panels++;
+			first_elem = e;
+		}
+	for (int d = 0; d < ndocs && nb; d++) {
+		bool key_only;
+		int b = key_block(blocks, nb, d, first_elem, &key_only);
+		entries += b < 0 ? 0 : 1 + blocks[b].model;
+	}
+	if (nb) {
+		write_layout(f, fmt, panels, entries);
+		write_axes(f, &x);
+		write_panels(f, blocks, nb, ndocs, elem_used);
+		fputs("unset multiplot\n", f);
+	}
 	free(blocks);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
@@ -179,6 +387,7 @@ bool cb_plot_output_complete(const char *out, size_t len, cb_plot_format fmt)
 	case CB_PLOT_PDF:
 		return len > 20 && memcmp(out, "%PDF-", 5) == 0 && contains_near_end(out, len, "%%EOF", 32);
 	default:
-		return len > 0 && ends_with(out, len, "</svg>");
+		return len > 5 && (memcmp(out, "<?xml", 5) == 0 || memcmp(out, "<svg", 4) == 0) &&
+		       ends_with(out, len, "</svg>");
 	}
 }
