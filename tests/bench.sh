@@ -43,11 +43,13 @@ model() {
 	on && /^  \}/ { on = 0 }
 	on { printf "%s ", $0 }' | tr -s ' ' | sed 's/,//g'
 }
-# The conflict-free throughput of 4-byte loads as a share of banks x width, from the report.
+# The conflict-free throughput of 4-byte loads (the first Bandwidth block: loads) as a share of
+# banks x width, from the report.
 peak_share() {
-	"$bin" analyze "$1" | awk '/^Bandwidth:/ { for (i = 1; i <= NF; i++) { if ($i == "4" &&
-		$(i + 1) == "B:") v = $(i + 2); if ($i == "width:") w = $(i + 1) } }
-		END { if (v && w) printf "%.0f%%", 100 * v / w; else printf "-" }'
+	"$bin" analyze "$1" | awk '/^[A-Z]/ { on = /^Bandwidth:/ && !done; if (on) done = 1 } on { line = line " " $0 }
+		END { n = split(line, f, " "); for (i = 1; i <= n; i++) { if (f[i] == "4" &&
+		f[i + 1] == "B:") v = f[i + 2] + 0; if (f[i] == "width:") w = f[i + 1] + 0 }
+		if (v && w) printf "%.0f%%", 100 * v / w; else printf "-" }'
 }
 # min / median / max of the numbers in FILE
 spread() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f / %.2f / %.2f s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
@@ -61,7 +63,7 @@ timed_runs() { # LABEL ARGS...: RUNS runs; wall times into $tmp/LABEL.t, documen
 	i=1
 	while [ "$i" -le "$runs" ]; do
 		s=$(now)
-		"$bin" ${device:+--device "$device"} "$@" -q -o "$tmp/$label.$i.json" ||
+		"$bin" ${device:+--device "$device"} "$@" -q -o "$tmp/$label.$i.json" >/dev/null ||
 			{ echo "bench: run $i of $label failed" >&2; return 1; }
 		echo "$(secs "$s" "$(now)")" >> "$tmp/$label.t"
 		i=$((i + 1))
