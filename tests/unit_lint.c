@@ -173,6 +173,43 @@ static bool lanes_are(const cb_lint_access *a, unsigned n, int64_t mul, int64_t 
 }
 
 
+/* An op with its own model is priced with it; the others keep the loads'. */
+static void op_models(void)
+{
+	static const cb_geometry load = { 32, 4, true, false }, store = { 16, 4, true, false },
+				 atomic = { 32, 4, false, false };
+	static const unsigned lanes[CB_NELEM] = { 32, 32, 32, 16, 8 };
+	cb_lint_model mm;
+	cb_lint_pricer_from_model(&mm, &load, lanes, 32);
+	const cb_lint_pricer *q = &mm.pricer;
+	uint32_t off[32];
+	bool act[32];
+	unsigned p = 0, m = 0;
+	for (unsigned l = 0; l < 32; l++) {
+		off[l] = l * 64; /* 16 words apart: bank 0 and 16 of 32 banks, bank 0 of 16 */
+		act[l] = true;
+	}
+	tap_ok(q->price(q, CB_LINT_STORE, 4, off, act, 32, &p, &m) && p == 16,
+	       "op models: without a store model, stores use the loads' 32 banks: 16 passes");
+	tap_ok(!strcmp(cb_lint_model_source(&mm, CB_LINT_STORE), "the loads' model"),
+	       "op models: and say so");
+	cb_lint_model_set_op(&mm, CB_LINT_STORE, &store, lanes);
+	tap_ok(q->price(q, CB_LINT_STORE, 4, off, act, 32, &p, &m) && p == 32 && m == 2,
+	       "op models: the stores' own 16 banks: 32 passes, minimum 2");
+	tap_ok(q->price(q, CB_LINT_LOAD, 4, off, act, 32, &p, &m) && p == 16,
+	       "op models: loads keep theirs");
+	memset(off, 0, sizeof off);
+	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 32,
+	       "op models: atomics without a model serialize on one word");
+	cb_lint_model_set_op(&mm, CB_LINT_ATOMIC, &(cb_geometry){ 32, 4, true, false }, lanes);
+	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 1,
+	       "op models: a measured atomic model with broadcast is taken at its word");
+	cb_lint_model_set_op(&mm, CB_LINT_ATOMIC, &atomic, lanes);
+	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 &&
+	       !strcmp(cb_lint_model_source(&mm, CB_LINT_ATOMIC), "measured"),
+	       "op models: and one without serializes");
+}
+
 static void test_pricer(void)
 {
 	uint32_t off[64];
@@ -203,6 +240,7 @@ static void test_pricer(void)
 	       "pricer: no lanes per pass measured for 8 B: cannot price");
 	tap_ok(!h->price(h, CB_LINT_LOAD, 12, off, act, 32, &p, &m),
 	       "pricer: 12-byte elements are not a measured size");
+	op_models();
 }
 
 static void test_stub(void)

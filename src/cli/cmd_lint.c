@@ -102,6 +102,21 @@ static void render_lint(FILE *out, const void *p)
 	}
 }
 
+/* Stores and atomics get their own model where the document has a banked one; otherwise the
+ * loads' stands in (the text and JSON say which). */
+static void add_op_models(const char *path, cb_lint_model *m)
+{
+	static const struct { cb_op op; cb_lint_op lint; } ops[] = {
+		{ CB_OP_STORE, CB_LINT_STORE }, { CB_OP_ATOMIC, CB_LINT_ATOMIC } };
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		cb_recorded_model rec;
+		unsigned subgroup;
+		cb_error ignored;
+		if (cb_load_model(path, ops[i].op, false, &rec, &subgroup, &ignored) == CB_OK)
+			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
+	}
+}
+
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 {
 	cb_rc rc = check_args(o, err);
@@ -115,6 +130,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 		return rc;
 	cb_lint_model m;
 	cb_lint_pricer_from_model(&m, &rec.geom, rec.lanes_per_pass, subgroup);
+	add_op_models(o->model, &m);
 	cb_lint_request q;
 	cb_lint_result res;
 	memset(&res, 0, sizeof res);

@@ -24,24 +24,41 @@ static json_t *text(const char *s)
 	return j ? j : json_null();
 }
 
+/* Geometry and lanes per pass into M. */
+static void geometry(json_t *m, const cb_geometry *g, const unsigned lanes_per_pass[CB_NELEM])
+{
+	json_object_set_new(m, "banks", json_integer(g->banks));
+	json_object_set_new(m, "width", json_integer(g->width));
+	json_object_set_new(m, "broadcast", json_boolean(g->broadcast));
+	json_object_set_new(m, "pair_packing", json_boolean(g->pair_packing));
+	json_t *lpp = json_object();
+	for (int e = 0; e < CB_NELEM; e++) {
+		char key[8];
+		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		json_object_set_new(lpp, key, lanes_per_pass[e] ? json_integer(lanes_per_pass[e])
+							       : json_null());
+	}
+	json_object_set_new(m, "lanes_per_pass", lpp);
+}
+
+/* The loads' model at the top level (as before stores and atomics were measured); "store" and
+ * "atomic": that op's own model, or null when the loads' stands in for it. */
 static json_t *model(const cb_lint_result *r)
 {
 	json_t *m = json_object();
 	json_object_set_new(m, "subgroup", json_integer(r->subgroup));
 	if (!r->has_model)
 		return m;
-	json_object_set_new(m, "banks", json_integer(r->geom.banks));
-	json_object_set_new(m, "width", json_integer(r->geom.width));
-	json_object_set_new(m, "broadcast", json_boolean(r->geom.broadcast));
-	json_object_set_new(m, "pair_packing", json_boolean(r->geom.pair_packing));
-	json_t *lpp = json_object();
-	for (int e = 0; e < CB_NELEM; e++) {
-		char key[8];
-		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
-		json_object_set_new(lpp, key, r->lanes_per_pass[e] ? json_integer(r->lanes_per_pass[e])
-								  : json_null());
+	geometry(m, &r->geom, r->lanes_per_pass);
+	static const char *const names[3] = { NULL, "store", "atomic" };
+	for (int op = CB_LINT_STORE; op <= CB_LINT_ATOMIC; op++) {
+		json_t *own = json_null();
+		if (r->ops[op].measured) {
+			own = json_object();
+			geometry(own, &r->ops[op].geom, r->ops[op].lanes_per_pass);
+		}
+		json_object_set_new(m, names[op], own);
 	}
-	json_object_set_new(m, "lanes_per_pass", lpp);
 	return m;
 }
 

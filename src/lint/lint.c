@@ -337,6 +337,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		res->has_model = true;
 		res->geom = req->model->geom;
 		memcpy(res->lanes_per_pass, req->model->lanes_per_pass, sizeof res->lanes_per_pass);
+		memcpy(res->ops, req->model->ops, sizeof res->ops);
 	}
 	res->nobjects = p->nobjects;
 	res->objects = cb_xcalloc(p->nobjects ? p->nobjects : 1, sizeof *res->objects);

@@ -82,16 +82,32 @@ typedef struct cb_lint_pricer {
 	void *ctx;
 } cb_lint_pricer;
 
-/* A pricer over a measured bank model (geometry plus lanes per pass for each element size,
- * indexed as cb_elem_sizes; 0 = not measured). Caller-owned; pricer.ctx points back to it. */
+/* One op's measured bank model: geometry plus lanes per pass for each element size, indexed
+ * as cb_elem_sizes (0 = not measured). */
+typedef struct {
+	bool measured;
+	cb_geometry geom;
+	unsigned lanes_per_pass[CB_NELEM];
+} cb_lint_op_model;
+
+/* A pricer over a measured bank model: the loads' (geom, lanes_per_pass), and the stores' and
+ * atomics' where the document has them (ops[CB_LINT_STORE], ops[CB_LINT_ATOMIC]). An op
+ * without its own model is priced with the loads' model, atomics without merging (lanes on
+ * one word serialize). Caller-owned; pricer.ctx points back to it. */
 typedef struct {
 	cb_lint_pricer pricer;
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	cb_lint_op_model ops[3];
 } cb_lint_model;
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup);
+/* Gives OP (store or atomic) its own measured model. */
+void cb_lint_model_set_op(cb_lint_model *m, cb_lint_op op, const cb_geometry *g,
+			  const unsigned lanes_per_pass[CB_NELEM]);
+/* "measured" when OP has its own model, else what stands in for it. */
+const char *cb_lint_model_source(const cb_lint_model *m, cb_lint_op op);
 
 /* One priced sub-group access, for callers that want every one (tests, traces). */
 typedef struct {
@@ -197,6 +213,7 @@ typedef struct {
 	bool has_model;
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	cb_lint_op_model ops[3];   /* the stores' and atomics' own models, where measured */
 	cb_lint_object *objects;
 	size_t nobjects;
 	cb_lint_access *accesses; /* in source order */

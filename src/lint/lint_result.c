@@ -9,22 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Atomics on one word serialize: priced without merging until atomics are measured. */
+/* The op's own model where measured; else the loads', and for atomics without merging (lanes
+ * on one word serialize on every device measured so far). */
 static bool model_price(const cb_lint_pricer *p, cb_lint_op op, unsigned elem_bytes,
 			const uint32_t *offsets, const bool *active, unsigned nlanes,
 			unsigned *passes, unsigned *min_passes)
 {
 	const cb_lint_model *m = p->ctx;
 	int e = cb_elem_index(elem_bytes);
-	if (e < 0 || !m->lanes_per_pass[e] || nlanes == 0 || nlanes > CB_MAX_LANES)
+	const cb_lint_op_model *own = &m->ops[op];
+	cb_geometry g = own->measured ? own->geom : m->geom;
+	const unsigned *lanes = own->measured ? own->lanes_per_pass : m->lanes_per_pass;
+	if (e < 0 || !lanes[e] || nlanes == 0 || nlanes > CB_MAX_LANES)
 		return false;
-	cb_geometry g = m->geom;
-	if (op == CB_LINT_ATOMIC)
+	if (op == CB_LINT_ATOMIC && !own->measured)
 		g.broadcast = g.pair_packing = false;
 	uint32_t seq[CB_MAX_LANES];
 	for (unsigned l = 0; l < nlanes; l++)
 		seq[l] = l * elem_bytes;
-	unsigned lpp = m->lanes_per_pass[e];
+	unsigned lpp = lanes[e];
 	*passes = cb_passes_active(&g, lpp, elem_bytes, offsets, active, nlanes);
 	*min_passes = cb_passes_active(&g, lpp, elem_bytes, seq, active, nlanes);
 	return *passes > 0 && *min_passes > 0;
@@ -40,6 +43,21 @@ void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 	m->pricer.period = g->banks * g->width;
 	m->pricer.price = model_price;
 	m->pricer.ctx = m;
+}
+
+void cb_lint_model_set_op(cb_lint_model *m, cb_lint_op op, const cb_geometry *g,
+			  const unsigned lanes_per_pass[CB_NELEM])
+{
+	m->ops[op].measured = true;
+	m->ops[op].geom = *g;
+	memcpy(m->ops[op].lanes_per_pass, lanes_per_pass, sizeof m->ops[op].lanes_per_pass);
+}
+
+const char *cb_lint_model_source(const cb_lint_model *m, cb_lint_op op)
+{
+	if (op == CB_LINT_LOAD || m->ops[op].measured)
+		return "measured";
+	return op == CB_LINT_STORE ? "the loads' model" : "the loads' model without broadcast";
 }
 
 const char *cb_lint_status_name(cb_lint_status s)

@@ -180,6 +180,32 @@ static void lanes(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		a->range_known ? "" : " (bounds)");
 }
 
+/* Which model priced the stores and atomics, when the kernel has any. */
+static void models_line(FILE *out, const cb_lint_result *r)
+{
+	bool has[3] = { false, false, false };
+	for (size_t i = 0; i < r->naccesses; i++)
+		has[r->accesses[i].op] = true;
+	if (!r->has_model || (!has[CB_LINT_STORE] && !has[CB_LINT_ATOMIC]))
+		return;
+	fputs("priced with:", out);
+	const char *sep = " ";
+	for (int op = CB_LINT_STORE; op <= CB_LINT_ATOMIC; op++) {
+		if (!has[op])
+			continue;
+		const cb_lint_op_model *own = &r->ops[op];
+		fprintf(out, "%s%s ", sep, op == CB_LINT_STORE ? "stores" : "atomics");
+		if (own->measured)
+			fprintf(out, "their own measured model, %u x %u B%s", own->geom.banks,
+				own->geom.width, own->geom.broadcast ? "" : " without broadcast");
+		else
+			fprintf(out, "the loads' model%s (the document has no banked model for them)",
+				op == CB_LINT_ATOMIC ? " without broadcast" : "");
+		sep = "; ";
+	}
+	fputc('\n', out);
+}
+
 void cb_lint_print_text(FILE *out, const cb_lint_result *r)
 {
 	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0;
@@ -188,6 +214,7 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r)
 	put_escaped(out, r->kernel ? r->kernel : "");
 	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u\n", r->local[0],
 		r->local[1], r->local[2], r->group[0], r->group[1], r->group[2], r->subgroup);
+	models_line(out, r);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
 		head(out, r, a);
