@@ -455,8 +455,8 @@ static const char *const usage_lines[CB_NCMD] = {
 	"                                   every device: a document each in DIR, compared",
 	"clbanks plan [OPTION]...           write the experiment plan (no device needed)",
 	"clbanks analyze FILE [OPTION]...   infer the bank model of a result document",
-	"clbanks predict --model FILE --elem-bytes E --lanes A,B,...\n"
-	"                                   passes of one lane table under FILE's model",
+	"clbanks predict --model FILE --elem-bytes E (--stride S | --lanes A,B,...)\n"
+	"                                   passes of one sub-group access under FILE's model",
 	"clbanks compare FILE... [OPTION]...  devices side by side",
 	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
 	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
@@ -475,7 +475,10 @@ void cb_options_help(FILE *out, int cmd)
 			      out);
 	}
 	fputs("\nDiscovers by measurement how an OpenCL device's __local memory is banked: banks,\n"
-	      "bank width, lanes served per pass, broadcast, and the cost of a conflict.\n\n"
+	      "bank width, lanes served per pass, broadcast, and the cost of a conflict, for\n"
+	      "loads, stores and atomics. Passes (predict, lint, the reports) are what Nsight\n"
+	      "Compute counts as shared-memory wavefronts per instruction; AMD's LDS bank-conflict\n"
+	      "cycles are the passes beyond the first.\n\n"
 	      "Options:\n", out);
 	for (size_t i = 0; i < NOPTS; i++)
 		if (cmd < 0 || (table[i].commands & (1u << cmd)))
