@@ -67,7 +67,7 @@ struct _cl_platform_id { struct _cl_icd_dispatch *d; };
 struct _cl_device_id { struct _cl_icd_dispatch *d; };
 struct _cl_context { struct _cl_icd_dispatch *d; };
 struct _cl_command_queue { struct _cl_icd_dispatch *d; };
-struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; };
+struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; unsigned gen; };
 struct _cl_program {
 	struct _cl_icd_dispatch *d;
 	unsigned elem, pin;
@@ -81,7 +81,8 @@ struct _cl_kernel {
 	const struct _cl_program *prog;
 	cl_mem tables, out, check, in;
 	cl_uint table, nlanes, steps, mask, fill, slot, n;
-	bool done;  /* transpose: OUT holds the result of these arguments */
+	bool done;  /* transpose: OUT holds the result of these arguments and IN's generation */
+	unsigned done_gen;
 };
 struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
 
@@ -461,13 +462,18 @@ static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size,
 	if (!v || size == 0)
 		return CL_INVALID_ARG_VALUE; /* every argument has a value: no __local argument */
 	if (k->op == OP_TRANSPOSE) {
-		k->done = false;
+		/* Setting the same value again keeps the result: clbanks sets the arguments before
+		 * every batch of launches, and each transpose is a pass over up to 128 MB. */
+		cl_mem in = k->in, out = k->out;
+		size_t n = k->n;
 		switch (i) {
-		case 0: k->in = *(const cl_mem *)v; break;
-		case 1: k->out = *(const cl_mem *)v; break;
-		case 2: k->n = *(const cl_uint *)v; break;
+		case 0: in = *(const cl_mem *)v; break;
+		case 1: out = *(const cl_mem *)v; break;
+		case 2: n = *(const cl_uint *)v; break;
 		default: return CL_INVALID_ARG_INDEX;
 		}
+		k->done &= in == k->in && out == k->out && n == k->n;
+		k->in = in, k->out = out, k->n = n;
 		return CL_SUCCESS;
 	}
 	switch (i) {
@@ -555,10 +561,15 @@ static cl_int transpose(cl_kernel k, cl_event *ev)
 	size_t n = k->n, E = p->elem, T = p->tile, S = dev.subgroup;
 	if (!k->in || !k->out || n * n * E > k->in->size || n * n * E > k->out->size)
 		return CL_INVALID_KERNEL_ARGS;
-	for (size_t y = 0; y < n && !k->done; y++)
-		for (size_t x = 0; x < n; x++)
-			memcpy(k->out->data + (x * n + y) * E, k->in->data + (y * n + x) * E, E);
-	k->done = true; /* the same again until an argument changes */
+	k->done &= k->done_gen == k->in->gen; /* the input was written since */
+	for (size_t by = 0; by < n && !k->done; by += 64) /* in blocks: cache-friendly */
+		for (size_t bx = 0; bx < n; bx += 64)
+			for (size_t y = by; y < by + 64 && y < n; y++)
+				for (size_t x = bx; x < bx + 64 && x < n; x++)
+					memcpy(k->out->data + (x * n + y) * E,
+					       k->in->data + (y * n + x) * E, E);
+	k->done = true; /* the same again until an argument or the input changes */
+	k->done_gen = k->in->gen;
 	uint32_t lanes[CB_MAX_LANES];
 	for (unsigned l = 0; l < S; l++) {
 		unsigned r = l % T, c = k->variant == 2 ? 0u ^ ((r >> p->shift) & p->xmask) : 0;
@@ -637,6 +648,7 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 	if (offset + size > m->size)
 		return CL_INVALID_VALUE;
 	memcpy(m->data + offset, ptr, size);
+	m->gen++;
 	return CL_SUCCESS;
 }
 

@@ -19,6 +19,12 @@
  * difference to the launch's own jitter (a 32-way conflict's 16-step chain read 31.1 where
  * 2 ms launches read 32.4). */
 #define MIN_CHAIN 64.0
+/* ... unless 64 steps take longer than this many launch lengths (the H200's 8-byte local
+ * atomics, a compare-and-swap loop: 10 ms at 64 steps, 38% of a run): then a chain of that
+ * length, at least 16 steps. Its 4-step difference still lasts over a millisecond, far above
+ * the jitter that the rule above is about. */
+#define SLOW_CAP 8.0
+#define SLOW_MIN_CHAIN 16.0
 /* The host clock's own cost (a launch's start and wait) is a few ms on some stacks. */
 #define HOST_FLOOR_NS 5e6
 /* Rounds the launch-length budget plans for. */
@@ -310,6 +316,8 @@ static cb_rc size_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_exp
 		if (!(ps > 0))
 			ps = ns[2 * i + 1] ? (double)ns[2 * i + 1] / p2 : base_ps;
 		double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
+		if (MIN_CHAIN * ps > SLOW_CAP * st->launch_ns)
+			steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_CHAIN);
 		ex[i].steps = cb_round_steps(cap && steps > cap ? cap : steps);
 		ex[i].steps_short = cb_round_steps(ex[i].steps / 4.0);
 		if (ex[i].steps <= ex[i].steps_short)
