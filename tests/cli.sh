@@ -18,6 +18,12 @@ OPS=$TMP/ops.json
 sed 's/"format_version": 2/"format_version": 1/' "$OPS" > "$TMP/v1-store.json"
 H200=$top_srcdir/results/nvidia/h200.json
 CPU=$top_srcdir/results/pocl/xeon-skylake-avx512.json
+# A run's measurement that never gave a valid time: samples, no ns_per_access (the first
+# measurement's); the same without its samples too is a plan's.
+awk '/"measurements": \[/ { on = 1 } on && !done && /"ns_per_access"/ { done = 1; next } { print }' \
+	"$CPU" > "$TMP/untimed.json"
+awk '/"measurements": \[/ { on = 1 } on && /"samples_ns"/ { skip = 1 } skip && /\]/ { skip = 0; next }
+	skip { next } { print }' "$TMP/untimed.json" > "$TMP/untimed-plan.json"
 lanes() { # STRIDE_BYTES: 32 lane offsets
 	i=0 out=
 	while [ $i -lt 32 ]; do out="$out${out:+,}$((i * $1))"; i=$((i + 1)); done

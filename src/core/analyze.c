@@ -49,15 +49,19 @@ void cb_dataset_free(cb_dataset *ds)
 }
 
 /* How far the run's own quality lets the verdict be trusted: a measurement whose CI never met
- * the target counts half, and a baseline that drifted by half its time leaves nothing. */
+ * the target counts half, and a baseline that drifted by half its time leaves nothing. A
+ * measurement that was run but never gave a valid time (samples, no time) never converged. */
 static double run_factor(const cb_result *r, cb_op op, size_t *unconverged, size_t *with_stats)
 {
 	*unconverged = *with_stats = 0;
-	for (size_t i = 0; i < r->nms; i++)
-		if (r->ms[i].op == op && r->ms[i].has_stats) {
+	for (size_t i = 0; i < r->nms; i++) {
+		const cb_measurement *m = &r->ms[i];
+		bool untimed = m->has_samples && !isfinite(m->ns_per_access);
+		if (m->op == op && (m->has_stats || untimed)) {
 			(*with_stats)++;
-			*unconverged += !r->ms[i].stats.converged;
+			*unconverged += untimed || !m->stats.converged;
 		}
+	}
 	double f = *with_stats ? 1 - 0.5 * (double)*unconverged / (double)*with_stats : 1;
 	double drift = r->quality.has_drift && isfinite(r->quality.drift) ? fabs(r->quality.drift) : 0;
 	return f * (drift < 0.5 ? 1 - drift / 0.5 : 0);

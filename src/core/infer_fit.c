@@ -184,7 +184,8 @@ static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings,
 	find_tables(c, ds);
 	c->ngeom = ngeom;
 	c->geom_index = cb_xmalloc((ngeom ? ngeom : 1) * sizeof *c->geom_index);
-	memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
+	if (ngeom) /* geoms may be NULL when there are none */
+		memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
 	if (fill) {
 		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
 		compute_passes(c, ds, NULL);
