@@ -14,6 +14,8 @@ DOC=$TMP/nvidia.json
 OPS=$TMP/ops.json
 "$top_builddir/tests/synth_doc" ops > "$TMP/ops-raw.json" || exit 99
 "$CLBANKS" analyze "$TMP/ops-raw.json" -F json -o "$OPS" || exit 99
+# A per-size inference under a size that does not exist.
+sed 's/"by_elem_bytes": {/"by_elem_bytes": { "3": {},/' "$top_srcdir/results/nvidia/h200.json" > "$TMP/by3.json"
 # A format 1 document may not hold stores.
 sed 's/"format_version": 2/"format_version": 1/' "$OPS" > "$TMP/v1-store.json"
 H200=$top_srcdir/results/nvidia/h200.json

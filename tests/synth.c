@@ -71,6 +71,8 @@ void synth_result(const synth_device *d, bool quick, cb_result *r)
 		int e = cb_elem_index(E);
 		bool own = m->op != CB_OP_LOAD && d->op_geom[m->op].banks;
 		const cb_geometry *g = own ? &d->op_geom[m->op] : &d->geom;
+		if (d->op_size_geom[m->op][e].banks)
+			g = &d->op_size_geom[m->op][e];
 		unsigned lpp = own ? d->op_lanes[m->op][e] : d->lanes_per_pass[e];
 		double t;
 		if (d->flat) {

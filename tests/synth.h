@@ -30,6 +30,9 @@ typedef struct {
 	/* Stores' and atomics' models (index by cb_op; banks 0: the loads' model). */
 	cb_geometry op_geom[CB_NOPS];
 	unsigned op_lanes[CB_NOPS][CB_NELEM];
+	/* One element size of an op with a geometry of its own (banks 0: the op's), lanes per pass
+	 * op_lanes: outside the family, whose geometry is shared by the sizes of an op. */
+	cb_geometry op_size_geom[CB_NOPS][CB_NELEM];
 } synth_device;
 
 /* A timed result for the default plan (or the quick one), into R. */

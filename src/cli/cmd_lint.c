@@ -112,7 +112,7 @@ static void add_op_models(const char *path, cb_lint_model *m)
 		cb_recorded_model rec;
 		unsigned subgroup;
 		cb_error ignored;
-		if (cb_load_model(path, ops[i].op, false, &rec, &subgroup, &ignored) == CB_OK)
+		if (cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup, &ignored) == CB_OK)
 			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
 	}
 }
@@ -125,7 +125,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	cb_recorded_model rec;
 	unsigned subgroup = 0;
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, CB_OP_LOAD, false, &rec, &subgroup, err);
+		rc = cb_load_model(o->model, CB_OP_LOAD, 0, NULL, false, &rec, &subgroup, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_lint_model m;

@@ -82,6 +82,9 @@ static void render_predict(FILE *out, const void *p)
 		return;
 	}
 	render_text(out, a);
+	if (a->by_size)
+		fprintf(out, "  (the %u-byte %ss' own model: no one model describes every element size "
+			"of %ss)\n", a->elem_bytes, a->op, a->op);
 	for (unsigned pass = 0; c->verbose && a->pass_of_lane && pass < a->passes; pass++) {
 		fprintf(out, "  pass %u: lanes", pass + 1);
 		for (unsigned l = 0; l < a->nlanes; l++)
@@ -141,12 +144,13 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	cb_op op = (cb_op)o->op;
 	unsigned S = 0, E = (unsigned)o->elem_bytes;
 	cb_recorded_model m;
+	bool by_size = false;
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && !cb_op_has_elem(op, E))
 		rc = cb_error_set(err, CB_ERR_USAGE, "atomics are measured on 4- and 8-byte elements, "
 				  "not %u", E);
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, op, true, &m, &S, err);
+		rc = cb_load_model(o->model, op, E, &by_size, true, &m, &S, err);
 	if (rc != CB_OK)
 		return rc;
 	int e = cb_elem_index(E);
@@ -156,7 +160,7 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	uint32_t *lanes = cb_xmalloc(CB_MAX_LANES * sizeof *lanes);
 	unsigned *pass_of_lane = cb_xcalloc(CB_MAX_LANES, sizeof *pass_of_lane);
 	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, { .op = cb_op_name(op),
-		.elem_bytes = E, .banked = m.banked, .conflict_ways = 1, .passes = 1,
+		.elem_bytes = E, .banked = m.banked, .by_size = by_size, .conflict_ways = 1, .passes = 1,
 		.min_passes = 1, .slowdown = 1 } };
 	rc = predict_lanes(o, S, E, lanes, err);
 	if (rc == CB_OK && m.banked) {

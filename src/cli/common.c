@@ -160,8 +160,8 @@ cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err
 	return CB_OK;
 }
 
-cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_model *m,
-		    unsigned *subgroup, cb_error *err)
+cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_size,
+		    bool allow_flat, cb_recorded_model *m, unsigned *subgroup, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
@@ -169,6 +169,15 @@ cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_mod
 		return rc;
 	*subgroup = r.device.subgroup_size;
 	const cb_recorded_model *rec = &r.recorded[op];
+	int e = elem_bytes ? cb_elem_index(elem_bytes) : -1;
+	bool joint_sure = rec->banked && rec->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
+	bool own = e >= 0 && !joint_sure && r.has_recorded_size[op][e] &&
+		   r.recorded_size[op][e].banked &&
+		   r.recorded_size[op][e].confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
+	if (own)
+		rec = &r.recorded_size[op][e];
+	if (by_size)
+		*by_size = own;
 	bool measured = false;
 	for (size_t i = 0; i < r.nms && !measured; i++)
 		measured = r.ms[i].op == op;
@@ -182,6 +191,11 @@ cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_mod
 		*m = *rec, m->status = NULL;
 	else if (!rec->banked && rec->problem[0])
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, rec->problem);
+	else if (!rec->banked && e >= 0 && r.has_recorded_size[op][e])
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (%s: %s; "
+				  "its %u-byte elements on their own: %s, confidence %.3f)", path,
+				  cb_inference_key(op), rec->status, elem_bytes,
+				  r.recorded_size[op][e].status, r.recorded_size[op][e].confidence);
 	else if (!rec->banked)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (inference "
 				  "status: %s)", path, rec->status);

@@ -35,7 +35,10 @@ cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
 /* The bank model for OP recorded in the analyzed document at PATH, and its sub-group size:
  * a usage error that says why when it has none. ALLOW_FLAT: a "not_banked" verdict is an
  * answer too (m->banked false). */
-cb_rc cb_load_model(const char *path, cb_op op, bool allow_flat, cb_recorded_model *m,
+/* ELEM_BYTES > 0: when the op has no banked model but that size has its own (by_elem_bytes),
+ * that one, and *BY_SIZE (may be NULL) says so. */
+cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_size,
+		    bool allow_flat, cb_recorded_model *m,
 		    unsigned *subgroup, cb_error *err);
 /* CB_ERR_QUALITY when --strict and R is not banked or has warnings. */
 cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err);

@@ -80,6 +80,50 @@ static void apply_run_factor(const cb_result *r, cb_op op, cb_inference *inf)
 			 inf->run_factor);
 }
 
+const cb_inference *cb_size_model(const cb_result *r, cb_op op, int e)
+{
+	const cb_inference *joint = &r->inference[op], *own = &r->by_size[op][e];
+	bool joint_sure = joint->status == CB_BANKED &&
+			  joint->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
+	return r->has_by_size[op][e] && !joint_sure && own->status == CB_BANKED &&
+	       own->confidence >= CB_BY_SIZE_MIN_CONFIDENCE ? own : NULL;
+}
+
+/* Each element size of OP on its own, when the sizes together fit no model of the family well
+ * (inconclusive because the model misses, or banked with a fit that misses): reported beside
+ * the joint verdict, and used for a size only where the joint model is less sure. */
+static cb_rc infer_by_size(cb_result *r, cb_op op, cb_error *err)
+{
+	const cb_inference *joint = &r->inference[op];
+	unsigned nsizes = 0;
+	for (int e = 0; e < CB_NELEM; e++) {
+		r->has_by_size[op][e] = false;
+		nsizes += joint->elem_present[e];
+	}
+	bool misses = joint->status == CB_INCONCLUSIVE ? joint->no_model_fits :
+		      joint->status == CB_BANKED && joint->fit_factor < 1;
+	if (!misses || nsizes < 2)
+		return CB_OK;
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!joint->elem_present[e])
+			continue;
+		cb_dataset ds;
+		cb_dataset_of(r, op, &ds);
+		size_t kept = 0;
+		for (size_t i = 0; i < ds.n; i++)
+			if (ds.obs[i].elem_bytes == cb_elem_sizes[e])
+				ds.obs[kept++] = ds.obs[i];
+		ds.n = kept;
+		cb_rc rc = cb_infer_cached(&ds, NULL, &r->by_size[op][e], err);
+		cb_dataset_free(&ds);
+		if (rc != CB_OK)
+			return rc;
+		apply_run_factor(r, op, &r->by_size[op][e]);
+		r->has_by_size[op][e] = true;
+	}
+	return CB_OK;
+}
+
 cb_rc cb_analyze(cb_result *r, cb_error *err)
 {
 	return cb_analyze_cached(r, NULL, err);
@@ -103,6 +147,8 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 		if (rc != CB_OK)
 			return rc;
 		apply_run_factor(r, (cb_op)op, &r->inference[op]);
+		if ((rc = infer_by_size(r, (cb_op)op, err)) != CB_OK)
+			return rc;
 	}
 	r->npad = cb_padding_advice(&r->inference[CB_OP_LOAD], r, CB_OP_LOAD, r->pad);
 	r->nswizzle = cb_advise_swizzles(&r->inference[CB_OP_LOAD], r->op_present[CB_OP_STORE] ?

@@ -16,6 +16,9 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 
 /* The inference's view of the timed measurements of OP (lanes point into R). */
 void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds);
+/* Element size E's own model of OP when it is to be used in place of the op's: banked with
+ * CB_BY_SIZE_MIN_CONFIDENCE where the op's model is not (not banked, or less sure); else NULL. */
+const cb_inference *cb_size_model(const cb_result *r, cb_op op, int e);
 void cb_dataset_free(cb_dataset *ds);
 
 #endif

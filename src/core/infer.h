@@ -85,6 +85,7 @@ typedef struct {
 	char warnings[CB_MAX_INFER_WARNINGS][240]; /* what the verdict's reader must know */
 	unsigned nwarnings;
 	char reason[320];
+	bool no_model_fits;         /* inconclusive because the best model misses the data */
 	bool broadcast_known;
 	bool lanes_certain[CB_NELEM];
 	bool elem_present[CB_NELEM];

@@ -203,8 +203,11 @@ void cb_result_free(cb_result *r)
 	for (size_t i = 0; i < r->nms; i++)
 		cb_measurement_free(&r->ms[i]);
 	free(r->ms);
-	for (int op = 0; op < CB_NOPS; op++)
+	for (int op = 0; op < CB_NOPS; op++) {
 		free(r->recorded[op].status);
+		for (int e = 0; e < CB_NELEM; e++)
+			free(r->recorded_size[op][e].status);
+	}
 	for (size_t i = 0; i < r->nchecks; i++)
 		cb_kernel_check_free(&r->checks[i]);
 	free(r->checks);

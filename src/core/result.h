@@ -147,10 +147,15 @@ typedef struct {
 	char *extra;
 } cb_plan_meta;
 
+/* The confidence an element size's own model (by_elem_bytes) needs before it is used in place
+ * of its op's: what the man page promises of 0.9, "a kernel author can rely on it". */
+#define CB_BY_SIZE_MIN_CONFIDENCE 0.9
+
 /* A bank model as recorded in a document's inference (what predict needs). */
 typedef struct {
 	char *status;                          /* "banked", "not_banked", ... */
 	bool banked;                           /* banked, with a complete, valid model */
+	double confidence;                     /* as recorded; NAN when absent */
 	char problem[160];                     /* why a "banked" model is unusable, else "" */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */
@@ -210,10 +215,17 @@ typedef struct {
 	/* In the document as read (for predict); analysis does not change these. */
 	bool has_recorded[CB_NOPS];
 	cb_recorded_model recorded[CB_NOPS];
+	bool has_recorded_size[CB_NOPS][CB_NELEM];   /* ... and by element size (by_elem_bytes) */
+	cb_recorded_model recorded_size[CB_NOPS][CB_NELEM];
 	/* Filled by cb_analyze(). */
 	bool analyzed;
 	bool op_present[CB_NOPS];
 	cb_inference inference[CB_NOPS];
+	/* When no one geometry describes an op's element sizes together (inconclusive, the model
+	 * misses), each size on its own: the H200's 8-byte atomics are a compare-and-swap loop,
+	 * its 4-byte atomics are banked. */
+	bool has_by_size[CB_NOPS][CB_NELEM];
+	cb_inference by_size[CB_NOPS][CB_NELEM];
 	unsigned npad;
 	cb_pad_advice pad[CB_MAX_PAD_ADVICE];
 	unsigned nswizzle;

@@ -162,6 +162,24 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 }
 
 
+json_t *cb_op_inference_json(const cb_result *r, cb_op op)
+{
+	json_t *o = cb_inference_json(&r->inference[op], r->device.subgroup_size), *by = NULL;
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!r->has_by_size[op][e])
+			continue;
+		char key[8];
+		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		if (!by)
+			by = json_object();
+		json_object_set_new(by, key, cb_inference_json(&r->by_size[op][e],
+							       r->device.subgroup_size));
+	}
+	if (by)
+		json_object_set_new(o, "by_elem_bytes", by);
+	return o;
+}
+
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
 {
 	json_t *arr = json_array();

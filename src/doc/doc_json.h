@@ -10,6 +10,8 @@
 #include <jansson.h>
 
 json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup);
+/* R's inference of OP, with "by_elem_bytes" (each size on its own) where analysis made one. */
+json_t *cb_op_inference_json(const cb_result *r, cb_op op);
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n);
 json_t *cb_swizzle_json(const cb_swizzle_advice *a, unsigned n);
 /* advice.transpose: the summaries of R's transpose check (an empty array without one). */

@@ -27,8 +27,7 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		for (int op = 0; op < CB_NOPS; op++)
 			if (op == CB_OP_LOAD || r->op_present[op])
 				json_object_set_new(o, cb_inference_key((cb_op)op),
-						    cb_inference_json(&r->inference[op],
-								      r->device.subgroup_size));
+						    cb_op_inference_json(r, (cb_op)op));
 		json_t *t = cb_transpose_json(r);
 		if (json_array_size(t))
 			json_object_set_new(o, "transpose", t);
@@ -64,6 +63,7 @@ char *cb_predict_json(const cb_predict_answer *a)
 			    json_integer(a->lanes_per_pass) : json_null());
 	json_object_set_new(o, "conflict_ways", json_integer(a->conflict_ways));
 	json_object_set_new(o, "slowdown", cb_json_number(a->slowdown));
+	json_object_set_new(o, "model", json_string(a->by_size ? "elem_bytes" : "op"));
 	if (a->note)
 		json_object_set_new(o, "note", json_string(a->note));
 	if (a->pass_of_lane) {

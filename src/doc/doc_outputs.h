@@ -28,6 +28,7 @@ typedef struct {
 	unsigned conflict_ways;   /* passes / min_passes, at least 1 */
 	double slowdown;          /* passes / min_passes */
 	bool banked;
+	bool by_size;             /* the model is the element size's own (by_elem_bytes) */
 	const char *note;         /* why there is no bank model, or NULL */
 	const unsigned *pass_of_lane;  /* pass index of each lane, or NULL */
 	unsigned nlanes;

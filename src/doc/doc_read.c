@@ -443,7 +443,9 @@ static cb_rc read_baseline(reader *rd, json_t *b, cb_baseline *m)
 static void read_recorded(json_t *inf, cb_recorded_model *m)
 {
 	const char *status = json_string_value(json_object_get(inf, "status"));
+	json_t *conf = json_object_get(inf, "confidence");
 	m->status = cb_xstrdup(status ? status : "missing");
+	m->confidence = json_is_number(conf) ? json_number_value(conf) : NAN;
 	if (!status || strcmp(status, "banked") != 0)
 		return;
 	json_t *b = json_object_get(inf, "banks"), *w = json_object_get(inf, "bank_width_bytes");
@@ -472,6 +474,34 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 		m->lanes_per_pass[e] = v ? (unsigned)json_integer_value(v) : 0;
 	}
 	m->banked = true;
+}
+
+/* KEY.by_elem_bytes: a recorded inference per element size ("4": {...}), where no one model
+ * described the sizes together. */
+static cb_rc read_recorded_sizes(reader *rd, const char *key, json_t *by, cb_result *r, cb_op op)
+{
+	if (!by)
+		return CB_OK;
+	if (!json_is_object(by))
+		return fail(rd, "%s.by_elem_bytes is %s, expected an object", key,
+			    cb_json_type_name(by));
+	const char *size;
+	json_t *inf;
+	json_object_foreach(by, size, inf) {
+		int e = -1;
+		for (int k = 0; k < CB_NELEM; k++) {
+			char name[8];
+			snprintf(name, sizeof name, "%u", cb_elem_sizes[k]);
+			if (strcmp(name, size) == 0)
+				e = k;
+		}
+		if (e < 0 || !json_is_object(inf))
+			return fail(rd, "%s.by_elem_bytes[\"%.16s\"] is not an element size's inference",
+				    key, size);
+		r->has_recorded_size[op][e] = true;
+		read_recorded(inf, &r->recorded_size[op][e]);
+	}
+	return CB_OK;
 }
 
 static cb_rc read_check(reader *rd, json_t *j, size_t i, cb_kernel_check *k)
@@ -536,6 +566,9 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 		if (json_is_object(inf)) {
 			r->has_recorded[op] = true;
 			read_recorded(inf, &r->recorded[op]);
+			if (read_recorded_sizes(rd, key, json_object_get(inf, "by_elem_bytes"), r,
+						(cb_op)op) != CB_OK)
+				return CB_ERR_INPUT;
 		}
 	}
 	r->extra = cb_extra_collect(doc, NULL, 0, cb_top_keys);

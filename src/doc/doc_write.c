@@ -222,8 +222,7 @@ char *cb_doc_write(const cb_result *r)
 		for (int op = 0; op < CB_NOPS; op++)
 			if (op == CB_OP_LOAD || r->op_present[op])
 				json_object_set_new(doc, cb_inference_key((cb_op)op),
-						    cb_inference_json(&r->inference[op],
-								      r->device.subgroup_size));
+						    cb_op_inference_json(r, (cb_op)op));
 		json_t *a = advice_json(r);
 		if (json_object_size(a))
 			json_object_set_new(doc, "advice", a);

@@ -4,6 +4,7 @@
  * from one table of columns. */
 #include "config.h"
 #include "views/compare.h"
+#include "core/analyze.h"
 #include "views/report.h"
 #include "core/advice.h"
 #include "core/model.h"
@@ -82,18 +83,53 @@ static void c_subgroup(const entry *e, int arg, cell *c)
 	number(c, e->r->device.subgroup_size, INT);
 }
 
+/* The first element size of OP whose own model stands in for the op's, or NULL. */
+static const cb_inference *banked_size(const entry *e, int op, int *elem)
+{
+	for (int k = 0; k < CB_NELEM; k++)
+		if (cb_size_model(e->r, (cb_op)op, k)) {
+			*elem = k;
+			return cb_size_model(e->r, (cb_op)op, k);
+		}
+	return NULL;
+}
+
 /* Text: "32 x 4 B", "32 x 4 B*" (no broadcast: lanes on one word serialize), "not banked",
- * "inconclusive". */
+ * "inconclusive"; "4B 32 x 4 B*" when only that element size has a model. */
 static void c_result(const entry *e, int op, cell *c)
 {
-	const cb_inference *inf = inf_of(e, op);
+	const cb_inference *inf = inf_of(e, op), *own;
+	int k = 0;
 	if (!inf)
 		text(c, "-");
+	else if ((own = banked_size(e, op, &k)) != NULL)
+		snprintf(c->text, sizeof c->text, "%uB %u x %u B%s", cb_elem_sizes[k],
+			 own->best.geom.banks, own->best.geom.width,
+			 own->best.geom.broadcast ? "" : "*");
 	else if (banked(inf))
 		snprintf(c->text, sizeof c->text, "%u x %u B%s", inf->best.geom.banks,
 			 inf->best.geom.width, inf->best.geom.broadcast ? "" : "*");
 	else
 		text(c, inf->status == CB_NOT_BANKED ? "not banked" : "inconclusive");
+}
+
+/* CSV: one element size's own model of atomics (ARG: 10 * size index + 0 status, 1 banks,
+ * 2 width, 3 broadcast, 4 confidence); empty where there is none. */
+static void c_atomic_size(const entry *e, int arg, cell *c)
+{
+	int k = arg / 10, what = arg % 10;
+	const cb_inference *s = e->r->has_by_size[CB_OP_ATOMIC][k] ? &e->r->by_size[CB_OP_ATOMIC][k] : NULL;
+	if (what == 0) {
+		text(c, s ? cb_status_name(s->status) : NULL);
+		return;
+	}
+	if (what == 4) {
+		number(c, s ? s->confidence : NAN, FIXED3);
+		return;
+	}
+	double v = !banked(s) ? NAN : what == 1 ? s->best.geom.banks : what == 2 ?
+		   s->best.geom.width : s->best.geom.broadcast;
+	number(c, v, INT);
 }
 
 static void c_status(const entry *e, int op, cell *c)
@@ -236,6 +272,16 @@ static const column columns[] = {
 	{ "atomic_bank_width_bytes", NULL, 0, c_width, ATOMIC, true },
 	{ "atomic_broadcast", NULL, 0, c_broadcast, ATOMIC, true },
 	{ "atomic_confidence", NULL, 0, c_confidence, ATOMIC, true },
+	{ "atomic_4B_status", NULL, 0, c_atomic_size, 20, false },
+	{ "atomic_4B_banks", NULL, 0, c_atomic_size, 21, true },
+	{ "atomic_4B_bank_width_bytes", NULL, 0, c_atomic_size, 22, true },
+	{ "atomic_4B_broadcast", NULL, 0, c_atomic_size, 23, true },
+	{ "atomic_4B_confidence", NULL, 0, c_atomic_size, 24, true },
+	{ "atomic_8B_status", NULL, 0, c_atomic_size, 30, false },
+	{ "atomic_8B_banks", NULL, 0, c_atomic_size, 31, true },
+	{ "atomic_8B_bank_width_bytes", NULL, 0, c_atomic_size, 32, true },
+	{ "atomic_8B_broadcast", NULL, 0, c_atomic_size, 33, true },
+	{ "atomic_8B_confidence", NULL, 0, c_atomic_size, 34, true },
 	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true },
 	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true },
 };
@@ -323,6 +369,6 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 	}
 	fputs("\nsg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
 	      "together\nfor 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
-	      "*: no broadcast\n(lanes on one word are served one by one). Every figure: clbanks "
-	      "compare --format csv.\n", out);
+	      "*: no broadcast\n(lanes on one word are served one by one); 4B 32 x 4 B: only that element "
+	      "size has a model.\nEvery figure: clbanks compare --format csv.\n", out);
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "views/report.h"
 #include "views/report_parts.h"
+#include "core/analyze.h"
 #include "core/infer_quality.h"
 #include "core/advice.h"
 #include "core/model.h"
@@ -283,6 +284,35 @@ static void quality_warnings(FILE *out, const cb_result *r)
 }
 
 /* One operation's block; with several, each opens with its name. */
+/* Each element size on its own, where no one model describes the sizes together. */
+static void by_size_lines(FILE *out, const cb_result *r, cb_op op)
+{
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!r->has_by_size[op][e])
+			continue;
+		const cb_inference *s = &r->by_size[op][e];
+		char label[16];
+		snprintf(label, sizeof label, "%u B alone:", cb_elem_sizes[e]);
+		if (cb_size_model(r, op, e))
+			fprintf(out, "%-11s banked, %u banks x %u bytes%s, %u lanes a pass (confidence "
+				"%.3f); predict --op %s --elem-bytes %u uses it\n", label,
+				s->best.geom.banks, s->best.geom.width,
+				s->best.geom.broadcast ? "" : " without broadcast",
+				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op), cb_elem_sizes[e]);
+		else if (s->status == CB_BANKED && s->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
+			fprintf(out, "%-11s at best %u x %u B, confidence %.3f: too uncertain to use "
+				"(%.1f needed)\n", label, s->best.geom.banks, s->best.geom.width,
+				s->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
+		else if (s->status == CB_BANKED)
+			fprintf(out, "%-11s banked, %u banks x %u bytes (confidence %.3f), no surer than "
+				"the model above\n", label, s->best.geom.banks, s->best.geom.width,
+				s->confidence);
+		else
+			fprintf(out, "%-11s %s: %s\n", label, s->status == CB_NOT_BANKED ?
+				"not banked" : "inconclusive", s->reason);
+	}
+}
+
 static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 {
 	const cb_inference *inf = &r->inference[op];
@@ -296,6 +326,7 @@ static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 		if (op == CB_OP_LOAD)
 			vendor_line(out, r, inf);
 	}
+	by_size_lines(out, r, op);
 	fit_lines(out, inf);
 }
 
