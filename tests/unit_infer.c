@@ -228,12 +228,17 @@ static void noisy_quick(bool with_ci)
 	}
 }
 
-int main(void)
+/* The NVIDIA-like device most tests start from. */
+static const synth_device nvidia_like = {
+	.name = "NVIDIA-like 32 x 4 B, half/quarter-warp wide accesses", .subgroup = 32,
+	.geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1,
+	.c = 0.9, .noise = 0.05, .seed = 1
+};
+
+/* NVIDIA-like devices: throughput, latency, pair packing. */
+static void nvidia_variants(void)
 {
-	synth_device nv = { .name = "NVIDIA-like 32 x 4 B, half/quarter-warp wide accesses",
-			    .subgroup = 32, .geom = { 32, 4, true, false },
-			    .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1, .c = 0.9,
-			    .noise = 0.05, .seed = 1 };
+	synth_device nv = nvidia_like;
 	expect_banked(&nv, false);
 	expect_banked(&nv, true);
 
@@ -251,7 +256,11 @@ int main(void)
 	nvpair.pair_saving = 0.3;
 	nvpair.seed = 5;
 	expect_banked(&nvpair, false);
+}
 
+/* Other members of the family: AMD, Intel, 64 banks, wide banks, odd counts, small groups. */
+static void family(void)
+{
 	synth_device amd = { .name = "AMD-like wave64, 32 x 4 B, half-wave groups", .subgroup = 64,
 			     .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
 			     .t0 = 2, .c = 1.5, .noise = 0.05, .seed = 2 };
@@ -298,7 +307,11 @@ int main(void)
 			    .geom = { 2, 4, true, false }, .lanes_per_pass = { 8, 8, 8, 8, 8 },
 			    .t0 = 1, .c = 1, .noise = 0.05, .seed = 25 };
 	expect_banked(&b2, false);
+}
 
+/* Devices outside the family: never a confident wrong model. */
+static void outside_family(void)
+{
 	/* Outside the family (XOR-swizzled banks): no bank count at all. */
 	for (int shift = 3; shift <= 7; shift += 2) {
 		synth_device x = { .name = "XOR-swizzled banks", .subgroup = 32, .geom = { 32, 4, true, false },
@@ -337,7 +350,11 @@ int main(void)
 		tap_ok(inf.quality.nworst[e16] > 0, "%s: the worst 16-byte tables are named",
 		       cdna.name);
 	}
+}
 
+/* Flat devices are not banked; one buried in noise is never a wrong count. */
+static void flat_and_noise(void)
+{
 	synth_device flat = { .name = "flat device (CPU-like)", .subgroup = 8, .t0 = 3, .c = 0,
 			      .flat = true, .noise = 0.05, .seed = 9 };
 	expect_not_banked_or_inconclusive(&flat, true);
@@ -352,7 +369,7 @@ int main(void)
 	pocl.name = "PoCL-like, 32 lanes";
 	expect_not_banked_or_inconclusive(&pocl, true);
 
-	synth_device noisy = nv;
+	synth_device noisy = nvidia_like;
 	noisy.name = "NVIDIA-like buried in 90% noise";
 	noisy.noise = 0.9;
 	noisy.seed = 11;
@@ -362,11 +379,15 @@ int main(void)
 		       "%s: inconclusive or right, never a wrong count (got %s, %u x %u B)", noisy.name,
 		       cb_status_name(inf.status), inf.best.geom.banks, inf.best.geom.width);
 	}
+}
 
+/* A plan that cannot tell geometries apart is inconclusive. */
+static void uninformative(void)
+{
 	/* Uninformative: only small strides of 4-byte elements cannot tell 32 from 64 banks. */
 	{
 		cb_result r;
-		synth_result(&nv, false, &r);
+		synth_result(&nvidia_like, false, &r);
 		size_t kept = 0;
 		for (size_t i = 0; i < r.nms; i++) {
 			long long st;
@@ -389,12 +410,11 @@ int main(void)
 		cb_dataset_free(&ds);
 		cb_result_free(&r);
 	}
+}
 
-	ops_recovered();
-	by_size();
-	noisy_quick(false);
-	noisy_quick(true);
-
+/* The verdict's thresholds, on hand-made numbers. */
+static void decide(void)
+{
 	/* The verdict's thresholds, on hand-made numbers. */
 	cb_decision_input in = { .n_fit = 100, .n_elem = 1, .flat_score = 900, .best_score = 100,
 				 .r2 = 0.99, .max_ratio = 32, .flat_rms = 0.5, .flat_weight = 0,
@@ -436,11 +456,15 @@ int main(void)
 	d = cb_infer_decide(&in);
 	tap_ok(d.status == CB_INCONCLUSIVE && d.why == CB_WHY_MISFIT,
 	       "decide: a model that misses by over 6x its noise is inconclusive");
+}
 
+/* A stop asked for during the analysis ends it. */
+static void stops(void)
+{
 	/* A stop asked for during the analysis ends it. */
 	{
 		cb_result r;
-		synth_result(&nv, true, &r);
+		synth_result(&nvidia_like, true, &r);
 		cb_dataset ds;
 		cb_dataset_of(&r, CB_OP_LOAD, &ds);
 		cb_inference inf;
@@ -452,5 +476,21 @@ int main(void)
 		cb_dataset_free(&ds);
 		cb_result_free(&r);
 	}
+}
+
+int main(void)
+{
+	nvidia_variants();
+	family();
+	outside_family();
+	flat_and_noise();
+	uninformative();
+	ops_recovered();
+	by_size();
+	noisy_quick(false);
+	noisy_quick(true);
+
+	decide();
+	stops();
 	return tap_done();
 }

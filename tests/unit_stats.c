@@ -21,6 +21,35 @@ static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bo
 	return cb_expected_result(&req, 0, 8, le);
 }
 
+/* --device all: file names from what drivers report (vendor, device name). */
+static void file_stems(void)
+{
+	static const char *const stems[][3] = {
+		{ "NVIDIA Corporation", "NVIDIA H200", "nvidia-h200" },
+		{ "Advanced Micro Devices, Inc.", "gfx90a:sramecc+:xnack-", "amd-gfx90a-sramecc-xnack" },
+		{ "Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550",
+		  "intel-data-center-gpu-max-1550" },
+		{ "GenuineIntel", "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+		  "intel-pthread-skylake-avx512-intel-xeon-processor" },
+		{ "clbanks tests", "clbanks stub GPU", "clbanks-stub-gpu" },
+		{ "ARM", "Mali-G78 r1p1", "arm-mali-g78-r1p1" },
+		{ "  ", "\x1b[31m/../..", "31m" },
+		{ "", "", "device" },
+		{ "NVIDIA", "NVIDIA", "nvidia" },
+	};
+	for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
+		char buf[65];
+		cb_device_file_stem(stems[i][0], stems[i][1], buf, sizeof buf);
+		tap_ok(strcmp(buf, stems[i][2]) == 0, "device file stem %s (expected %s)", buf,
+		       stems[i][2]);
+	}
+	char small[65];
+	cb_device_file_stem("Vendor", "a very long device name that goes on and on - and on, past "
+			    "sixty-four characters", small, sizeof small);
+	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-', "a long name is cut to 64 "
+	       "characters, not inside a separator: %s", small);
+}
+
 int main(void)
 {
 	double a[] = { 5, 1, 4, 2, 3 };
@@ -98,30 +127,6 @@ int main(void)
 	tap_ok(expect(CB_OP_ATOMIC, 8, 0, 16, true) == ((uint32_t)(8 * 16) ^ w1) + 16,
 	       "atomic: a 64-bit element folds its halves");
 
-	/* --device all: file names from what drivers report (vendor, device name). */
-	static const char *const stems[][3] = {
-		{ "NVIDIA Corporation", "NVIDIA H200", "nvidia-h200" },
-		{ "Advanced Micro Devices, Inc.", "gfx90a:sramecc+:xnack-", "amd-gfx90a-sramecc-xnack" },
-		{ "Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550",
-		  "intel-data-center-gpu-max-1550" },
-		{ "GenuineIntel", "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
-		  "intel-pthread-skylake-avx512-intel-xeon-processor" },
-		{ "clbanks tests", "clbanks stub GPU", "clbanks-stub-gpu" },
-		{ "ARM", "Mali-G78 r1p1", "arm-mali-g78-r1p1" },
-		{ "  ", "\x1b[31m/../..", "31m" },
-		{ "", "", "device" },
-		{ "NVIDIA", "NVIDIA", "nvidia" },
-	};
-	for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
-		char buf[65];
-		cb_device_file_stem(stems[i][0], stems[i][1], buf, sizeof buf);
-		tap_ok(strcmp(buf, stems[i][2]) == 0, "device file stem %s (expected %s)", buf,
-		       stems[i][2]);
-	}
-	char small[65];
-	cb_device_file_stem("Vendor", "a very long device name that goes on and on - and on, past "
-			    "sixty-four characters", small, sizeof small);
-	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-', "a long name is cut to 64 "
-	       "characters, not inside a separator: %s", small);
+	file_stems();
 	return tap_done();
 }
