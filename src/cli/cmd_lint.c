@@ -102,18 +102,49 @@ static void render_lint(FILE *out, const void *p)
 	}
 }
 
-/* Stores and atomics get their own model where the document has a banked one; otherwise the
- * loads' stands in (the text and JSON say which). */
+/* OP's element sizes that have a confident model of their own (by_elem_bytes), when they
+ * share one geometry: that model, for those sizes only (the others cannot be priced). */
+static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lanes[CB_NELEM])
+{
+	bool any = false;
+	memset(lanes, 0, CB_NELEM * sizeof *lanes);
+	for (int e = 0; e < CB_NELEM; e++) {
+		cb_recorded_model rec;
+		unsigned subgroup;
+		bool by_size = false;
+		cb_error ignored;
+		if (cb_load_model(path, op, cb_elem_sizes[e], &by_size, false, &rec, &subgroup,
+				  &ignored) != CB_OK || !by_size)
+			continue;
+		if (any && (g->banks != rec.geom.banks || g->width != rec.geom.width ||
+			    g->broadcast != rec.geom.broadcast ||
+			    g->pair_packing != rec.geom.pair_packing))
+			return false; /* sizes that disagree: no one model to price with */
+		*g = rec.geom;
+		lanes[e] = rec.lanes_per_pass[e];
+		any = true;
+	}
+	return any;
+}
+
+/* Stores and atomics get their own model where the document has a banked one (or, failing
+ * that, confident models of some element sizes); otherwise the loads' stands in (the text and
+ * JSON say which). */
 static void add_op_models(const char *path, cb_lint_model *m)
 {
 	static const struct { cb_op op; cb_lint_op lint; } ops[] = {
 		{ CB_OP_STORE, CB_LINT_STORE }, { CB_OP_ATOMIC, CB_LINT_ATOMIC } };
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		cb_recorded_model rec;
-		unsigned subgroup;
+		unsigned subgroup, lanes[CB_NELEM];
 		cb_error ignored;
-		if (cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup, &ignored) == CB_OK)
+		cb_geometry g;
+		if (cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup, &ignored) == CB_OK) {
 			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
+		} else if (size_models(path, ops[i].op, &g, lanes)) {
+			cb_lint_model_set_op(m, ops[i].lint, &g, lanes);
+			m->ops[ops[i].lint].by_size = true;
+		}
 	}
 }
 

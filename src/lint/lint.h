@@ -86,6 +86,7 @@ typedef struct cb_lint_pricer {
  * as cb_elem_sizes (0 = not measured). */
 typedef struct {
 	bool measured;
+	bool by_size;       /* the element sizes' own models (by_elem_bytes): only those sizes */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 } cb_lint_op_model;

@@ -195,7 +195,14 @@ static void models_line(FILE *out, const cb_lint_result *r)
 			continue;
 		const cb_lint_op_model *own = &r->ops[op];
 		fprintf(out, "%s%s ", sep, op == CB_LINT_STORE ? "stores" : "atomics");
-		if (own->measured)
+		if (own->measured && own->by_size) {
+			fputs("the measured model of", out);
+			for (int e = 0, n = 0; e < CB_NELEM; e++)
+				if (own->lanes_per_pass[e])
+					fprintf(out, "%s %u B", n++ ? "," : "", cb_elem_sizes[e]);
+			fprintf(out, " only, %u x %u B%s", own->geom.banks, own->geom.width,
+				own->geom.broadcast ? "" : " without broadcast");
+		} else if (own->measured)
 			fprintf(out, "their own measured model, %u x %u B%s", own->geom.banks,
 				own->geom.width, own->geom.broadcast ? "" : " without broadcast");
 		else
