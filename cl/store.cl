@@ -34,7 +34,10 @@
 
 /* The value of step v as an element, and the fold of an element back to 32 bits. */
 #if CB_ELEM_BYTES == 16
-#define CB_VALUE(v) ((uint4)((v), 0x5u, 0x6u, 0x7u))
+/* The upper words come from a per-lane register (start & mask: zero at run time, unknown to the
+ * compiler), computed once: a uniform constant would sit in scalar registers and be copied to
+ * the four vector registers of ds_write_b128 on every step (AMD). */
+#define CB_VALUE(v) ((uint4)((v), hi + 0x5u, hi + 0x6u, hi + 0x7u))
 #define CB_FOLD(x) ((x).s0 ^ (x).s1 ^ (x).s2 ^ (x).s3)
 #elif CB_ELEM_BYTES == 8
 #define CB_VALUE(v) ((uint2)((v), 0x5u))
@@ -67,7 +70,9 @@ void cb_store(__global const uint *lane_tables,  /* byte offsets: nlanes per tab
 	(void)fill_words;
 
 	const uint start = lane_tables[table * nlanes + lid % nlanes];
+	const uint hi = start & mask; /* zero, in a vector register */
 	uint v = 0;
+	(void)hi;
 	while (v < steps) {
 		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
 		CB_STEP; CB_STEP; CB_STEP; CB_STEP;
