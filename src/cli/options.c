@@ -111,7 +111,7 @@ static const option table[] = {
 	  "analyze --format csv: one row of the inferred models (the\ncolumns of compare) instead "
 	  "of one per measurement", NULL },
 	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
-	  "exit 5 unless the result is banked and the run was clean", NULL },
+	  "exit 5 unless the loads are banked and the run was clean", NULL },
 	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
 	  "predict, lint: the analyzed document whose model to use", NULL },
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
