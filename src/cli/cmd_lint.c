@@ -114,7 +114,7 @@ static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lan
 		bool by_size = false;
 		cb_error ignored;
 		if (cb_load_model(path, op, cb_elem_sizes[e], &by_size, false, &rec, &subgroup,
-				  &ignored) != CB_OK || !by_size)
+				  &ignored) != CB_OK || !by_size || !rec.lanes_per_pass[e])
 			continue;
 		if (any && (g->banks != rec.geom.banks || g->width != rec.geom.width ||
 			    g->broadcast != rec.geom.broadcast ||
@@ -127,9 +127,9 @@ static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lan
 	return any;
 }
 
-/* Stores and atomics get their own model where the document has a banked one (or, failing
- * that, confident models of some element sizes); otherwise the loads' stands in (the text and
- * JSON say which). */
+/* Stores and atomics get their own model: the op's where it is banked with confidence 0.9 or
+ * more; else the confident models of some element sizes (as predict would use them); else the
+ * op's less sure one; otherwise the loads' stands in (the text and JSON say which). */
 static void add_op_models(const char *path, cb_lint_model *m)
 {
 	static const struct { cb_op op; cb_lint_op lint; } ops[] = {
@@ -139,11 +139,15 @@ static void add_op_models(const char *path, cb_lint_model *m)
 		unsigned subgroup, lanes[CB_NELEM];
 		cb_error ignored;
 		cb_geometry g;
-		if (cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup, &ignored) == CB_OK) {
+		bool joint = cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup,
+					   &ignored) == CB_OK;
+		if (joint && rec.confidence >= CB_BY_SIZE_MIN_CONFIDENCE) {
 			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
 		} else if (size_models(path, ops[i].op, &g, lanes)) {
 			cb_lint_model_set_op(m, ops[i].lint, &g, lanes);
 			m->ops[ops[i].lint].by_size = true;
+		} else if (joint) {
+			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
 		}
 	}
 }

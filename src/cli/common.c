@@ -201,6 +201,10 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_si
 				  "status: %s)", path, rec->status);
 	else
 		*m = *rec, m->status = NULL;
+	/* Atomics whose broadcast was not measured: lanes on one word serialize, as on every
+	 * device measured so far, rather than the loads' common case. */
+	if (rc == CB_OK && op == CB_OP_ATOMIC && !m->broadcast_known)
+		m->geom.broadcast = false;
 	cb_result_free(&r);
 	return rc;
 }

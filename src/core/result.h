@@ -156,6 +156,7 @@ typedef struct {
 	char *status;                          /* "banked", "not_banked", ... */
 	bool banked;                           /* banked, with a complete, valid model */
 	double confidence;                     /* as recorded; NAN when absent */
+	bool broadcast_known;                  /* "broadcast" was true or false, not null */
 	char problem[160];                     /* why a "banked" model is unusable, else "" */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */

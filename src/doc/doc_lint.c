@@ -56,6 +56,7 @@ static json_t *model(const cb_lint_result *r)
 		if (r->ops[op].measured) {
 			own = json_object();
 			geometry(own, &r->ops[op].geom, r->ops[op].lanes_per_pass);
+			json_object_set_new(own, "by_elem_bytes", json_boolean(r->ops[op].by_size));
 		}
 		json_object_set_new(m, names[op], own);
 	}

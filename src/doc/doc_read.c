@@ -460,6 +460,7 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 	m->geom.banks = (unsigned)json_integer_value(b);
 	m->geom.width = (unsigned)json_integer_value(w);
 	m->geom.broadcast = !json_is_false(bc); /* unknown broadcast: assume the common case */
+	m->broadcast_known = json_is_boolean(bc);
 	m->geom.pair_packing = json_is_true(json_object_get(inf, "pair_packing"));
 	for (int e = 0; e < CB_NELEM; e++) {
 		char key[8];

@@ -21,8 +21,8 @@
 #define MIN_CHAIN 64.0
 /* ... unless 64 steps take longer than this many launch lengths (the H200's 8-byte local
  * atomics, a compare-and-swap loop: 10 ms at 64 steps, 38% of a run): then a chain of that
- * length, at least 16 steps. Its 4-step difference still lasts over a millisecond, far above
- * the jitter that the rule above is about. */
+ * length, at least 16 steps. The difference to its 8-step short chain still lasts over a
+ * millisecond, far above the jitter that the rule above is about. */
 #define SLOW_CAP 8.0
 #define SLOW_MIN_CHAIN 16.0
 /* The host clock's own cost (a launch's start and wait) is a few ms on some stacks. */

@@ -105,10 +105,10 @@ static void c_result(const entry *e, int op, cell *c)
 	else if ((own = banked_size(e, op, &k)) != NULL)
 		snprintf(c->text, sizeof c->text, "%uB %u x %u B%s", cb_elem_sizes[k],
 			 own->best.geom.banks, own->best.geom.width,
-			 own->best.geom.broadcast ? "" : "*");
+			 own->broadcast_known && !own->best.geom.broadcast ? "*" : "");
 	else if (banked(inf))
 		snprintf(c->text, sizeof c->text, "%u x %u B%s", inf->best.geom.banks,
-			 inf->best.geom.width, inf->best.geom.broadcast ? "" : "*");
+			 inf->best.geom.width, inf->broadcast_known && !inf->best.geom.broadcast ? "*" : "");
 	else
 		text(c, inf->status == CB_NOT_BANKED ? "not banked" : "inconclusive");
 }
@@ -128,7 +128,7 @@ static void c_atomic_size(const entry *e, int arg, cell *c)
 		return;
 	}
 	double v = !banked(s) ? NAN : what == 1 ? s->best.geom.banks : what == 2 ?
-		   s->best.geom.width : s->best.geom.broadcast;
+		   s->best.geom.width : s->broadcast_known ? s->best.geom.broadcast : NAN;
 	number(c, v, INT);
 }
 

@@ -206,7 +206,7 @@ static void models_line(FILE *out, const cb_lint_result *r)
 			fprintf(out, "their own measured model, %u x %u B%s", own->geom.banks,
 				own->geom.width, own->geom.broadcast ? "" : " without broadcast");
 		else
-			fprintf(out, "the loads' model%s (the document has no banked model for them)",
+			fprintf(out, "the loads' model%s (the document has no one model for them)",
 				op == CB_LINT_ATOMIC ? " without broadcast" : "");
 		sep = "; ";
 	}

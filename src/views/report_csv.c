@@ -117,7 +117,8 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 		cb_csv_field(out, "", false);
 		cb_csv_field(out, "", false);
 	}
-	cb_csv_field(out, isfinite(m->ns_per_access) ? "ok" : "planned", true);
+	cb_csv_field(out, isfinite(m->ns_per_access) ? "ok" : m->has_samples ? "untimed" : "planned",
+		     true);
 }
 
 void cb_report_csv(FILE *out, const cb_result *r)

@@ -297,7 +297,7 @@ static void by_size_lines(FILE *out, const cb_result *r, cb_op op)
 			fprintf(out, "%-11s banked, %u banks x %u bytes%s, %u lanes a pass (confidence "
 				"%.3f); predict --op %s --elem-bytes %u uses it\n", label,
 				s->best.geom.banks, s->best.geom.width,
-				s->best.geom.broadcast ? "" : " without broadcast",
+				s->broadcast_known && !s->best.geom.broadcast ? " without broadcast" : "",
 				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op), cb_elem_sizes[e]);
 		else if (s->status == CB_BANKED && s->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
 			fprintf(out, "%-11s at best %u x %u B, confidence %.3f: too uncertain to use "
