@@ -143,10 +143,21 @@ expect "a 250-character output name works (short temporary names)" 0 '' \
 	"$CLBANKS" analyze "$H200" -o "$TMP/${long#aaaa}"
 
 # -- concurrent writers: the second one never silently replaces the first ---------------------
+# Wait until process PID blocks opening a FIFO (Linux: its kernel wait channel), so the steps
+# that follow do not race a process still starting on a busy machine; elsewhere, a pause.
+wait_on_fifo() { # PID
+	tries=0
+	while [ $tries -lt 600 ] && [ -r "/proc/$1/wchan" ]; do
+		[ "$(cat "/proc/$1/wchan" 2>/dev/null)" = wait_for_partner ] && return 0
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	sleep 1
+}
 mkfifo "$TMP/slow"
 "$CLBANKS" analyze "$TMP/slow" -o "$TMP/race.txt" > "$TMP/out" 2>&1 &
 pid=$!
-sleep 0.3
+wait_on_fifo $pid
 echo first > "$TMP/race.txt"
 cat "$H200" > "$TMP/slow"
 wait $pid
@@ -165,7 +176,8 @@ for sig in TERM HUP INT; do
 	mkfifo "$TMP/slow"
 	"$CLBANKS" analyze "$TMP/slow" -o "$TMP/sig.txt" > "$TMP/out" 2>&1 &
 	pid=$!
-	sleep 0.3
+	wait_for_handlers $pid
+	wait_on_fifo $pid
 	kill -$sig $pid
 	wait $pid
 	got=$?
@@ -180,7 +192,12 @@ if [ $have_strace = yes ]; then
 	strace -f -o /dev/null -e inject=fsync:delay_enter=3000000 \
 		"$CLBANKS" analyze "$H200" -o "$TMP/twice.txt" > "$TMP/out" 2>&1 &
 	pid=$!
-	sleep 1.5
+	# Both signals must land while the temporary file exists: wait for it (fsync sleeps 3 s).
+	tries=0
+	until ls -a "$TMP" | grep -q '^\.clbanks-' || [ $tries -ge 600 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
 	child=$(pgrep -P $pid -x clbanks)
 	kill -INT $child
 	sleep 0.2

@@ -41,6 +41,26 @@ json_has() { # FILE KEY-REGEX
 	grep -Eq "$2" "$1"
 }
 
+# Wait until process PID has installed clbanks' stop handlers (SIGHUP is the last of the three),
+# so a signal sent next tests the handler, not the default action of a process still starting
+# (a busy machine can take seconds to get there). Linux reads /proc; elsewhere, a pause.
+wait_for_handlers() { # PID
+	if [ ! -r "/proc/$1/status" ]; then
+		sleep 1
+		return 0
+	fi
+	tries=0
+	while [ $tries -lt 600 ]; do
+		caught=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null) || return 1
+		[ -n "$caught" ] || return 1
+		last=${caught#"${caught%?}"}
+		[ $((0x$last & 1)) -eq 1 ] && return 0
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	return 1
+}
+
 fail_count=0
 check() { # DESCRIPTION COMMAND... : runs the command, reports, remembers failures
 	desc=$1
