@@ -180,6 +180,22 @@ json_t *cb_op_inference_json(const cb_result *r, cb_op op)
 	return o;
 }
 
+void cb_add_op_inferences(json_t *o, const cb_result *r)
+{
+	for (int op = 0; op < CB_NOPS; op++)
+		if (op == CB_OP_LOAD || r->op_present[op])
+			json_object_set_new(o, cb_inference_key((cb_op)op),
+					    cb_op_inference_json(r, (cb_op)op));
+}
+
+void cb_set_nonempty(json_t *o, const char *key, json_t *value)
+{
+	if (json_array_size(value) || json_object_size(value))
+		json_object_set_new(o, key, value);
+	else
+		json_decref(value);
+}
+
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
 {
 	json_t *arr = json_array();

@@ -24,15 +24,8 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "device", json_string(or_dash(r->device.name)));
 		json_object_set_new(o, "platform", json_string(or_dash(r->device.platform)));
 		json_object_set_new(o, "regime", json_string(or_dash(r->run.regime)));
-		for (int op = 0; op < CB_NOPS; op++)
-			if (op == CB_OP_LOAD || r->op_present[op])
-				json_object_set_new(o, cb_inference_key((cb_op)op),
-						    cb_op_inference_json(r, (cb_op)op));
-		json_t *t = cb_transpose_json(r);
-		if (json_array_size(t))
-			json_object_set_new(o, "transpose", t);
-		else
-			json_decref(t);
+		cb_add_op_inferences(o, r);
+		cb_set_nonempty(o, "transpose", cb_transpose_json(r));
 		json_object_set_new(o, "stride2_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 2)));
 		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);

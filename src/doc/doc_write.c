@@ -201,11 +201,7 @@ static json_t *advice_json(const cb_result *r)
 		json_object_set_new(a, "padding", cb_padding_json(r->pad, r->npad));
 	if (r->nswizzle)
 		json_object_set_new(a, "swizzle", cb_swizzle_json(r->swizzle, r->nswizzle));
-	json_t *t = cb_transpose_json(r);
-	if (json_array_size(t))
-		json_object_set_new(a, "transpose", t);
-	else
-		json_decref(t);
+	cb_set_nonempty(a, "transpose", cb_transpose_json(r));
 	return a;
 }
 
@@ -219,15 +215,8 @@ char *cb_doc_write(const cb_result *r)
 		json_array_append_new(ms, measurement_json(&r->ms[i], r->device.subgroup_size));
 	json_object_set_new(doc, "measurements", ms);
 	if (r->analyzed) {
-		for (int op = 0; op < CB_NOPS; op++)
-			if (op == CB_OP_LOAD || r->op_present[op])
-				json_object_set_new(doc, cb_inference_key((cb_op)op),
-						    cb_op_inference_json(r, (cb_op)op));
-		json_t *a = advice_json(r);
-		if (json_object_size(a))
-			json_object_set_new(doc, "advice", a);
-		else
-			json_decref(a);
+		cb_add_op_inferences(doc, r);
+		cb_set_nonempty(doc, "advice", advice_json(r));
 	}
 	if (r->nchecks) {
 		json_t *ks = json_array();
