@@ -8,29 +8,16 @@
  * STEPS times, as a chain: the next offset is start | (old & mask), with old the value the
  * atomic returned and mask zero at run time but unknown to the compiler, so each atomic
  * waits for the one before and none can be merged or dropped. A step is the atomic and one
- * three-input logic operation. Local memory is filled with the pattern of cl/chase.cl first;
+ * three-input logic operation. Local memory is filled with the pattern (CB_PATTERN) first;
  * after the loop (and a barrier) every element holds its pattern plus STEPS times the number
  * of work-items of the work-group that add to it, which each work-item reads back: its low
  * 32 bits (64-bit: the fold of both halves) plus the step count go to global memory and, for
  * the first and the last work-group, to this launch's SLOT of CHECK, where the host checks
  * them.
  *
- * Arguments and build options are those of cl/chase.cl; CB_ELEM_BYTES is 4 or 8.
+ * Arguments and build options: cl/lane_table.h; CB_ELEM_BYTES is 4 or 8.
  */
-#ifndef CB_ELEM_BYTES
-#define CB_ELEM_BYTES 4
-#endif
-#ifndef CB_LOCAL_BYTES
-#error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
-#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
-#error "CB_LOCAL_BYTES must be a positive multiple of 16"
-#endif
-
-#ifdef CB_SUBGROUP
-#define CB_REQD_SUBGROUP __attribute__((intel_reqd_sub_group_size(CB_SUBGROUP)))
-#else
-#define CB_REQD_SUBGROUP
-#endif
+#include "lane_table.h"
 
 #if CB_ELEM_BYTES == 8
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -42,9 +29,6 @@
 #else
 #error "atomics are measured on 4- and 8-byte elements"
 #endif
-
-/* The fill pattern the host reproduces: 32-bit word w holds w * 0x9E3779B1. */
-#define CB_PATTERN(w) ((uint)(w) * 0x9E3779B1u)
 
 #define CB_STEP                                        \
 	do {                                           \
@@ -82,9 +66,5 @@ void cb_atomic(__global const uint *lane_tables,  /* byte offsets: nlanes per ta
 	barrier(CLK_LOCAL_MEM_FENCE);
 	const uint result = CB_READ(bytes + start) + i + (old & mask);
 	out[get_global_id(0)] = result;
-	const uint group = (uint)get_group_id(0), last = (uint)get_num_groups(0) - 1u;
-	if (group == 0u && lid < nlanes)
-		check[slot * 2u * nlanes + lid] = result;
-	if (group == last && lid < nlanes)
-		check[(slot * 2u + 1u) * nlanes + lid] = result;
+	CB_REPORT(check, slot, nlanes, lid, result);
 }

@@ -12,46 +12,13 @@
  * that the host checks every launch of a batch: a skipped, cut short or miscompiled chain is
  * an error, not a time.
  *
- * Build options (set by the host):
- *   -DCB_ELEM=uchar|ushort|uint|uint2|uint4   element type
- *   -DCB_ELEM_BYTES=1|2|4|8|16                its size
- *   -DCB_LOCAL_BYTES=N                        bytes of the __local array (a multiple of 16)
- *   -DCB_SUBGROUP=N                           optional: pin the sub-group size (SIMD width)
- *                                             with cl_intel_required_subgroup_size; only for
- *                                             a device with that extension and N among its
- *                                             CL_DEVICE_SUB_GROUP_SIZES_INTEL (else the
- *                                             build fails, e.g. N = 8 on Ponte Vecchio)
+ * Build options and arguments: cl/lane_table.h.
  *
  * The __local array is static, sized at build time: with a __local pointer argument every
  * step costs one more address addition on AMD (LDS base + offset: v_add_u32 before each
  * ds_read); a static array sits at LDS address 0, so the offset is the address.
  */
-#ifndef CB_ELEM
-#define CB_ELEM uint
-#define CB_ELEM_BYTES 4
-#endif
-#ifndef CB_LOCAL_BYTES
-#error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
-#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
-#error "CB_LOCAL_BYTES must be a positive multiple of 16"
-#endif
-
-#ifdef CB_SUBGROUP
-#define CB_REQD_SUBGROUP __attribute__((intel_reqd_sub_group_size(CB_SUBGROUP)))
-#else
-#define CB_REQD_SUBGROUP
-#endif
-
-#if CB_ELEM_BYTES == 16
-#define CB_FOLD(x) ((x).s0 ^ (x).s1 ^ (x).s2 ^ (x).s3)
-#elif CB_ELEM_BYTES == 8
-#define CB_FOLD(x) ((x).s0 ^ (x).s1)
-#else
-#define CB_FOLD(x) ((uint)(x))
-#endif
-
-/* The fill pattern the host reproduces: 32-bit word w holds w * 0x9E3779B1. */
-#define CB_PATTERN(w) ((uint)(w) * 0x9E3779B1u)
+#include "lane_table.h"
 
 /* All lanes of the table are aligned to the element size, so OR-ing in the masked value is an
  * addition the compiler cannot see through. */
@@ -92,9 +59,5 @@ void cb_chase(__global const uint *lane_tables,  /* byte offsets: nlanes per tab
 	}
 	const uint result = v + i;
 	out[get_global_id(0)] = result;
-	const uint group = (uint)get_group_id(0), last = (uint)get_num_groups(0) - 1u;
-	if (group == 0u && lid < nlanes)
-		check[slot * 2u * nlanes + lid] = result;
-	if (group == last && lid < nlanes)
-		check[(slot * 2u + 1u) * nlanes + lid] = result;
+	CB_REPORT(check, slot, nlanes, lid, result);
 }

@@ -13,38 +13,21 @@
  * where the host checks it: a skipped or cut-short loop, or a store that never happened, is
  * an error, not a time.
  *
- * Arguments and build options are those of cl/chase.cl (FILL_WORDS is unused: nothing is read
+ * Arguments and build options: cl/lane_table.h (FILL_WORDS is unused: nothing is read
  * before it is written).
  */
-#ifndef CB_ELEM
-#define CB_ELEM uint
-#define CB_ELEM_BYTES 4
-#endif
-#ifndef CB_LOCAL_BYTES
-#error "build with -DCB_LOCAL_BYTES=<bytes of __local memory per work-group, a multiple of 16>"
-#elif CB_LOCAL_BYTES < 16 || CB_LOCAL_BYTES % 16 != 0
-#error "CB_LOCAL_BYTES must be a positive multiple of 16"
-#endif
+#include "lane_table.h"
 
-#ifdef CB_SUBGROUP
-#define CB_REQD_SUBGROUP __attribute__((intel_reqd_sub_group_size(CB_SUBGROUP)))
-#else
-#define CB_REQD_SUBGROUP
-#endif
-
-/* The value of step v as an element, and the fold of an element back to 32 bits. */
+/* The value of step v as an element. */
 #if CB_ELEM_BYTES == 16
 /* The upper words come from a per-lane register (start & mask: zero at run time, unknown to the
  * compiler), computed once: a uniform constant would sit in scalar registers and be copied to
  * the four vector registers of ds_write_b128 on every step (AMD). */
 #define CB_VALUE(v) ((uint4)((v), hi + 0x5u, hi + 0x6u, hi + 0x7u))
-#define CB_FOLD(x) ((x).s0 ^ (x).s1 ^ (x).s2 ^ (x).s3)
 #elif CB_ELEM_BYTES == 8
 #define CB_VALUE(v) ((uint2)((v), 0x5u))
-#define CB_FOLD(x) ((x).s0 ^ (x).s1)
 #else
 #define CB_VALUE(v) ((CB_ELEM)(v))
-#define CB_FOLD(x) ((uint)(x))
 #endif
 
 #define CB_STEP                                                                  \
@@ -80,9 +63,5 @@ void cb_store(__global const uint *lane_tables,  /* byte offsets: nlanes per tab
 	barrier(CLK_LOCAL_MEM_FENCE);
 	const uint result = CB_FOLD(*(__local const CB_ELEM *)(bytes + start)) + v;
 	out[get_global_id(0)] = result;
-	const uint group = (uint)get_group_id(0), last = (uint)get_num_groups(0) - 1u;
-	if (group == 0u && lid < nlanes)
-		check[slot * 2u * nlanes + lid] = result;
-	if (group == last && lid < nlanes)
-		check[(slot * 2u + 1u) * nlanes + lid] = result;
+	CB_REPORT(check, slot, nlanes, lid, result);
 }

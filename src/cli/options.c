@@ -104,7 +104,7 @@ static const option table[] = {
 	{ "local-mem", 0, RUN, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
 	  "local memory per work-group (default min(device, 32768))", NULL },
 	{ "kernel-dir", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
-	  "load kernels from DIR instead of the embedded copies\n(also $CLBANKS_KERNEL_DIR)", NULL },
+	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)", NULL },
 	{ "build-options", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
 	  "extra clBuildProgram options (also $CLBANKS_BUILD_OPTIONS)", NULL },
 	{ "summary", 0, ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(summary), NULL, 0, NULL,
