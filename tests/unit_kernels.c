@@ -37,6 +37,7 @@ static void test_embedded(const char *srcdir)
 		tap_ok(a == CB_OK && b == CB_OK && strcmp(emb, file) == 0,
 		       "%s: the embedded kernel equals cl/%s, both expanded", k, k);
 		tap_ok(a == CB_OK && strstr(emb, "#line 1 \"lane_table.h\"\n") &&
+		       strncmp(emb, "#line 1 \"", 9) == 0 &&
 		       strstr(emb, "#define CB_REPORT(") && !strstr(emb, "\n#include \"lane_table.h\""),
 		       "%s: cl/lane_table.h is expanded in place", k);
 		free(emb);
@@ -49,6 +50,14 @@ static void test_embedded(const char *srcdir)
 	free(t);
 }
 
+/* Expands kernel NAME of DIR; *RC gets the status, the result is returned (or NULL). */
+static char *expand(const char *dir, const char *name, cb_rc *rc, cb_error *err)
+{
+	char *s = NULL;
+	*rc = cb_kernel_source(name, dir, &s, err);
+	return s;
+}
+
 static void test_dir(void)
 {
 	char dir[] = "/tmp/clbanks-unit-kernels.XXXXXX";
@@ -56,25 +65,52 @@ static void test_dir(void)
 		perror("mkdtemp");
 		exit(99);
 	}
-	write_text(dir, "k.cl", "// one\n  #  include \"h.h\"\n#include \"../up.h\"\nend\n");
-	write_text(dir, "h.h", "header\n");
-	char *s = NULL;
 	cb_error err;
-	cb_rc rc = cb_kernel_source("k.cl", dir, &s, &err);
-	tap_ok(rc == CB_OK && strcmp(s, "// one\n#line 1 \"h.h\"\nheader\n\n#line 3 \"k.cl\"\n"
-			  "#include \"../up.h\"\nend\n") == 0,
-	       "an include is replaced between #line markers; a path with a folder is left alone");
+	cb_rc rc;
+	write_text(dir, "h.h", "header\n");
+	write_text(dir, "k.cl", "// one\n  #  include \"h.h\"  // why\nend\n");
+	char *s = expand(dir, "k.cl", &rc, &err);
+	tap_ok(rc == CB_OK && strcmp(s, "#line 1 \"k.cl\"\n// one\n#line 1 \"h.h\"\nheader\n\n"
+			  "#line 3 \"k.cl\"\nend\n") == 0,
+	       "an include is replaced between #line markers, every line keeps its number");
+	free(s);
+	write_text(dir, "c.cl", "/* a comment\n#include \"nothere.h\"\n*/\n#include \"h.h\"");
+	s = expand(dir, "c.cl", &rc, &err);
+	tap_ok(rc == CB_OK && strstr(s, "\n#include \"nothere.h\"\n") && strstr(s, "header\n"),
+	       "an include inside a block comment is left alone; one without a final newline works");
 	free(s);
 	write_text(dir, "m.cl", "x\n#include \"missing.h\"\n");
-	rc = cb_kernel_source("m.cl", dir, &s, &err);
-	tap_ok(rc == CB_ERR_INPUT && s == NULL && strstr(err.text, "m.cl, line 2: ") &&
+	s = expand(dir, "m.cl", &rc, &err);
+	tap_ok(rc == CB_ERR_INPUT && !s && strstr(err.text, "m.cl, line 2: ") &&
 	       strstr(err.text, "missing.h"),
 	       "a missing included file is an input error naming the file and line (%s)", err.text);
-	rc = cb_kernel_source("nothere.cl", NULL, &s, &err);
-	tap_ok(rc != CB_OK && s == NULL, "an embedded kernel that is not there is an error");
+	const char *bad[] = { "#include \"../up.h\"\n", "#include \"h.h\" /* open\n*/\n",
+			      "#include \".hidden\"\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		write_text(dir, "b.cl", bad[i]);
+		s = expand(dir, "b.cl", &rc, &err);
+		tap_ok(rc == CB_ERR_INPUT && !s && strstr(err.text, "b.cl, line 1: ") &&
+		       strstr(err.text, "cannot be expanded"), "refused with a reason: %s", err.text);
+	}
+	/* 64 KiB of header, included 40 times: more than the 1 MiB a kernel may have. */
+	char *big = cb_xmalloc(65537), *many = cb_xmalloc(40 * 16 + 1);
+	memset(big, 'x', 65535);
+	strcpy(big + 65535, "\n");
+	many[0] = '\0';
+	for (int i = 0; i < 40; i++)
+		strcat(many, "#include \"g.h\"\n");
+	write_text(dir, "g.h", big);
+	write_text(dir, "many.cl", many);
+	s = expand(dir, "many.cl", &rc, &err);
+	tap_ok(rc == CB_ERR_INPUT && !s && strstr(err.text, "larger than 1048576 bytes"),
+	       "the expanded kernel is capped like a kernel file (%s)", err.text);
+	free(big);
+	free(many);
+	s = expand(NULL, "nothere.cl", &rc, &err);
+	tap_ok(rc != CB_OK && !s, "an embedded kernel that is not there is an error");
 	char path[4096];
-	const char *names[] = { "k.cl", "h.h", "m.cl" };
-	for (size_t i = 0; i < 3; i++) {
+	const char *names[] = { "k.cl", "h.h", "c.cl", "m.cl", "b.cl", "g.h", "many.cl" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		unlink(path);
 	}

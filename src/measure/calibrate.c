@@ -250,13 +250,19 @@ static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_
 	return CB_OK;
 }
 
-/* The differential noise at which the rounds reach the target within the minimum rounds N: a
- * round's ratio divides two differentials (noise x sqrt 2), and the median of N has a 95%
- * half-width of 1.96 x 1.2533 x that / sqrt N. At 6 rounds and 2%: 1.41%. (0.2.0 asked for
- * half the target; on the H200, launches twice as long were no more accurate.) */
+/* The differential noise at which the launch length stops growing: target x sqrt(N) / 3.47,
+ * the noise whose median over N rounds has a normal-theory 95% half-width (1.96 x 1.2533 x
+ * noise / sqrt N) of the target, with N the rounds a run surely takes (at least 6, which a
+ * converged interval needs) and the ratio's own noise (over a baseline that is a median of
+ * three) taken as sqrt 2 x that. 1.41% at 6 rounds and 2%, where 0.2.0 asked for half the
+ * target. clbanks' order-statistic interval is wider at 6 rounds, so such a run may take a few
+ * more rounds: on the H200 (6 runs, 0.1 ms launches at 0.7 to 1.1% noise) every measurement
+ * converged within 9 rounds, and launches twice as long were no more accurate. */
 static double noise_limit(const cb_protocol_opts *o)
 {
-	double n = o->min_rounds > 1 ? o->min_rounds : 1;
+	double n = o->min_rounds > 6 ? o->min_rounds : 6;
+	if (o->max_rounds && n > o->max_rounds)
+		n = o->max_rounds;
 	return o->ci_target * sqrt(n) / (1.96 * 1.2533 * sqrt(2.0));
 }
 

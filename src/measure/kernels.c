@@ -35,41 +35,72 @@ static cb_rc raw_source(const char *name, const char *dir, char **src, cb_error 
 	return cb_error_set(err, CB_ERR_RUNTIME, "no embedded kernel file named '%s'", name);
 }
 
-/* The file named by LINE when it is '#include "NAME"' (NAME: letters, digits, '_', '-', '.',
- * no folder), copied to NAME; false for every other line. */
-static bool include_line(const char *line, size_t len, char *name, size_t cap)
+/* Whether a block comment is open after LINE, IN saying whether one was open before it. A
+ * '//' outside a block comment ends the scan; string literals are not parsed (kernels have
+ * none that hold comment delimiters). */
+static bool comment_after(const char *line, size_t len, bool in)
 {
-	const char *p = line, *end = line + len;
-	while (p < end && (*p == ' ' || *p == '\t'))
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (in && line[i] == '*' && line[i + 1] == '/') {
+			in = false;
+			i++;
+		} else if (!in && line[i] == '/' && line[i + 1] == '/') {
+			return false;
+		} else if (!in && line[i] == '/' && line[i + 1] == '*') {
+			in = true;
+			i++;
+		}
+	}
+	return in;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
 		p++;
+	return p;
+}
+
+static bool name_char(char c)
+{
+	return c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* Is LINE a quoted include ('#include "NAME"', then nothing or a '//' comment)? Then NAME goes
+ * to NAME (CAP bytes) and *OK says whether clbanks can expand it: a file of the same folder
+ * (letters, digits, '_', '-', '.', not starting with '.', shorter than CAP). */
+static bool include_line(const char *line, size_t len, char *name, size_t cap, bool *ok)
+{
+	const char *p = skip_blanks(line, line + len), *end = line + len;
 	if (p == end || *p++ != '#')
 		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	p = skip_blanks(p, end);
 	if ((size_t)(end - p) < 8 || strncmp(p, "include", 7) != 0)
 		return false;
-	p += 7;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	p = skip_blanks(p + 7, end);
 	if (p == end || *p++ != '"')
 		return false;
-	size_t n = 0;
-	while (p + n < end && p[n] != '"') {
-		char c = p[n];
-		if (!(c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
-		      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
-			return false;
-		n++;
-	}
-	if (p + n == end || n == 0 || n >= cap || p[0] == '.')
+	const char *q = memchr(p, '"', (size_t)(end - p));
+	if (!q)
 		return false;
+	size_t n = (size_t)(q - p);
+	const char *rest = skip_blanks(q + 1, end);
+	*ok = n > 0 && n < cap && p[0] != '.' && (rest == end || (end - rest >= 2 && rest[0] == '/' &&
+								   rest[1] == '/'));
+	for (size_t i = 0; *ok && i < n; i++)
+		*ok = name_char(p[i]);
+	n = n < cap ? n : cap - 1;
 	memcpy(name, p, n);
 	name[n] = '\0';
 	return true;
 }
 
-static void append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+/* Appends N bytes of S to *OUT, which stays within CB_KERNEL_MAX_BYTES. */
+static bool append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 {
+	if (*len + n > CB_KERNEL_MAX_BYTES)
+		return false;
 	if (*len + n + 1 > *cap) {
 		*cap = (*len + n + 1) * 2;
 		*out = cb_xrealloc(*out, *cap);
@@ -77,39 +108,97 @@ static void append(char **out, size_t *len, size_t *cap, const char *s, size_t n
 	memcpy(*out + *len, s, n);
 	*len += n;
 	(*out)[*len] = '\0';
+	return true;
 }
 
-/* SRC (file NAME) with each '#include "X"' replaced by X from the same place, one level deep
- * (an included file's own includes are left to the compiler), between #line markers so that
- * build logs name the right file and line. */
+/* A '#line' marker: LINE of file NAME. */
+static bool append_line_marker(char **out, size_t *len, size_t *cap, size_t line, const char *name)
+{
+	char mark[160];
+	int m = snprintf(mark, sizeof mark, "#line %zu \"%.100s\"\n", line, name);
+	return append(out, len, cap, mark, (size_t)m < sizeof mark ? (size_t)m : sizeof mark - 1);
+}
+
+static cb_rc too_large(const char *name, cb_error *err)
+{
+	return cb_error_set(err, CB_ERR_INPUT, "kernel file %s is larger than %d bytes with the files "
+			    "it includes", name, CB_KERNEL_MAX_BYTES);
+}
+
+/* Replaces the include of line LINENO of NAME by file INC from the same place. */
+static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const char *dir,
+			char **out, size_t *len, size_t *cap, cb_error *err)
+{
+	char *body = NULL;
+	cb_rc rc = raw_source(inc, dir, &body, err);
+	if (rc != CB_OK) {
+		char where[160];
+		snprintf(where, sizeof where, "%.100s, line %zu: ", name, lineno);
+		if (err)
+			cb_error_prefix(err, where);
+		return rc;
+	}
+	if (!append_line_marker(out, len, cap, 1, inc) || !append(out, len, cap, body, strlen(body)) ||
+	    !append(out, len, cap, "\n", 1) || !append_line_marker(out, len, cap, lineno + 1, name))
+		rc = too_large(name, err);
+	free(body);
+	return rc;
+}
+
+/* SRC (file NAME) with each '#include "X"' outside comments replaced by X from the same place,
+ * one level deep (an included file's own includes are left to the compiler), between #line
+ * markers so that build logs name the right file and line. */
 static cb_rc expand_includes(const char *name, const char *src, const char *dir, char **out,
 			     cb_error *err)
 {
 	size_t len = 0, cap = strlen(src) + 1, lineno = 1;
-	*out = cb_xmalloc(cap);
-	(*out)[0] = '\0';
-	for (const char *line = src; *line; lineno++) {
+	bool in_comment = false, expanded = false;
+	cb_rc rc = CB_OK;
+	/* Once something is expanded, the first line says whose lines these are. */
+	char *text = cb_xmalloc(cap);
+	text[0] = '\0';
+	for (const char *line = src; *line && rc == CB_OK; lineno++) {
 		const char *nl = strchr(line, '\n');
 		size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
-		char inc[128], *body = NULL, mark[300], where[300];
-		if (!include_line(line, n, inc, sizeof inc)) {
-			append(out, &len, &cap, line, n);
-		} else if (raw_source(inc, dir, &body, err) != CB_OK) {
-			snprintf(where, sizeof where, "%s, line %zu: ", name, lineno);
-			cb_error_prefix(err, where);
-			free(*out);
-			*out = NULL;
-			return err->rc;
+		char inc[128];
+		bool ok = false;
+		if (in_comment || !include_line(line, n, inc, sizeof inc, &ok)) {
+			if (!append(&text, &len, &cap, line, n))
+				rc = too_large(name, err);
+			in_comment = comment_after(line, n, in_comment);
+		} else if (!ok) {
+			rc = cb_error_set(err, CB_ERR_INPUT, "%s, line %zu: '#include \"%s\"' cannot be "
+					  "expanded: clbanks includes only a file of the kernel folder "
+					  "(a name of letters, digits, '_', '-' and '.' not starting "
+					  "with '.'), with nothing after it but a // comment", name,
+					  lineno, inc);
 		} else {
-			int m = snprintf(mark, sizeof mark, "#line 1 \"%s\"\n", inc);
-			append(out, &len, &cap, mark, (size_t)m);
-			append(out, &len, &cap, body, strlen(body));
-			m = snprintf(mark, sizeof mark, "\n#line %zu \"%s\"\n", lineno + 1, name);
-			append(out, &len, &cap, mark, (size_t)m);
-			free(body);
+			expanded = true;
+			rc = expand_one(name, lineno, inc, dir, &text, &len, &cap, err);
 		}
 		line += n;
 	}
+	*out = NULL;
+	if (rc != CB_OK) {
+		free(text);
+		return rc;
+	}
+	if (!expanded) {
+		*out = text;
+		return CB_OK;
+	}
+	size_t head_len = 0, head_cap = len + 200;
+	char *head = cb_xmalloc(head_cap);
+	head[0] = '\0';
+	if (!append_line_marker(&head, &head_len, &head_cap, 1, name) ||
+	    !append(&head, &head_len, &head_cap, text, len))
+		rc = too_large(name, err);
+	free(text);
+	if (rc != CB_OK) {
+		free(head);
+		return rc;
+	}
+	*out = head;
 	return CB_OK;
 }
 
