@@ -15,9 +15,9 @@
  * the first and the last work-group, to this launch's SLOT of CHECK, where the host checks
  * them.
  *
- * Arguments and build options: cl/lane_table.h; CB_ELEM_BYTES is 4 or 8.
+ * Arguments and build options: cl/lane_table.clh; CB_ELEM_BYTES is 4 or 8.
  */
-#include "lane_table.h"
+#include "lane_table.clh"
 
 #if CB_ELEM_BYTES == 8
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable

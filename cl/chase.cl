@@ -12,13 +12,13 @@
  * that the host checks every launch of a batch: a skipped, cut short or miscompiled chain is
  * an error, not a time.
  *
- * Build options and arguments: cl/lane_table.h.
+ * Build options and arguments: cl/lane_table.clh.
  *
  * The __local array is static, sized at build time: with a __local pointer argument every
  * step costs one more address addition on AMD (LDS base + offset: v_add_u32 before each
  * ds_read); a static array sits at LDS address 0, so the offset is the address.
  */
-#include "lane_table.h"
+#include "lane_table.clh"
 
 /* All lanes of the table are aligned to the element size, so OR-ing in the masked value is an
  * addition the compiler cannot see through. */

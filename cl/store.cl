@@ -13,10 +13,10 @@
  * where the host checks it: a skipped or cut-short loop, or a store that never happened, is
  * an error, not a time.
  *
- * Arguments and build options: cl/lane_table.h (FILL_WORDS is unused: nothing is read
+ * Arguments and build options: cl/lane_table.clh (FILL_WORDS is unused: nothing is read
  * before it is written).
  */
-#include "lane_table.h"
+#include "lane_table.clh"
 
 /* The value of step v as an element. */
 #if CB_ELEM_BYTES == 16

@@ -11,7 +11,7 @@
  *
  * E is the element size index (0..4 = 1, 2, 4, 8, 16 bytes; default 2). The kernel is read
  * from $KERNEL (default cl/chase.cl) and built with clbanks' options plus $BUILD_OPTIONS
- * (cl/chase.cl needs BUILD_OPTIONS='-DCB_LOCAL_BYTES=32768 -I cl' for its cl/lane_table.h,
+ * (cl/chase.cl needs BUILD_OPTIONS='-DCB_LOCAL_BYTES=32768 -I cl' for its cl/lane_table.clh,
  * which clbanks itself expands; a kernel with the older __local pointer argument gets 32768
  * bytes). Lane l of the $NLANES (default 32) lanes reads offset
  * l * E; the fill covers $FILL 32-bit words (default 132). The device is the first one of the

@@ -36,10 +36,10 @@ static void test_embedded(const char *srcdir)
 		cb_rc b = cb_kernel_source(k, cl_dir, &file, &err);
 		tap_ok(a == CB_OK && b == CB_OK && strcmp(emb, file) == 0,
 		       "%s: the embedded kernel equals cl/%s, both expanded", k, k);
-		tap_ok(a == CB_OK && strstr(emb, "#line 1 \"lane_table.h\"\n") &&
+		tap_ok(a == CB_OK && strstr(emb, "#line 1 \"lane_table.clh\"\n") &&
 		       strncmp(emb, "#line 1 \"", 9) == 0 &&
-		       strstr(emb, "#define CB_REPORT(") && !strstr(emb, "\n#include \"lane_table.h\""),
-		       "%s: cl/lane_table.h is expanded in place", k);
+		       strstr(emb, "#define CB_REPORT(") && !strstr(emb, "\n#include \"lane_table.clh\""),
+		       "%s: cl/lane_table.clh is expanded in place", k);
 		free(emb);
 		free(file);
 	}

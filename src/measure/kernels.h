@@ -10,7 +10,7 @@
 
 /* A newly allocated copy of kernel source NAME (e.g. "chase.cl") in *SRC: from DIR when DIR
  * is not NULL, else the embedded copy, with each '#include "FILE"' line replaced by FILE
- * from the same place (cl/lane_table.h). CB_ERR_INPUT when DIR's copy, or a file it
+ * from the same place (cl/lane_table.clh). CB_ERR_INPUT when DIR's copy, or a file it
  * includes, cannot be used. */
 cb_rc cb_kernel_source(const char *name, const char *dir, char **src, cb_error *err);
 
