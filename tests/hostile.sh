@@ -27,7 +27,7 @@ expect() {
 }
 # nothing DESCRIPTION PATH: neither PATH nor a temporary file of clbanks beside it
 nothing() {
-	if [ -e "$2" ] || [ -L "$2" ] || ls -a "$(dirname "$2")" | grep -q '^\.clbanks-'; then
+	if [ -e "$2" ] || [ -L "$2" ] || has_temp "$(dirname "$2")"; then
 		notok "$1: $2 or a temporary file exists"
 	else
 		ok "$1"
@@ -198,7 +198,7 @@ if [ $have_strace = yes ]; then
 	pid=$!
 	# Both signals must land while the temporary file exists: wait for it (fsync sleeps 3 s).
 	tries=0
-	until ls -a "$TMP" | grep -q '^\.clbanks-' || [ $tries -ge 600 ]; do
+	until has_temp "$TMP" || [ $tries -ge 600 ]; do
 		sleep 0.05
 		tries=$((tries + 1))
 	done

@@ -69,6 +69,11 @@ wait_for_handlers() { # PID
 	return 1
 }
 
+# Does DIR hold a temporary output file (src/cli/outfile.c names them DIR/.clbanks-XXXXXX)?
+has_temp() { # DIR
+	ls -a "$1" | grep -q '^\.clbanks-'
+}
+
 fail_count=0
 check() { # DESCRIPTION COMMAND... : runs the command, reports, remembers failures
 	desc=$1

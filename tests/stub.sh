@@ -33,7 +33,7 @@ expect() {
 	fi
 }
 no_file() {
-	if [ -e "$1" ] || ls -a "$(dirname "$1")" | grep -q '^\.clbanks-'; then notok "$2"; else ok "$2"; fi
+	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
 echo "1..59"
@@ -155,7 +155,7 @@ fi
 # check DESCRIPTION COMMAND...: one TAP line for a shell condition.
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 is_doc() { [ -f "$1" ] && grep -q '"status": "banked"' "$1" && grep -q '"max_rounds": 8' "$1"; }
-no_temp() { ! ls -a "$1" | grep -q '^\.clbanks-'; }
+no_temp() { ! has_temp "$1"; }
 D=$TMP/all
 mkdir "$D"
 CBSTUB_DEVICES=2 "$CLBANKS" --device all --quick --max-rounds 8 -o "$D" >"$TMP/all.out" 2>"$TMP/out"

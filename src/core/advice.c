@@ -175,13 +175,14 @@ unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
 		unsigned E = elems[ei];
 		if (!usable(load, E))
 			continue;
+		unsigned ideal = cb_column_walk_passes(load, S, E, 1);
 		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
 			cb_swizzle_advice *a = &out[n++];
 			memset(a, 0, sizeof *a);
 			a->elem_bytes = E;
 			a->tile = tiles[ti];
 			a->rows = cb_tile_rows(tiles[ti], S);
-			a->passes_ideal = cb_column_walk_passes(load, S, E, 1);
+			a->passes_ideal = ideal;
 			a->passes_unswizzled = cb_column_walk_passes(load, S, E, tiles[ti]);
 			a->measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, E, tiles[ti]);
 			a->measured_swizzled = NAN;
