@@ -6,6 +6,7 @@
 #include "cl_sources.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,27 +97,32 @@ static bool include_line(const char *line, size_t len, char *name, size_t cap, b
 	return true;
 }
 
-/* Appends N bytes of S to *OUT, which stays within CB_KERNEL_MAX_BYTES. */
-static bool append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+/* The expanded source as it grows: LIMIT bytes at most. */
+typedef struct {
+	char *s;
+	size_t len, cap, limit;
+} text_buf;
+
+static bool append(text_buf *t, const char *s, size_t n)
 {
-	if (*len + n > CB_KERNEL_MAX_BYTES)
+	if (t->len + n > t->limit)
 		return false;
-	if (*len + n + 1 > *cap) {
-		*cap = (*len + n + 1) * 2;
-		*out = cb_xrealloc(*out, *cap);
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		t->s = cb_xrealloc(t->s, t->cap);
 	}
-	memcpy(*out + *len, s, n);
-	*len += n;
-	(*out)[*len] = '\0';
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
 	return true;
 }
 
 /* A '#line' marker: LINE of file NAME. */
-static bool append_line_marker(char **out, size_t *len, size_t *cap, size_t line, const char *name)
+static bool append_line_marker(text_buf *t, size_t line, const char *name)
 {
 	char mark[160];
 	int m = snprintf(mark, sizeof mark, "#line %zu \"%.100s\"\n", line, name);
-	return append(out, len, cap, mark, (size_t)m < sizeof mark ? (size_t)m : sizeof mark - 1);
+	return append(t, mark, (size_t)m < sizeof mark ? (size_t)m : sizeof mark - 1);
 }
 
 static cb_rc too_large(const char *name, cb_error *err)
@@ -127,7 +133,7 @@ static cb_rc too_large(const char *name, cb_error *err)
 
 /* Replaces the include of line LINENO of NAME by file INC from the same place. */
 static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const char *dir,
-			char **out, size_t *len, size_t *cap, cb_error *err)
+			text_buf *t, cb_error *err)
 {
 	char *body = NULL;
 	cb_rc rc = raw_source(inc, dir, &body, err);
@@ -138,8 +144,8 @@ static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const 
 			cb_error_prefix(err, where);
 		return rc;
 	}
-	if (!append_line_marker(out, len, cap, 1, inc) || !append(out, len, cap, body, strlen(body)) ||
-	    !append(out, len, cap, "\n", 1) || !append_line_marker(out, len, cap, lineno + 1, name))
+	if (t->len > t->limit || !append_line_marker(t, 1, inc) || !append(t, body, strlen(body)) ||
+	    !append(t, "\n", 1) || !append_line_marker(t, lineno + 1, name))
 		rc = too_large(name, err);
 	free(body);
 	return rc;
@@ -151,19 +157,22 @@ static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const 
 static cb_rc expand_includes(const char *name, const char *src, const char *dir, char **out,
 			     cb_error *err)
 {
-	size_t len = 0, cap = strlen(src) + 1, lineno = 1;
+	size_t lineno = 1;
 	bool in_comment = false, expanded = false;
 	cb_rc rc = CB_OK;
-	/* Once something is expanded, the first line says whose lines these are. */
-	char *text = cb_xmalloc(cap);
-	text[0] = '\0';
+	text_buf t = { cb_xmalloc(strlen(src) + 200), 0, strlen(src) + 200, SIZE_MAX };
+	/* Whose lines these are, kept only once something is expanded; until then the marker does
+	 * not count against the limit (the source alone is within it). */
+	append_line_marker(&t, 1, name);
+	size_t mark = t.len;
+	t.limit = CB_KERNEL_MAX_BYTES + mark;
 	for (const char *line = src; *line && rc == CB_OK; lineno++) {
 		const char *nl = strchr(line, '\n');
 		size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
 		char inc[128];
 		bool ok = false;
 		if (in_comment || !include_line(line, n, inc, sizeof inc, &ok)) {
-			if (!append(&text, &len, &cap, line, n))
+			if (!append(&t, line, n))
 				rc = too_large(name, err);
 			in_comment = comment_after(line, n, in_comment);
 		} else if (!ok) {
@@ -174,31 +183,19 @@ static cb_rc expand_includes(const char *name, const char *src, const char *dir,
 					  lineno, inc);
 		} else {
 			expanded = true;
-			rc = expand_one(name, lineno, inc, dir, &text, &len, &cap, err);
+			t.limit = CB_KERNEL_MAX_BYTES;
+			rc = expand_one(name, lineno, inc, dir, &t, err);
 		}
 		line += n;
 	}
-	*out = NULL;
 	if (rc != CB_OK) {
-		free(text);
+		free(t.s);
+		*out = NULL;
 		return rc;
 	}
-	if (!expanded) {
-		*out = text;
-		return CB_OK;
-	}
-	size_t head_len = 0, head_cap = len + 200;
-	char *head = cb_xmalloc(head_cap);
-	head[0] = '\0';
-	if (!append_line_marker(&head, &head_len, &head_cap, 1, name) ||
-	    !append(&head, &head_len, &head_cap, text, len))
-		rc = too_large(name, err);
-	free(text);
-	if (rc != CB_OK) {
-		free(head);
-		return rc;
-	}
-	*out = head;
+	if (!expanded)
+		memmove(t.s, t.s + mark, t.len - mark + 1);
+	*out = t.s;
 	return CB_OK;
 }
 
