@@ -31,7 +31,7 @@ static void observe(void *ctx, const cb_lint_sample *s)
 {
 	cross_check *c = ctx;
 	cb_geometry g = c->model->geom;
-	if (s->op == CB_LINT_ATOMIC)
+	if (s->op == CB_OP_ATOMIC)
 		g.broadcast = g.pair_packing = false;
 	unsigned lpp = c->model->lanes_per_pass[cb_elem_index(s->elem_bytes)], n = s->nlanes;
 	bool full = true;
@@ -109,7 +109,7 @@ static void skip(const char *why)
 }
 
 static const cb_lint_access *find(const cb_lint_result *r, unsigned line, unsigned col,
-				  cb_lint_op op)
+				  cb_op op)
 {
 	for (size_t i = 0; i < r->naccesses; i++)
 		if (r->accesses[i].line == line && r->accesses[i].column == col &&
@@ -132,7 +132,7 @@ static bool iterations_are(const cb_lint_access *a, const unsigned *iter)
 	return true;
 }
 
-static void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_lint_op op,
+static void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_op op,
 		   cb_lint_status status, unsigned passes, unsigned minp, const unsigned *iter,
 		   const char *what)
 {
@@ -141,17 +141,17 @@ static void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_lint
 		  a->min_passes == minp && (!iter || iterations_are(a, iter));
 	if (a && !ok)
 		tap_diag("%u:%u %s: status %s, passes %u (priced %d), minimum %u, %zu iterations",
-			 line, col, cb_lint_op_name(op), cb_lint_status_name(a->status),
+			 line, col, cb_op_name(op), cb_lint_status_name(a->status),
 			 a->passes_max, a->priced, a->min_passes, a->niter);
 	tap_ok(ok, "%s (%u:%u %s): %s, %u passes, minimum %u", what, line, col,
-	       cb_lint_op_name(op), cb_lint_status_name(status), passes, minp);
+	       cb_op_name(op), cb_lint_status_name(status), passes, minp);
 }
 
 static void expect_fix(const cb_lint_result *r, unsigned line, unsigned col, unsigned pad,
 		       unsigned pad_passes, uint64_t bytes, unsigned bits, unsigned shift,
 		       unsigned swz_passes, const char *what)
 {
-	const cb_lint_access *a = find(r, line, col, CB_LINT_LOAD);
+	const cb_lint_access *a = find(r, line, col, CB_OP_LOAD);
 	const cb_lint_fix *f = a ? &a->fix : NULL;
 	bool ok = f && f->wanted && f->computed && f->pad_found && f->pad == pad &&
 		  f->pad_passes == pad_passes && f->pad_bytes == bytes &&
@@ -189,24 +189,24 @@ static void op_models(void)
 		off[l] = l * 64; /* 16 words apart: bank 0 and 16 of 32 banks, bank 0 of 16 */
 		act[l] = true;
 	}
-	tap_ok(q->price(q, CB_LINT_STORE, 4, off, act, 32, &p, &m) && p == 16,
+	tap_ok(q->price(q, CB_OP_STORE, 4, off, act, 32, &p, &m) && p == 16,
 	       "op models: without a store model, stores use the loads' 32 banks: 16 passes");
-	tap_ok(!strcmp(cb_lint_model_source(&mm, CB_LINT_STORE), "the loads' model"),
+	tap_ok(!strcmp(cb_lint_model_source(&mm, CB_OP_STORE), "the loads' model"),
 	       "op models: and say so");
-	cb_lint_model_set_op(&mm, CB_LINT_STORE, &store, lanes);
-	tap_ok(q->price(q, CB_LINT_STORE, 4, off, act, 32, &p, &m) && p == 32 && m == 2,
+	cb_lint_model_set_op(&mm, CB_OP_STORE, &store, lanes);
+	tap_ok(q->price(q, CB_OP_STORE, 4, off, act, 32, &p, &m) && p == 32 && m == 2,
 	       "op models: the stores' own 16 banks: 32 passes, minimum 2");
-	tap_ok(q->price(q, CB_LINT_LOAD, 4, off, act, 32, &p, &m) && p == 16,
+	tap_ok(q->price(q, CB_OP_LOAD, 4, off, act, 32, &p, &m) && p == 16,
 	       "op models: loads keep theirs");
 	memset(off, 0, sizeof off);
-	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 32,
+	tap_ok(q->price(q, CB_OP_ATOMIC, 4, off, act, 32, &p, &m) && p == 32,
 	       "op models: atomics without a model serialize on one word");
-	cb_lint_model_set_op(&mm, CB_LINT_ATOMIC, &(cb_geometry){ 32, 4, true, false }, lanes);
-	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 1,
+	cb_lint_model_set_op(&mm, CB_OP_ATOMIC, &(cb_geometry){ 32, 4, true, false }, lanes);
+	tap_ok(q->price(q, CB_OP_ATOMIC, 4, off, act, 32, &p, &m) && p == 1,
 	       "op models: a measured atomic model with broadcast is taken at its word");
-	cb_lint_model_set_op(&mm, CB_LINT_ATOMIC, &atomic, lanes);
-	tap_ok(q->price(q, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 &&
-	       !strcmp(cb_lint_model_source(&mm, CB_LINT_ATOMIC), "measured"),
+	cb_lint_model_set_op(&mm, CB_OP_ATOMIC, &atomic, lanes);
+	tap_ok(q->price(q, CB_OP_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 &&
+	       !strcmp(cb_lint_model_source(&mm, CB_OP_ATOMIC), "measured"),
 	       "op models: and one without serializes");
 }
 
@@ -220,25 +220,25 @@ static void test_pricer(void)
 		off[l] = l * 128;
 		act[l] = true;
 	}
-	tap_ok(h->price(h, CB_LINT_LOAD, 4, off, act, 32, &p, &m) && p == 32 && m == 1,
+	tap_ok(h->price(h, CB_OP_LOAD, 4, off, act, 32, &p, &m) && p == 32 && m == 1,
 	       "pricer: 32 lanes 128 B apart on 32 x 4 B banks: 32 passes, minimum 1");
 	tap_ok(h->period == 128, "pricer: the bank period is 32 x 4 B");
-	tap_ok(a->price(a, CB_LINT_LOAD, 4, off, act, 64, &p, &m) && p == 64 && m == 2,
+	tap_ok(a->price(a, CB_OP_LOAD, 4, off, act, 64, &p, &m) && p == 64 && m == 2,
 	       "pricer, AMD-like: 64 lanes in bank 0, two halves of 32: 64 passes, minimum 2");
 	memset(off, 0, sizeof off);
-	tap_ok(h->price(h, CB_LINT_LOAD, 4, off, act, 32, &p, &m) && p == 1 && m == 1,
+	tap_ok(h->price(h, CB_OP_LOAD, 4, off, act, 32, &p, &m) && p == 1 && m == 1,
 	       "pricer: a broadcast load is one pass");
-	tap_ok(h->price(h, CB_LINT_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 && m == 1,
+	tap_ok(h->price(h, CB_OP_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 && m == 1,
 	       "pricer: 32 atomics on one word serialize (no merging): 32 passes");
 	for (unsigned l = 0; l < 32; l++) {
 		off[l] = l * 8;
 		act[l] = l < 8;
 	}
-	tap_ok(h->price(h, CB_LINT_LOAD, 8, off, act, 32, &p, &m) && p == 1 && m == 1,
+	tap_ok(h->price(h, CB_OP_LOAD, 8, off, act, 32, &p, &m) && p == 1 && m == 1,
 	       "pricer: 8 active lanes of consecutive doubles: one pass");
-	tap_ok(!a->price(a, CB_LINT_LOAD, 8, off, act, 64, &p, &m),
+	tap_ok(!a->price(a, CB_OP_LOAD, 8, off, act, 64, &p, &m),
 	       "pricer: no lanes per pass measured for 8 B: cannot price");
-	tap_ok(!h->price(h, CB_LINT_LOAD, 12, off, act, 32, &p, &m),
+	tap_ok(!h->price(h, CB_OP_LOAD, 12, off, act, 32, &p, &m),
 	       "pricer: 12-byte elements are not a measured size");
 	op_models();
 }
@@ -268,9 +268,9 @@ static void transpose_h200(void)
 	if (lint(&naive, &r)) {
 		/* Row write: lane l at 4 l, every bank once. Column read tile[tx][ty]: lane l at
 		 * 128 l, all 32 in bank 0: 32 passes. */
-		expect(&r, 17, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "naive 32x32 row write");
-		expect(&r, 22, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 1, k32, "naive 32x32 column read");
-		const cb_lint_access *a = find(&r, 22, 26, CB_LINT_LOAD);
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "naive 32x32 row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32, "naive 32x32 column read");
+		const cb_lint_access *a = find(&r, 22, 26, CB_OP_LOAD);
 		tap_ok(lanes_are(a, 32, 128, 0) && a->subgroups == 32 && a->ways == 32 && a->conflict &&
 		       a->range_known && a->range_lo == 0 && a->range_hi == 4092,
 		       "naive: lanes 128 B apart, 32 sub-groups over bytes 0..4092, 32-way");
@@ -281,38 +281,38 @@ static void transpose_h200(void)
 	}
 	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&padded, &r)) {
-		expect(&r, 31, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "padded row write");
-		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "padded column read");
-		tap_ok(lanes_are(find(&r, 36, 26, CB_LINT_LOAD), 32, 132, 0) && !cb_lint_has_conflict(&r),
+		expect(&r, 31, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "padded row write");
+		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "padded column read");
+		tap_ok(lanes_are(find(&r, 36, 26, CB_OP_LOAD), 32, 132, 0) && !cb_lint_has_conflict(&r),
 		       "padded: lanes 132 B apart (bank l), no conflict anywhere");
 		cb_lint_result_free(&r);
 	}
 	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&swz, &r)) {
 		/* tile[tx][ty ^ tx]: sub-group 0 reads tile[l][l], 132 l. */
-		expect(&r, 45, 40, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled row write");
-		expect(&r, 50, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled column read");
-		tap_ok(lanes_are(find(&r, 50, 26, CB_LINT_LOAD), 32, 132, 0), "swizzled: lane l at 132 l");
+		expect(&r, 45, 40, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled row write");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled column read");
+		tap_ok(lanes_are(find(&r, 50, 26, CB_OP_LOAD), 32, 132, 0), "swizzled: lane l at 132 l");
 		cb_lint_result_free(&r);
 	}
 	/* 32 x 8: each work-item handles 4 rows, one loop iteration each. */
 	job n8 = { "transpose.cl", "naive", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&n8, &r)) {
-		expect(&r, 17, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 naive row write");
-		expect(&r, 22, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 1, k32x4, "32x8 naive column read");
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 naive row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32x4, "32x8 naive column read");
 		expect_fix(&r, 22, 26, 1, 1, 128, 5, 0, 1, "32x8 naive: the same fix");
-		tap_ok(find(&r, 22, 26, CB_LINT_LOAD)->subgroups == 8, "32x8: 8 sub-groups");
+		tap_ok(find(&r, 22, 26, CB_OP_LOAD)->subgroups == 8, "32x8: 8 sub-groups");
 		cb_lint_result_free(&r);
 	}
 	job p8 = { "transpose.cl", "padded", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&p8, &r)) {
-		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 padded column read");
+		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 padded column read");
 		cb_lint_result_free(&r);
 	}
 	job s8 = { "transpose.cl", "swizzled", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&s8, &r)) {
-		expect(&r, 45, 40, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled row write");
-		expect(&r, 50, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled column read");
+		expect(&r, 45, 40, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled row write");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled column read");
 		cb_lint_result_free(&r);
 	}
 }
@@ -325,9 +325,9 @@ static void transpose_amd(void)
 	cb_lint_result r;
 	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&naive, &r)) {
-		expect(&r, 17, 20, CB_LINT_STORE, CB_LINT_PREDICTED, 2, 2, two, "AMD naive row write");
-		expect(&r, 22, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 64, 2, k64, "AMD naive column read");
-		const cb_lint_access *a = find(&r, 22, 26, CB_LINT_LOAD);
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 2, 2, two, "AMD naive row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 64, 2, k64, "AMD naive column read");
+		const cb_lint_access *a = find(&r, 22, 26, CB_OP_LOAD);
 		tap_ok(a && a->ways == 32 && a->nlanes == 64 && a->subgroups == 16 &&
 		       a->lanes[32].lo == 4, "AMD: 64-lane sub-groups, 16 of them, lane 32 on row 1");
 		expect_fix(&r, 22, 26, 1, 2, 128, 5, 0, 2, "AMD naive: tile[32][32+1] or c ^ (r & 31)");
@@ -335,12 +335,12 @@ static void transpose_amd(void)
 	}
 	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&padded, &r)) {
-		expect(&r, 36, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD padded column read");
+		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD padded column read");
 		cb_lint_result_free(&r);
 	}
 	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&swz, &r)) {
-		expect(&r, 50, 26, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD swizzled column read");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD swizzled column read");
 		cb_lint_result_free(&r);
 	}
 }
@@ -354,9 +354,9 @@ static void test_wide(void)
 		/* 8 B, 16 lanes per pass: lane l at 256 l touches words 64 l, 64 l + 1 (banks 0 and
 		 * 1): 16 passes per half, 32 in all; consecutive doubles take 2. A row of 33 doubles
 		 * moves lane l two banks: 2 passes. XOR with r & 15 spreads each half: 2 passes. */
-		expect(&r, 8, 13, CB_LINT_STORE, CB_LINT_PREDICTED, 2, 2, two, "double row write");
-		expect(&r, 10, 20, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 2, k32, "double column read");
-		const cb_lint_access *a = find(&r, 10, 20, CB_LINT_LOAD);
+		expect(&r, 8, 13, CB_OP_STORE, CB_LINT_PREDICTED, 2, 2, two, "double row write");
+		expect(&r, 10, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 2, k32, "double column read");
+		const cb_lint_access *a = find(&r, 10, 20, CB_OP_LOAD);
 		tap_ok(lanes_are(a, 32, 256, 0) && a->ways == 16, "doubles: 256 B apart, 16-way");
 		expect_fix(&r, 10, 20, 1, 2, 256, 4, 0, 2, "doubles: tile[32][32+1] or c ^ (r & 15)");
 		cb_lint_result_free(&r);
@@ -365,9 +365,9 @@ static void test_wide(void)
 	if (lint(&v, &r)) {
 		/* 16 B, 8 lanes per pass: lanes of one group read tile[x][y], 256 B apart, on
 		 * banks 4y..4y+3: 8 passes per group, 32 in all; the minimum is 4. */
-		expect(&r, 17, 13, CB_LINT_STORE, CB_LINT_PREDICTED, 4, 4, four, "float4 row write");
-		expect(&r, 19, 20, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 4, k32, "float4 column read");
-		tap_ok(find(&r, 19, 20, CB_LINT_LOAD)->ways == 8, "float4: 8-way");
+		expect(&r, 17, 13, CB_OP_STORE, CB_LINT_PREDICTED, 4, 4, four, "float4 row write");
+		expect(&r, 19, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 4, k32, "float4 column read");
+		tap_ok(find(&r, 19, 20, CB_OP_LOAD)->ways == 8, "float4: 8-way");
 		expect_fix(&r, 19, 20, 1, 4, 256, 3, 0, 4, "float4: tile[16][16+1] or c ^ (r & 7)");
 		cb_lint_result_free(&r);
 	}
@@ -375,7 +375,7 @@ static void test_wide(void)
 	cross_check cc;
 	job ad = { "wide.cl", "doubles", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (run(&ad, &r, &err, &cc) == CB_OK) {
-		const cb_lint_access *a = find(&r, 10, 20, CB_LINT_LOAD);
+		const cb_lint_access *a = find(&r, 10, 20, CB_OP_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && !a->priced &&
 		       strstr(a->note, "cannot price 8-byte loads"),
 		       "AMD-like model without 8 B lanes per pass: doubles are unknown (%s)",
@@ -399,8 +399,8 @@ static void test_reduce(void)
 	job il = { "reduce.cl", "interleaved", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&il, &r)) {
 		/* tid % (2s) == 0: the active lanes read words 2 s apart, one pass each time. */
-		expect(&r, 16, 18, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "interleaved sdata[tid + s]");
-		const cb_lint_access *a = find(&r, 16, 18, CB_LINT_LOAD);
+		expect(&r, 16, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "interleaved sdata[tid + s]");
+		const cb_lint_access *a = find(&r, 16, 18, CB_OP_LOAD);
 		tap_ok(a && a->nlanes == 32 && a->lanes[0].active && a->lanes[0].lo == 4 &&
 		       !a->lanes[1].active && a->lanes[2].lo == 12,
 		       "interleaved: odd lanes inactive in the first iteration");
@@ -410,10 +410,10 @@ static void test_reduce(void)
 	 * lanes: 2, 4, 8 passes, then 16 lanes in 2 banks, 8 and 4 lanes in one: 8, 8, 4, 2, 1. */
 	job st = { "reduce.cl", "strided", 256, 0, { NULL }, { "sdata=1024" }, NULL, 0 };
 	if (lint(&st, &r)) {
-		expect(&r, 31, 20, CB_LINT_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index + s]");
-		expect(&r, 31, 17, CB_LINT_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index]");
-		expect(&r, 31, 17, CB_LINT_STORE, CB_LINT_PREDICTED, 8, 1, strided, "strided store");
-		const cb_lint_access *a = find(&r, 31, 20, CB_LINT_LOAD);
+		expect(&r, 31, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index + s]");
+		expect(&r, 31, 17, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index]");
+		expect(&r, 31, 17, CB_OP_STORE, CB_LINT_PREDICTED, 8, 1, strided, "strided store");
+		const cb_lint_access *a = find(&r, 31, 20, CB_OP_LOAD);
 		const cb_lint_object *o = a && a->object >= 0 ? &r.objects[a->object] : NULL;
 		tap_ok(a && o && o->is_arg && o->rank == 0 && o->bytes == 1024 && a->ways == 8 &&
 		       !strcmp(o->name, "sdata") && lanes_are(a, 32, 8, 4),
@@ -423,8 +423,8 @@ static void test_reduce(void)
 	}
 	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&sq, &r)) {
-		expect(&r, 46, 18, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential sdata[tid + s]");
-		expect(&r, 46, 15, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential store");
+		expect(&r, 46, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential sdata[tid + s]");
+		expect(&r, 46, 15, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential store");
 		cb_lint_result_free(&r);
 	}
 }
@@ -440,29 +440,29 @@ static void test_scan(void)
 	cb_lint_result r;
 	job plain = { "scan.cl", NULL, 256, 0, { NULL }, { "n=512" }, NULL, 0 };
 	if (lint(&plain, &r)) {
-		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep temp[a]");
-		expect(&r, 26, 12, CB_LINT_STORE, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep store");
-		expect(&r, 39, 14, CB_LINT_LOAD, CB_LINT_PREDICTED, 16, 1, down, "scan down-sweep temp[a]");
-		expect(&r, 18, 21, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan first store");
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep temp[a]");
+		expect(&r, 26, 12, CB_OP_STORE, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep store");
+		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, down, "scan down-sweep temp[a]");
+		expect(&r, 18, 21, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan first store");
 		cb_lint_result_free(&r);
 	}
 	/* One word of padding every 32 moves the lanes of every step to distinct banks. */
 	job pad = { "scan.cl", NULL, 256, 0, { "PAD" }, { "n=512" }, NULL, 0 };
 	if (lint(&pad, &r)) {
-		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan up-sweep");
-		expect(&r, 39, 14, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan down-sweep");
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan up-sweep");
+		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan down-sweep");
 		tap_ok(!cb_lint_has_conflict(&r), "padded scan: no conflict");
 		cb_lint_result_free(&r);
 	}
 	/* Without n the loop bound is unknown: 4 assumed iterations, thid < d assumed true. */
 	job open = { "scan.cl", NULL, 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&open, &r)) {
-		expect(&r, 26, 15, CB_LINT_LOAD, CB_LINT_ASSUMED, 16, 1, assumed, "scan without n: assumed");
-		const cb_lint_access *a = find(&r, 26, 15, CB_LINT_LOAD);
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_ASSUMED, 16, 1, assumed, "scan without n: assumed");
+		const cb_lint_access *a = find(&r, 26, 15, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "undecidable branch at line 22"), "assumed: says where (%s)",
 		       a ? a->note : "");
-		expect(&r, 19, 21, CB_LINT_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "scan without n: temp[bi]");
-		expect(&r, 18, 21, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan without n: temp[ai]");
+		expect(&r, 19, 21, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "scan without n: temp[bi]");
+		expect(&r, 18, 21, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan without n: temp[ai]");
 		tap_ok(!cb_lint_has_conflict(&r), "--fail-on-conflict ignores assumed conflicts");
 		cb_lint_result_free(&r);
 	}
@@ -473,30 +473,30 @@ static void test_histogram(void)
 	cb_lint_result r;
 	job h = { "histogram.cl", "histogram", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&h, &r)) {
-		expect(&r, 13, 3, CB_LINT_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[v])");
-		const cb_lint_access *a = find(&r, 13, 3, CB_LINT_ATOMIC);
+		expect(&r, 13, 3, CB_OP_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[v])");
+		const cb_lint_access *a = find(&r, 13, 3, CB_OP_ATOMIC);
 		tap_ok(a && !a->priced && a->niter == 4 && !a->iter[0].known && a->lanes[0].active &&
 		       !a->lanes[0].known && a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
 		       !a->range_known && strstr(a->note, "memory contents"),
 		       "data-dependent bins: unknown within bytes 0..1020, never a guess");
 		/* hist[t & 15]: two lanes per word; atomics serialize: 2 passes. */
-		expect(&r, 14, 2, CB_LINT_ATOMIC, CB_LINT_PREDICTED, 2, 1, NULL, "atomic_add(&hist[t & 15])");
-		expect(&r, 10, 10, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "hist[t] = 0");
+		expect(&r, 14, 2, CB_OP_ATOMIC, CB_LINT_PREDICTED, 2, 1, NULL, "atomic_add(&hist[t & 15])");
+		expect(&r, 10, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "hist[t] = 0");
 		cb_lint_result_free(&r);
 	}
 	job c = { "histogram.cl", "clipped", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&c, &r)) {
-		expect(&r, 27, 11, CB_LINT_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "under if (v < 200)");
-		const cb_lint_access *a = find(&r, 27, 11, CB_LINT_LOAD);
+		expect(&r, 27, 11, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "under if (v < 200)");
+		const cb_lint_access *a = find(&r, 27, 11, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "line 26"), "assumed: names line 26 (%s)", a ? a->note : "");
-		expect(&r, 29, 16, CB_LINT_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "the else side");
-		a = find(&r, 29, 16, CB_LINT_STORE);
+		expect(&r, 29, 16, CB_OP_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "the else side");
+		a = find(&r, 29, 16, CB_OP_STORE);
 		tap_ok(a && strstr(a->note, "line 26") && a->object >= 0 &&
 		       !strcmp(r.objects[a->object].name, "over"),
 		       "not executed: on the side not simulated, object over (%s)", a ? a->note : "");
-		expect(&r, 31, 11, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "after the branch");
-		expect(&r, 31, 21, CB_LINT_LOAD, CB_LINT_UNKNOWN, 0, 1, NULL, "over[hist[t] & 63]");
-		a = find(&r, 31, 21, CB_LINT_LOAD);
+		expect(&r, 31, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "after the branch");
+		expect(&r, 31, 21, CB_OP_LOAD, CB_LINT_UNKNOWN, 0, 1, NULL, "over[hist[t] & 63]");
+		a = find(&r, 31, 21, CB_OP_LOAD);
 		tap_ok(a && a->lanes[0].lo == 0 && a->lanes[0].hi == 252, "over[x & 63]: bounds 0..252");
 		cb_lint_result_free(&r);
 	}
@@ -512,9 +512,9 @@ static void test_rows_and_helper(void)
 		 * 0, 1, 16, 17 with 8 lanes each: 8 passes. Rows of 17 collide (x = 15, y = 1 with
 		 * x = 0, y = 0); rows of 18 put the even x on the even banks: 1 pass. XOR with
 		 * r & 15 gives the 16 lanes of each parity 16 distinct columns. */
-		expect(&r, 7, 13, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "16x16 row write");
-		expect(&r, 9, 20, CB_LINT_LOAD, CB_LINT_PREDICTED, 8, 1, eight, "16x16 column read");
-		const cb_lint_access *a = find(&r, 9, 20, CB_LINT_LOAD);
+		expect(&r, 7, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "16x16 row write");
+		expect(&r, 9, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, eight, "16x16 column read");
+		const cb_lint_access *a = find(&r, 9, 20, CB_OP_LOAD);
 		tap_ok(a && a->nlanes == 32 && a->lanes[15].lo == 960 && a->lanes[16].lo == 4 &&
 		       a->ways == 8, "16x16: one sub-group spans rows 0 and 1, 8-way");
 		expect_fix(&r, 9, 20, 2, 1, 128, 4, 0, 1, "16x16: tile[16][16+2] or c ^ (r & 15)");
@@ -524,14 +524,14 @@ static void test_rows_and_helper(void)
 	 * call after the loop uses stride 2. One access, three iterations (two call sites). */
 	job h = { "helper.cl", NULL, 32, 0, { NULL }, { "stride=32" }, NULL, 0 };
 	if (lint(&h, &r)) {
-		expect(&r, 6, 9, CB_LINT_LOAD, CB_LINT_PREDICTED, 32, 1, helper, "helper p[i * stride]");
-		tap_ok(find(&r, 14, 19, CB_LINT_STORE) && find(&r, 14, 19, CB_LINT_STORE)->niter == 33,
+		expect(&r, 6, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, helper, "helper p[i * stride]");
+		tap_ok(find(&r, 14, 19, CB_OP_STORE) && find(&r, 14, 19, CB_OP_STORE)->niter == 33,
 		       "helper: the fill loop has 33 iterations");
 		cb_lint_result_free(&r);
 	}
 	job hu = { "helper.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&hu, &r)) {
-		const cb_lint_access *a = find(&r, 6, 9, CB_LINT_LOAD);
+		const cb_lint_access *a = find(&r, 6, 9, CB_OP_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && a->niter == 3 && !a->iter[0].known &&
 		       a->iter[2].known && a->iter[2].passes == 2,
 		       "helper without --arg stride: unknown in the loop, 2 passes at the constant call");
@@ -546,7 +546,7 @@ static void test_gemm(void)
 	if (lint(&g, &r)) {
 		/* Sub-group = one column of work-items: Asub[k][row] consecutive, Bsub[col][k] one
 		 * word for all: one pass each, 32 tiles x 32 steps. */
-		const cb_lint_access *a = find(&r, 26, 11, CB_LINT_LOAD), *b = find(&r, 26, 26, CB_LINT_LOAD);
+		const cb_lint_access *a = find(&r, 26, 11, CB_OP_LOAD), *b = find(&r, 26, 26, CB_OP_LOAD);
 		tap_ok(a && b && a->niter == 1024 && b->niter == 1024 && a->passes_max == 1 &&
 		       b->passes_max == 1 && a->status == CB_LINT_PREDICTED && !cb_lint_has_conflict(&r),
 		       "GEMM 32x32, K = 1024: 1024 iterations, all one pass");
@@ -554,7 +554,7 @@ static void test_gemm(void)
 	}
 	job t = { "gemm.cl", NULL, 32, 32, { "TRANSPOSED_B" }, { "K=64" }, NULL, 0 };
 	if (lint(&t, &r)) {
-		const cb_lint_access *b = find(&r, 24, 26, CB_LINT_LOAD);
+		const cb_lint_access *b = find(&r, 24, 26, CB_OP_LOAD);
 		tap_ok(b && b->niter == 64 && b->passes_max == 32, "GEMM with Bsub[row][k]: 32 passes");
 		expect_fix(&r, 24, 26, 1, 1, 128, 5, 0, 1, "GEMM: Bsub[32][32+1] or c ^ (r & 31)");
 		cb_lint_result_free(&r);
@@ -567,12 +567,12 @@ static void test_objects(void)
 	cb_lint_result r;
 	job g0 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&g0, &r)) {
-		expect(&r, 10, 7, CB_LINT_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "p[t], p = t & 1 ? a : b");
-		const cb_lint_access *a = find(&r, 10, 7, CB_LINT_STORE);
+		expect(&r, 10, 7, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "p[t], p = t & 1 ? a : b");
+		const cb_lint_access *a = find(&r, 10, 7, CB_OP_STORE);
 		tap_ok(a && a->object < 0 && strstr(a->note, "several __local objects"),
 		       "lanes over two objects: unknown (%s)", a ? a->note : "");
-		expect(&r, 12, 19, CB_LINT_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "group 1 only");
-		a = find(&r, 12, 19, CB_LINT_STORE);
+		expect(&r, 12, 19, CB_OP_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "group 1 only");
+		a = find(&r, 12, 19, CB_OP_STORE);
 		tap_ok(a && strstr(a->note, "work-group (0,0,0)") && a->object >= 0 &&
 		       !strcmp(r.objects[a->object].name, "a"),
 		       "not executed by group 0, object a (%s)", a ? a->note : "");
@@ -581,7 +581,7 @@ static void test_objects(void)
 	/* Group 1 stores a[2t % 64]: words 2 apart, two lanes per even bank. */
 	job g1 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 1 };
 	if (lint(&g1, &r)) {
-		expect(&r, 12, 19, CB_LINT_STORE, CB_LINT_PREDICTED, 2, 1, two, "--group 1,0,0 reaches it");
+		expect(&r, 12, 19, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, two, "--group 1,0,0 reaches it");
 		tap_ok(r.group[0] == 1, "the result names group 1");
 		cb_lint_result_free(&r);
 	}

@@ -53,7 +53,7 @@ static void plan_op(FILE *f, const cb_result *r, cb_op op)
 		return;
 	fprintf(f, "\n%-16s", cb_op_name(op));
 	for (int e = 0; e < CB_NELEM; e++)
-		fprintf(f, "%6u B", cb_elem_sizes[e]);
+		fprintf(f, "%6u B", cb_elems[e].bytes);
 	fputc('\n', f);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		size_t count[CB_NELEM] = { 0 }, any = 0;

@@ -113,7 +113,7 @@ static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lan
 		unsigned subgroup;
 		bool by_size = false;
 		cb_error ignored;
-		if (cb_load_model(path, op, cb_elem_sizes[e], &by_size, false, &rec, &subgroup,
+		if (cb_load_model(path, op, cb_elems[e].bytes, &by_size, false, &rec, &subgroup,
 				  &ignored) != CB_OK || !by_size || !rec.lanes_per_pass[e])
 			continue;
 		if (any && (g->banks != rec.geom.banks || g->width != rec.geom.width ||
@@ -132,8 +132,8 @@ static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lan
  * op's less sure one; otherwise the loads' stands in (the text and JSON say which). */
 static void add_op_models(const char *path, cb_lint_model *m)
 {
-	static const struct { cb_op op; cb_lint_op lint; } ops[] = {
-		{ CB_OP_STORE, CB_LINT_STORE }, { CB_OP_ATOMIC, CB_LINT_ATOMIC } };
+	static const struct { cb_op op; cb_op lint; } ops[] = {
+		{ CB_OP_STORE, CB_OP_STORE }, { CB_OP_ATOMIC, CB_OP_ATOMIC } };
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		cb_recorded_model rec;
 		unsigned subgroup, lanes[CB_NELEM];

@@ -10,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *cb_elem_c_type(unsigned elem_bytes)
-{
-	switch (elem_bytes) {
-	case 1: return "char";
-	case 2: return "short";
-	case 4: return "float";
-	case 8: return "double";
-	default: return "float4";
-	}
-}
-
 /* Passes of LANES (the sub-group's) under INF's model. */
 static unsigned passes_of(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
 			  const uint32_t *lanes)

@@ -40,7 +40,4 @@ unsigned cb_transpose_summaries(const cb_result *r, cb_transpose_summary *out);
 unsigned cb_column_walk_passes(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
 			       unsigned pitch);
 
-/* C type name for a tile declaration: float, double, float4, ... */
-const char *cb_elem_c_type(unsigned elem_bytes);
-
 #endif

@@ -111,7 +111,7 @@ static cb_rc infer_by_size(cb_result *r, cb_op op, cb_error *err)
 		cb_dataset_of(r, op, &ds);
 		size_t kept = 0;
 		for (size_t i = 0; i < ds.n; i++)
-			if (ds.obs[i].elem_bytes == cb_elem_sizes[e])
+			if (ds.obs[i].elem_bytes == cb_elems[e].bytes)
 				ds.obs[kept++] = ds.obs[i];
 		ds.n = kept;
 		cb_rc rc = cb_infer_cached(&ds, NULL, &r->by_size[op][e], err);

@@ -6,16 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const unsigned cb_elem_sizes[CB_NELEM] = { 1, 2, 4, 8, 16 };
-
-int cb_elem_index(unsigned elem_bytes)
-{
-	for (int i = 0; i < CB_NELEM; i++)
-		if (cb_elem_sizes[i] == elem_bytes)
-			return i;
-	return -1;
-}
-
 bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
 		unsigned nlanes)
 {

@@ -18,17 +18,14 @@
 #ifndef CB_MODEL_H
 #define CB_MODEL_H
 
+#include "core/ops.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_NELEM 5 /* element sizes 1, 2, 4, 8, 16 bytes */
 #define CB_MAX_LANES 1024
 #define CB_MAX_BANKS 4096
-
-extern const unsigned cb_elem_sizes[CB_NELEM];
-/* Index of an element size in cb_elem_sizes, or -1. */
-int cb_elem_index(unsigned elem_bytes);
 
 typedef struct {
 	unsigned banks;  /* B */

@@ -8,44 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[CB_NOPS] = { "load", "store", "atomic" };
-
-const char *cb_op_name(cb_op op)
-{
-	return (unsigned)op < CB_NOPS ? op_names[op] : "?";
-}
-
-bool cb_op_has_elem(cb_op op, unsigned elem_bytes)
-{
-	return op != CB_OP_ATOMIC || elem_bytes == 4 || elem_bytes == 8;
-}
-
-const char *cb_inference_key(cb_op op)
-{
-	static const char *const keys[CB_NOPS] = { "inference", "inference_store", "inference_atomic" };
-	return (unsigned)op < CB_NOPS ? keys[op] : "inference";
-}
-
-void cb_build_options_key(int k, char *buf, size_t n)
-{
-	int op = k / CB_NELEM;
-	unsigned E = cb_elem_sizes[k % CB_NELEM];
-	if (op == CB_OP_LOAD)
-		snprintf(buf, n, "%u", E);
-	else
-		snprintf(buf, n, "%s %u", cb_op_name((cb_op)op), E);
-}
-
-bool cb_op_parse(const char *s, cb_op *op)
-{
-	for (int i = 0; i < CB_NOPS; i++)
-		if (strcmp(s, op_names[i]) == 0) {
-			*op = (cb_op)i;
-			return true;
-		}
-	return false;
-}
-
 void cb_measurement_init(cb_measurement *m)
 {
 	memset(m, 0, sizeof *m);
@@ -140,7 +102,7 @@ static void run_free(cb_run_meta *r)
 			     &r->extra };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
-	for (int k = 0; k < CB_NOPS * CB_NELEM; k++)
+	for (int k = 0; k < CB_NKERNELS; k++)
 		free(r->build_options[k]);
 	run_init(r);
 }

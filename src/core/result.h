@@ -15,6 +15,7 @@
 
 #include "core/infer.h"
 #include "core/model.h"
+#include "core/ops.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -23,17 +24,6 @@
 
 #define CB_UNSET LLONG_MIN
 
-typedef enum { CB_OP_LOAD, CB_OP_STORE, CB_OP_ATOMIC } cb_op;
-#define CB_NOPS 3
-const char *cb_op_name(cb_op op);
-/* Is an element size measured for OP? Atomics: 4 and 8 bytes (32- and 64-bit integers). */
-bool cb_op_has_elem(cb_op op, unsigned elem_bytes);
-/* The document key of OP's inference: "inference" (loads), "inference_store", ... */
-const char *cb_inference_key(cb_op op);
-/* The key of run.build_options for kernel K (op * CB_NELEM + element size index): "4" for
- * loads (as in format 1), "store 4", "atomic 8". */
-void cb_build_options_key(int k, char *buf, size_t n);
-bool cb_op_parse(const char *s, cb_op *op);
 
 /* One named integer parameter of a planned experiment ("stride": 17). */
 typedef struct {
@@ -116,7 +106,7 @@ typedef struct {
 	long long max_rounds, seed;
 	double subgroups_per_cu, ci_target, target_launch_ms;
 	bool has_build_options;
-	char *build_options[CB_NOPS * CB_NELEM]; /* by op, then element size index */
+	char *build_options[CB_NKERNELS];     /* by kernel (cb_kernel_index) */
 	bool has_seconds;
 	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
 	double seconds_analysis;

@@ -32,7 +32,7 @@ static json_t *lanes_json(const cb_fit *f, const bool *present)
 	for (int e = 0; e < CB_NELEM; e++)
 		if (present[e] && f->lanes_per_pass[e]) {
 			char key[8];
-			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 			json_object_set_new(o, key, json_integer(f->lanes_per_pass[e]));
 		}
 	return o;
@@ -58,7 +58,7 @@ static json_t *approximate_json(const cb_inference *inf)
 		if (!inf->elem_present[e] || !q->approximate[e])
 			continue;
 		char key[8];
-		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 		json_t *worst = json_array();
 		for (unsigned k = 0; k < q->nworst[e]; k++)
 			json_array_append_new(worst, json_integer((json_int_t)q->worst[e][k]));
@@ -122,7 +122,7 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 			if (!inf->elem_present[e])
 				continue;
 			char key[8];
-			snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+			snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 			json_object_set_new(cert, key, json_boolean(inf->lanes_certain[e]));
 			json_object_set_new(pe, key, json_pack("{s:o, s:o}",
 				"t0_ns", cb_json_number(inf->best.t0[e]),
@@ -169,7 +169,7 @@ json_t *cb_op_inference_json(const cb_result *r, cb_op op)
 		if (!r->has_by_size[op][e])
 			continue;
 		char key[8];
-		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 		if (!by)
 			by = json_object();
 		json_object_set_new(by, key, cb_inference_json(&r->by_size[op][e],

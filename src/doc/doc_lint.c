@@ -34,7 +34,7 @@ static void geometry(json_t *m, const cb_geometry *g, const unsigned lanes_per_p
 	json_t *lpp = json_object();
 	for (int e = 0; e < CB_NELEM; e++) {
 		char key[8];
-		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 		json_object_set_new(lpp, key, lanes_per_pass[e] ? json_integer(lanes_per_pass[e])
 							       : json_null());
 	}
@@ -51,7 +51,7 @@ static json_t *model(const cb_lint_result *r)
 		return m;
 	geometry(m, &r->geom, r->lanes_per_pass);
 	static const char *const names[3] = { NULL, "store", "atomic" };
-	for (int op = CB_LINT_STORE; op <= CB_LINT_ATOMIC; op++) {
+	for (int op = CB_OP_STORE; op <= CB_OP_ATOMIC; op++) {
 		json_t *own = json_null();
 		if (r->ops[op].measured) {
 			own = json_object();
@@ -111,7 +111,7 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 	json_object_set_new(o, "file", text(a->file));
 	json_object_set_new(o, "line", json_integer(a->line));
 	json_object_set_new(o, "column", json_integer(a->column));
-	json_object_set_new(o, "op", json_string(cb_lint_op_name(a->op)));
+	json_object_set_new(o, "op", json_string(cb_op_name(a->op)));
 	json_object_set_new(o, "elem_bytes", json_integer(a->elem_bytes));
 	if (a->object >= 0) {
 		cb_lint_object_decl(&r->objects[a->object], decl, sizeof decl);

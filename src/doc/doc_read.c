@@ -377,7 +377,7 @@ static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 		if (!json_is_object(bo))
 			return fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));
 		m->has_build_options = true;
-		for (int k = 0; k < CB_NOPS * CB_NELEM; k++) {
+		for (int k = 0; k < CB_NKERNELS; k++) {
 			char key[24];
 			cb_build_options_key(k, key, sizeof key);
 			json_t *v = json_object_get(bo, key);
@@ -464,7 +464,7 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 	m->geom.pair_packing = json_is_true(json_object_get(inf, "pair_packing"));
 	for (int e = 0; e < CB_NELEM; e++) {
 		char key[8];
-		snprintf(key, sizeof key, "%u", cb_elem_sizes[e]);
+		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 		json_t *v = json_object_get(lp, key);
 		if (v && (!json_is_integer(v) || json_integer_value(v) < 1 ||
 			  json_integer_value(v) > CB_MAX_LANES)) {
@@ -492,7 +492,7 @@ static cb_rc read_recorded_sizes(reader *rd, const char *key, json_t *by, cb_res
 		int e = -1;
 		for (int k = 0; k < CB_NELEM; k++) {
 			char name[8];
-			snprintf(name, sizeof name, "%u", cb_elem_sizes[k]);
+			snprintf(name, sizeof name, "%u", cb_elems[k].bytes);
 			if (strcmp(name, size) == 0)
 				e = k;
 		}

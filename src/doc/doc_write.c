@@ -111,7 +111,7 @@ static json_t *run_json(const cb_run_meta *m)
 	cb_fields_write(o, cb_run_fields, CB_NFIELDS(cb_run_fields), m);
 	if (m->has_build_options) {
 		json_t *bo = json_object();
-		for (int k = 0; k < CB_NOPS * CB_NELEM; k++)
+		for (int k = 0; k < CB_NKERNELS; k++)
 			if (m->build_options[k]) {
 				char key[24];
 				cb_build_options_key(k, key, sizeof key);

@@ -236,7 +236,7 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 		break;
 	case CB_WHY_MODEL:
 		snprintf(a->note, sizeof a->note, "the model cannot price %u-byte %ss",
-			 site->elem_bytes, cb_lint_op_name(site->op));
+			 site->elem_bytes, cb_op_name(site->op));
 		break;
 	default:
 		snprintf(a->note, sizeof a->note,

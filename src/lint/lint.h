@@ -67,7 +67,6 @@
 #define CB_LINT_ASSUMED_ITERATIONS 4
 #define CB_LINT_MAX_ITEMS 4096 /* work-items in the simulated group */
 
-typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC } cb_lint_op;
 
 /* How a model prices one sub-group access; the engine does not know where it came from. */
 typedef struct cb_lint_pricer {
@@ -76,14 +75,14 @@ typedef struct cb_lint_pricer {
 			    * padding search; 0 when not known (then 256) */
 	/* Passes of one sub-group access, and the conflict-free minimum for the same active lanes
 	 * and element size; false when the model cannot price that op or element size. */
-	bool (*price)(const struct cb_lint_pricer *p, cb_lint_op op, unsigned elem_bytes,
+	bool (*price)(const struct cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 		      const uint32_t *offsets, const bool *active, unsigned nlanes,
 		      unsigned *passes, unsigned *min_passes);
 	void *ctx;
 } cb_lint_pricer;
 
 /* One op's measured bank model: geometry plus lanes per pass for each element size, indexed
- * as cb_elem_sizes (0 = not measured). */
+ * as cb_elems (0 = not measured). */
 typedef struct {
 	bool measured;
 	bool by_size;       /* the element sizes' own models (by_elem_bytes): only those sizes */
@@ -92,29 +91,29 @@ typedef struct {
 } cb_lint_op_model;
 
 /* A pricer over a measured bank model: the loads' (geom, lanes_per_pass), and the stores' and
- * atomics' where the document has them (ops[CB_LINT_STORE], ops[CB_LINT_ATOMIC]). An op
+ * atomics' where the document has them (ops[CB_OP_STORE], ops[CB_OP_ATOMIC]). An op
  * without its own model is priced with the loads' model, atomics without merging (lanes on
  * one word serialize). Caller-owned; pricer.ctx points back to it. */
 typedef struct {
 	cb_lint_pricer pricer;
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
-	cb_lint_op_model ops[3];
+	cb_lint_op_model ops[CB_NOPS];
 } cb_lint_model;
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup);
 /* Gives OP (store or atomic) its own measured model. */
-void cb_lint_model_set_op(cb_lint_model *m, cb_lint_op op, const cb_geometry *g,
+void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM]);
 /* "measured" when OP has its own model, else what stands in for it. */
-const char *cb_lint_model_source(const cb_lint_model *m, cb_lint_op op);
+const char *cb_lint_model_source(const cb_lint_model *m, cb_op op);
 
 /* One priced sub-group access, for callers that want every one (tests, traces). */
 typedef struct {
 	const char *file;         /* as clang names it; "" when the IR has no location */
 	unsigned line, column;
-	cb_lint_op op;
+	cb_op op;
 	unsigned elem_bytes;
 	unsigned subgroup;        /* which sub-group of the work-group */
 	size_t iteration;         /* index into the access's iterations */
@@ -186,7 +185,7 @@ typedef struct {
 typedef struct {
 	char *file;           /* as clang names it (the path given, or an included file) */
 	unsigned line, column;
-	cb_lint_op op;
+	cb_op op;
 	unsigned elem_bytes;
 	char *elem_type;      /* the accessed C type */
 	int object;           /* index in objects; -1 when unknown or several */
@@ -214,7 +213,7 @@ typedef struct {
 	bool has_model;
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
-	cb_lint_op_model ops[3];   /* the stores' and atomics' own models, where measured */
+	cb_lint_op_model ops[CB_NOPS];   /* the stores' and atomics' own models, where measured */
 	cb_lint_object *objects;
 	size_t nobjects;
 	cb_lint_access *accesses; /* in source order */
@@ -233,7 +232,6 @@ void cb_lint_result_free(cb_lint_result *res);
 bool cb_lint_has_conflict(const cb_lint_result *res);
 
 const char *cb_lint_status_name(cb_lint_status s);
-const char *cb_lint_op_name(cb_lint_op op);
 
 /* Declarations for the renderers (names as the kernel spells them, not escaped):
  * "float tile[32][32]" or "float *buf"; the padded "float tile[32][32+1]"; the swizzled

@@ -258,7 +258,7 @@ static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
 	}
 }
 
-int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, LLVMTypeRef type,
+int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMTypeRef type,
 		 uint64_t bytes)
 {
 	cb_prog *p = d->prog;

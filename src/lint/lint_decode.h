@@ -44,7 +44,7 @@ uint32_t cb_dextra(cb_dctx *d, uint32_t a, uint32_t b); /* appends a pair; its i
 LLVMValueRef cb_callee(LLVMValueRef call);
 /* Index of a defined function, queued for translation. */
 uint32_t cb_dfunction(cb_dctx *d, LLVMValueRef fn);
-int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, LLVMTypeRef type,
+int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMTypeRef type,
 		 uint64_t bytes);
 cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v);
 

@@ -98,7 +98,7 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	return true;
 }
 
-static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_lint_op op,
+static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
 			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
 {
 	if (cb_addrspace(LLVMTypeOf(ptr)) == 3)
@@ -150,7 +150,7 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, t);
 		o->sub = cb_value_kind(t);
 		o->width = (uint8_t)cb_int_width(t);
-		access_site(d, i, LLVMGetOperand(i, 0), CB_LINT_LOAD, t, o->imm, o);
+		access_site(d, i, LLVMGetOperand(i, 0), CB_OP_LOAD, t, o->imm, o);
 		return true;
 	case LLVMStore: {
 		LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 0));
@@ -159,7 +159,7 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->sub = cb_value_kind(vt);
-		access_site(d, i, LLVMGetOperand(i, 1), CB_LINT_STORE, vt, o->imm, o);
+		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}
 	case LLVMAtomicRMW: case LLVMAtomicCmpXchg: {
@@ -169,7 +169,7 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->width = (uint8_t)cb_int_width(t);
 		o->sub = cb_value_kind(t);
-		access_site(d, i, LLVMGetOperand(i, 0), CB_LINT_ATOMIC, vt, o->imm, o);
+		access_site(d, i, LLVMGetOperand(i, 0), CB_OP_ATOMIC, vt, o->imm, o);
 		return true;
 	}
 	default:
@@ -291,8 +291,8 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 		return;
 	LLVMTypeRef e = LLVMGetElementType(pt);
 	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
-	cb_lint_op op = b == CB_B_ATOMIC ? CB_LINT_ATOMIC : b == CB_B_VLOAD ? CB_LINT_LOAD
-									: CB_LINT_STORE;
+	cb_op op = b == CB_B_ATOMIC ? CB_OP_ATOMIC : b == CB_B_VLOAD ? CB_OP_LOAD
+									: CB_OP_STORE;
 	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
 	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
 	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);

@@ -104,7 +104,7 @@ typedef struct {
 typedef struct {
 	char *file;
 	unsigned line, column;
-	cb_lint_op op;
+	cb_op op;
 	unsigned elem_bytes;
 	char *elem_type;
 	uint32_t fn, block;

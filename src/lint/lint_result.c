@@ -11,7 +11,7 @@
 
 /* The op's own model where measured; else the loads', and for atomics without merging (lanes
  * on one word serialize on every device measured so far). */
-static bool model_price(const cb_lint_pricer *p, cb_lint_op op, unsigned elem_bytes,
+static bool model_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 			const uint32_t *offsets, const bool *active, unsigned nlanes,
 			unsigned *passes, unsigned *min_passes)
 {
@@ -22,7 +22,7 @@ static bool model_price(const cb_lint_pricer *p, cb_lint_op op, unsigned elem_by
 	const unsigned *lanes = own->measured ? own->lanes_per_pass : m->lanes_per_pass;
 	if (e < 0 || !lanes[e] || nlanes == 0 || nlanes > CB_MAX_LANES)
 		return false;
-	if (op == CB_LINT_ATOMIC && !own->measured)
+	if (op == CB_OP_ATOMIC && !own->measured)
 		g.broadcast = g.pair_packing = false;
 	uint32_t seq[CB_MAX_LANES];
 	for (unsigned l = 0; l < nlanes; l++)
@@ -45,7 +45,7 @@ void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 	m->pricer.ctx = m;
 }
 
-void cb_lint_model_set_op(cb_lint_model *m, cb_lint_op op, const cb_geometry *g,
+void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM])
 {
 	m->ops[op].measured = true;
@@ -53,11 +53,11 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_lint_op op, const cb_geometry *g,
 	memcpy(m->ops[op].lanes_per_pass, lanes_per_pass, sizeof m->ops[op].lanes_per_pass);
 }
 
-const char *cb_lint_model_source(const cb_lint_model *m, cb_lint_op op)
+const char *cb_lint_model_source(const cb_lint_model *m, cb_op op)
 {
-	if (op == CB_LINT_LOAD || m->ops[op].measured)
+	if (op == CB_OP_LOAD || m->ops[op].measured)
 		return "measured";
-	return op == CB_LINT_STORE ? "the loads' model" : "the loads' model without broadcast";
+	return op == CB_OP_STORE ? "the loads' model" : "the loads' model without broadcast";
 }
 
 const char *cb_lint_status_name(cb_lint_status s)
@@ -67,15 +67,6 @@ const char *cb_lint_status_name(cb_lint_status s)
 	case CB_LINT_ASSUMED: return "assumed";
 	case CB_LINT_UNKNOWN: return "unknown";
 	default: return "not_executed";
-	}
-}
-
-const char *cb_lint_op_name(cb_lint_op op)
-{
-	switch (op) {
-	case CB_LINT_LOAD: return "load";
-	case CB_LINT_STORE: return "store";
-	default: return "atomic";
 	}
 }
 

@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const elem_types[CB_NELEM] = { "uchar", "ushort", "uint", "uint2", "uint4" };
-/* Each operation's kernel: its file in cl/ and its name. */
-static const char *const kernel_files[CB_NOPS] = { "chase.cl", "store.cl", "atomic.cl" };
-static const char *const kernel_names[CB_NOPS] = { "cb_chase", "cb_store", "cb_atomic" };
-
 struct cb_ocl {
 	const cb_device_ref *ref;
 	const cb_device_info *info;
@@ -77,7 +72,7 @@ static uint32_t added(const cb_launch_req *req, unsigned l, size_t local, bool l
 	for (unsigned k = 0; k < req->nlanes; k++)
 		same += req->lanes[k] == offset ? (local + req->nlanes - 1 - k) / req->nlanes : 0;
 	uint64_t add = same * req->steps;
-	if (cb_elem_sizes[req->elem] == 4)
+	if (cb_elems[req->elem].bytes == 4)
 		return pattern(w) + (uint32_t)add;
 	uint64_t lo = little_endian ? pattern(w) : pattern(w + 1);
 	uint64_t hi = little_endian ? pattern(w + 1) : pattern(w);
@@ -89,9 +84,9 @@ uint32_t cb_expected_result(const cb_launch_req *req, unsigned l, size_t local, 
 {
 	/* Every kernel adds the number of steps it ran. */
 	switch (req->op) {
-	case CB_OP_STORE: return stored(cb_elem_sizes[req->elem], req->steps) + req->steps;
+	case CB_OP_STORE: return stored(cb_elems[req->elem].bytes, req->steps) + req->steps;
 	case CB_OP_ATOMIC: return added(req, l, local, little_endian) + req->steps;
-	default: return loaded(cb_elem_sizes[req->elem], req->lanes[l], little_endian) + req->steps;
+	default: return loaded(cb_elems[req->elem].bytes, req->lanes[l], little_endian) + req->steps;
 	}
 }
 
@@ -198,7 +193,7 @@ static cb_rc build_failed(cb_ocl *c, int k, cl_int st, cb_error *err)
 	}
 	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
 		      "the %u-byte %s kernel does not build (options: %s)",
-		      cb_elem_sizes[k % CB_NELEM], cb_op_name((cb_op)(k / CB_NELEM)), c->build_opts[k]);
+		      cb_kernel_of(k).bytes, cb_op_name(cb_kernel_of(k).op), c->build_opts[k]);
 	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
 	free(log);
 	return CB_ERR_RUNTIME;
@@ -208,9 +203,10 @@ cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
 {
 	if (c->kern[k])
 		return CB_OK;
-	int op = k / CB_NELEM, e = k % CB_NELEM;
+	const cb_kernel_id id = cb_kernel_of(k);
+	const cb_op_desc *op = cb_op_desc_of(id.op);
 	char *src = NULL;
-	cb_rc rc = cb_kernel_source(kernel_files[op], c->o.kernel_dir, &src, err);
+	cb_rc rc = cb_kernel_source(op->kernel_file, c->o.kernel_dir, &src, err);
 	if (rc != CB_OK)
 		return rc;
 	cl_int st;
@@ -224,15 +220,15 @@ cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
 		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
 	snprintf(c->build_opts[k], sizeof c->build_opts[k],
 		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
-		 elem_types[e], cb_elem_sizes[e], c->bp.local_bytes, pin,
+		 cb_elems[id.elem].cl_type, id.bytes, c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
 	st = clBuildProgram(c->prog[k], 1, &c->ref->device, c->build_opts[k], NULL, NULL);
 	if (st != CL_SUCCESS)
 		return build_failed(c, k, st, err);
-	c->kern[k] = clCreateKernel(c->prog[k], kernel_names[op], &st);
+	c->kern[k] = clCreateKernel(c->prog[k], op->kernel_name, &st);
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the "
-				     "kernel %s", kernel_names[op]);
+				     "kernel %s", op->kernel_name);
 	return CB_OK;
 }
 
@@ -365,7 +361,7 @@ static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *
 
 static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_error *err)
 {
-	cl_kernel k = c->kern[cb_kernel_id(req->op, req->elem)];
+	cl_kernel k = c->kern[cb_kernel_index(req->op, req->elem)];
 	cl_uint mask = 0, table = req->table, nlanes = req->nlanes, steps = req->steps;
 	cl_uint fill = req->fill_words;
 	struct { size_t size; const void *value; } args[] = {
@@ -378,7 +374,7 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clSetKernelArg", st,
 					     "cannot set argument %u of the %u-byte %s kernel", i,
-					     cb_elem_sizes[req->elem], cb_op_name(req->op));
+					     cb_elems[req->elem].bytes, cb_op_name(req->op));
 	}
 	return CB_OK;
 }
@@ -404,7 +400,7 @@ static cb_rc enqueue_all(cb_ocl *c, const cb_launch_req *reqs, size_t n, size_t 
 		cb_rc rc = set_args(c, req, (cl_uint)*queued, err);
 		if (rc != CB_OK)
 			return rc;
-		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[cb_kernel_id(req->op, req->elem)], 1,
+		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[cb_kernel_index(req->op, req->elem)], 1,
 						   NULL, &c->global,
 						   &c->local, 0, NULL, &c->events[*queued]);
 		if (st != CL_SUCCESS)

@@ -18,15 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A kernel: an operation (cl/chase.cl loads, cl/store.cl, cl/atomic.cl) and an element size
- * index. The 4-byte load kernel is built first; its limits size every launch. */
-#define CB_NKERNELS (CB_NOPS * CB_NELEM)
+/* Kernels are indexed by cb_kernel_index (core/ops.h). The 4-byte load kernel is built
+ * first; its limits size every launch. */
 #define CB_ELEM_INDEX_4B 2
 #define CB_KERNEL_LOAD_4B CB_ELEM_INDEX_4B
-static inline int cb_kernel_id(cb_op op, int e)
-{
-	return (int)op * CB_NELEM + e;
-}
 
 typedef struct cb_ocl cb_ocl;
 

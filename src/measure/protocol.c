@@ -18,7 +18,7 @@ void cb_experiment_name(const cb_experiment *x, char *buf, size_t n)
 	else if (x->index == CB_PROBE)
 		snprintf(buf, n, "the sub-group probe");
 	else
-		snprintf(buf, n, "measurement %zu (%u-byte %s)", x->index, cb_elem_sizes[x->elem],
+		snprintf(buf, n, "measurement %zu (%u-byte %s)", x->index, cb_elems[x->elem].bytes,
 			 cb_op_name(x->op));
 }
 

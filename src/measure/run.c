@@ -301,7 +301,7 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 		size_t slots = (size_t)max_rounds * (i ? 1 : CB_BASELINE_REPS);
 		x->samples = cb_xcalloc(slots, sizeof(uint64_t));
 		x->samples_short = cb_xcalloc(slots, sizeof(uint64_t));
-		unsigned E = cb_elem_sizes[x->elem];
+		unsigned E = cb_elems[x->elem].bytes;
 		x->fill = cb_fill_words(x->lanes, r->S, E);
 		for (unsigned l = 0; m && l < r->S; l++)
 			if ((unsigned long)x->lanes[l] + E > r->local_alloc)
@@ -323,8 +323,8 @@ static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 		return CB_OK;
 	return cb_error_set(err, CB_ERR_RUNTIME, "the %u-byte %s kernel runs with sub-groups of %u "
 			    "work-items for work-groups of %zu, not %u (%s); its lane tables would be "
-			    "split or merged", cb_elem_sizes[k % CB_NELEM],
-			    cb_op_name((cb_op)(k / CB_NELEM)), sg, r->wg, r->S,
+			    "split or merged", cb_kernel_of(k).bytes,
+			    cb_op_name(cb_kernel_of(k).op), sg, r->wg, r->S,
 			    r->info->subgroup_source);
 }
 
@@ -335,12 +335,12 @@ static cb_rc prepare_launches(cb_runner *r, cb_error *err)
 	cb_rc rc;
 	bool needed[CB_NKERNELS] = { false };
 	for (size_t i = 0; i < r->nex; i++)
-		needed[cb_kernel_id(r->ex[i].op, r->ex[i].elem)] = true;
+		needed[cb_kernel_index(r->ex[i].op, r->ex[i].elem)] = true;
 	for (int k = 0; k < CB_NKERNELS; k++) {
 		if (!needed[k])
 			continue;
-		const char *op = cb_op_name((cb_op)(k / CB_NELEM));
-		unsigned E = cb_elem_sizes[k % CB_NELEM];
+		const char *op = cb_op_name(cb_kernel_of(k).op);
+		unsigned E = cb_kernel_of(k).bytes;
 		cb_note(r->o->notify, CB_NOTE_PROGRESS, "building the %u-byte %s kernel", E, op);
 		cb_kernel_limits lim;
 		if ((rc = cb_ocl_build(r->ocl, k, err)) != CB_OK ||
@@ -397,7 +397,7 @@ static void fit_local(cb_runner *r)
 {
 	unsigned long extent = 0;
 	for (size_t i = 1; i < r->nex; i++) {
-		unsigned E = cb_elem_sizes[r->ex[i].elem];
+		unsigned E = cb_elems[r->ex[i].elem].bytes;
 		for (unsigned l = 0; l < r->S; l++)
 			if (r->ex[i].lanes[l] + (unsigned long)E > extent)
 				extent = r->ex[i].lanes[l] + (unsigned long)E;

@@ -103,7 +103,7 @@ static void c_result(const entry *e, int op, cell *c)
 	if (!inf)
 		text(c, "-");
 	else if ((own = banked_size(e, op, &k)) != NULL)
-		snprintf(c->text, sizeof c->text, "%uB %u x %u B%s", cb_elem_sizes[k],
+		snprintf(c->text, sizeof c->text, "%uB %u x %u B%s", cb_elems[k].bytes,
 			 own->best.geom.banks, own->best.geom.width,
 			 own->broadcast_known && !own->best.geom.broadcast ? "*" : "");
 	else if (banked(inf))

@@ -40,7 +40,7 @@ static void word(wrap *w, const char *s)
 static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 {
 	char decl[256];
-	fprintf(out, ": %s ", cb_lint_op_name(a->op));
+	fprintf(out, ": %s ", cb_op_name(a->op));
 	if (a->object < 0) {
 		put_escaped(out, a->elem_type);
 		fputs(" (object not known)", out);
@@ -186,20 +186,20 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	bool has[3] = { false, false, false };
 	for (size_t i = 0; i < r->naccesses; i++)
 		has[r->accesses[i].op] = true;
-	if (!r->has_model || (!has[CB_LINT_STORE] && !has[CB_LINT_ATOMIC]))
+	if (!r->has_model || (!has[CB_OP_STORE] && !has[CB_OP_ATOMIC]))
 		return;
 	fputs("priced with:", out);
 	const char *sep = " ";
-	for (int op = CB_LINT_STORE; op <= CB_LINT_ATOMIC; op++) {
+	for (int op = CB_OP_STORE; op <= CB_OP_ATOMIC; op++) {
 		if (!has[op])
 			continue;
 		const cb_lint_op_model *own = &r->ops[op];
-		fprintf(out, "%s%s ", sep, op == CB_LINT_STORE ? "stores" : "atomics");
+		fprintf(out, "%s%s ", sep, op == CB_OP_STORE ? "stores" : "atomics");
 		if (own->measured && own->by_size) {
 			fputs("the measured model of", out);
 			for (int e = 0, n = 0; e < CB_NELEM; e++)
 				if (own->lanes_per_pass[e])
-					fprintf(out, "%s %u B", n++ ? "," : "", cb_elem_sizes[e]);
+					fprintf(out, "%s %u B", n++ ? "," : "", cb_elems[e].bytes);
 			fprintf(out, " only, %u x %u B%s", own->geom.banks, own->geom.width,
 				own->geom.broadcast ? "" : " without broadcast");
 		} else if (own->measured)
@@ -207,7 +207,7 @@ static void models_line(FILE *out, const cb_lint_result *r)
 				own->geom.width, own->geom.broadcast ? "" : " without broadcast");
 		else
 			fprintf(out, "the loads' model%s (the document has no one model for them)",
-				op == CB_LINT_ATOMIC ? " without broadcast" : "");
+				op == CB_OP_ATOMIC ? " without broadcast" : "");
 		sep = "; ";
 	}
 	fputc('\n', out);

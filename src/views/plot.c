@@ -142,8 +142,8 @@ static size_t measured_strides(const cb_result *r, unsigned elem, unsigned **out
 static unsigned stride_passes(const cb_inference *inf, unsigned subgroup, int e, unsigned stride,
 			      uint32_t *lanes)
 {
-	cb_stride_lanes(lanes, subgroup, cb_elem_sizes[e], stride);
-	return cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], cb_elem_sizes[e], lanes,
+	cb_stride_lanes(lanes, subgroup, cb_elems[e].bytes, stride);
+	return cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], cb_elems[e].bytes, lanes,
 			 subgroup);
 }
 
@@ -155,7 +155,7 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 			extent *x)
 {
 	const cb_inference *inf = &r->inference[CB_OP_LOAD];
-	const unsigned S = r->device.subgroup_size, E = cb_elem_sizes[b->elem];
+	const unsigned S = r->device.subgroup_size, E = cb_elems[b->elem].bytes;
 	b->model = inf->status == CB_BANKED && inf->has_best && inf->elem_present[b->elem] &&
 		   S > 0 && S <= CB_MAX_LANES;
 	uint32_t *lanes = b->model ? cb_xmalloc(S * sizeof *lanes) : NULL;
@@ -285,7 +285,7 @@ static void write_panels(FILE *f, const block *blocks, int nb, int ndocs, const 
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!elem_used[e])
 			continue;
-		fprintf(f, "set title '%u-byte elements'\n%splot ", cb_elem_sizes[e],
+		fprintf(f, "set title '%u-byte elements'\n%splot ", cb_elems[e].bytes,
 			panel ? "unset key\n" : "");
 		bool first = true;
 		for (int d = 0; d < ndocs; d++) {

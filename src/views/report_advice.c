@@ -19,7 +19,7 @@ static void stride_row(FILE *out, const cb_result *r, const cb_inference *inf, c
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!inf->elem_present[e])
 			continue;
-		unsigned E = cb_elem_sizes[e];
+		unsigned E = cb_elems[e].bytes;
 		double ratio = cb_stride_ratio(r, op, E, stride);
 		if (isfinite(ratio))
 			fprintf(out, " %8.2f", ratio);
@@ -40,17 +40,17 @@ void cb_report_strides(FILE *out, const cb_result *r, cb_op op)
 	const cb_inference *inf = &r->inference[op];
 	bool any = false, banked = inf->status == CB_BANKED;
 	for (int e = 0; e < CB_NELEM && !any; e++)
-		any = isfinite(cb_stride_ratio(r, op, cb_elem_sizes[e], 2));
+		any = isfinite(cb_stride_ratio(r, op, cb_elems[e].bytes, 2));
 	if (!any)
 		return;
 	fprintf(out, "\nStrides (%s): lane i accesses element i * stride; x: measured time against "
-		"stride 1 of the same element size%s; -: not measured\n", cb_op_plural(op),
+		"stride 1 of the same element size%s; -: not measured\n", cb_op_desc_of(op)->plural,
 		banked ? "; p: the model's passes" : "");
 	fprintf(out, "%8s", "stride");
 	for (int e = 0; e < CB_NELEM; e++)
 		if (inf->elem_present[e]) {
 			char head[16];
-			snprintf(head, sizeof head, "%u B x", cb_elem_sizes[e]);
+			snprintf(head, sizeof head, "%u B x", cb_elems[e].bytes);
 			fprintf(out, " %8s%s", head, banked ? "   p" : "");
 		}
 	fputc('\n', out);
@@ -58,7 +58,7 @@ void cb_report_strides(FILE *out, const cb_result *r, cb_op op)
 	for (size_t k = 0; k < sizeof strides / sizeof *strides; k++) {
 		bool row = false;
 		for (int e = 0; e < CB_NELEM; e++)
-			row |= isfinite(cb_stride_ratio(r, op, cb_elem_sizes[e], strides[k]));
+			row |= isfinite(cb_stride_ratio(r, op, cb_elems[e].bytes, strides[k]));
 		if (row)
 			stride_row(out, r, inf, op, strides[k], lanes);
 	}

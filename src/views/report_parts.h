@@ -14,7 +14,6 @@
 void cb_report_put(FILE *out, const char *s, const char *dflt);
 
 /* "loads", "stores", "atomics". */
-const char *cb_op_plural(cb_op op);
 
 /* The stride table of OP: measured slowdown and the model's passes per element size. */
 void cb_report_strides(FILE *out, const cb_result *r, cb_op op);

@@ -24,15 +24,6 @@ void cb_report_put(FILE *out, const char *s, const char *dflt)
 	free(e);
 }
 
-const char *cb_op_plural(cb_op op)
-{
-	switch (op) {
-	case CB_OP_STORE: return "stores";
-	case CB_OP_ATOMIC: return "atomics";
-	default: return "loads";
-	}
-}
-
 static bool is(const char *s, const char *want)
 {
 	return s && strcmp(s, want) == 0;
@@ -132,7 +123,7 @@ static void approximate_lines(FILE *out, const cb_inference *inf)
 		if (!inf->elem_present[e] || !q->approximate[e])
 			continue;
 		fprintf(out, "Approximate: %u B: the model misses these tables by %.1fx the expected "
-			"error", cb_elem_sizes[e], q->elem_misfit[e]);
+			"error", cb_elems[e].bytes, q->elem_misfit[e]);
 		if (q->approx_kind[e][0]) {
 			fputs(" (", out);
 			cb_report_put(out, q->approx_kind[e], "?");
@@ -172,7 +163,7 @@ static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op
 	bool first = true, whole = false;
 	for (int e = 0; e < CB_NELEM; e++)
 		if (inf->elem_present[e]) {
-			fprintf(out, "%s %u B: %u%s", first ? "" : ",", cb_elem_sizes[e],
+			fprintf(out, "%s %u B: %u%s", first ? "" : ",", cb_elems[e].bytes,
 				inf->best.lanes_per_pass[e],
 				inf->lanes_certain[e] ? "" : " (uncertain)");
 			whole |= inf->best.lanes_per_pass[e] == S;
@@ -223,12 +214,12 @@ static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *in
 		if (!inf->elem_present[e])
 			continue;
 		/* Stride 1 as measured; the model's time for one pass when it was not. */
-		const cb_measurement *m = cb_find_stride(r, op, cb_elem_sizes[e], 1);
+		const cb_measurement *m = cb_find_stride(r, op, cb_elems[e].bytes, 1);
 		double t = m ? m->ns_per_access : NAN;
 		if (!isfinite(t) || t <= 0)
 			t = inf->best.t0[e] + inf->best.c[e];
-		double bytes = spc * r->device.subgroup_size * cb_elem_sizes[e];
-		fprintf(out, "%s %u B: %.0f", first ? "" : ",", cb_elem_sizes[e],
+		double bytes = spc * r->device.subgroup_size * cb_elems[e].bytes;
+		fprintf(out, "%s %u B: %.0f", first ? "" : ",", cb_elems[e].bytes,
 			bytes / (t * (double)clk * 1e-3));
 		first = false;
 	}
@@ -292,13 +283,13 @@ static void by_size_lines(FILE *out, const cb_result *r, cb_op op)
 			continue;
 		const cb_inference *s = &r->by_size[op][e];
 		char label[16];
-		snprintf(label, sizeof label, "%u B alone:", cb_elem_sizes[e]);
+		snprintf(label, sizeof label, "%u B alone:", cb_elems[e].bytes);
 		if (cb_size_model(r, op, e))
 			fprintf(out, "%-11s banked, %u banks x %u bytes%s, %u lanes a pass (confidence "
 				"%.3f); predict --op %s --elem-bytes %u uses it\n", label,
 				s->best.geom.banks, s->best.geom.width,
 				s->broadcast_known && !s->best.geom.broadcast ? " without broadcast" : "",
-				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op), cb_elem_sizes[e]);
+				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op), cb_elems[e].bytes);
 		else if (s->status == CB_BANKED && s->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
 			fprintf(out, "%-11s at best %u x %u B, confidence %.3f: too uncertain to use "
 				"(%.1f needed)\n", label, s->best.geom.banks, s->best.geom.width,
@@ -318,7 +309,7 @@ static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 	const cb_inference *inf = &r->inference[op];
 	fputc('\n', out);
 	if (titled)
-		fprintf(out, "%c%s\n", "LSA"[op], cb_op_plural(op) + 1);
+		fprintf(out, "%c%s\n", "LSA"[op], cb_op_desc_of(op)->plural + 1);
 	if (verdict(out, r, inf)) {
 		model_lines(out, inf, r->device.subgroup_size, op);
 		conflict_line(out, r, inf);
