@@ -4,7 +4,9 @@
 #include "config.h"
 #include "cli/commands.h"
 #include "cli/outfile.h"
+#include "core/select.h"
 #include "core/util.h"
+#include "doc/doc.h"
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
 #include "views/lint_text.h"
@@ -102,54 +104,56 @@ static void render_lint(FILE *out, const void *p)
 	}
 }
 
-/* OP's element sizes that have a confident model of their own (by_elem_bytes), when they
- * share one geometry: that model, for those sizes only (the others cannot be priced). */
-static bool size_models(const char *path, cb_op op, cb_geometry *g, unsigned lanes[CB_NELEM])
+/* Stores and atomics get their own model, size by size by the core rule (core/select.h),
+ * when the sizes that have one share one geometry; a size without one cannot be priced.
+ * An op the document never measured is priced with the loads' model (the text and JSON say
+ * so). */
+static void add_op_models(const cb_result *r, cb_lint_model *m)
 {
-	bool any = false;
-	memset(lanes, 0, CB_NELEM * sizeof *lanes);
-	for (int e = 0; e < CB_NELEM; e++) {
-		cb_recorded_model rec;
-		unsigned subgroup;
-		bool by_size = false;
-		cb_error ignored;
-		if (cb_load_model(path, op, cb_elems[e].bytes, &by_size, false, &rec, &subgroup,
-				  &ignored) != CB_OK || !by_size || !rec.lanes_per_pass[e])
-			continue;
-		if (any && (g->banks != rec.geom.banks || g->width != rec.geom.width ||
-			    g->broadcast != rec.geom.broadcast ||
-			    g->pair_packing != rec.geom.pair_packing))
-			return false; /* sizes that disagree: no one model to price with */
-		*g = rec.geom;
-		lanes[e] = rec.lanes_per_pass[e];
-		any = true;
-	}
-	return any;
-}
-
-/* Stores and atomics get their own model: the op's where it is banked with confidence 0.9 or
- * more; else the confident models of some element sizes (as predict would use them); else the
- * op's less sure one; otherwise the loads' stands in (the text and JSON say which). */
-static void add_op_models(const char *path, cb_lint_model *m)
-{
-	static const struct { cb_op op; cb_op lint; } ops[] = {
-		{ CB_OP_STORE, CB_OP_STORE }, { CB_OP_ATOMIC, CB_OP_ATOMIC } };
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		cb_recorded_model rec;
-		unsigned subgroup, lanes[CB_NELEM];
-		cb_error ignored;
-		cb_geometry g;
-		bool joint = cb_load_model(path, ops[i].op, 0, NULL, false, &rec, &subgroup,
-					   &ignored) == CB_OK;
-		if (joint && rec.confidence >= CB_BY_SIZE_MIN_CONFIDENCE) {
-			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
-		} else if (size_models(path, ops[i].op, &g, lanes)) {
-			cb_lint_model_set_op(m, ops[i].lint, &g, lanes);
-			m->ops[ops[i].lint].by_size = true;
-		} else if (joint) {
-			cb_lint_model_set_op(m, ops[i].lint, &rec.geom, rec.lanes_per_pass);
+	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
+		cb_geometry g = { 0 };
+		unsigned lanes[CB_NELEM] = { 0 };
+		bool any = false, by_size = false;
+		for (int e = 0; e < CB_NELEM; e++) {
+			cb_model_choice c;
+			cb_select_model(r, (cb_op)op, cb_elems[e].bytes, &c);
+			if (c.source != CB_CHOICE_JOINT && c.source != CB_CHOICE_BY_SIZE)
+				continue;
+			if (any && !cb_geometry_equal(&g, &c.geom))
+				continue; /* sizes that disagree: only the first geometry prices */
+			g = c.geom;
+			lanes[e] = c.lanes_per_pass;
+			by_size |= c.source == CB_CHOICE_BY_SIZE;
+			any = true;
+		}
+		if (any) {
+			cb_lint_model_set_op(m, (cb_op)op, &g, lanes);
+			m->ops[op].by_size = by_size;
 		}
 	}
+}
+
+/* The loads' model and the others' from the document at PATH, read once. */
+static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
+{
+	cb_result r;
+	cb_rc rc = cb_doc_read(path, 0, &r, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_model_choice c;
+	cb_select_model(&r, CB_OP_LOAD, 0, &c);
+	if (c.source == CB_CHOICE_FLAT)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with "
+				  "(inference status: not_banked)", path);
+	else if (c.source == CB_CHOICE_NONE)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
+	if (rc == CB_OK) {
+		cb_recorded_model *rec = &r.recorded[CB_OP_LOAD];
+		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r.device.subgroup_size);
+		add_op_models(&r, m);
+	}
+	cb_result_free(&r);
+	return rc;
 }
 
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
@@ -157,15 +161,11 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = check_args(o, err);
 	if (rc == CB_OK)
 		rc = cb_output_check(o->output, o->force, err);
-	cb_recorded_model rec;
-	unsigned subgroup = 0;
+	cb_lint_model m;
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, CB_OP_LOAD, 0, NULL, false, &rec, &subgroup, err);
+		rc = lint_model(o->model, &m, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_lint_model m;
-	cb_lint_pricer_from_model(&m, &rec.geom, rec.lanes_per_pass, subgroup);
-	add_op_models(o->model, &m);
 	cb_lint_request q;
 	cb_lint_result res;
 	memset(&res, 0, sizeof res);

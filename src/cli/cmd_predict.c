@@ -117,21 +117,23 @@ static cb_rc predict_lanes(const cb_cli_options *o, unsigned S, unsigned E, uint
 	return CB_OK;
 }
 
-/* Passes of LANES, the conflict-free minimum, and (for -v) which lanes share each pass. */
-static void answer(const cb_recorded_model *m, unsigned S, uint32_t *lanes, unsigned *pass_of_lane,
-		   predict_ctx *c)
+/* The cost of LANES (core pricing) and, for -v, which lanes share each pass. */
+static void answer(const cb_model_choice *m, unsigned S, const uint32_t *lanes,
+		   unsigned *pass_of_lane, predict_ctx *c)
 {
 	cb_predict_answer *a = &c->a;
-	int e = cb_elem_index(a->elem_bytes);
-	a->passes = cb_pass_schedule(&m->geom, m->lanes_per_pass[e], a->elem_bytes, lanes, S,
-				     pass_of_lane);
-	a->pass_of_lane = c->verbose ? pass_of_lane : NULL;
+	cb_access_cost cost;
+	cb_choice_price(m, a->elem_bytes, lanes, NULL, S, &cost);
+	a->passes = cost.passes;
+	a->min_passes = cost.min_passes;
+	a->slowdown = cost.min_passes ? cost.slowdown : 1;
+	a->conflict_ways = cost.conflict_ways ? cost.conflict_ways : 1;
 	a->nlanes = S;
-	cb_stride_lanes(lanes, S, a->elem_bytes, 1);
-	a->min_passes = cb_passes(&m->geom, m->lanes_per_pass[e], a->elem_bytes, lanes, S);
-	a->slowdown = a->min_passes ? (double)a->passes / a->min_passes : 1;
-	a->conflict_ways = a->passes > a->min_passes && a->min_passes ?
-		(a->passes + a->min_passes - 1) / a->min_passes : 1;
+	a->pass_of_lane = NULL;
+	if (c->verbose) {
+		cb_pass_schedule(&m->geom, m->lanes_per_pass, a->elem_bytes, lanes, S, pass_of_lane);
+		a->pass_of_lane = pass_of_lane;
+	}
 }
 
 cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
@@ -143,28 +145,28 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 				    "--lanes A,B,... or --stride S");
 	cb_op op = (cb_op)o->op;
 	unsigned S = 0, E = (unsigned)o->elem_bytes;
-	cb_recorded_model m;
-	bool by_size = false;
+	cb_model_choice m;
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && !cb_op_has_elem(op, E))
 		rc = cb_error_set(err, CB_ERR_USAGE, "atomics are measured on 4- and 8-byte elements, "
 				  "not %u", E);
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, op, E, &by_size, true, &m, &S, err);
+		rc = cb_load_model(o->model, op, E, &m, &S, err);
 	if (rc != CB_OK)
 		return rc;
-	int e = cb_elem_index(E);
-	if (m.banked && !m.lanes_per_pass[e])
+	bool banked = m.source != CB_CHOICE_FLAT;
+	if (banked && !m.lanes_per_pass)
 		return cb_error_set(err, CB_ERR_USAGE, "%s: the %s model has no lanes per pass for "
 				    "%u-byte elements (not measured)", o->model, cb_op_name(op), E);
 	uint32_t *lanes = cb_xmalloc(CB_MAX_LANES * sizeof *lanes);
 	unsigned *pass_of_lane = cb_xcalloc(CB_MAX_LANES, sizeof *pass_of_lane);
 	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, { .op = cb_op_name(op),
-		.elem_bytes = E, .banked = m.banked, .by_size = by_size, .conflict_ways = 1, .passes = 1,
+		.elem_bytes = E, .banked = banked, .by_size = m.source == CB_CHOICE_BY_SIZE,
+		.conflict_ways = 1, .passes = 1,
 		.min_passes = 1, .slowdown = 1 } };
 	rc = predict_lanes(o, S, E, lanes, err);
-	if (rc == CB_OK && m.banked) {
-		c.a.lanes_per_pass = m.lanes_per_pass[e];
+	if (rc == CB_OK && banked) {
+		c.a.lanes_per_pass = m.lanes_per_pass;
 		answer(&m, S, lanes, pass_of_lane, &c);
 	} else {
 		c.a.note = "the document's local memory is not banked (inference not_banked): every "

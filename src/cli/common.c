@@ -160,51 +160,17 @@ cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err
 	return CB_OK;
 }
 
-cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_size,
-		    bool allow_flat, cb_recorded_model *m, unsigned *subgroup, cb_error *err)
+cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_choice *c,
+		    unsigned *subgroup, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
 	if (rc != CB_OK)
 		return rc;
 	*subgroup = r.device.subgroup_size;
-	const cb_recorded_model *rec = &r.recorded[op];
-	int e = elem_bytes ? cb_elem_index(elem_bytes) : -1;
-	bool joint_sure = rec->banked && rec->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
-	bool own = e >= 0 && !joint_sure && r.has_recorded_size[op][e] &&
-		   r.recorded_size[op][e].banked &&
-		   r.recorded_size[op][e].confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
-	if (own)
-		rec = &r.recorded_size[op][e];
-	if (by_size)
-		*by_size = own;
-	bool measured = false;
-	for (size_t i = 0; i < r.nms && !measured; i++)
-		measured = r.ms[i].op == op;
-	if (!r.has_recorded[op] && !measured && op != CB_OP_LOAD)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no %s measurements (a run measures them "
-				  "with --ops %s, the default)", path, cb_op_name(op), cb_op_name(op));
-	else if (!r.has_recorded[op])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no %s object (run 'clbanks analyze' on "
-				  "it first)", path, cb_inference_key(op));
-	else if (allow_flat && rec->status && strcmp(rec->status, "not_banked") == 0)
-		*m = *rec, m->status = NULL;
-	else if (!rec->banked && rec->problem[0])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, rec->problem);
-	else if (!rec->banked && e >= 0 && r.has_recorded_size[op][e])
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (%s: %s; "
-				  "its %u-byte elements on their own: %s, confidence %.3f)", path,
-				  cb_inference_key(op), rec->status, elem_bytes,
-				  r.recorded_size[op][e].status, r.recorded_size[op][e].confidence);
-	else if (!rec->banked)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with (inference "
-				  "status: %s)", path, rec->status);
-	else
-		*m = *rec, m->status = NULL;
-	/* Atomics whose broadcast was not measured: lanes on one word serialize, as on every
-	 * device measured so far, rather than the loads' common case. */
-	if (rc == CB_OK && op == CB_OP_ATOMIC && !m->broadcast_known)
-		m->geom.broadcast = false;
+	cb_select_model(&r, op, elem_bytes, c);
+	if (c->source == CB_CHOICE_NONE)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c->problem);
 	cb_result_free(&r);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/notify.h"
 #include "core/result.h"
+#include "core/select.h"
 #include "views/report.h"
 
 #include <stdio.h>
@@ -32,13 +33,10 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
 
 /* Reads and analyzes a result document. */
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
-/* The bank model for OP recorded in the analyzed document at PATH, and its sub-group size:
- * a usage error that says why when it has none. ALLOW_FLAT: a "not_banked" verdict is an
- * answer too (m->banked false). */
-/* ELEM_BYTES > 0: when the op has no banked model but that size has its own (by_elem_bytes),
- * that one, and *BY_SIZE (may be NULL) says so. */
-cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_size,
-		    bool allow_flat, cb_recorded_model *m,
+/* The model that prices OP at ELEM_BYTES (0: the op's own) in the document at PATH
+ * (core/select.h's rule), and its sub-group size: a usage error that says why when nothing
+ * prices it; a flat (not banked) verdict is an answer. */
+cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_choice *c,
 		    unsigned *subgroup, cb_error *err);
 /* CB_ERR_QUALITY when --strict and R is not banked or has warnings. */
 cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err);

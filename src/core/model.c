@@ -204,6 +204,27 @@ unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_by
 	return total;
 }
 
+bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+		     const uint32_t *offsets, const bool *active, unsigned nlanes,
+		     cb_access_cost *cost)
+{
+	memset(cost, 0, sizeof *cost);
+	if (nlanes == 0 || nlanes > CB_MAX_LANES)
+		return false;
+	uint32_t seq[CB_MAX_LANES];
+	for (unsigned l = 0; l < nlanes; l++)
+		seq[l] = l * elem_bytes;
+	unsigned p = cb_passes_active(g, group, elem_bytes, offsets, active, nlanes);
+	unsigned m = cb_passes_active(g, group, elem_bytes, seq, active, nlanes);
+	if (!p || !m)
+		return false;
+	cost->passes = p;
+	cost->min_passes = m;
+	cost->conflict_ways = p > m ? (p + m - 1) / m : 1;
+	cost->slowdown = (double)p / m;
+	return true;
+}
+
 unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		   const uint32_t *offsets, unsigned nlanes)
 {

@@ -34,6 +34,12 @@ typedef struct {
 	bool pair_packing;  /* uniform lane pairs double the group (needs broadcast) */
 } cb_geometry;
 
+static inline bool cb_geometry_equal(const cb_geometry *a, const cb_geometry *b)
+{
+	return a->banks == b->banks && a->width == b->width && a->broadcast == b->broadcast &&
+	       a->pair_packing == b->pair_packing;
+}
+
 /* A lane table prepared for one bank width: the words each lane touches, and for each word the
  * last earlier lane that touched the same word (so merging within any grouping is cheap). */
 typedef struct {
@@ -74,6 +80,21 @@ unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
  * active on one offset or inactive together. 0 when nothing is active. */
 unsigned cb_passes_active(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 			  const uint32_t *offsets, const bool *active, unsigned nlanes);
+
+/* What one sub-group access costs: the one pricing that predict, lint, advice and the views
+ * share. */
+typedef struct {
+	unsigned passes;        /* 0: the table cannot be modelled */
+	unsigned min_passes;    /* the same active lanes reading consecutive elements */
+	unsigned conflict_ways; /* passes over the minimum, rounded up; 1 when conflict-free */
+	double slowdown;        /* passes / min_passes */
+} cb_access_cost;
+
+/* Prices OFFSETS (ACTIVE: NULL = every lane) under G with GROUP lanes per pass; false when the
+ * table cannot be modelled (COST then says 0 passes). */
+bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+		     const uint32_t *offsets, const bool *active, unsigned nlanes,
+		     cb_access_cost *cost);
 
 /* Which pass serves each lane (PASS_OF_LANE, NLANES entries), as cb_passes counts them: in
  * its group, the k-th distinct word of a bank goes to the group's k-th pass (a lane spanning

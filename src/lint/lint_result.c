@@ -24,13 +24,11 @@ static bool model_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 		return false;
 	if (op == CB_OP_ATOMIC && !own->measured)
 		g.broadcast = g.pair_packing = false;
-	uint32_t seq[CB_MAX_LANES];
-	for (unsigned l = 0; l < nlanes; l++)
-		seq[l] = l * elem_bytes;
-	unsigned lpp = lanes[e];
-	*passes = cb_passes_active(&g, lpp, elem_bytes, offsets, active, nlanes);
-	*min_passes = cb_passes_active(&g, lpp, elem_bytes, seq, active, nlanes);
-	return *passes > 0 && *min_passes > 0;
+	cb_access_cost cost;
+	bool ok = cb_price_access(&g, lanes[e], elem_bytes, offsets, active, nlanes, &cost);
+	*passes = cost.passes;
+	*min_passes = cost.min_passes;
+	return ok;
 }
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,

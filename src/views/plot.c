@@ -2,6 +2,7 @@
 #include "config.h"
 #include "views/plot.h"
 #include "core/model.h"
+#include "core/select.h"
 #include "core/util.h"
 
 #include <limits.h>
@@ -138,15 +139,6 @@ static size_t measured_strides(const cb_result *r, unsigned elem, unsigned **out
 	return k;
 }
 
-/* The model's passes for a stride walk of element size E (index); 0 when it cannot say. */
-static unsigned stride_passes(const cb_inference *inf, unsigned subgroup, int e, unsigned stride,
-			      uint32_t *lanes)
-{
-	cb_stride_lanes(lanes, subgroup, cb_elems[e].bytes, stride);
-	return cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], cb_elems[e].bytes, lanes,
-			 subgroup);
-}
-
 /* One datablock: a header row with the titles, then stride, measured slowdown and, for a
  * banked document, the model's: passes(stride) / passes(1), as the measurement is against
  * stride 1 (which takes 2 or 4 passes for 8- and 16-byte elements on some devices). False,
@@ -158,8 +150,7 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 	const unsigned S = r->device.subgroup_size, E = cb_elems[b->elem].bytes;
 	b->model = inf->status == CB_BANKED && inf->has_best && inf->elem_present[b->elem] &&
 		   S > 0 && S <= CB_MAX_LANES;
-	uint32_t *lanes = b->model ? cb_xmalloc(S * sizeof *lanes) : NULL;
-	unsigned p1 = b->model ? stride_passes(inf, S, b->elem, 1, lanes) : 0, *strides;
+	unsigned p1 = b->model ? cb_inference_stride_passes(inf, S, E, 1) : 0, *strides;
 	b->model = p1 > 0;
 	size_t ns = measured_strides(r, E, &strides);
 	bool any = false;
@@ -174,7 +165,7 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 		fprintf(f, "%u %.6g", strides[k], meas);
 		widen(x, strides[k], meas);
 		if (b->model) {
-			unsigned p = stride_passes(inf, S, b->elem, strides[k], lanes);
+			unsigned p = cb_inference_stride_passes(inf, S, E, strides[k]);
 			double pred = p ? (double)p / p1 : NAN;
 			widen(x, strides[k], pred);
 			fprintf(f, isfinite(pred) ? " %.6g" : " NaN", pred);
@@ -184,7 +175,6 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 	if (any)
 		fputs("EOD\n", f);
 	free(strides);
-	free(lanes);
 	return any;
 }
 

@@ -3,6 +3,7 @@
 #include "views/report_parts.h"
 #include "core/advice.h"
 #include "core/model.h"
+#include "core/select.h"
 #include "core/swizzle.h"
 #include "core/util.h"
 
@@ -11,7 +12,7 @@
 #include <string.h>
 
 static void stride_row(FILE *out, const cb_result *r, const cb_inference *inf, cb_op op,
-		       unsigned stride, uint32_t *lanes)
+		       unsigned stride)
 {
 	const unsigned S = r->device.subgroup_size;
 	bool banked = inf->status == CB_BANKED;
@@ -25,11 +26,8 @@ static void stride_row(FILE *out, const cb_result *r, const cb_inference *inf, c
 			fprintf(out, " %8.2f", ratio);
 		else
 			fprintf(out, " %8s", "-");
-		if (banked) {
-			cb_stride_lanes(lanes, S, E, stride);
-			fprintf(out, " %3u", cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], E,
-						      lanes, S));
-		}
+		if (banked)
+			fprintf(out, " %3u", cb_inference_stride_passes(inf, S, E, stride));
 	}
 	fputc('\n', out);
 }
@@ -54,15 +52,13 @@ void cb_report_strides(FILE *out, const cb_result *r, cb_op op)
 			fprintf(out, " %8s%s", head, banked ? "   p" : "");
 		}
 	fputc('\n', out);
-	uint32_t *lanes = cb_xmalloc(r->device.subgroup_size * sizeof *lanes);
 	for (size_t k = 0; k < sizeof strides / sizeof *strides; k++) {
 		bool row = false;
 		for (int e = 0; e < CB_NELEM; e++)
 			row |= isfinite(cb_stride_ratio(r, op, cb_elems[e].bytes, strides[k]));
 		if (row)
-			stride_row(out, r, inf, op, strides[k], lanes);
+			stride_row(out, r, inf, op, strides[k]);
 	}
-	free(lanes);
 }
 
 /* "measured 32.4x -> 1.00x", or "not measured". */

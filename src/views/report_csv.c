@@ -2,6 +2,7 @@
 #include "config.h"
 #include "views/report.h"
 #include "core/model.h"
+#include "core/select.h"
 #include "core/util.h"
 
 #include <math.h>
@@ -109,8 +110,9 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 	cb_csv_field(out, cb_kind_is(m, "random") ? "1" : "0", false);
 	int e = cb_elem_index(m->elem_bytes);
 	if (r->analyzed && inf->status == CB_BANKED && inf->best.lanes_per_pass[e]) {
-		unsigned p = cb_passes(&inf->best.geom, inf->best.lanes_per_pass[e], m->elem_bytes,
-				       m->lanes, r->device.subgroup_size);
+		cb_access_cost cost;
+		cb_inference_price(inf, m->elem_bytes, m->lanes, r->device.subgroup_size, &cost);
+		unsigned p = cost.passes;
 		cb_csv_number(out, p, false);
 		cb_csv_number(out, inf->best.t0[e] + inf->best.c[e] * p, false);
 	} else {

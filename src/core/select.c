@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "core/select.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool sure(const cb_recorded_model *m)
+{
+	return m->banked && m->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
+}
+
+static bool measured(const cb_result *r, cb_op op)
+{
+	for (size_t i = 0; i < r->nms; i++)
+		if (r->ms[i].op == op)
+			return true;
+	return false;
+}
+
+static void take(cb_model_choice *c, cb_choice_source src, const cb_recorded_model *m, int e)
+{
+	c->source = src;
+	c->geom = m->geom;
+	c->lanes_per_pass = e >= 0 ? m->lanes_per_pass[e] : 0;
+	c->confidence = m->confidence;
+}
+
+/* Why nothing prices OP at size E: the messages predict has always given. */
+static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_model_choice *c)
+{
+	const cb_recorded_model *rec = &r->recorded[op];
+	c->source = CB_CHOICE_NONE;
+	if (!r->has_recorded[op] && !measured(r, op) && op != CB_OP_LOAD) {
+		c->unmeasured = true;
+		snprintf(c->problem, sizeof c->problem, "has no %s measurements (a run measures them "
+			 "with --ops %s, the default)", cb_op_name(op), cb_op_name(op));
+	} else if (!r->has_recorded[op]) {
+		snprintf(c->problem, sizeof c->problem, "has no %s object (run 'clbanks analyze' on "
+			 "it first)", cb_inference_key(op));
+	} else if (!rec->banked && rec->problem[0]) {
+		snprintf(c->problem, sizeof c->problem, "%s", rec->problem);
+	} else if (e >= 0 && r->has_recorded_size[op][e]) {
+		snprintf(c->problem, sizeof c->problem, "has no bank model to predict with (%s: %s; "
+			 "its %u-byte elements on their own: %s, confidence %.3f)",
+			 cb_inference_key(op), rec->status ? rec->status : "absent", elem_bytes,
+			 r->recorded_size[op][e].status ? r->recorded_size[op][e].status : "absent",
+			 r->recorded_size[op][e].confidence);
+	} else {
+		snprintf(c->problem, sizeof c->problem, "has no bank model to predict with (inference "
+			 "status: %s)", rec->status ? rec->status : "absent");
+	}
+}
+
+void cb_select_model(const cb_result *r, cb_op op, unsigned elem_bytes, cb_model_choice *c)
+{
+	memset(c, 0, sizeof *c);
+	c->confidence = NAN;
+	int e = elem_bytes ? cb_elem_index(elem_bytes) : -1;
+	const cb_recorded_model *rec = &r->recorded[op];
+	const cb_recorded_model *own = e >= 0 && r->has_recorded_size[op][e] ?
+		&r->recorded_size[op][e] : NULL;
+	bool joint = r->has_recorded[op];
+	if (joint && sure(rec))
+		take(c, CB_CHOICE_JOINT, rec, e);
+	else if (own && sure(own))
+		take(c, CB_CHOICE_BY_SIZE, own, e);
+	else if (joint && rec->banked)
+		take(c, CB_CHOICE_JOINT, rec, e);
+	else if (joint && rec->status && strcmp(rec->status, "not_banked") == 0)
+		c->source = CB_CHOICE_FLAT, c->confidence = rec->confidence;
+	else
+		none(r, op, elem_bytes, e, c);
+	if (op == CB_OP_ATOMIC && c->source == CB_CHOICE_JOINT && !rec->broadcast_known)
+		c->geom.broadcast = false;
+	if (op == CB_OP_ATOMIC && c->source == CB_CHOICE_BY_SIZE && !own->broadcast_known)
+		c->geom.broadcast = false;
+}
+
+bool cb_choice_price(const cb_model_choice *c, unsigned elem_bytes, const uint32_t *lanes,
+		     const bool *active, unsigned nlanes, cb_access_cost *cost)
+{
+	if (c->source != CB_CHOICE_JOINT && c->source != CB_CHOICE_BY_SIZE) {
+		memset(cost, 0, sizeof *cost);
+		return false;
+	}
+	return cb_price_access(&c->geom, c->lanes_per_pass, elem_bytes, lanes, active, nlanes,
+			       cost);
+}
+
+bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint32_t *lanes,
+			unsigned nlanes, cb_access_cost *cost)
+{
+	int e = cb_elem_index(elem_bytes);
+	if (!inf || e < 0) {
+		memset(cost, 0, sizeof *cost);
+		return false;
+	}
+	return cb_price_access(&inf->best.geom, inf->best.lanes_per_pass[e], elem_bytes, lanes,
+			       NULL, nlanes, cost);
+}
+
+unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
+				    unsigned elem_bytes, unsigned stride)
+{
+	if (subgroup == 0 || subgroup > CB_MAX_LANES)
+		return 0;
+	uint32_t *lanes = cb_xmalloc(subgroup * sizeof *lanes);
+	cb_stride_lanes(lanes, subgroup, elem_bytes, stride);
+	cb_access_cost cost;
+	cb_inference_price(inf, elem_bytes, lanes, subgroup, &cost);
+	free(lanes);
+	return cost.passes;
+}
