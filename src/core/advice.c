@@ -39,6 +39,23 @@ static bool usable(const cb_inference *inf, unsigned elem_bytes)
 	return inf && inf->status == CB_BANKED && inf->elem_present[e] && inf->best.lanes_per_pass[e];
 }
 
+/* What a judge of the advice needs: a column walk (lane i reads row i, column 0) through a
+ * tile of one element size, under the load model (and the store model for the row writes). */
+typedef struct {
+	const cb_inference *load, *store;
+	unsigned S, E, tile, rows, ideal;
+	uint32_t *lanes;
+} walk_ctx;
+
+/* Padding: the column walk's passes at pitch tile + pad. */
+static bool judge_pad(void *p, const cb_fix *f, cb_fix_score *sc)
+{
+	const walk_ctx *w = p;
+	unsigned ps = cb_column_walk_passes(w->load, w->S, w->E, w->tile + f->pad);
+	*sc = (cb_fix_score){ ps <= w->ideal, ps, ps };
+	return true;
+}
+
 unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op,
 			   cb_pad_advice *out)
 {
@@ -51,8 +68,6 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 			continue;
 		unsigned ideal = cb_column_walk_passes(inf, S, E, 1);
 		unsigned period = inf->best.geom.banks * inf->best.geom.width / E;
-		if (period < 1)
-			period = 1;
 		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
 			cb_pad_advice *a = &out[n++];
 			memset(a, 0, sizeof *a);
@@ -61,15 +76,13 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 			a->rows = cb_tile_rows(tiles[ti], S);
 			a->passes_ideal = ideal;
 			a->passes_unpadded = cb_column_walk_passes(inf, S, E, tiles[ti]);
-			for (unsigned p = 0; p <= period; p++) {
-				unsigned ps = cb_column_walk_passes(inf, S, E, tiles[ti] + p);
-				if (ps <= ideal) {
-					a->found = true;
-					a->pad = p;
-					a->passes_padded = ps;
-					break;
-				}
-			}
+			walk_ctx w = { inf, NULL, S, E, a->tile, a->rows, ideal, NULL };
+			cb_fix_space sp = { a->rows, a->tile, E, 0, period < 1 ? 1 : period };
+			cb_fix_result res;
+			cb_fix_search(&sp, judge_pad, &w, &res);
+			a->found = res.pad_found;
+			a->pad = res.pad.pad;
+			a->passes_padded = res.pad_found ? res.pad_score.worst_passes : 0;
 			a->measured_unpadded = cb_stride_ratio(r, op, E, tiles[ti]);
 			a->measured_padded = a->found ? cb_stride_ratio(r, op, E, tiles[ti] + a->pad) : NAN;
 		}
@@ -77,34 +90,44 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 	return n;
 }
 
-/* Does swizzle (BITS, SHIFT) make a's column read (load model) and row write (store model,
- * the load model when there is none) conflict-free? */
-static bool swizzle_works(const cb_inference *load, const cb_inference *store, unsigned S,
-			  cb_swizzle_advice *a, unsigned bits, unsigned shift, uint32_t *lanes)
+static const cb_inference *write_model(const walk_ctx *w)
 {
-	const unsigned E = a->elem_bytes;
-	cb_swizzle_column_lanes(lanes, S, E, a->tile, bits, shift, 0);
-	unsigned read = passes_of(load, S, E, lanes);
-	if (read > a->passes_ideal)
-		return false;
-	const cb_inference *w = usable(store, E) ? store : load;
-	unsigned write_ideal, worst = 0;
-	cb_stride_lanes(lanes, S, E, 1);
-	write_ideal = passes_of(w, S, E, lanes);
-	/* Every row a sub-group writes: lanes of one row, the next rows when the tile is narrower
-	 * than the sub-group. */
-	for (unsigned row = 0; row < a->rows; row += S / a->tile ? S / a->tile : 1) {
-		for (unsigned l = 0; l < S; l++) {
-			unsigned r = row + l / a->tile, c = l % a->tile;
-			lanes[l] = (r * a->tile + cb_swizzle_column(r, c, bits, shift)) * E;
+	return usable(w->store, w->E) ? w->store : w->load;
+}
+
+/* Passes of a conflict-free row write (consecutive elements). */
+static unsigned row_write_ideal(const walk_ctx *w)
+{
+	cb_stride_lanes(w->lanes, w->S, w->E, 1);
+	return passes_of(write_model(w), w->S, w->E, w->lanes);
+}
+
+/* The worst passes of every row a sub-group writes through the swizzled tile: lanes of one
+ * row, the next rows when the tile is narrower than the sub-group. */
+static unsigned row_writes(const walk_ctx *w, const cb_fix *f)
+{
+	unsigned worst = 0, step = w->S / w->tile ? w->S / w->tile : 1;
+	for (unsigned row = 0; row < w->rows; row += step) {
+		for (unsigned l = 0; l < w->S; l++) {
+			unsigned r = row + l / w->tile, c = l % w->tile;
+			w->lanes[l] = (r * w->tile + cb_swizzle_column(r, c, f->bits, f->shift)) * w->E;
 		}
-		unsigned p = passes_of(w, S, E, lanes);
+		unsigned p = passes_of(write_model(w), w->S, w->E, w->lanes);
 		worst = p > worst ? p : worst;
 	}
-	if (worst > write_ideal)
-		return false;
-	a->passes_swizzled = read;
-	a->passes_write = worst;
+	return worst;
+}
+
+/* Swizzle: the column read (load model) and every row write (store model, the load model when
+ * there is none) at their minimum. Total and worst are the column read's passes. */
+static bool judge_swizzle(void *p, const cb_fix *f, cb_fix_score *sc)
+{
+	const walk_ctx *w = p;
+	cb_swizzle_column_lanes(w->lanes, w->S, w->E, w->tile, f->bits, f->shift, 0);
+	unsigned read = passes_of(w->load, w->S, w->E, w->lanes);
+	*sc = (cb_fix_score){ false, read, read };
+	if (read <= w->ideal)
+		sc->at_minimum = row_writes(w, f) <= row_write_ideal(w);
 	return true;
 }
 
@@ -175,14 +198,17 @@ unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
 			a->passes_unswizzled = cb_column_walk_passes(load, S, E, tiles[ti]);
 			a->measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, E, tiles[ti]);
 			a->measured_swizzled = NAN;
-			/* Fewest bits first, then the smallest shift (as lint searches). */
-			for (unsigned bits = 1; (1u << bits) <= a->tile && !a->found; bits++)
-				for (unsigned shift = 0; (a->rows >> shift) >= 2 && !a->found; shift++)
-					if (swizzle_works(load, store, S, a, bits, shift, lanes)) {
-						a->found = true;
-						a->bits = bits;
-						a->shift = shift;
-					}
+			walk_ctx w = { load, store, S, E, a->tile, a->rows, ideal, lanes };
+			cb_fix_space sp = { a->rows, a->tile, E, 1, 0 }; /* swizzles only */
+			cb_fix_result res;
+			cb_fix_search(&sp, judge_swizzle, &w, &res);
+			if (res.swizzle_found) {
+				a->found = true;
+				a->bits = res.swizzle.bits;
+				a->shift = res.swizzle.shift;
+				a->passes_swizzled = res.swizzle_score.worst_passes;
+				a->passes_write = row_writes(&w, &res.swizzle);
+			}
 			if (a->found) {
 				cb_swizzle_column_lanes(lanes, S, E, a->tile, a->bits, a->shift, 0);
 				a->measured_swizzled = cb_table_ratio(r, CB_OP_LOAD, E, lanes);

@@ -3,6 +3,7 @@
 #include "core/swizzle.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			     unsigned bits, unsigned shift, unsigned col)
@@ -25,4 +26,56 @@ void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf,
 		snprintf(buf, n, "%s[r][c ^ ((r >> %u) & %u)]", name, shift, mask);
 	else
 		snprintf(buf, n, "%s[r][c ^ (r & %u)]", name, mask);
+}
+
+unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes)
+{
+	return f->swizzle ? 0 : (unsigned long)rows * f->pad * elem_bytes;
+}
+
+/* Keeps C when it beats the best so far: fewer total passes, then less memory. */
+static void consider(const cb_fix_space *s, const cb_fix *c, const cb_fix_score *sc,
+		     cb_fix_result *out)
+{
+	if (out->best_found) {
+		double a = sc->total_passes, b = out->best_score.total_passes;
+		if (a > b || (a == b && cb_fix_bytes(c, s->rows, s->elem_bytes) >=
+				       cb_fix_bytes(&out->best, s->rows, s->elem_bytes)))
+			return;
+	}
+	out->best_found = true;
+	out->best = *c;
+	out->best_score = *sc;
+}
+
+/* Each kind stops at its first candidate at the minimum: no later one of that kind can beat
+ * it (the same passes, no less memory). */
+void cb_fix_search(const cb_fix_space *s, cb_fix_judge judge, void *ctx, cb_fix_result *out)
+{
+	memset(out, 0, sizeof *out);
+	cb_fix_score sc;
+	for (unsigned p = s->min_pad; p <= s->max_pad && !out->pad_found; p++) {
+		cb_fix c = { false, p, 0, 0 };
+		if (!judge(ctx, &c, &sc))
+			continue;
+		consider(s, &c, &sc, out);
+		if (sc.at_minimum && !out->pad_found) {
+			out->pad_found = true;
+			out->pad = c;
+			out->pad_score = sc;
+		}
+	}
+	for (unsigned bits = 1; (1u << bits) <= s->cols && s->cols % (1u << bits) == 0 &&
+	     !out->swizzle_found; bits++)
+		for (unsigned shift = 0; (s->rows >> shift) >= 2 && !out->swizzle_found; shift++) {
+			cb_fix c = { true, 0, bits, shift };
+			if (!judge(ctx, &c, &sc))
+				continue;
+			consider(s, &c, &sc, out);
+			if (sc.at_minimum && !out->swizzle_found) {
+				out->swizzle_found = true;
+				out->swizzle = c;
+				out->swizzle_score = sc;
+			}
+		}
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* clbanks' XOR swizzle family, shared by the plan, the advice and lint: element (r, c) of a
- * tile of C columns is stored at column c ^ ((r >> shift) & (2^bits - 1)) of row r, with 2^bits
- * dividing C, so every row keeps its elements (a permutation within the row) and no memory is
- * added. */
+/* clbanks' fixes for a tile, shared by the plan, the advice and lint, and the one search over
+ * them. A row padding of p elements stores element (r, c) of a tile of C columns at
+ * r * (C + p) + c. The XOR swizzle family stores it at column c ^ ((r >> shift) & (2^bits - 1))
+ * of row r, with 2^bits dividing C, so every row keeps its elements (a permutation within the
+ * row) and no memory is added. */
 #ifndef CB_SWIZZLE_H
 #define CB_SWIZZLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline uint32_t cb_swizzle_column(uint32_t row, uint32_t col, unsigned bits, unsigned shift)
@@ -21,5 +23,54 @@ void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsi
 			  unsigned bits, unsigned shift, unsigned row);
 /* The declaration's index expression: "tile[r][c ^ ((r >> 1) & 15)]", "tile[r][c ^ (r & 31)]". */
 void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n);
+
+/* One fix: a row padding (swizzle false) or a swizzle. */
+typedef struct {
+	bool swizzle;
+	unsigned pad;          /* elements added to each row */
+	unsigned bits, shift;
+} cb_fix;
+
+/* Element index of (ROW, COL) of a tile of COLS columns under FIX. */
+static inline uint32_t cb_fix_index(const cb_fix *f, uint32_t row, uint32_t col, uint32_t cols)
+{
+	if (!f->swizzle)
+		return row * (cols + f->pad) + col;
+	return row * cols + cb_swizzle_column(row, col, f->bits, f->shift);
+}
+
+/* Where the search looks: paddings MIN_PAD..MAX_PAD elements, then every swizzle of the family
+ * for a ROWS x COLS tile (fewest bits first, then the smallest shift, R >> shift at least 2). */
+typedef struct {
+	unsigned rows, cols, elem_bytes;
+	unsigned min_pad, max_pad;
+} cb_fix_space;
+
+/* How a candidate does on every access it is judged on. */
+typedef struct {
+	bool at_minimum;       /* every access at the minimum the judge asks for */
+	double total_passes;   /* passes over the accesses, weighted by how often each runs */
+	unsigned worst_passes;
+} cb_fix_score;
+
+/* Prices every access under FIX; false when it cannot (the candidate is then skipped). */
+typedef bool (*cb_fix_judge)(void *ctx, const cb_fix *fix, cb_fix_score *score);
+
+typedef struct {
+	bool pad_found;        /* the smallest padding at the minimum */
+	cb_fix pad;
+	cb_fix_score pad_score;
+	bool swizzle_found;    /* the first swizzle at the minimum */
+	cb_fix swizzle;
+	cb_fix_score swizzle_score;
+	bool best_found;       /* the fewest total passes, then the least memory, then the order */
+	cb_fix best;
+	cb_fix_score best_score;
+} cb_fix_result;
+
+/* The one search (advice and lint): each candidate of SPACE in order, judged by JUDGE. */
+void cb_fix_search(const cb_fix_space *space, cb_fix_judge judge, void *ctx, cb_fix_result *out);
+/* Bytes a fix adds to a tile of ROWS rows. */
+unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes);
 
 #endif

@@ -307,7 +307,7 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	else if (s->assumed)
 		snprintf(a->note, sizeof a->note,
 			 "its address depends on values set under an undecidable branch");
-	cb_fix_search(rec, i, &a->fix);
+	cb_rec_fix_search(rec, i, &a->fix);
 }
 
 static int access_order(const void *x, const void *y)

@@ -207,37 +207,35 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes)
 }
 
 typedef struct {
-	bool swizzle;
-	unsigned pad, bits, shift;
-} candidate;
+	cb_recorder *r;
+	const cb_site_rec *s;
+	const cb_site *site;
+	const cb_lint_object *o;
+} fix_ctx;
 
-static uint32_t column(const candidate *c, uint32_t row, uint32_t col, uint32_t cols)
+/* Every sub-group access of the site under FIX: at its minimum, total and worst passes. */
+static bool judge(void *p, const cb_fix *fix, cb_fix_score *sc)
 {
-	if (!c->swizzle)
-		return row * (cols + c->pad) + col;
-	return row * cols + cb_swizzle_column(row, col, c->bits, c->shift);
-}
-
-/* Every sub-group access at its minimum with candidate C; *worst: the most passes. */
-static bool conflict_free(cb_recorder *r, const cb_site_rec *s, const cb_site *site,
-			  const cb_lint_object *o, const candidate *c, unsigned *worst)
-{
-	const cb_lint_pricer *p = r->pricer;
-	*worst = 0;
-	for (size_t at = 0; at < s->nfix;) {
-		unsigned nl = s->fix[at++];
+	const fix_ctx *x = p;
+	cb_recorder *r = x->r;
+	const cb_lint_pricer *pr = r->pricer;
+	*sc = (cb_fix_score){ true, 0, 0 };
+	for (size_t at = 0; at < x->s->nfix;) {
+		unsigned nl = x->s->fix[at++];
 		for (unsigned l = 0; l < nl; l++) {
-			uint32_t x = s->fix[at + l];
-			r->active[l] = x != UINT32_MAX;
-			r->offsets[l] = r->active[l] ?
-				column(c, x >> 16, x & 0xFFFF, o->dims[1]) * site->elem_bytes : 0;
+			uint32_t v = x->s->fix[at + l];
+			r->active[l] = v != UINT32_MAX;
+			r->offsets[l] = r->active[l] ? cb_fix_index(fix, v >> 16, v & 0xFFFF,
+				x->o->dims[1]) * x->site->elem_bytes : 0;
 		}
 		at += nl;
 		unsigned passes, minp;
-		if (!p->price(p, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes, &minp) ||
-		    passes > minp)
+		if (!pr->price(pr, x->site->op, x->site->elem_bytes, r->offsets, r->active, nl,
+			       &passes, &minp))
 			return false;
-		*worst = passes > *worst ? passes : *worst;
+		sc->at_minimum &= passes <= minp;
+		sc->total_passes += passes;
+		sc->worst_passes = passes > sc->worst_passes ? passes : sc->worst_passes;
 	}
 	return true;
 }
@@ -247,35 +245,29 @@ static void search(cb_recorder *r, const cb_site_rec *s, const cb_site *site,
 {
 	unsigned period = r->pricer->period ? r->pricer->period : 256;
 	unsigned max_pad = period / site->elem_bytes ? period / site->elem_bytes : 1;
-	unsigned rows = o->dims[0], cols = o->dims[1], worst;
-	for (unsigned p = 1; p <= max_pad; p++) {
-		candidate c = { false, p, 0, 0 };
-		if (conflict_free(r, s, site, o, &c, &worst)) {
-			fix->pad_found = true;
-			fix->pad = p;
-			fix->pad_passes = worst;
-			fix->pad_bytes = (uint64_t)rows * p * o->elem_bytes;
-			break;
-		}
+	fix_ctx x = { r, s, site, o };
+	cb_fix_space sp = { o->dims[0], o->dims[1], site->elem_bytes, 1, max_pad };
+	cb_fix_result res;
+	cb_fix_search(&sp, judge, &x, &res);
+	if (res.pad_found) {
+		fix->pad_found = true;
+		fix->pad = res.pad.pad;
+		fix->pad_passes = res.pad_score.worst_passes;
+		fix->pad_bytes = (uint64_t)o->dims[0] * res.pad.pad * o->elem_bytes;
 	}
-	for (unsigned bits = 1; (1u << bits) <= cols && cols % (1u << bits) == 0 && !fix->swizzle_found;
-	     bits++)
-		for (unsigned shift = 0; (rows >> shift) >= 2 && !fix->swizzle_found; shift++) {
-			candidate c = { true, 0, bits, shift };
-			if (conflict_free(r, s, site, o, &c, &worst)) {
-				fix->swizzle_found = true;
-				fix->bits = bits;
-				fix->shift = shift;
-				fix->swizzle_passes = worst;
-			}
-		}
+	if (res.swizzle_found) {
+		fix->swizzle_found = true;
+		fix->bits = res.swizzle.bits;
+		fix->shift = res.swizzle.shift;
+		fix->swizzle_passes = res.swizzle_score.worst_passes;
+	}
 	if (!fix->pad_found && !fix->swizzle_found)
 		snprintf(fix->note, sizeof fix->note,
 			 "no padding up to %u elements and no XOR swizzle makes it conflict-free",
 			 max_pad);
 }
 
-void cb_fix_search(cb_recorder *r, uint32_t index, cb_lint_fix *fix)
+void cb_rec_fix_search(cb_recorder *r, uint32_t index, cb_lint_fix *fix)
 {
 	const cb_site_rec *s = &r->sites[index];
 	const cb_site *site = &r->prog->sites[index];

@@ -85,6 +85,6 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 void cb_rec_flush(cb_recorder *r, unsigned nlanes);
 
 /* The fix for a site (lint_price.c): padding and swizzle searched with the pricer. */
-void cb_fix_search(cb_recorder *r, uint32_t site, cb_lint_fix *fix);
+void cb_rec_fix_search(cb_recorder *r, uint32_t site, cb_lint_fix *fix);
 
 #endif
