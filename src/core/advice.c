@@ -56,36 +56,41 @@ static bool judge_pad(void *p, const cb_fix *f, cb_fix_score *sc)
 	return true;
 }
 
+/* The advice's cases: each element size the model prices, by each tile width, with the
+ * column walk's passes unfixed and at its conflict-free minimum. */
+static unsigned tile_cases(const cb_inference *inf, unsigned S, uint32_t *lanes, walk_ctx *out)
+{
+	static const unsigned elems[] = CB_ADVICE_ELEMS, tiles[] = CB_ADVICE_TILES;
+	unsigned n = 0;
+	for (size_t ei = 0; ei < sizeof elems / sizeof *elems; ei++) {
+		if (!usable(inf, elems[ei]))
+			continue;
+		unsigned ideal = cb_column_walk_passes(inf, S, elems[ei], 1);
+		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++)
+			out[n++] = (walk_ctx){ inf, NULL, S, elems[ei], tiles[ti],
+					       cb_tile_rows(tiles[ti], S), ideal, lanes };
+	}
+	return n;
+}
+
 unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op,
 			   cb_pad_advice *out)
 {
-	static const unsigned elems[] = CB_ADVICE_ELEMS, tiles[] = CB_ADVICE_TILES;
-	const unsigned S = r->device.subgroup_size;
-	unsigned n = 0;
-	for (size_t ei = 0; ei < sizeof elems / sizeof *elems; ei++) {
-		unsigned E = elems[ei];
-		if (!usable(inf, E))
-			continue;
-		unsigned ideal = cb_column_walk_passes(inf, S, E, 1);
-		unsigned period = inf->best.geom.banks * inf->best.geom.width / E;
-		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
-			cb_pad_advice *a = &out[n++];
-			memset(a, 0, sizeof *a);
-			a->elem_bytes = E;
-			a->tile = tiles[ti];
-			a->rows = cb_tile_rows(tiles[ti], S);
-			a->passes_ideal = ideal;
-			a->passes_unpadded = cb_column_walk_passes(inf, S, E, tiles[ti]);
-			walk_ctx w = { inf, NULL, S, E, a->tile, a->rows, ideal, NULL };
-			cb_fix_space sp = { a->rows, a->tile, E, 0, period < 1 ? 1 : period };
-			cb_fix_result res;
-			cb_fix_search(&sp, judge_pad, &w, &res);
-			a->found = res.pad_found;
-			a->pad = res.pad.pad;
-			a->passes_padded = res.pad_found ? res.pad_score.worst_passes : 0;
-			a->measured_unpadded = cb_stride_ratio(r, op, E, tiles[ti]);
-			a->measured_padded = a->found ? cb_stride_ratio(r, op, E, tiles[ti] + a->pad) : NAN;
-		}
+	walk_ctx cases[CB_MAX_PAD_ADVICE];
+	unsigned n = tile_cases(inf, r->device.subgroup_size, NULL, cases);
+	for (unsigned i = 0; i < n; i++) {
+		const walk_ctx *w = &cases[i];
+		cb_pad_advice *a = &out[i];
+		unsigned period = inf->best.geom.banks * inf->best.geom.width / w->E;
+		cb_fix_space sp = { w->rows, w->tile, w->E, 0, period < 1 ? 1 : period };
+		cb_fix_result res;
+		cb_fix_search(&sp, judge_pad, (void *)w, &res);
+		*a = (cb_pad_advice){ .elem_bytes = w->E, .tile = w->tile, .rows = w->rows,
+			.passes_ideal = w->ideal, .found = res.pad_found, .pad = res.pad.pad,
+			.passes_unpadded = cb_column_walk_passes(inf, w->S, w->E, w->tile),
+			.passes_padded = res.pad_found ? res.pad_score.worst_passes : 0,
+			.measured_unpadded = cb_stride_ratio(r, op, w->E, w->tile) };
+		a->measured_padded = a->found ? cb_stride_ratio(r, op, w->E, w->tile + a->pad) : NAN;
 	}
 	return n;
 }
@@ -179,41 +184,30 @@ unsigned cb_transpose_summaries(const cb_result *r, cb_transpose_summary *out)
 unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
 			    const cb_result *r, cb_swizzle_advice *out)
 {
-	static const unsigned elems[] = CB_ADVICE_ELEMS, tiles[] = CB_ADVICE_TILES;
 	const unsigned S = r->device.subgroup_size;
 	uint32_t *lanes = cb_xmalloc(S * sizeof *lanes);
-	unsigned n = 0;
-	for (size_t ei = 0; ei < sizeof elems / sizeof *elems; ei++) {
-		unsigned E = elems[ei];
-		if (!usable(load, E))
+	walk_ctx cases[CB_MAX_PAD_ADVICE];
+	unsigned n = tile_cases(load, S, lanes, cases);
+	for (unsigned i = 0; i < n; i++) {
+		walk_ctx *w = &cases[i];
+		cb_swizzle_advice *a = &out[i];
+		w->store = store;
+		cb_fix_space sp = { w->rows, w->tile, w->E, 1, 0 }; /* swizzles only */
+		cb_fix_result res;
+		cb_fix_search(&sp, judge_swizzle, w, &res);
+		*a = (cb_swizzle_advice){ .elem_bytes = w->E, .tile = w->tile, .rows = w->rows,
+			.passes_ideal = w->ideal, .found = res.swizzle_found,
+			.passes_unswizzled = cb_column_walk_passes(load, S, w->E, w->tile),
+			.measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, w->E, w->tile),
+			.measured_swizzled = NAN };
+		if (!a->found)
 			continue;
-		unsigned ideal = cb_column_walk_passes(load, S, E, 1);
-		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++) {
-			cb_swizzle_advice *a = &out[n++];
-			memset(a, 0, sizeof *a);
-			a->elem_bytes = E;
-			a->tile = tiles[ti];
-			a->rows = cb_tile_rows(tiles[ti], S);
-			a->passes_ideal = ideal;
-			a->passes_unswizzled = cb_column_walk_passes(load, S, E, tiles[ti]);
-			a->measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, E, tiles[ti]);
-			a->measured_swizzled = NAN;
-			walk_ctx w = { load, store, S, E, a->tile, a->rows, ideal, lanes };
-			cb_fix_space sp = { a->rows, a->tile, E, 1, 0 }; /* swizzles only */
-			cb_fix_result res;
-			cb_fix_search(&sp, judge_swizzle, &w, &res);
-			if (res.swizzle_found) {
-				a->found = true;
-				a->bits = res.swizzle.bits;
-				a->shift = res.swizzle.shift;
-				a->passes_swizzled = res.swizzle_score.worst_passes;
-				a->passes_write = row_writes(&w, &res.swizzle);
-			}
-			if (a->found) {
-				cb_swizzle_column_lanes(lanes, S, E, a->tile, a->bits, a->shift, 0);
-				a->measured_swizzled = cb_table_ratio(r, CB_OP_LOAD, E, lanes);
-			}
-		}
+		a->bits = res.swizzle.bits;
+		a->shift = res.swizzle.shift;
+		a->passes_swizzled = res.swizzle_score.worst_passes;
+		a->passes_write = row_writes(w, &res.swizzle);
+		cb_swizzle_column_lanes(lanes, S, w->E, w->tile, a->bits, a->shift, 0);
+		a->measured_swizzled = cb_table_ratio(r, CB_OP_LOAD, w->E, lanes);
 	}
 	free(lanes);
 	return n;

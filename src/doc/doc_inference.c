@@ -196,15 +196,22 @@ void cb_set_nonempty(json_t *o, const char *key, json_t *value)
 		json_decref(value);
 }
 
+/* What padding and swizzle advice share: the case, whether a fix was found, the passes
+ * without it (under UNFIXED_KEY) and the minimum. */
+static json_t *advice_head(unsigned elem_bytes, unsigned tile, unsigned rows, bool found,
+			   const char *unfixed_key, unsigned unfixed, unsigned ideal)
+{
+	return json_pack("{s:I, s:I, s:I, s:b, s:I, s:I}", "elem_bytes", (json_int_t)elem_bytes,
+			 "tile", (json_int_t)tile, "rows", (json_int_t)rows, "found", found,
+			 unfixed_key, (json_int_t)unfixed, "passes_ideal", (json_int_t)ideal);
+}
+
 json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
 {
 	json_t *arr = json_array();
 	for (unsigned i = 0; i < n; i++) {
-		json_t *o = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I}",
-			"elem_bytes", (json_int_t)a[i].elem_bytes, "tile", (json_int_t)a[i].tile,
-			"rows", (json_int_t)a[i].rows, "found", a[i].found,
-			"passes_unpadded", (json_int_t)a[i].passes_unpadded,
-			"passes_ideal", (json_int_t)a[i].passes_ideal);
+		json_t *o = advice_head(a[i].elem_bytes, a[i].tile, a[i].rows, a[i].found,
+					"passes_unpadded", a[i].passes_unpadded, a[i].passes_ideal);
 		json_object_set_new(o, "pad", a[i].found ? json_integer(a[i].pad) : json_null());
 		json_object_set_new(o, "measured_unpadded", cb_json_number(a[i].measured_unpadded));
 		json_object_set_new(o, "measured_padded", cb_json_number(a[i].measured_padded));
@@ -223,11 +230,8 @@ json_t *cb_swizzle_json(const cb_swizzle_advice *a, unsigned n)
 {
 	json_t *arr = json_array();
 	for (unsigned i = 0; i < n; i++) {
-		json_t *o = json_pack("{s:I, s:I, s:I, s:b, s:I, s:I}",
-			"elem_bytes", (json_int_t)a[i].elem_bytes, "tile", (json_int_t)a[i].tile,
-			"rows", (json_int_t)a[i].rows, "found", a[i].found,
-			"passes_unswizzled", (json_int_t)a[i].passes_unswizzled,
-			"passes_ideal", (json_int_t)a[i].passes_ideal);
+		json_t *o = advice_head(a[i].elem_bytes, a[i].tile, a[i].rows, a[i].found,
+					"passes_unswizzled", a[i].passes_unswizzled, a[i].passes_ideal);
 		json_object_set_new(o, "measured_unswizzled", cb_json_number(a[i].measured_unswizzled));
 		json_object_set_new(o, "measured_swizzled", cb_json_number(a[i].measured_swizzled));
 		if (a[i].found) {
