@@ -51,7 +51,7 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, "lint needs --model FILE (an analyzed result "
 				    "document) and --local X[,Y[,Z]] (the work-group size)");
 	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
-		return cb_error_set(err, CB_ERR_USAGE, "lint writes text or json, not csv");
+		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json or sarif, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])
@@ -89,18 +89,21 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 
 typedef struct {
 	cb_format fmt;
+	bool verbose;
 	const cb_lint_result *res;
 } lint_ctx;
 
 static void render_lint(FILE *out, const void *p)
 {
 	const lint_ctx *c = p;
-	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_lint_to_json(c->res);
-		fputs(s, out);
+	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
+		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, 1)
+						: cb_lint_to_sarif(c->res, 1, PACKAGE_VERSION);
+		if (s)
+			fprintf(out, "%s%s", s, c->fmt == CB_FMT_SARIF ? "\n" : "");
 		free(s);
 	} else {
-		cb_lint_print_text(out, c->res);
+		cb_lint_print_text(out, c->res, c->verbose);
 	}
 }
 
@@ -174,7 +177,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 		rc = cb_lint_run(&q, &res, err);
 	if (rc == CB_ERR_INPUT && res.build_log && res.build_log[0])
 		cb_error_detail(err, "%s", res.build_log);
-	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), &res };
+	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, &res };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
 	if (rc == CB_OK && o->fail_on_conflict && cb_lint_has_conflict(&res))

@@ -64,7 +64,7 @@ static const option table[] = {
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
 	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT, K_CHOICE, 0, 0, 0,
-	  "text|json|csv", OFF(format), NULL, 0, "FMT",
+	  "text|json|csv|sarif", OFF(format), NULL, 0, "FMT",
 	  "text, json or csv (default text; plan: json; lint: text or json)", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
@@ -403,6 +403,9 @@ cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
 		return usage_error(err, "invalid value '%s' for --op: expected load, store or atomic",
 				   o->op_text);
 	o->op = (int)op;
+	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
+		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
+				   "json or csv", command_names[o->cmd]);
 	if (o->min_rounds > o->max_rounds)
 		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);

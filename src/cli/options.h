@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#define CB_OPT_FORMAT_SARIF 3 /* --format's index of "sarif" */
+
 enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
 		  CB_CMD_PLOT, CB_CMD_LINT, CB_NCMD };
 
@@ -25,7 +27,7 @@ typedef struct {
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool fail_on_conflict, summary;
-	int format;           /* index into "text|json|csv", -1 when not given */
+	int format;           /* index into "text|json|csv|sarif", -1 when not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;

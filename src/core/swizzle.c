@@ -33,19 +33,30 @@ unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes)
 	return f->swizzle ? 0 : (unsigned long)rows * f->pad * elem_bytes;
 }
 
-/* Keeps C when it beats the best so far: fewer total passes, then less memory. */
+/* Keeps C in *BEST when it beats what is there: fewer total passes, then less memory. */
+static void keep(const cb_fix_space *s, const cb_fix *c, const cb_fix_score *sc, bool *found,
+		 cb_fix *best, cb_fix_score *score)
+{
+	if (*found) {
+		double a = sc->total_passes, b = score->total_passes;
+		if (a > b || (a == b && cb_fix_bytes(c, s->rows, s->elem_bytes) >=
+				       cb_fix_bytes(best, s->rows, s->elem_bytes)))
+			return;
+	}
+	*found = true;
+	*best = *c;
+	*score = *sc;
+}
+
 static void consider(const cb_fix_space *s, const cb_fix *c, const cb_fix_score *sc,
 		     cb_fix_result *out)
 {
-	if (out->best_found) {
-		double a = sc->total_passes, b = out->best_score.total_passes;
-		if (a > b || (a == b && cb_fix_bytes(c, s->rows, s->elem_bytes) >=
-				       cb_fix_bytes(&out->best, s->rows, s->elem_bytes)))
-			return;
-	}
-	out->best_found = true;
-	out->best = *c;
-	out->best_score = *sc;
+	keep(s, c, sc, &out->best_found, &out->best, &out->best_score);
+	if (c->swizzle)
+		keep(s, c, sc, &out->swizzle_best_found, &out->swizzle_best,
+		     &out->swizzle_best_score);
+	else
+		keep(s, c, sc, &out->pad_best_found, &out->pad_best, &out->pad_best_score);
 }
 
 /* Each kind stops at its first candidate at the minimum: no later one of that kind can beat

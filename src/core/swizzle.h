@@ -66,6 +66,12 @@ typedef struct {
 	bool best_found;       /* the fewest total passes, then the least memory, then the order */
 	cb_fix best;
 	cb_fix_score best_score;
+	bool pad_best_found;   /* the same among paddings, and among swizzles */
+	cb_fix pad_best;
+	cb_fix_score pad_best_score;
+	bool swizzle_best_found;
+	cb_fix swizzle_best;
+	cb_fix_score swizzle_best_score;
 } cb_fix_result;
 
 /* The one search (advice and lint): each candidate of SPACE in order, judged by JUDGE. */

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,29 +80,75 @@ static json_t *offsets(const cb_lint_access *a)
 	return arr;
 }
 
-static json_t *fix(const cb_lint_result *r, const cb_lint_access *a)
+static json_t *choice(const cb_lint_object *o, const cb_lint_fix *f,
+		      const cb_lint_fix_choice *c)
 {
-	const cb_lint_fix *f = &a->fix;
+	char buf[256];
+	cb_lint_fix_text(o, f, c, buf, sizeof buf);
+	json_t *j = json_pack("{s:o, s:s, s:I, s:I, s:I, s:b}", "text", text(buf), "kind",
+			      c->swizzle ? "swizzle" : "padding", "total_passes",
+			      (json_int_t)c->total_passes,
+			      "worst_passes",
+			      (json_int_t)c->worst_passes, "bytes", (json_int_t)c->bytes,
+			      "conflict_free", c->at_minimum);
+	if (c->swizzle) {
+		json_object_set_new(j, "bits", json_integer(c->bits));
+		json_object_set_new(j, "shift", json_integer(c->shift));
+	} else {
+		json_object_set_new(j, "pad", json_integer(c->pad));
+	}
+	return j;
+}
+
+/* An array's fix: null when none of its accesses conflicts. */
+static json_t *array_fix(const cb_lint_result *r, size_t k)
+{
+	const cb_lint_object *o = &r->objects[k];
+	const cb_lint_fix *f = &o->fix;
 	if (!f->wanted)
 		return json_null();
-	json_t *o = json_object(), *pad = json_null(), *swz = json_null();
-	char buf[256];
-	if (f->pad_found) {
-		cb_lint_pad_decl(&r->objects[a->object], f->pad, buf, sizeof buf);
-		pad = json_pack("{s:o, s:I, s:I, s:I}", "declaration", text(buf), "pad",
-				(json_int_t)f->pad, "passes", (json_int_t)f->pad_passes, "bytes",
-				(json_int_t)f->pad_bytes);
+	json_t *j = json_object();
+	json_object_set_new(j, "found", json_boolean(f->found));
+	json_object_set_new(j, "note", f->note[0] && !f->found ? text(f->note) : json_null());
+	json_object_set_new(j, "accesses_judged", json_integer(f->judged));
+	json_object_set_new(j, "accesses_not_judged", json_integer(f->unjudged));
+	if (!f->found)
+		return j;
+	json_t *best = choice(o, f, &f->best);
+	json_object_set(j, "text", json_object_get(best, "text"));
+	json_object_set_new(j, "total_passes_before", json_integer((json_int_t)f->total_before));
+	json_object_set_new(j, "total_passes_after", json_integer((json_int_t)f->best.total_passes));
+	json_object_set_new(j, "best", best);
+	json_object_set_new(j, "alternative", f->alt_found ? choice(o, f, &f->alt) : json_null());
+	json_object_set_new(j, "rows", json_integer(f->rows));
+	json_object_set_new(j, "width", json_integer(f->width));
+	json_t *after = json_array();
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *a = &r->accesses[i];
+		if (a->object == (int)k && a->fixed)
+			json_array_append_new(after, json_pack("{s:I, s:I, s:I}", "line",
+				(json_int_t)a->line, "column", (json_int_t)a->column, "passes_max",
+				(json_int_t)a->fixed_passes));
 	}
-	if (f->swizzle_found) {
-		cb_lint_swizzle_expr(&r->objects[a->object], f->bits, f->shift, buf, sizeof buf);
-		swz = json_pack("{s:o, s:I, s:I, s:I, s:I}", "expression", text(buf), "bits",
-				(json_int_t)f->bits, "shift", (json_int_t)f->shift, "passes",
-				(json_int_t)f->swizzle_passes, "bytes", (json_int_t)0);
+	json_object_set_new(j, "accesses_after", after);
+	return j;
+}
+
+static json_t *objects(const cb_lint_result *r)
+{
+	json_t *arr = json_array();
+	char decl[256];
+	for (size_t k = 0; k < r->nobjects; k++) {
+		const cb_lint_object *o = &r->objects[k];
+		cb_lint_object_decl(o, decl, sizeof decl);
+		json_t *j = json_pack("{s:o, s:o, s:I, s:I, s:b}", "name", text(o->name),
+				      "declaration", text(decl), "elem_bytes",
+				      (json_int_t)o->elem_bytes, "bytes", (json_int_t)o->bytes,
+				      "argument", o->is_arg);
+		json_object_set_new(j, "fix", array_fix(r, k));
+		json_array_append_new(arr, j);
 	}
-	json_object_set_new(o, "padding", pad);
-	json_object_set_new(o, "swizzle", swz);
-	json_object_set_new(o, "note", f->note[0] ? text(f->note) : json_null());
-	return o;
+	return arr;
 }
 
 static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
@@ -127,32 +174,154 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 		json_array_append_new(it, a->iter[k].known ? json_integer(a->iter[k].passes) : json_null());
 	json_object_set_new(o, "iterations", it);
 	json_object_set_new(o, "offsets", offsets(a));
-	json_object_set_new(o, "fix", fix(r, a));
+	json_object_set_new(o, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
+	json_object_set_new(o, "reason", a->note[0] ? text(a->note) : json_null());
+	json_object_set_new(o, "suppressed", json_boolean(a->suppressed));
+	json_object_set_new(o, "total_passes", a->priced ? json_integer((json_int_t)a->total_passes)
+							 : json_null());
+	json_object_set_new(o, "excess_passes", a->priced ?
+			    json_integer((json_int_t)(a->total_passes - a->total_min)) : json_null());
+	json_object_set_new(o, "fixed_passes", a->fixed ? json_integer(a->fixed_passes)
+						       : json_null());
+	json_object_set_new(o, "fix_note", a->fix_note[0] ? text(a->fix_note) : json_null());
 	return o;
 }
 
-char *cb_lint_to_json(const cb_lint_result *r)
+static json_t *kernel(const cb_lint_result *r)
 {
-	json_t *root = json_object(), *acc = json_array();
-	json_object_set_new(root, "kernel", text(r->kernel ? r->kernel : ""));
-	json_object_set_new(root, "work_group",
+	json_t *k = json_object(), *acc = json_array();
+	uint64_t total = 0, min = 0;
+	json_object_set_new(k, "kernel", text(r->kernel ? r->kernel : ""));
+	json_object_set_new(k, "file", text(r->path ? r->path : ""));
+	json_object_set_new(k, "work_group",
 			    json_pack("[III]", (json_int_t)r->local[0], (json_int_t)r->local[1],
 				      (json_int_t)r->local[2]));
-	json_object_set_new(root, "model", model(r));
-	for (size_t i = 0; i < r->naccesses; i++)
+	for (size_t i = 0; i < r->naccesses; i++) {
 		json_array_append_new(acc, access(r, &r->accesses[i]));
-	json_object_set_new(root, "accesses", acc);
+		total += r->accesses[i].total_passes;
+		min += r->accesses[i].total_min;
+	}
+	json_object_set_new(k, "accesses", acc);
+	json_object_set_new(k, "objects", objects(r));
+	json_object_set_new(k, "total_passes", json_integer((json_int_t)total));
+	json_object_set_new(k, "excess_passes", json_integer((json_int_t)(total - min)));
+	return k;
+}
+
+/* Format 2: "kernels" (each with its accesses and arrays); the first kernel's keys also at
+ * the top level, as format 1 had them. */
+char *cb_lint_to_json(const cb_lint_result *res, size_t n)
+{
+	json_t *root = json_object(), *ks = json_array();
+	json_object_set_new(root, "format_version", json_integer(CB_LINT_JSON_FORMAT));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(ks, kernel(&res[i]));
+	if (n) {
+		json_object_set_new(root, "kernel", text(res[0].kernel ? res[0].kernel : ""));
+		json_object_set(root, "work_group", json_object_get(json_array_get(ks, 0), "work_group"));
+		json_object_set(root, "accesses", json_object_get(json_array_get(ks, 0), "accesses"));
+		json_object_set_new(root, "model", model(&res[0]));
+	}
+	json_object_set_new(root, "kernels", ks);
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
 	if (!s)
 		return NULL;
-	size_t n = strlen(s);
-	char *out = realloc(s, n + 2);
+	size_t len = strlen(s);
+	char *out = realloc(s, len + 2);
 	if (!out) {
 		free(s);
 		return NULL;
 	}
-	out[n] = '\n';
-	out[n + 1] = '\0';
+	out[len] = '\n';
+	out[len + 1] = '\0';
 	return out;
+}
+
+/* A path as a relative URI reference: unreserved characters and '/' as they are, the rest
+ * percent-encoded (SARIF's artifactLocation.uri). */
+static json_t *uri(const char *path)
+{
+	size_t n = strlen(path);
+	char *u = malloc(3 * n + 1), *q = u;
+	if (!u)
+		return json_null();
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("-._~/", *p))
+			*q++ = (char)*p;
+		else
+			q += sprintf(q, "%%%02X", *p);
+	}
+	*q = '\0';
+	json_t *j = json_string(u);
+	free(u);
+	return j ? j : json_null();
+}
+
+/* The message of one result: what the text's warning line and its fix say. */
+static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
+{
+	char decl[256] = "", fix[256] = "", msg[768];
+	if (a->object >= 0)
+		cb_lint_object_decl(&r->objects[a->object], decl, sizeof decl);
+	if (a->status == CB_LINT_UNKNOWN) {
+		snprintf(msg, sizeof msg, "%s %s: not priced: %s", cb_op_name(a->op),
+			 decl[0] ? decl : a->elem_type, a->note);
+		return json_pack("{s:o}", "text", text(msg));
+	}
+	int k = snprintf(msg, sizeof msg, "%s %s: %u passes, %u-way bank conflict (minimum %u)",
+			 cb_op_name(a->op), decl[0] ? decl : a->elem_type, a->passes_max, a->ways,
+			 a->min_passes);
+	if (a->fixed && k > 0 && (size_t)k < sizeof msg) {
+		const cb_lint_object *o = &r->objects[a->object];
+		cb_lint_fix_text(o, &o->fix, &o->fix.best, fix, sizeof fix);
+		snprintf(msg + k, sizeof msg - (size_t)k, "; fix: %s (%u pass%s here)", fix,
+			 a->fixed_passes, a->fixed_passes == 1 ? "" : "es");
+	}
+	return json_pack("{s:o}", "text", text(msg));
+}
+
+static json_t *sarif_result(const cb_lint_result *r, const cb_lint_access *a)
+{
+	json_t *region = json_pack("{s:I, s:I}", "startLine", (json_int_t)a->line, "startColumn",
+				   (json_int_t)(a->column ? a->column : 1));
+	json_t *loc = json_pack("{s:{s:{s:o}, s:o}}", "physicalLocation", "artifactLocation", "uri",
+				uri(a->file[0] ? a->file : (r->path ? r->path : "")), "region", region);
+	json_t *res = json_pack("{s:s, s:s, s:o, s:[o]}", "ruleId",
+				a->status == CB_LINT_UNKNOWN ? "unpriced-access" : "bank-conflict",
+				"level", "warning", "message", sarif_message(r, a), "locations", loc);
+	if (a->suppressed)
+		json_object_set_new(res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+	return res;
+}
+
+static json_t *sarif_rules(void)
+{
+	return json_pack("[{s:s, s:{s:s}, s:{s:s}}, {s:s, s:{s:s}, s:{s:s}}]",
+		"id", "bank-conflict", "shortDescription", "text",
+		"A __local access takes more passes than its conflict-free minimum",
+		"defaultConfiguration", "level", "warning",
+		"id", "unpriced-access", "shortDescription", "text",
+		"A __local access whose offsets lint cannot know (data-dependent, or an undefined call)",
+		"defaultConfiguration", "level", "warning");
+}
+
+char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
+{
+	json_t *results = json_array();
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < res[k].naccesses; i++) {
+			const cb_lint_access *a = &res[k].accesses[i];
+			if (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced))
+				json_array_append_new(results, sarif_result(&res[k], a));
+		}
+	json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "clbanks", "version", version,
+				   "informationUri", PACKAGE_URL,
+				   "rules", sarif_rules());
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
+				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+				 "runs", "tool", "driver", driver, "results", results);
+	char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+	json_decref(root);
+	return s;
 }

@@ -1,13 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* clbanks lint as JSON (jansson): {"kernel", "work_group", "model", "accesses": [{"file",
- * "line", "column", "op", "elem_bytes", "object", "status", "passes_max", "min_passes",
- * "iterations", "offsets", "fix"}]}, keys sorted, integers only (locale independent). */
+/* clbanks lint as JSON (jansson), format CB_LINT_JSON_FORMAT: {"format_version", "model",
+ * "kernels": [{"kernel", "file", "work_group", "accesses": [{"file", "line", "column", "op",
+ * "elem_bytes", "object", "status", "reason", "passes_max", "min_passes", "conflict_ways",
+ * "total_passes", "excess_passes", "fixed_passes", "fix_note", "suppressed", "iterations",
+ * "offsets"}], "objects": [{"name", "declaration", ..., "fix": {"text",
+ * "total_passes_before", "total_passes_after", "accesses_after": [{"line", "passes_max"}],
+ * ...}}], "total_passes", "excess_passes"}]} and the first kernel's "kernel", "work_group"
+ * and "accesses" at the top (format 1); keys sorted, integers only (locale independent). And
+ * SARIF 2.1.0 for code scanning. */
 #ifndef CB_DOC_LINT_H
 #define CB_DOC_LINT_H
 
 #include "lint/lint.h"
 
 /* A NUL-terminated document ending in a newline (free it), or NULL when out of memory. */
-char *cb_lint_to_json(const cb_lint_result *r);
+#define CB_LINT_JSON_FORMAT 2
+
+/* A NUL-terminated document ending in a newline (free it), or NULL when out of memory: the N
+ * kernels' results. */
+char *cb_lint_to_json(const cb_lint_result *res, size_t n);
+/* SARIF 2.1.0 (one run, rules bank-conflict and unpriced-access; an accepted conflict carries
+ * an in-source suppression), or NULL when out of memory. */
+char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version);
 
 #endif

@@ -5,6 +5,7 @@
 #include "lint/lint.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_ir.h"
+#include "core/readfile.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -293,6 +294,8 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 		return;
 	}
 	a->priced = true;
+	a->total_passes = s->total;
+	a->total_min = s->total_min;
 	a->passes_max = s->passes_max;
 	a->ways = s->ways;
 	a->conflict = s->conflict;
@@ -307,7 +310,85 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	else if (s->assumed)
 		snprintf(a->note, sizeof a->note,
 			 "its address depends on values set under an undecidable branch");
-	cb_rec_fix_search(rec, i, &a->fix);
+}
+
+/* Why a conflicting access that no array fix judges has no fix. */
+static void fix_note(const cb_recorder *rec, const cb_lint_result *res, uint32_t i,
+		     cb_lint_access *a)
+{
+	const cb_site_rec *s = &rec->sites[i];
+	if (!a->conflict || a->fixed || a->status == CB_LINT_UNKNOWN)
+		return;
+	if (s->obj < CB_OBJ_FIRST)
+		snprintf(a->fix_note, sizeof a->fix_note, "the lanes do not index one array");
+	else if (!s->fix_ok)
+		snprintf(a->fix_note, sizeof a->fix_note, "%s", s->fix_note);
+	else
+		snprintf(a->fix_note, sizeof a->fix_note, "%s",
+			 res->objects[s->obj - CB_OBJ_FIRST].fix.note);
+}
+
+/* One fix per array, and each access's passes under its array's fix. */
+static void array_fixes(cb_recorder *rec, cb_lint_result *res)
+{
+	const cb_prog *p = rec->prog;
+	unsigned *worst = cb_xcalloc(p->nsites + 1, sizeof *worst);
+	unsigned *alt = cb_xcalloc(p->nsites + 1, sizeof *alt);
+	for (uint32_t k = 0; k < p->nobjects; k++) {
+		memset(worst, 0, (p->nsites + 1) * sizeof *worst);
+		memset(alt, 0, (p->nsites + 1) * sizeof *alt);
+		cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt);
+		if (!res->objects[k].fix.found)
+			continue;
+		for (uint32_t i = 0; i < p->nsites; i++) {
+			if (!worst[i])
+				continue;
+			res->accesses[i].fixed = true;
+			res->accesses[i].fixed_passes = worst[i];
+			res->accesses[i].alt_passes = alt[i];
+		}
+	}
+	for (uint32_t i = 0; i < p->nsites; i++)
+		fix_note(rec, res, i, &res->accesses[i]);
+	free(worst);
+	free(alt);
+}
+
+/* Does line LINE of TEXT carry the suppression comment? */
+static bool line_suppressed(const char *text, size_t len, unsigned line)
+{
+	const char *p = text, *end = text + len;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+	size_t n = (size_t)((nl ? nl : end) - p);
+	static const char tag[] = CB_LINT_SUPPRESS;
+	for (size_t i = 0; i + sizeof tag - 1 <= n; i++)
+		if (memcmp(p + i, tag, sizeof tag - 1) == 0)
+			return true;
+	return false;
+}
+
+/* Accesses on a line that says CB_LINT_SUPPRESS, a conflict the author accepts. */
+static void suppressions(cb_lint_result *res)
+{
+	for (size_t i = 0; i < res->naccesses; i++) {
+		cb_lint_access *a = &res->accesses[i];
+		char *text = NULL;
+		size_t len = 0;
+		cb_error ignored;
+		if (!a->file[0] || (i > 0 && strcmp(res->accesses[i - 1].file, a->file) == 0 &&
+				    res->accesses[i - 1].line == a->line)) {
+			a->suppressed = i > 0 && res->accesses[i - 1].suppressed && a->file[0];
+			continue;
+		}
+		if (cb_read_file(a->file, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
+				 &text, &len, &ignored) == CB_OK)
+			a->suppressed = line_suppressed(text, len, a->line);
+		free(text);
+	}
 }
 
 static int access_order(const void *x, const void *y)
@@ -350,8 +431,10 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	res->accesses = cb_xcalloc(p->nsites ? p->nsites : 1, sizeof *res->accesses);
 	for (uint32_t i = 0; i < p->nsites; i++)
 		fill_access(in, rec, req->kernel_path, i, &res->accesses[i]);
+	array_fixes(rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
+	suppressions(res);
 	res->steps = in->steps;
 }
 

@@ -66,6 +66,9 @@
 
 #define CB_LINT_ASSUMED_ITERATIONS 4
 #define CB_LINT_MAX_ITEMS 4096 /* work-items in the simulated group */
+/* A comment with this on an access's line accepts its conflict: it is reported only with
+ * --verbose and does not fail --fail-on-conflict. */
+#define CB_LINT_SUPPRESS "clbanks: ignore"
 
 
 /* How a model prices one sub-group access; the engine does not know where it came from. */
@@ -147,6 +150,34 @@ typedef enum {
 	CB_LINT_NOT_EXECUTED  /* the simulated work-group never reaches it */
 } cb_lint_status;
 
+/* One fix of a __local array, judged on every access into it (each sub-group access of the
+ * simulated work-group counted as often as it runs): the padding or XOR swizzle with the
+ * fewest passes in all, then the least memory. A 1-D array indexed as rows (s[r * W + c]) is
+ * judged as ROWS x WIDTH for each power-of-two W that divides it. */
+typedef struct {
+	bool swizzle;
+	unsigned pad;          /* elements added to each row */
+	unsigned bits, shift;  /* a[r][c ^ ((r >> shift) & ((1 << bits) - 1))] */
+	uint64_t bytes;        /* memory it adds */
+	double total_passes;   /* over every judged access */
+	unsigned worst_passes;
+	bool at_minimum;       /* every judged access at its conflict-free minimum */
+} cb_lint_fix_choice;
+
+typedef struct {
+	bool wanted;           /* some access into the array conflicts */
+	bool computed;         /* the accesses allowed a search */
+	char note[200];        /* not computed, or no fix found: why */
+	unsigned rows, width;  /* the shape judged (width: the row a 1-D array is padded by) */
+	unsigned judged;       /* accesses judged; the others (unknown offsets, ...) are not */
+	unsigned unjudged;
+	double total_before;   /* passes in all without a fix */
+	bool found;            /* a fix lowers the total */
+	cb_lint_fix_choice best;
+	bool alt_found;        /* the best of the other kind, when it lowers the total as much */
+	cb_lint_fix_choice alt;
+} cb_lint_fix;
+
 typedef struct {
 	char *name;           /* "tile", or the argument's name */
 	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
@@ -155,6 +186,7 @@ typedef struct {
 	unsigned dims[4];     /* the first four dimensions */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
+	cb_lint_fix fix;      /* the result's objects: the array's fix */
 } cb_lint_object;
 
 typedef struct {
@@ -168,19 +200,6 @@ typedef struct {
 	bool known;
 	int64_t lo, hi;       /* byte offset in the object (lo == hi when known), else bounds */
 } cb_lint_lane;
-
-typedef struct {
-	bool wanted;          /* a predicted or assumed access above its minimum */
-	bool computed;        /* the shape allowed a search */
-	char note[160];       /* when not computed: why */
-	bool pad_found;
-	unsigned pad;         /* elements added to each row */
-	unsigned pad_passes;  /* worst passes with the padding */
-	uint64_t pad_bytes;   /* R * pad * sizeof(T) */
-	bool swizzle_found;
-	unsigned bits, shift; /* a[r][c ^ ((r >> shift) & ((1 << bits) - 1))] */
-	unsigned swizzle_passes;
-} cb_lint_fix;
 
 typedef struct {
 	char *file;           /* as clang names it (the path given, or an included file) */
@@ -204,7 +223,12 @@ typedef struct {
 	bool range_known;     /* every offset known (else lo/hi are bounds) */
 	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
 	unsigned subgroups;   /* sub-groups that reached it */
-	cb_lint_fix fix;
+	uint64_t total_passes;    /* over every sub-group access the work-group made */
+	uint64_t total_min;       /* the same at the conflict-free minimum */
+	bool suppressed;          /* its line says "clbanks: ignore" */
+	bool fixed;           /* judged by its object's fix: passes under it follow */
+	unsigned fixed_passes, alt_passes;
+	char fix_note[200];   /* a conflict its object's fix does not judge: why */
 } cb_lint_access;
 
 typedef struct {
@@ -237,9 +261,10 @@ const char *cb_lint_status_name(cb_lint_status s);
  * "float tile[32][32]" or "float *buf"; the padded "float tile[32][32+1]"; the swizzled
  * access "tile[r][c ^ ((r >> 1) & 15)]". */
 void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n);
-void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n);
-void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
-			  size_t n);
+/* A fix in the kernel's words: "float tile[32][32+1]", "tile[r][c ^ (r & 31)]"; for a 1-D
+ * array "float s[32*(32+1)], s[r * (32+1) + c]" or "s[r * 32 + (c ^ (r & 31))]". */
+void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
+		      char *buf, size_t n);
 
 /* True when lint was built (configure found LLVM and clang). */
 bool cb_lint_available(void);

@@ -83,25 +83,46 @@ static void keep_first(const cb_recorder *r, cb_site_rec *s, const cb_lane_rec *
 	}
 }
 
-/* Rows and columns of a priced sub-group access into a 2-D array, for the fix search. */
+/* What the fix search keeps of one lane: row << 16 | column for a 2-D array, the element
+ * index for a 1-D one; false when the lane's offset does not say. */
+static bool fix_word(const cb_lint_object *o, const cb_lane_rec *x, uint32_t *w)
+{
+	if (o->rank == 2) {
+		if (x->row < 0 || x->col < 0 || x->row > 0xFFFF || x->col > 0xFFFF)
+			return false;
+		*w = (uint32_t)x->row << 16 | (uint32_t)x->col;
+		return true;
+	}
+	if (x->lo < 0 || x->lo % o->elem_bytes || x->lo / o->elem_bytes >= UINT32_MAX)
+		return false;
+	*w = (uint32_t)(x->lo / o->elem_bytes);
+	return true;
+}
+
+static void drop_fix(cb_site_rec *s)
+{
+	s->fix_ok = false;
+	free(s->fix);
+	s->fix = NULL;
+	s->nfix = s->fixcap = 0;
+}
+
+/* The lanes of a priced sub-group access into a 1-D or 2-D array, for the fix search. */
 static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		     const cb_lane_rec *lanes, unsigned nl, int32_t obj)
 {
 	if (!s->fix_ok)
 		return;
 	const cb_lint_object *o = &r->prog->objects[obj - CB_OBJ_FIRST];
-	if (o->rank != 2 || o->elem_bytes != site->elem_bytes) {
-		snprintf(s->fix_note, sizeof s->fix_note, "%s is not a 2-D array of %u-byte elements",
-			 o->name, site->elem_bytes);
-		s->fix_ok = false;
+	if ((o->rank != 1 && o->rank != 2) || o->elem_bytes != site->elem_bytes) {
+		snprintf(s->fix_note, sizeof s->fix_note, "%s is not a 1-D or 2-D array of %u-byte "
+			 "elements", o->name, site->elem_bytes);
+		drop_fix(s);
 		return;
 	}
 	if (r->fix_words + nl + 1 > CB_FIX_WORDS) {
 		snprintf(s->fix_note, sizeof s->fix_note, "too many sub-group accesses to search");
-		s->fix_ok = false;
-		free(s->fix);
-		s->fix = NULL;
-		s->nfix = s->fixcap = 0;
+		drop_fix(s);
 		return;
 	}
 	r->fix_words += nl + 1;
@@ -111,14 +132,15 @@ static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 	}
 	s->fix[s->nfix++] = nl;
 	for (unsigned l = 0; l < nl; l++) {
-		const cb_lane_rec *x = &lanes[l];
-		if (x->state && (x->row < 0 || x->col < 0 || x->row > 0xFFFF || x->col > 0xFFFF)) {
-			snprintf(s->fix_note, sizeof s->fix_note,
-				 "the access does not index %s as %s[row][column]", o->name, o->name);
-			s->fix_ok = false;
+		uint32_t w = UINT32_MAX;
+		if (lanes[l].state && !fix_word(o, &lanes[l], &w)) {
+			snprintf(s->fix_note, sizeof s->fix_note, o->rank == 2 ?
+				 "the access does not index %s as %s[row][column]" :
+				 "the access does not index %s by whole elements", o->name, o->name);
+			drop_fix(s);
 			return;
 		}
-		s->fix[s->nfix++] = x->state ? (uint32_t)x->row << 16 | (uint32_t)x->col : UINT32_MAX;
+		s->fix[s->nfix++] = w;
 	}
 }
 
@@ -170,6 +192,8 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 		set_why(s, why, lo, hi);
 		return;
 	}
+	s->total += passes;
+	s->total_min += minp;
 	sum->passes = passes > sum->passes ? passes : sum->passes;
 	s->passes_max = passes > s->passes_max ? passes : s->passes_max;
 	unsigned ways = minp ? (passes + minp - 1) / minp : passes;
@@ -206,81 +230,161 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes)
 	r->sg++;
 }
 
+/* The fix search of one array: its sites, judged together under a candidate. */
 typedef struct {
 	cb_recorder *r;
-	const cb_site_rec *s;
-	const cb_site *site;
 	const cb_lint_object *o;
-} fix_ctx;
+	int32_t obj;
+	unsigned cols;            /* the row width judged */
+	unsigned *site_worst;     /* when not NULL: each site's worst passes under the fix */
+} array_ctx;
 
-/* Every sub-group access of the site under FIX: at its minimum, total and worst passes. */
-static bool judge(void *p, const cb_fix *fix, cb_fix_score *sc)
+static bool judged(const cb_site_rec *s, int32_t obj)
 {
-	const fix_ctx *x = p;
+	return s->obj == obj && s->priced && !s->unknown && s->fix_ok;
+}
+
+/* Every sub-group access of site I under FIX, added to SC. */
+static bool judge_site(const array_ctx *x, uint32_t i, const cb_fix *fix, cb_fix_score *sc)
+{
 	cb_recorder *r = x->r;
+	const cb_site_rec *s = &r->sites[i];
+	const cb_site *site = &r->prog->sites[i];
 	const cb_lint_pricer *pr = r->pricer;
-	*sc = (cb_fix_score){ true, 0, 0 };
-	for (size_t at = 0; at < x->s->nfix;) {
-		unsigned nl = x->s->fix[at++];
+	bool two_d = x->o->rank == 2;
+	for (size_t at = 0; at < s->nfix;) {
+		unsigned nl = s->fix[at++];
 		for (unsigned l = 0; l < nl; l++) {
-			uint32_t v = x->s->fix[at + l];
+			uint32_t v = s->fix[at + l];
+			uint32_t row = two_d ? v >> 16 : v / x->cols, col = two_d ? v & 0xFFFF : v % x->cols;
 			r->active[l] = v != UINT32_MAX;
-			r->offsets[l] = r->active[l] ? cb_fix_index(fix, v >> 16, v & 0xFFFF,
-				x->o->dims[1]) * x->site->elem_bytes : 0;
+			r->offsets[l] = r->active[l] ?
+				cb_fix_index(fix, row, col, x->cols) * site->elem_bytes : 0;
 		}
 		at += nl;
 		unsigned passes, minp;
-		if (!pr->price(pr, x->site->op, x->site->elem_bytes, r->offsets, r->active, nl,
-			       &passes, &minp))
+		if (!pr->price(pr, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes,
+			       &minp))
 			return false;
 		sc->at_minimum &= passes <= minp;
 		sc->total_passes += passes;
 		sc->worst_passes = passes > sc->worst_passes ? passes : sc->worst_passes;
+		if (x->site_worst && passes > x->site_worst[i])
+			x->site_worst[i] = passes;
 	}
 	return true;
 }
 
-static void search(cb_recorder *r, const cb_site_rec *s, const cb_site *site,
-		   const cb_lint_object *o, cb_lint_fix *fix)
+static bool judge(void *p, const cb_fix *fix, cb_fix_score *sc)
 {
-	unsigned period = r->pricer->period ? r->pricer->period : 256;
-	unsigned max_pad = period / site->elem_bytes ? period / site->elem_bytes : 1;
-	fix_ctx x = { r, s, site, o };
-	cb_fix_space sp = { o->dims[0], o->dims[1], site->elem_bytes, 1, max_pad };
-	cb_fix_result res;
-	cb_fix_search(&sp, judge, &x, &res);
-	if (res.pad_found) {
-		fix->pad_found = true;
-		fix->pad = res.pad.pad;
-		fix->pad_passes = res.pad_score.worst_passes;
-		fix->pad_bytes = (uint64_t)o->dims[0] * res.pad.pad * o->elem_bytes;
-	}
-	if (res.swizzle_found) {
-		fix->swizzle_found = true;
-		fix->bits = res.swizzle.bits;
-		fix->shift = res.swizzle.shift;
-		fix->swizzle_passes = res.swizzle_score.worst_passes;
-	}
-	if (!fix->pad_found && !fix->swizzle_found)
-		snprintf(fix->note, sizeof fix->note,
-			 "no padding up to %u elements and no XOR swizzle makes it conflict-free",
-			 max_pad);
+	const array_ctx *x = p;
+	*sc = (cb_fix_score){ true, 0, 0 };
+	for (uint32_t i = 0; i < x->r->prog->nsites; i++)
+		if (judged(&x->r->sites[i], x->obj) && !judge_site(x, i, fix, sc))
+			return false;
+	return true;
 }
 
-void cb_rec_fix_search(cb_recorder *r, uint32_t index, cb_lint_fix *fix)
+static void choice(const cb_fix *f, const cb_fix_score *sc, unsigned rows, unsigned elem_bytes,
+		   cb_lint_fix_choice *c)
 {
-	const cb_site_rec *s = &r->sites[index];
-	const cb_site *site = &r->prog->sites[index];
+	*c = (cb_lint_fix_choice){ f->swizzle, f->pad, f->bits, f->shift,
+		cb_fix_bytes(f, rows, elem_bytes), sc->total_passes, sc->worst_passes,
+		sc->at_minimum };
+}
+
+static bool better(const cb_lint_fix_choice *a, const cb_lint_fix_choice *b)
+{
+	return a->total_passes < b->total_passes ||
+	       (a->total_passes == b->total_passes && a->bytes < b->bytes);
+}
+
+/* The search over one shape (ROWS x COLS); keeps the best fix and the other kind's best. */
+static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix *fix)
+{
+	unsigned period = x->r->pricer->period ? x->r->pricer->period : 256;
+	unsigned E = x->o->elem_bytes, max_pad = period / E ? period / E : 1;
+	cb_fix_space sp = { rows, cols, E, 1, max_pad };
+	cb_fix_result res;
+	x->cols = cols;
+	cb_fix_search(&sp, judge, x, &res);
+	if (!res.best_found)
+		return;
+	cb_lint_fix_choice best, alt;
+	choice(&res.best, &res.best_score, rows, E, &best);
+	bool other = res.best.swizzle ? res.pad_best_found : res.swizzle_best_found;
+	if (other)
+		choice(res.best.swizzle ? &res.pad_best : &res.swizzle_best,
+		       res.best.swizzle ? &res.pad_best_score : &res.swizzle_best_score, rows, E,
+		       &alt);
+	if (fix->found && !better(&best, &fix->best))
+		return;
+	fix->found = true;
+	fix->best = best;
+	fix->rows = rows;
+	fix->width = cols;
+	fix->alt_found = other && alt.total_passes == best.total_passes;
+	if (fix->alt_found)
+		fix->alt = alt;
+}
+
+/* Which sites touch object K, how many can be judged, and whether any conflicts. */
+static void census(const cb_recorder *r, int32_t obj, cb_lint_fix *fix)
+{
+	for (uint32_t i = 0; i < r->prog->nsites; i++) {
+		const cb_site_rec *s = &r->sites[i];
+		if (s->obj != obj || !s->subgroups)
+			continue;
+		fix->wanted |= s->conflict && !s->unknown;
+		if (judged(s, obj))
+			fix->judged++;
+		else
+			fix->unjudged++;
+	}
+}
+
+void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
+		      unsigned *site_alt)
+{
+	const cb_lint_object *o = &r->prog->objects[k];
+	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL };
 	memset(fix, 0, sizeof *fix);
-	fix->wanted = s->conflict && !s->unknown;
+	census(r, x.obj, fix);
 	if (!fix->wanted)
 		return;
-	if (s->obj < CB_OBJ_FIRST || !s->fix_ok) {
-		snprintf(fix->note, sizeof fix->note, "%s",
-			 s->fix_ok ? "the lanes do not index one array" : s->fix_note);
+	if (o->rank != 1 && o->rank != 2) {
+		snprintf(fix->note, sizeof fix->note, "%s is not a 1-D or 2-D array", o->name);
 		return;
 	}
-	const cb_lint_object *o = &r->prog->objects[s->obj - CB_OBJ_FIRST];
+	if (!fix->judged) {
+		snprintf(fix->note, sizeof fix->note, "no access into %s can be judged", o->name);
+		return;
+	}
 	fix->computed = true;
-	search(r, s, site, o, fix);
+	cb_fix none = { false, 0, 0, 0 };
+	cb_fix_score sc;
+	x.cols = o->rank == 2 ? o->dims[1] : 1;
+	judge(&x, &none, &sc);
+	fix->total_before = sc.total_passes;
+	if (o->rank == 2)
+		search_shape(&x, o->dims[0], o->dims[1], fix);
+	for (unsigned w = 2; o->rank == 1 && w <= o->dims[0] / 2; w *= 2)
+		if (o->dims[0] % w == 0)
+			search_shape(&x, o->dims[0] / w, w, fix);
+	if (fix->found && fix->best.total_passes >= fix->total_before)
+		fix->found = false;
+	if (!fix->found) {
+		snprintf(fix->note, sizeof fix->note, "no padding up to one bank period and no XOR "
+			 "swizzle lowers the passes of %s", o->name);
+		return;
+	}
+	x.cols = fix->width;
+	for (int kind = 0; kind < 2; kind++) {
+		const cb_lint_fix_choice *c = kind ? &fix->alt : &fix->best;
+		if (kind && !fix->alt_found)
+			break;
+		cb_fix f = { c->swizzle, c->pad, c->bits, c->shift };
+		x.site_worst = kind ? site_alt : site_worst;
+		judge(&x, &f, &sc);
+	}
 }

@@ -50,6 +50,7 @@ typedef struct {
 	cb_why why;
 	int64_t why_lo, why_hi;
 	unsigned passes_max, min_max, ways;
+	uint64_t total, total_min;   /* passes over every priced sub-group access, and minimum */
 	/* fix search data: per sub-group access, nlanes then (row << 16 | col) or ~0 */
 	bool fix_ok;              /* fix data kept for every priced sub-group access */
 	char fix_note[128];
@@ -84,7 +85,10 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 /* Prices the sub-group in flight (NLANES lanes) and moves to the next (lint_price.c). */
 void cb_rec_flush(cb_recorder *r, unsigned nlanes);
 
-/* The fix for a site (lint_price.c): padding and swizzle searched with the pricer. */
-void cb_rec_fix_search(cb_recorder *r, uint32_t site, cb_lint_fix *fix);
+/* The fix of object K (lint_price.c): the padding or swizzle with the fewest passes over
+ * every access into it; each site's worst passes under it (and under the other kind's best
+ * when that is as good) into SITE_WORST and SITE_ALT, zeroed arrays of one per site. */
+void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
+		      unsigned *site_alt);
 
 #endif

@@ -3,7 +3,6 @@
  * the result's names and memory. */
 #include "config.h"
 #include "lint/lint.h"
-#include "core/swizzle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,21 +80,32 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "[...]");
 }
 
-void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n)
+void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
+		      char *buf, size_t n)
 {
-	snprintf(buf, n, "%s %s[%u][%u+%u]", o->elem_type, o->name, o->dims[0], o->dims[1], pad);
-}
-
-void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
-			  size_t n)
-{
-	cb_swizzle_expr(o->name, bits, shift, buf, n);
+	unsigned mask = (1u << c->bits) - 1u;
+	char sw[64];
+	if (c->shift)
+		snprintf(sw, sizeof sw, "c ^ ((r >> %u) & %u)", c->shift, mask);
+	else
+		snprintf(sw, sizeof sw, "c ^ (r & %u)", mask);
+	if (o->rank == 2 && c->swizzle)
+		snprintf(buf, n, "%s[r][%s]", o->name, sw);
+	else if (o->rank == 2)
+		snprintf(buf, n, "%s %s[%u][%u+%u]", o->elem_type, o->name, o->dims[0], o->dims[1],
+			 c->pad);
+	else if (c->swizzle)
+		snprintf(buf, n, "%s[r * %u + (%s)]", o->name, f->width, sw);
+	else
+		snprintf(buf, n, "%s %s[%u*(%u+%u)], %s[r * (%u+%u) + c]", o->elem_type, o->name,
+			 f->rows, f->width, c->pad, o->name, f->width, c->pad);
 }
 
 bool cb_lint_has_conflict(const cb_lint_result *res)
 {
 	for (size_t i = 0; i < res->naccesses; i++)
-		if (res->accesses[i].status == CB_LINT_PREDICTED && res->accesses[i].conflict)
+		if (res->accesses[i].status == CB_LINT_PREDICTED && res->accesses[i].conflict &&
+		    !res->accesses[i].suppressed)
 			return true;
 	return false;
 }

@@ -3,6 +3,7 @@
 #include "views/lint_text.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WIDTH 98
@@ -78,53 +79,67 @@ static void note(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
-static void head(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
+static void where(FILE *out, const cb_lint_access *a)
 {
 	put_escaped(out, a->file);
-	fprintf(out, ":%u:%u", a->line, a->column);
+	fprintf(out, ":%u:%u: ", a->line, a->column);
+}
+
+/* A warning for a conflict or an access that cannot be priced, as compilers write them; a
+ * conflict-free, suppressed or not executed access only with --verbose. False when nothing
+ * is written. */
+static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bool verbose)
+{
+	bool warn = !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
+	if (!warn && !verbose)
+		return false;
+	where(out, a);
+	fputs(warn ? "warning" : a->suppressed ? "note: accepted" : "note", out);
 	what(out, r, a);
 	fputs(": ", out);
 	if (a->status == CB_LINT_UNKNOWN)
-		fputs("unknown", out);
+		fputs("unknown (not priced)", out);
 	else if (a->status == CB_LINT_NOT_EXECUTED)
 		fputs("not executed", out);
 	else if (a->conflict)
-		fprintf(out, "%u %s (%u-way conflict; conflict-free minimum %u)", a->passes_max,
+		fprintf(out, "%u %s, %u-way conflict (minimum %u)", a->passes_max,
 			passes(a->passes_max), a->ways, a->min_passes);
 	else
 		fprintf(out, "%u %s (conflict-free)", a->passes_max, passes(a->passes_max));
 	fputc('\n', out);
 	if (a->note[0])
 		note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
+	return true;
 }
 
+/* The access's array fix, as note lines: its passes here under the fix. */
 static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 {
-	const cb_lint_fix *f = &a->fix;
 	char buf[256];
-	if (!f->wanted)
+	if (!a->conflict || a->status == CB_LINT_UNKNOWN || a->suppressed)
 		return;
-	if (!f->computed || (!f->pad_found && !f->swizzle_found)) {
-		fprintf(out, "  fix: %s: ", f->computed ? "none found" : "no fix computed");
-		put_escaped(out, f->note);
+	if (!a->fixed) {
+		where(out, a);
+		fputs("note: no fix: ", out);
+		put_escaped(out, a->fix_note[0] ? a->fix_note : "none found");
 		fputc('\n', out);
 		return;
 	}
 	const cb_lint_object *o = &r->objects[a->object];
-	const char *lead = "  fix: ";
-	if (f->pad_found) {
-		cb_lint_pad_decl(o, f->pad, buf, sizeof buf);
-		fputs(lead, out);
+	const cb_lint_fix *f = &o->fix;
+	for (int k = 0; k < 2; k++) {
+		const cb_lint_fix_choice *c = k ? &f->alt : &f->best;
+		unsigned here = k ? a->alt_passes : a->fixed_passes;
+		if (k && !f->alt_found)
+			break;
+		cb_lint_fix_text(o, f, c, buf, sizeof buf);
+		where(out, a);
+		fputs(k ? "note: or: " : "note: fix: ", out);
 		put_escaped(out, buf);
-		fprintf(out, " (%u %s, +%" PRIu64 " B)\n", f->pad_passes, passes(f->pad_passes),
-			f->pad_bytes);
-		lead = "   or: ";
-	}
-	if (f->swizzle_found) {
-		cb_lint_swizzle_expr(o, f->bits, f->shift, buf, sizeof buf);
-		fputs(lead, out);
-		put_escaped(out, buf);
-		fprintf(out, " (%u %s, no memory)\n", f->swizzle_passes, passes(f->swizzle_passes));
+		if (c->bytes)
+			fprintf(out, " (%u %s here, +%" PRIu64 " B)\n", here, passes(here), c->bytes);
+		else
+			fprintf(out, " (%u %s here, no memory)\n", here, passes(here));
 	}
 }
 
@@ -213,9 +228,82 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	fputc('\n', out);
 }
 
-void cb_lint_print_text(FILE *out, const cb_lint_result *r)
+/* Each array with a fix: the passes in all before and after, and each access under it. */
+static void array_fixes(FILE *out, const cb_lint_result *r)
 {
-	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0;
+	char buf[256], decl[256];
+	for (size_t k = 0; k < r->nobjects; k++) {
+		const cb_lint_object *o = &r->objects[k];
+		const cb_lint_fix *f = &o->fix;
+		if (!f->found)
+			continue;
+		cb_lint_fix_text(o, f, &f->best, buf, sizeof buf);
+		cb_lint_object_decl(o, decl, sizeof decl);
+		wrap w = { out, 0 };
+		w.col = fprintf(out, "fix for ");
+		w.col += put_escaped(out, decl);
+		w.col += fprintf(out, ": ");
+		w.col += put_escaped(out, buf);
+		char t[96];
+		snprintf(t, sizeof t, ": passes in all %.0f -> %.0f; per access:", f->total_before,
+			 f->best.total_passes);
+		w.col += fprintf(out, "%s", t);
+		size_t left = 0;
+		for (size_t i = 0; i < r->naccesses; i++)
+			left += r->accesses[i].object == (int)k && r->accesses[i].fixed;
+		for (size_t i = 0; i < r->naccesses; i++) {
+			const cb_lint_access *a = &r->accesses[i];
+			if (a->object != (int)k || !a->fixed)
+				continue;
+			snprintf(t, sizeof t, "line %u: %u -> %u%s", a->line, a->passes_max,
+				 a->fixed_passes, --left ? "," : "");
+			word(&w, t);
+		}
+		fputc('\n', out);
+		if (f->unjudged)
+			fprintf(out, "  (%u access%s of it not judged: offsets not known)\n", f->unjudged,
+				f->unjudged == 1 ? "" : "es");
+	}
+}
+
+static int by_excess(const void *x, const void *y)
+{
+	const cb_lint_access *a = *(const cb_lint_access *const *)x;
+	const cb_lint_access *b = *(const cb_lint_access *const *)y;
+	uint64_t ea = a->total_passes - a->total_min, eb = b->total_passes - b->total_min;
+	return ea < eb ? 1 : ea > eb ? -1 : 0;
+}
+
+/* The kernel's passes in all and those beyond the minimum (Nsight's excessive wavefronts),
+ * with the accesses that cost most, ranked. */
+static void excess(FILE *out, const cb_lint_result *r)
+{
+	uint64_t total = 0, min = 0;
+	const cb_lint_access **rank = calloc(r->naccesses + 1, sizeof *rank);
+	size_t n = 0;
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *a = &r->accesses[i];
+		total += a->total_passes;
+		min += a->total_min;
+		if (rank && a->total_passes > a->total_min && !a->suppressed)
+			rank[n++] = a;
+	}
+	fprintf(out, "passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum",
+		total, total - min);
+	if (rank && n) {
+		qsort(rank, n, sizeof *rank, by_excess);
+		fputs("; most:", out);
+		for (size_t i = 0; i < n && i < 3; i++)
+			fprintf(out, "%s line %u (%" PRIu64 ")", i ? "," : "", rank[i]->line,
+				rank[i]->total_passes - rank[i]->total_min);
+	}
+	fputc('\n', out);
+	free(rank);
+}
+
+void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
+{
+	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0;
 	put_escaped(out, r->path ? r->path : "");
 	fputs(": kernel ", out);
 	put_escaped(out, r->kernel ? r->kernel : "");
@@ -224,17 +312,24 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r)
 	models_line(out, r);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
-		head(out, r, a);
 		counts[a->status]++;
-		conflicts += a->conflict && a->status != CB_LINT_UNKNOWN;
-		if (a->status == CB_LINT_NOT_EXECUTED)
+		conflicts += a->conflict && a->status != CB_LINT_UNKNOWN && !a->suppressed;
+		accepted += a->conflict && a->suppressed;
+		if (!head(out, r, a, verbose) || a->status == CB_LINT_NOT_EXECUTED)
 			continue;
 		fix(out, r, a);
-		iterations(out, a);
-		lanes(out, r, a);
+		if (verbose) {
+			iterations(out, a);
+			lanes(out, r, a);
+		}
 	}
+	array_fixes(out, r);
 	fprintf(out, "%zu __local access%s: %zu predicted, %zu assumed, %zu unknown, %zu not "
-		"executed; %zu with conflicts\n", r->naccesses, r->naccesses == 1 ? "" : "es",
+		"executed; %zu with conflicts", r->naccesses, r->naccesses == 1 ? "" : "es",
 		counts[CB_LINT_PREDICTED], counts[CB_LINT_ASSUMED], counts[CB_LINT_UNKNOWN],
 		counts[CB_LINT_NOT_EXECUTED], conflicts);
+	if (accepted)
+		fprintf(out, ", %zu accepted", accepted);
+	fputc('\n', out);
+	excess(out, r);
 }

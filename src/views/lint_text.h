@@ -6,8 +6,12 @@
 
 #include "lint/lint.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
-void cb_lint_print_text(FILE *out, const cb_lint_result *r);
+/* Compiler-style: "FILE:LINE:COL: warning: ..." for each conflict or unpriced access, "note:"
+ * lines for its array's fix; VERBOSE adds conflict-free, accepted and not executed accesses
+ * with their iterations and lanes. Then each array's fix and the kernel's summary. */
+void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV } cb_format;
+typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF } cb_format;
 
 /* Parses "text", "json" or "csv". */
 bool cb_format_parse(const char *s, cb_format *f);
