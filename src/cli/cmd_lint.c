@@ -145,12 +145,11 @@ static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
 		return rc;
 	cb_model_choice c;
 	cb_select_model(&r, CB_OP_LOAD, 0, &c);
-	if (c.source == CB_CHOICE_FLAT)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: has no bank model to predict with "
-				  "(inference status: not_banked)", path);
-	else if (c.source == CB_CHOICE_NONE)
+	if (c.source == CB_CHOICE_NONE)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
-	if (rc == CB_OK) {
+	if (rc == CB_OK && c.source == CB_CHOICE_FLAT) {
+		cb_lint_pricer_flat(m, r.device.subgroup_size);
+	} else if (rc == CB_OK) {
 		cb_recorded_model *rec = &r.recorded[CB_OP_LOAD];
 		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r.device.subgroup_size);
 		add_op_models(&r, m);

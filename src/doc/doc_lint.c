@@ -48,7 +48,8 @@ static json_t *model(const cb_lint_result *r)
 {
 	json_t *m = json_object();
 	json_object_set_new(m, "subgroup", json_integer(r->subgroup));
-	if (!r->has_model)
+	json_object_set_new(m, "banked", json_boolean(r->has_model && !r->flat));
+	if (!r->has_model || r->flat)
 		return m;
 	geometry(m, &r->geom, r->lanes_per_pass);
 	static const char *const names[3] = { NULL, "store", "atomic" };

@@ -99,6 +99,8 @@ typedef struct {
  * one word serialize). Caller-owned; pricer.ctx points back to it. */
 typedef struct {
 	cb_lint_pricer pricer;
+	bool flat;          /* the loads are not banked: ops without a model of their own take
+			     * one pass for every pattern */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];
@@ -106,6 +108,8 @@ typedef struct {
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 			       const unsigned lanes_per_pass[CB_NELEM], unsigned subgroup);
+/* A pricer for a not-banked document: one pass for every access. */
+void cb_lint_pricer_flat(cb_lint_model *m, unsigned subgroup);
 /* Gives OP (store or atomic) its own measured model. */
 void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM]);
@@ -235,6 +239,7 @@ typedef struct {
 	char *kernel, *path;
 	unsigned local[3], group[3], work_dim, subgroup;
 	bool has_model;
+	bool flat;                 /* the model is not banked: every access one pass */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];   /* the stores' and atomics' own models, where measured */

@@ -17,6 +17,11 @@ static bool model_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 	const cb_lint_model *m = p->ctx;
 	int e = cb_elem_index(elem_bytes);
 	const cb_lint_op_model *own = &m->ops[op];
+	if (m->flat && !own->measured) {
+		/* Not banked: every access costs what a conflict-free one does. */
+		*passes = *min_passes = 1;
+		return e >= 0 && nlanes > 0;
+	}
 	cb_geometry g = own->measured ? own->geom : m->geom;
 	const unsigned *lanes = own->measured ? own->lanes_per_pass : m->lanes_per_pass;
 	if (e < 0 || !lanes[e] || nlanes == 0 || nlanes > CB_MAX_LANES)
@@ -38,6 +43,15 @@ void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
 	memcpy(m->lanes_per_pass, lanes_per_pass, sizeof m->lanes_per_pass);
 	m->pricer.subgroup = subgroup;
 	m->pricer.period = g->banks * g->width;
+	m->pricer.price = model_price;
+	m->pricer.ctx = m;
+}
+
+void cb_lint_pricer_flat(cb_lint_model *m, unsigned subgroup)
+{
+	memset(m, 0, sizeof *m);
+	m->flat = true;
+	m->pricer.subgroup = subgroup;
 	m->pricer.price = model_price;
 	m->pricer.ctx = m;
 }

@@ -201,6 +201,11 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	bool has[3] = { false, false, false };
 	for (size_t i = 0; i < r->naccesses; i++)
 		has[r->accesses[i].op] = true;
+	if (r->has_model && r->flat) {
+		fputs("priced with: a model that is not banked (inference not_banked): every access "
+		      "takes one pass\n", out);
+		return;
+	}
 	if (!r->has_model || (!has[CB_OP_STORE] && !has[CB_OP_ATOMIC]))
 		return;
 	fputs("priced with:", out);
