@@ -237,6 +237,11 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 	case K_STRING:
 		if (!*value)
 			return usage_error(err, "empty value for --%s", op->name);
+		/* A second document is never dropped in silence: one model at a time. */
+		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset))
+			return usage_error(err, "--model given twice ('%s', '%s'): %s takes one model "
+					   "document", *(const char **)(base + op->offset), value,
+					   command_names[o->cmd]);
 		*(const char **)(base + op->offset) = value;
 		return CB_OK;
 	case K_LIST: {
