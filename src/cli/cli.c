@@ -281,6 +281,7 @@ static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command
 	case CB_CMD_PREDICT: return cb_cmd_predict(o, err);
 	case CB_CMD_COMPARE: return cb_cmd_compare(o, err);
 	case CB_CMD_PLOT: return cb_cmd_plot(o, err);
+	case CB_CMD_EXPORT: return cb_cmd_export(o, err);
 	case CB_CMD_LINT: return lint ? lint(o, err) : cb_lint_exec(argc, argv, err);
 	default: return cb_error_set(err, CB_ERR_USAGE, "no such command");
 	}

@@ -100,7 +100,7 @@ static void render_lint(FILE *out, const void *p)
 		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, 1)
 						: cb_lint_to_sarif(c->res, 1, PACKAGE_VERSION);
 		if (s)
-			fprintf(out, "%s%s", s, c->fmt == CB_FMT_SARIF ? "\n" : "");
+			fputs(s, out);
 		free(s);
 	} else {
 		cb_lint_print_text(out, c->res, c->verbose);

@@ -15,6 +15,7 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err);
 cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err);
 cb_rc cb_cmd_plot(const cb_cli_options *o, cb_error *err);
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err);
+cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err);
 
 /* The renderer of a result in FMT (text report, CSV, JSON document). */
 cb_render_fn cb_renderer(cb_format fmt);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "predict",
-						    "compare", "plot", "lint" };
+						    "compare", "plot", "lint", "export" };
 
 #define RUN (1u << CB_CMD_RUN)
 #define PLAN (1u << CB_CMD_PLAN)
@@ -20,6 +20,7 @@ static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "p
 #define PREDICT (1u << CB_CMD_PREDICT)
 #define COMPARE (1u << CB_CMD_COMPARE)
 #define PLOT (1u << CB_CMD_PLOT)
+#define EXPORT (1u << CB_CMD_EXPORT)
 #define LINT (1u << CB_CMD_LINT)
 #define ALL ((1u << CB_NCMD) - 1)
 
@@ -63,8 +64,8 @@ static const option table[] = {
 	  "(--device all: an existing directory)", NULL },
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
-	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT, K_CHOICE, 0, 0, 0,
-	  "text|json|csv|sarif", OFF(format), NULL, 0, "FMT",
+	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT | EXPORT, K_CHOICE, 0, 0, 0,
+	  "text|json|csv|sarif|gpgpusim|gem5", OFF(format), NULL, 0, "FMT",
 	  "text, json or csv (default text; plan: json; lint: text or json)", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
@@ -325,7 +326,7 @@ static cb_rc parse_command(int argc, char **argv, cb_cli_options *o, int *first,
 			return CB_OK;
 		}
 	return usage_error(err, "unknown command '%s' (commands: run, plan, analyze, predict, "
-			   "compare, plot, lint)", argv[1]);
+			   "compare, plot, lint, export)", argv[1]);
 }
 
 static void getopt_tables(struct option *longs, char *shorts)
@@ -411,6 +412,9 @@ cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
 	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
 		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
 				   "json or csv", command_names[o->cmd]);
+	if (o->format >= CB_OPT_FORMAT_GPGPUSIM && o->cmd != CB_CMD_EXPORT)
+		return usage_error(err, "--format gpgpusim and gem5 are export's; %s writes text, "
+				   "json or csv", command_names[o->cmd]);
 	if (o->min_rounds > o->max_rounds)
 		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);
@@ -469,6 +473,8 @@ static const char *const usage_lines[CB_NCMD] = {
 	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
 	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
 	"                                   predicted conflicts of each __local access",
+	"clbanks export FILE [--format json|gpgpusim|gem5]\n"
+	"                                   the bank model for simulators and compilers",
 };
 
 void cb_options_help(FILE *out, int cmd)

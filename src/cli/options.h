@@ -11,10 +11,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define CB_OPT_FORMAT_SARIF 3 /* --format's index of "sarif" */
+/* --format's indices beyond text, json and csv (cb_format_of maps the first four) */
+#define CB_OPT_FORMAT_JSON 1
+#define CB_OPT_FORMAT_SARIF 3
+#define CB_OPT_FORMAT_GPGPUSIM 4
+#define CB_OPT_FORMAT_GEM5 5
 
 enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
-		  CB_CMD_PLOT, CB_CMD_LINT, CB_NCMD };
+		  CB_CMD_PLOT, CB_CMD_LINT, CB_CMD_EXPORT, CB_NCMD };
 
 /* A repeatable option's values, in command-line order. */
 typedef struct {
@@ -27,7 +31,7 @@ typedef struct {
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool fail_on_conflict, summary;
-	int format;           /* index into "text|json|csv|sarif", -1 when not given */
+	int format;           /* index into "text|json|csv|sarif|gpgpusim|gem5", -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;

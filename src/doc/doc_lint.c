@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
+#include "doc/doc_json.h"
 #include "doc/doc_lint.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,19 +225,7 @@ char *cb_lint_to_json(const cb_lint_result *res, size_t n)
 		json_object_set_new(root, "model", model(&res[0]));
 	}
 	json_object_set_new(root, "kernels", ks);
-	char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(root);
-	if (!s)
-		return NULL;
-	size_t len = strlen(s);
-	char *out = realloc(s, len + 2);
-	if (!out) {
-		free(s);
-		return NULL;
-	}
-	out[len] = '\n';
-	out[len + 1] = '\0';
-	return out;
+	return cb_json_text(root, 2);
 }
 
 /* A path as a relative URI reference: unreserved characters and '/' as they are, the rest
@@ -322,7 +311,5 @@ char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
 	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
 				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
 				 "runs", "tool", "driver", driver, "results", results);
-	char *s = root ? json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-	json_decref(root);
-	return s;
+	return root ? cb_json_text(root, 2) : NULL;
 }
