@@ -12,22 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The lane offsets of --lanes: comma-separated byte offsets. */
-static cb_rc parse_lanes(const char *text, uint32_t *lanes, unsigned *n, cb_error *err)
+/* The lane offsets of --lanes: comma-separated byte offsets, "-" for a lane that takes no
+ * part (a divergent branch left it out). */
+static cb_rc parse_lanes(const char *text, uint32_t *lanes, bool *active, unsigned *n,
+			 cb_error *err)
 {
 	*n = 0;
 	for (const char *p = text; *p;) {
 		char buf[32];
 		size_t len = strcspn(p, ",");
-		unsigned long v;
+		unsigned long v = 0;
 		if (len == 0 || len >= sizeof buf || *n >= CB_MAX_LANES)
 			return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --lanes: expected "
 					    "comma-separated byte offsets", text);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
-		if (!cb_parse_ulong(buf, 0, 0x7fffffffUL, &v))
+		bool off = strcmp(buf, "-") == 0;
+		if (!off && !cb_parse_ulong(buf, 0, 0x7fffffffUL, &v))
 			return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --lanes: a lane "
-					    "offset must be a non-negative integer", buf);
+					    "offset must be a non-negative integer, or - for an "
+					    "inactive lane", buf);
+		active[*n] = !off;
 		lanes[(*n)++] = (uint32_t)v;
 		p += len;
 		if (*p == ',' && !*++p)
@@ -94,24 +99,36 @@ static void render_predict(FILE *out, const void *p)
 	}
 }
 
-/* The lanes of --lanes or --stride, checked against the model's sub-group and element size. */
+/* The lanes of --lanes or --stride, checked against the model's sub-group and element size;
+ * with --active N, lanes N and up take no part (and --lanes may stop at N offsets). */
 static cb_rc predict_lanes(const cb_cli_options *o, unsigned S, unsigned E, uint32_t *lanes,
-			   cb_error *err)
+			   bool *active, cb_error *err)
 {
 	unsigned n = S;
 	bool stride = cb_option_given(o, "stride");
+	unsigned act = cb_option_given(o, "active") ? (unsigned)o->active : S;
 	if (stride == (o->lanes != NULL))
 		return cb_error_set(err, CB_ERR_USAGE, "predict needs one of --lanes A,B,... and "
 				    "--stride S");
+	if (act > S)
+		return cb_error_set(err, CB_ERR_USAGE, "--active %u: the model's sub-group has %u "
+				    "lanes", act, S);
+	for (unsigned l = 0; l < S; l++)
+		active[l] = true;
 	if (stride)
 		cb_stride_lanes(lanes, S, E, (unsigned)o->stride);
-	else if (parse_lanes(o->lanes, lanes, &n, err) != CB_OK)
+	else if (parse_lanes(o->lanes, lanes, active, &n, err) != CB_OK)
 		return CB_ERR_USAGE;
+	if (n == act && act < S)
+		n = S; /* the rest are inactive */
 	if (n != S)
 		return cb_error_set(err, CB_ERR_USAGE, "--lanes has %u offsets; the model's sub-group "
-				    "has %u lanes", n, S);
+				    "has %u lanes (mark inactive lanes with -, or give --active N and "
+				    "N offsets)", n, S);
+	for (unsigned l = act; l < S; l++)
+		active[l] = false;
 	for (unsigned l = 0; l < n; l++)
-		if (lanes[l] % E)
+		if (active[l] && lanes[l] % E)
 			return cb_error_set(err, CB_ERR_USAGE, "--lanes: lane %u's offset %u is not a "
 					    "multiple of the element size (%u bytes)", l, lanes[l], E);
 	return CB_OK;
@@ -119,11 +136,11 @@ static cb_rc predict_lanes(const cb_cli_options *o, unsigned S, unsigned E, uint
 
 /* The cost of LANES (core pricing) and, for -v, which lanes share each pass. */
 static void answer(const cb_model_choice *m, unsigned S, const uint32_t *lanes,
-		   unsigned *pass_of_lane, predict_ctx *c)
+		   const bool *active, unsigned *pass_of_lane, predict_ctx *c)
 {
 	cb_predict_answer *a = &c->a;
 	cb_access_cost cost;
-	cb_choice_price(m, a->elem_bytes, lanes, NULL, S, &cost);
+	cb_choice_price(m, a->elem_bytes, lanes, active, S, &cost);
 	a->passes = cost.passes;
 	a->min_passes = cost.min_passes;
 	a->slowdown = cost.min_passes ? cost.slowdown : 1;
@@ -131,7 +148,8 @@ static void answer(const cb_model_choice *m, unsigned S, const uint32_t *lanes,
 	a->nlanes = S;
 	a->pass_of_lane = NULL;
 	if (c->verbose) {
-		cb_pass_schedule(&m->geom, m->lanes_per_pass, a->elem_bytes, lanes, S, pass_of_lane);
+		cb_pass_schedule(&m->geom, m->lanes_per_pass, a->elem_bytes, lanes, active, S,
+				 pass_of_lane);
 		a->pass_of_lane = pass_of_lane;
 	}
 }
@@ -160,14 +178,15 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 				    "%u-byte elements (not measured)", o->model, cb_op_name(op), E);
 	uint32_t *lanes = cb_xmalloc(CB_MAX_LANES * sizeof *lanes);
 	unsigned *pass_of_lane = cb_xcalloc(CB_MAX_LANES, sizeof *pass_of_lane);
+	bool *active = cb_xcalloc(CB_MAX_LANES, sizeof *active);
 	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, { .op = cb_op_name(op),
 		.elem_bytes = E, .banked = banked, .by_size = m.source == CB_CHOICE_BY_SIZE,
 		.conflict_ways = 1, .passes = 1,
 		.min_passes = 1, .slowdown = 1 } };
-	rc = predict_lanes(o, S, E, lanes, err);
+	rc = predict_lanes(o, S, E, lanes, active, err);
 	if (rc == CB_OK && banked) {
 		c.a.lanes_per_pass = m.lanes_per_pass;
-		answer(&m, S, lanes, pass_of_lane, &c);
+		answer(&m, S, lanes, active, pass_of_lane, &c);
 	} else {
 		c.a.note = "the document's local memory is not banked (inference not_banked): every "
 			   "access pattern costs the same";
@@ -176,5 +195,6 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 		rc = cb_emit(o->output, o->force, render_predict, &c, err);
 	free(lanes);
 	free(pass_of_lane);
+	free(active);
 	return rc;
 }

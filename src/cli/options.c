@@ -77,6 +77,8 @@ static const option table[] = {
 	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)", NULL },
 	{ "stride", 0, PREDICT, K_UINT, 0, 65536, 0, NULL, OFF(stride), NULL, 0, "S",
 	  "predict: lane i accesses element i * S (instead of --lanes)", NULL },
+	{ "active", 0, PREDICT, K_UINT, 1, 1024, 0, NULL, OFF(active), NULL, 0, "N",
+	  "predict: only lanes 0..N-1 take part (--lanes may stop at N)", NULL },
 	{ "op", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(op_text), NULL, 0, "OP",
 	  "predict: load, store or atomic (default load)", NULL },
 	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,

@@ -36,7 +36,7 @@ typedef struct {
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
-	unsigned long stride;
+	unsigned long stride, active;
 	const char *ops_text, *op_text; /* --ops LIST, --op OP */
 	unsigned ops;                   /* CB_OP_BIT bits (default: every op) */
 	int op;                         /* cb_op of --op (default load) */

@@ -3,6 +3,7 @@
 #include "core/model.h"
 #include "core/util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,7 +159,8 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 	return total;
 }
 
-/* One group's lanes [G0, G1): pass within the group of each lane; returns the group's passes. */
+/* One group's lanes [G0, G1): pass within the group of each lane (UINT_MAX for a lane that
+ * touches no word: inactive); returns the group's passes. */
 static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_word,
 			       const cb_geometry *g, unsigned g0, unsigned g1, unsigned *pass_of_lane)
 {
@@ -166,6 +168,10 @@ static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_wor
 	unsigned worst = 0;
 	for (unsigned l = g0; l < g1; l++) {
 		unsigned pass = 0;
+		if (p->lane_first[l] == p->lane_first[l + 1]) {
+			pass_of_lane[l] = UINT_MAX;
+			continue;
+		}
 		for (unsigned k = p->lane_first[l]; k < p->lane_first[l + 1]; k++) {
 			int32_t prev = p->prev_lane[k];
 			unsigned here;
@@ -182,11 +188,12 @@ static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_wor
 }
 
 unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_bytes,
-			  const uint32_t *offsets, unsigned nlanes, unsigned *pass_of_lane)
+			  const uint32_t *offsets, const bool *active, unsigned nlanes,
+			  unsigned *pass_of_lane)
 {
 	cb_prepared p;
 	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
-	    !cb_prepare(&p, g->width, elem_bytes, offsets, nlanes))
+	    !cb_prepare_active(&p, g->width, elem_bytes, offsets, active, nlanes))
 		return 0;
 	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
 	cb_prepared_banks(&p, g->banks, banks);
@@ -196,7 +203,8 @@ unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_by
 		unsigned g1 = g0 + eff < p.nlanes ? g0 + eff : p.nlanes;
 		unsigned n = schedule_group(&p, banks, g, g0, g1, pass_of_lane);
 		for (unsigned l = g0; l < g1; l++)
-			pass_of_lane[l] += total;
+			if (pass_of_lane[l] != UINT_MAX)
+				pass_of_lane[l] += total;
 		total += n;
 	}
 	free(banks);

@@ -96,12 +96,14 @@ bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		     const uint32_t *offsets, const bool *active, unsigned nlanes,
 		     cb_access_cost *cost);
 
-/* Which pass serves each lane (PASS_OF_LANE, NLANES entries), as cb_passes counts them: in
+/* Which pass serves each lane (PASS_OF_LANE, NLANES entries; UINT_MAX for a lane ACTIVE
+ * leaves out, NULL = all active), as cb_passes_active counts them: in
  * its group, the k-th distinct word of a bank goes to the group's k-th pass (a lane spanning
  * several words, to the latest); a lane on a word an earlier lane of the group touched shares
  * that lane's pass (broadcast). Returns the passes, 0 when the table cannot be modelled. With
  * pair packing (a group twice as wide), the same rule over the wider group. */
 unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_bytes,
-			  const uint32_t *offsets, unsigned nlanes, unsigned *pass_of_lane);
+			  const uint32_t *offsets, const bool *active, unsigned nlanes,
+			  unsigned *pass_of_lane);
 
 #endif
