@@ -2,6 +2,7 @@
 #include "config.h"
 #include "measure/device.h"
 #include "measure/clerr.h"
+#include "measure/watchdog.h"
 #include "core/util.h"
 
 #include <CL/cl_ext.h>
@@ -119,7 +120,7 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 	return true;
 }
 
-cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+static cb_rc enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
 {
 	cl_uint np = 0;
 	memset(list, 0, sizeof *list);
@@ -159,6 +160,15 @@ cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_e
 		return CB_ERR_NODEV;
 	}
 	return CB_OK;
+}
+
+/* The ICD loader starts every driver here: the slowest calls, and the first that can hang. */
+cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+{
+	cb_watchdog_slow("listing the OpenCL devices (clGetPlatformIDs, clGetDeviceIDs)");
+	cb_rc rc = enumerate(list, notify, err);
+	cb_watchdog_arm(0, NULL);
+	return rc;
 }
 
 size_t cb_device_default(const cb_device_list *list)
