@@ -16,6 +16,42 @@
 #include <string.h>
 #include <strings.h>
 
+/* The length of the valid UTF-8 sequence at S (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF), 0 when there is none. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	static const struct { unsigned char lo, hi, lo2, hi2; size_t len; } leads[] = {
+		{ 0x00, 0x7f, 0, 0, 1 }, { 0xc2, 0xdf, 0x80, 0xbf, 2 }, { 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+		{ 0xe1, 0xec, 0x80, 0xbf, 3 }, { 0xed, 0xed, 0x80, 0x9f, 3 }, { 0xee, 0xef, 0x80, 0xbf, 3 },
+		{ 0xf0, 0xf0, 0x90, 0xbf, 4 }, { 0xf1, 0xf3, 0x80, 0xbf, 4 }, { 0xf4, 0xf4, 0x80, 0x8f, 4 },
+	};
+	for (size_t k = 0; k < sizeof leads / sizeof *leads; k++) {
+		if (s[0] < leads[k].lo || s[0] > leads[k].hi)
+			continue;
+		if (leads[k].len > 1 && (s[1] < leads[k].lo2 || s[1] > leads[k].hi2))
+			return 0;
+		for (size_t i = 2; i < leads[k].len; i++)
+			if (s[i] < 0x80 || s[i] > 0xbf)
+				return 0;
+		return leads[k].len;
+	}
+	return 0;
+}
+
+/* Driver strings go into documents, which hold UTF-8 only: a byte that is not part of a
+ * valid sequence becomes '?' (the document's writer would drop the whole string). */
+static char *valid_utf8(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p;) {
+		size_t n = utf8_seq(p);
+		if (n == 0)
+			*p++ = '?';
+		else
+			p += n;
+	}
+	return s;
+}
+
 /* A string property, or a copy of "?" when the driver refuses it (drivers differ, never crash). */
 static char *platform_string(cl_platform_id p, cl_platform_info what)
 {
@@ -27,7 +63,7 @@ static char *platform_string(cl_platform_id p, cl_platform_info what)
 		free(s);
 		return cb_xstrdup("?");
 	}
-	return s;
+	return valid_utf8(s);
 }
 
 static char *device_string(cl_device_id d, cl_device_info what)
@@ -44,7 +80,7 @@ static char *device_string(cl_device_id d, cl_device_info what)
 	size_t len = strlen(s);
 	while (len && isspace((unsigned char)s[len - 1]))
 		s[--len] = '\0';
-	return s;
+	return valid_utf8(s);
 }
 
 const char *cb_device_type_name(cl_device_type type)
