@@ -9,7 +9,7 @@
 
 /* Built outside the handlers, which only read it (with write()). */
 static char message[512];
-static volatile sig_atomic_t busy, stop_sig;
+static volatile sig_atomic_t busy, stop_sig, slow;
 static unsigned limit_s;
 
 static void put(const char *s)
@@ -37,7 +37,9 @@ static void on_alarm(int sig)
 	}
 	put("\nclbanks: watchdog: ");
 	put(message);
-	put(" did not finish within --timeout; giving up (no output written)\n");
+	put(slow ? " did not finish within ten times --timeout (a build's or the driver's start-up "
+	    "allowance); giving up (no output written)\n" :
+	    " did not finish within --timeout; giving up (no output written)\n");
 	_exit(4);
 }
 
@@ -61,7 +63,7 @@ void cb_watchdog_arm(unsigned seconds, const char *what)
 		installed = true;
 	}
 	if (!what) {
-		busy = 0;
+		busy = slow = 0;
 		alarm(0);
 		return;
 	}
@@ -86,11 +88,13 @@ unsigned cb_watchdog_limit(void)
 
 void cb_watchdog_call(const char *what)
 {
+	slow = 0;
 	cb_watchdog_arm(limit_s, what);
 }
 
 void cb_watchdog_slow(const char *what)
 {
+	slow = 1;
 	cb_watchdog_arm(limit_s > 86400 ? 864000 : limit_s * 10, what);
 }
 
