@@ -426,15 +426,23 @@ static size_t type_size(prop_type t)
 	return sizes[t];
 }
 
-/* The range of P's values that make sense: its document member's, else its own. */
-static bool prop_range(const dev_prop *p, double *lo, double *hi)
+/* The range a document accepts for member DOC; false when it has none (a string). */
+static bool doc_range(size_t doc, double *lo, double *hi)
 {
-	for (size_t i = 0; p->doc != NO_DOC && i < sizeof doc_ranges / sizeof *doc_ranges; i++)
-		if (doc_ranges[i].doc == p->doc) {
+	for (size_t i = 0; i < sizeof doc_ranges / sizeof *doc_ranges; i++)
+		if (doc_ranges[i].doc == doc) {
 			*lo = doc_ranges[i].lo;
 			*hi = doc_ranges[i].hi;
 			return true;
 		}
+	return false;
+}
+
+/* The range of P's values that make sense: its document member's, else its own. */
+static bool prop_range(const dev_prop *p, double *lo, double *hi)
+{
+	if (p->doc != NO_DOC && doc_range(p->doc, lo, hi))
+		return true;
 	*lo = p->lo;
 	*hi = p->hi;
 	return p->hi > 0;
@@ -556,9 +564,7 @@ static void derive_vendor(cb_device_info *info, const cb_notifier *notify)
 	uint64_t units = (uint64_t)info->intel_slices * info->intel_sub_slices;
 	if (known(info, R_SLICES_INTEL) && known(info, R_SUB_SLICES_INTEL) && units > 0) {
 		double lo = 0, hi = 0;
-		for (size_t i = 0; i < sizeof doc_ranges / sizeof *doc_ranges; i++)
-			if (doc_ranges[i].doc == DOC(slm_units))
-				lo = doc_ranges[i].lo, hi = doc_ranges[i].hi;
+		doc_range(DOC(slm_units), &lo, &hi);
 		if ((double)units < lo || (double)units > hi) {
 			add_warning(info, notify, "the driver reports %" PRIu64 " sub-slices, outside "
 				    "%.0f to %.0f; recorded as unknown", units, lo, hi);

@@ -389,12 +389,13 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 	return CB_OK;
 }
 
-static cb_rc event_time(cl_event ev, uint64_t *ns, cb_error *err)
+/* From the first event's start to the last one's end (one launch: FIRST == LAST). */
+static cb_rc span_time(cl_event first, cl_event last, uint64_t *ns, cb_error *err)
 {
 	cl_ulong t0 = 0, t1 = 0;
-	cl_int st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+	cl_int st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
 	if (st == CL_SUCCESS)
-		st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+		st = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clGetEventProfilingInfo", st,
 				     "cannot read a launch's timestamps");
@@ -432,7 +433,7 @@ static cb_rc collect(cb_ocl *c, const cb_launch_req *reqs, size_t n, uint64_t *n
 				     "running", n > 1 ? "a batch with " : "", reqs[n - 1].what);
 	for (size_t i = 0; i < n; i++) {
 		ns[i] = 0;
-		cb_rc rc = c->event_timer ? event_time(c->events[i], &ns[i], err) : CB_OK;
+		cb_rc rc = c->event_timer ? span_time(c->events[i], c->events[i], &ns[i], err) : CB_OK;
 		if (rc != CB_OK)
 			return rc;
 	}
@@ -614,20 +615,6 @@ cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *
 	return CB_OK;
 }
 
-/* From the first event's start to the last one's end. */
-static cb_rc span_time(cl_event first, cl_event last, cl_ulong *ns, cb_error *err)
-{
-	cl_ulong t0 = 0, t1 = 0;
-	cl_int st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-	if (st == CL_SUCCESS)
-		st = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-	if (st != CL_SUCCESS)
-		return cb_error_call(err, CB_ERR_RUNTIME, "clGetEventProfilingInfo", st,
-				     "cannot read the launches' timestamps");
-	*ns = t1 > t0 ? t1 - t0 : 0;
-	return CB_OK;
-}
-
 cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
 			   unsigned count, const char *what, double *ns_per_launch, cb_error *err)
 {
@@ -648,7 +635,7 @@ cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const 
 	double host_ns = (cb_now() - h0) * 1e9;
 	if (rc == CB_OK && st != CL_SUCCESS)
 		rc = cl_fail(err, "clFinish", st, "the launches failed");
-	cl_ulong span = 0;
+	uint64_t span = 0;
 	if (rc == CB_OK && c->event_timer)
 		rc = span_time(first, last ? last : first, &span, err);
 	if (first)
