@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..69"
+echo "1..83"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -294,3 +294,51 @@ if have_opencl && "$CLBANKS" --list 2>/dev/null | grep -q "Portable Computing La
 else
 	skip "PoCL without a writable cache directory gets a hint" "no PoCL"
 fi
+
+# issue 23 (ocl helper)
+# -- a driver that never returns: --timeout and one SIGTERM end the run ------------------------
+# (timeout bounds each case: before, they ran for ever and swallowed the first SIGTERM)
+for f in build:clBuildProgram devices:clGetDeviceIDs; do
+	expect "a driver hanging in ${f#*:}: --timeout ends the run (exit 4), naming the call" 4 \
+		"watchdog: .*${f#*:}.* did not finish within ten times --timeout" \
+		$STUB CBSTUB_FAULT=hang-${f%%:*} timeout -k 10 120 "$CLBANKS" --quick --timeout 1 -o "$TMP/hang.json"
+	nothing "no output after the hang in ${f#*:}" "$TMP/hang.json"
+done
+for f in build:clBuildProgram devices:clGetDeviceIDs; do
+	: >"$TMP/out"
+	$STUB CBSTUB_FAULT=hang-${f%%:*} timeout -k 10 120 "$CLBANKS" --quick -o "$TMP/hang.json" \
+		>"$TMP/out" 2>&1 </dev/null &
+	pid=$!
+	waited=0
+	while ! grep -q "stub: hanging in" "$TMP/out" && [ $waited -lt 600 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -TERM $pid
+	wait $pid
+	got=$?
+	assert "one SIGTERM ends a run hung in ${f#*:} (exit $got, expected 143)" \
+		sh -c "[ $got -eq 143 ] && grep -q 'interrupted by SIGTERM, but .*${f#*:}.* did not return' '$TMP/out'"
+done
+nothing "no output after SIGTERM in a hung driver call" "$TMP/hang.json"
+
+# -- absurd driver values: the document written is one its readers read ----------------------
+expect "absurd work-group size, clock and compute units: exit 0, each said to be unknown" 0 \
+	"CL_DEVICE_MAX_WORK_GROUP_SIZE = 18446744073709551615, outside 0 to 1000000000; recorded as unknown" \
+	$STUB CBSTUB_WG=18446744073709551615 CBSTUB_CLOCK=4000000000 CBSTUB_UNITS=20000000 \
+	"$CLBANKS" --quick --ops load -o "$TMP/absurd.json"
+assert "the document leaves them out and lists them in quality.warnings" sh -c "
+	! grep -Eq '\"(max_work_group_size|max_clock_mhz|compute_units|slm_units)\"' '$TMP/absurd.json' &&
+	grep -q 'CL_DEVICE_MAX_CLOCK_FREQUENCY = 4000000000, outside' '$TMP/absurd.json' &&
+	grep -q 'CL_DEVICE_MAX_COMPUTE_UNITS = 20000000, outside' '$TMP/absurd.json'"
+expect "analyze reads the document a run with absurd values wrote" 0 "Result: +banked" \
+	"$CLBANKS" analyze "$TMP/absurd.json"
+expect "compare reads it" 0 "clbanks stub GPU" "$CLBANKS" compare "$TMP/absurd.json" "$H200"
+expect "predict reads it" 0 "conflict-free" \
+	"$CLBANKS" predict --model "$TMP/absurd.json" --elem-bytes 4 --stride 1
+$STUB CBSTUB_WG=2000000000 "$CLBANKS" --quick --ops load -q -o "$TMP/wg2e9.json" >/dev/null 2>&1
+expect "a work-group size of 2e9: the document is read back" 0 "Result: +banked" \
+	"$CLBANKS" analyze "$TMP/wg2e9.json"
+$STUB CBSTUB_NAME="$(printf 'GPU \377\376 x')" "$CLBANKS" --quick --ops load -q -o "$TMP/name.json" >/dev/null 2>&1
+expect "a device name that is not UTF-8 is kept, its bad bytes as '?'" 0 "Device: +GPU \\?\\? x" \
+	"$CLBANKS" analyze "$TMP/name.json"

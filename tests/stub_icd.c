@@ -31,6 +31,10 @@
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
  *                                   slow            every wait takes 20 ms (signal tests)
+ *                                   hang-build      clBuildProgram of a lane-table kernel
+ *                                                   never returns
+ *                                   hang-devices    clGetDeviceIDs never returns
+ *                                   (a hang first says "stub: hanging in CALL" on stderr)
  *   CBSTUB_FAULT_DEVICE             the fault hits only this device (0-based; default: all);
  *                                   launches are counted over all devices
  *   CBSTUB_DEVICES                  identical GPUs on the platform, 1 to 4 (1)
@@ -39,6 +43,10 @@
  *                                   (default: that of loads; atomics without broadcast)
  *   CBSTUB_STORE_LANES, CBSTUB_ATOMIC_LANES   their lanes per pass (default: those of loads)
  *   CBSTUB_NO_INT64_ATOMICS=1       no cl_khr_int64_base_atomics
+ *   CBSTUB_NAME                     the device's name ("clbanks stub GPU")
+ *   CBSTUB_UNITS, CBSTUB_CLOCK      compute units (4) and clock in MHz (1000), any cl_uint
+ *   CBSTUB_WG, CBSTUB_KERNEL_WG     the device's and the kernels' largest work-group (1024),
+ *                                   any size_t (18446744073709551615 is 2^64-1)
  *
  * Kernels: cb_chase (loads), cb_store, cb_atomic and the cb_transpose_* variants, whose result
  * is computed (the transpose is really done) and whose time follows the model.
@@ -58,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -103,7 +112,9 @@ static struct {
 	bool report_subgroup, flat, global_local, amd, intel;
 	unsigned kernel_subgroup, loop_cap;
 	double noise;
-	size_t timer_res;
+	size_t timer_res, max_wg, kernel_wg;
+	cl_uint units, clock_mhz;
+	const char *name;
 	char fault[64];
 	int fault_n, fault_code, fault_device;  /* fault_device -1: every device */
 	unsigned ndevices, current;             /* current: the device of the last context */
@@ -117,6 +128,20 @@ static unsigned env_uint(const char *name, unsigned dflt)
 {
 	const char *s = getenv(name);
 	return s && *s ? (unsigned)strtoul(s, NULL, 10) : dflt;
+}
+
+static size_t env_size(const char *name, size_t dflt)
+{
+	const char *s = getenv(name);
+	return s && *s ? (size_t)strtoull(s, NULL, 10) : dflt;
+}
+
+/* A driver call that never returns: signals interrupt the wait, and it waits again. */
+static void hang(const char *call)
+{
+	fprintf(stderr, "stub: hanging in %s\n", call);
+	for (;;)
+		pause();
 }
 
 static void parse_lanes(const char *l, unsigned *lanes)
@@ -171,6 +196,13 @@ static void setup(void)
 	const char *n = getenv("CBSTUB_NOISE");
 	dev.noise = n && *n ? atof(n) : 0.01;
 	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
+	dev.max_wg = env_size("CBSTUB_WG", 1024);
+	dev.kernel_wg = env_size("CBSTUB_KERNEL_WG", 1024);
+	dev.units = (cl_uint)env_size("CBSTUB_UNITS", 4);
+	dev.clock_mhz = (cl_uint)env_size("CBSTUB_CLOCK", 1000);
+	dev.name = getenv("CBSTUB_NAME");
+	if (!dev.name)
+		dev.name = "clbanks stub GPU";
 	dev.ndevices = env_uint("CBSTUB_DEVICES", 1);
 	if (dev.ndevices < 1 || dev.ndevices > MAX_DEVICES)
 		dev.ndevices = 1;
@@ -253,6 +285,8 @@ static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type typ
 	setup();
 	if (fault_is("devices"))
 		return CL_OUT_OF_HOST_MEMORY;
+	if (fault_is("hang-devices"))
+		hang("clGetDeviceIDs");
 	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
 		return CL_DEVICE_NOT_FOUND;
 	if (count)
@@ -274,7 +308,7 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 	cl_device_type t = CL_DEVICE_TYPE_GPU;
 	cl_device_local_mem_type lt = dev.global_local ? CL_GLOBAL : CL_LOCAL;
 	switch (what) {
-	case CL_DEVICE_NAME: return give_str("clbanks stub GPU", size, value, ret);
+	case CL_DEVICE_NAME: return give_str(dev.name, size, value, ret);
 	case CL_DEVICE_VENDOR: return give_str("clbanks tests", size, value, ret);
 	case CL_DRIVER_VERSION: return give_str("1.0", size, value, ret);
 	case CL_DEVICE_VERSION: return give_str(version(), size, value, ret);
@@ -316,12 +350,12 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 		u = 32;
 		return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_TYPE: return give(&t, sizeof t, size, value, ret);
-	case CL_DEVICE_MAX_COMPUTE_UNITS: u = 4; return give(&u, sizeof u, size, value, ret);
-	case CL_DEVICE_MAX_CLOCK_FREQUENCY: u = 1000; return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_MAX_COMPUTE_UNITS: u = dev.units; return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_MAX_CLOCK_FREQUENCY: u = dev.clock_mhz; return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_LOCAL_MEM_SIZE: ul = 49152; return give(&ul, sizeof ul, size, value, ret);
 	case CL_DEVICE_LOCAL_MEM_TYPE: return give(&lt, sizeof lt, size, value, ret);
 	case CL_DEVICE_PROFILING_TIMER_RESOLUTION: sz = dev.timer_res; return give(&sz, sizeof sz, size, value, ret);
-	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = 1024; return give(&sz, sizeof sz, size, value, ret);
+	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = dev.max_wg; return give(&sz, sizeof sz, size, value, ret);
 	case CL_DEVICE_ENDIAN_LITTLE: b = CL_TRUE; return give(&b, sizeof b, size, value, ret);
 	case CL_DEVICE_WARP_SIZE_NV:
 		if (!dev.report_subgroup || dev.amd || dev.intel)
@@ -398,6 +432,8 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 		snprintf(p->log, sizeof p->log, "stub: error: CB_LOCAL_BYTES is not defined");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
+	if (fault_is("hang-build"))
+		hang("clBuildProgram");
 	if (fault_is("build")) {
 		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
 		return CL_BUILD_PROGRAM_FAILURE;
@@ -450,7 +486,7 @@ static cl_int CL_API_CALL stub_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
 	size_t sz;
 	cl_ulong ul = 0;
 	switch (what) {
-	case CL_KERNEL_WORK_GROUP_SIZE: sz = 1024; return give(&sz, sizeof sz, size, value, ret);
+	case CL_KERNEL_WORK_GROUP_SIZE: sz = dev.kernel_wg; return give(&sz, sizeof sz, size, value, ret);
 	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: sz = dev.subgroup; return give(&sz, sizeof sz, size, value, ret);
 	case CL_KERNEL_LOCAL_MEM_SIZE: return give(&ul, sizeof ul, size, value, ret);
 	default: return CL_INVALID_VALUE;

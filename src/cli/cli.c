@@ -14,6 +14,7 @@
 #include "measure/device.h"
 #include "measure/run.h"
 #include "measure/transpose.h"
+#include "measure/watchdog.h"
 #include "core/plan.h"
 
 #include <stdlib.h>
@@ -294,6 +295,7 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 	cb_error_clear(&err);
 	cb_rc rc = cb_options_parse(argc, argv, &o, &err);
 	cb_signals_install();
+	cb_watchdog_set_limit(rc == CB_OK ? (unsigned)o.timeout : 0); /* every driver call */
 	if (rc == CB_OK && (o.help || o.version))
 		rc = cb_emit(NULL, false, render_help, &o, &err); /* a write error keeps its errno */
 	else if (rc == CB_OK)

@@ -103,7 +103,7 @@ static const option table[] = {
 	{ "max-kernel-ms", 0, RUN, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
 	  "longest launch (default 50)", "longer launches risk a display watchdog reset" },
 	{ "timeout", 0, RUN, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",
-	  "host watchdog for one launch (default 20)", NULL },
+	  "host watchdog of a launch or driver call (default 20)", NULL },
 	{ "local-mem", 0, RUN, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
 	  "local memory per work-group (default min(device, 32768))", NULL },
 	{ "kernel-dir", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",

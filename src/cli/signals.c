@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cli/signals.h"
 #include "core/util.h"
+#include "measure/watchdog.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@ static void on_stop(int sig)
 		return;
 	}
 	cb_stop_signal = sig;
+	/* A driver call that never returns would never see the flag. */
+	cb_watchdog_stop_signal(sig);
 }
 
 void cb_signals_install(void)

@@ -5,33 +5,19 @@
 #define CB_DOC_TABLES_H
 
 #include "doc/fields.h"
+#include "core/device_fields.h"
 #include "core/result.h"
 
 #define CB_NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
 
+/* The device section's list is shared with the gathering of the driver's values. */
+#define CB_DEVICE_STR(m) CB_FIELD_STR(cb_device_doc, m),
+#define CB_DEVICE_INT(m, lo, hi) CB_FIELD_INT(cb_device_doc, m, lo, hi),
 static const cb_field cb_device_fields[] = {
-	CB_FIELD_STR(cb_device_doc, platform),
-	CB_FIELD_STR(cb_device_doc, platform_vendor),
-	CB_FIELD_STR(cb_device_doc, platform_version),
-	CB_FIELD_STR(cb_device_doc, name),
-	CB_FIELD_STR(cb_device_doc, vendor),
-	CB_FIELD_STR(cb_device_doc, driver_version),
-	CB_FIELD_STR(cb_device_doc, device_version),
-	CB_FIELD_STR(cb_device_doc, opencl_c_version),
-	CB_FIELD_STR(cb_device_doc, type),
-	CB_FIELD_INT(cb_device_doc, compute_units, 0, 1e7),
-	CB_FIELD_INT(cb_device_doc, max_clock_mhz, 0, 1e6),
-	CB_FIELD_INT(cb_device_doc, local_mem_bytes, 1, 1e12),
-	CB_FIELD_STR(cb_device_doc, local_mem_type),
-	CB_FIELD_INT(cb_device_doc, timer_resolution_ns, 0, 1e12),
-	CB_FIELD_INT(cb_device_doc, max_work_group_size, 0, 1e9),
-	CB_FIELD_STR(cb_device_doc, subgroup_source),
-	CB_FIELD_STR(cb_device_doc, compute_capability),
-	CB_FIELD_STR(cb_device_doc, gfxip),
-	CB_FIELD_INT(cb_device_doc, slm_units, 1, 1e7),
-	CB_FIELD_INT(cb_device_doc, local_mem_per_cu_bytes, 1, 1e12),
-	CB_FIELD_STR(cb_device_doc, slm_unit),
+	CB_DEVICE_DOC_FIELDS(CB_DEVICE_STR, CB_DEVICE_INT)
 };
+#undef CB_DEVICE_STR
+#undef CB_DEVICE_INT
 /* Read and written by hand: */
 static const char *const cb_device_other[] = { "subgroup_size", "subgroup_probe",
 					       "reported_banks", "intel_subgroup_sizes", NULL };

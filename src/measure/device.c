@@ -2,15 +2,55 @@
 #include "config.h"
 #include "measure/device.h"
 #include "measure/clerr.h"
+#include "measure/watchdog.h"
+#include "core/device_fields.h"
 #include "core/util.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The length of the valid UTF-8 sequence at S (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF), 0 when there is none. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	static const struct { unsigned char lo, hi, lo2, hi2; size_t len; } leads[] = {
+		{ 0x00, 0x7f, 0, 0, 1 }, { 0xc2, 0xdf, 0x80, 0xbf, 2 }, { 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+		{ 0xe1, 0xec, 0x80, 0xbf, 3 }, { 0xed, 0xed, 0x80, 0x9f, 3 }, { 0xee, 0xef, 0x80, 0xbf, 3 },
+		{ 0xf0, 0xf0, 0x90, 0xbf, 4 }, { 0xf1, 0xf3, 0x80, 0xbf, 4 }, { 0xf4, 0xf4, 0x80, 0x8f, 4 },
+	};
+	for (size_t k = 0; k < sizeof leads / sizeof *leads; k++) {
+		if (s[0] < leads[k].lo || s[0] > leads[k].hi)
+			continue;
+		if (leads[k].len > 1 && (s[1] < leads[k].lo2 || s[1] > leads[k].hi2))
+			return 0;
+		for (size_t i = 2; i < leads[k].len; i++)
+			if (s[i] < 0x80 || s[i] > 0xbf)
+				return 0;
+		return leads[k].len;
+	}
+	return 0;
+}
+
+/* Driver strings go into documents, which hold UTF-8 only: a byte that is not part of a
+ * valid sequence becomes '?' (the document's writer would drop the whole string). */
+static char *valid_utf8(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p;) {
+		size_t n = utf8_seq(p);
+		if (n == 0)
+			*p++ = '?';
+		else
+			p += n;
+	}
+	return s;
+}
 
 /* A string property, or a copy of "?" when the driver refuses it (drivers differ, never crash). */
 static char *platform_string(cl_platform_id p, cl_platform_info what)
@@ -23,7 +63,7 @@ static char *platform_string(cl_platform_id p, cl_platform_info what)
 		free(s);
 		return cb_xstrdup("?");
 	}
-	return s;
+	return valid_utf8(s);
 }
 
 static char *device_string(cl_device_id d, cl_device_info what)
@@ -40,17 +80,7 @@ static char *device_string(cl_device_id d, cl_device_info what)
 	size_t len = strlen(s);
 	while (len && isspace((unsigned char)s[len - 1]))
 		s[--len] = '\0';
-	return s;
-}
-
-static bool device_uint(cl_device_id d, cl_device_info what, cl_uint *out)
-{
-	cl_uint v = 0;
-	size_t got = 0;
-	if (clGetDeviceInfo(d, what, sizeof v, &v, &got) != CL_SUCCESS || got != sizeof v)
-		return false;
-	*out = v;
-	return true;
+	return valid_utf8(s);
 }
 
 const char *cb_device_type_name(cl_device_type type)
@@ -119,7 +149,7 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 	return true;
 }
 
-cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+static cb_rc enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
 {
 	cl_uint np = 0;
 	memset(list, 0, sizeof *list);
@@ -159,6 +189,15 @@ cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_e
 		return CB_ERR_NODEV;
 	}
 	return CB_OK;
+}
+
+/* The ICD loader starts every driver here: the slowest calls, and the first that can hang. */
+cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+{
+	cb_watchdog_slow("listing the OpenCL devices (clGetPlatformIDs, clGetDeviceIDs)");
+	cb_rc rc = enumerate(list, notify, err);
+	cb_watchdog_arm(0, NULL);
+	return rc;
 }
 
 size_t cb_device_default(const cb_device_list *list)
@@ -287,12 +326,217 @@ static bool has_extension(const char *exts, const char *name)
 	return false;
 }
 
-/* A fixed-size property; a driver that refuses it leaves *OUT zeroed (unknown). */
-static void device_value(cl_device_id d, cl_device_info what, void *out, size_t size)
+/* The device properties clbanks asks for, one row per parameter (in the manner of clinfo's
+ * catalogue): how to read it, what it needs, where it goes, and which values make sense. */
+typedef enum {
+	P_PSTR,   /* platform string */
+	P_STR,    /* device string, trailing blanks cut */
+	P_UINT,   /* cl_uint */
+	P_ULONG,  /* cl_ulong, and cl_bitfield (CL_DEVICE_TYPE) */
+	P_SIZE,   /* size_t */
+	P_BOOL,   /* cl_bool, into a bool */
+	P_SIZES,  /* size_t[8], the count into intel_subgroup_count */
+} prop_type;
+
+enum {
+	R_PNAME, R_PVENDOR, R_PVERSION, R_NAME, R_VENDOR, R_DRIVER, R_VERSION, R_C_VERSION,
+	R_EXTENSIONS, R_TYPE, R_UNITS, R_CLOCK, R_LOCAL, R_LOCAL_TYPE, R_TIMER, R_WORK_GROUP,
+	R_ENDIAN, R_SUB_GROUPS, R_WARP_NV, R_CC_MAJOR_NV, R_CC_MINOR_NV, R_WAVEFRONT_AMD,
+	R_LOCAL_PER_CU_AMD, R_BANKS_AMD, R_GFXIP_MAJOR_AMD, R_GFXIP_MINOR_AMD, R_SLICES_INTEL,
+	R_SUB_SLICES_INTEL, R_SUBGROUP_SIZES_INTEL, NPROPS
+};
+
+#define NO_DOC ((size_t)-1)
+typedef struct {
+	cl_uint param;
+	const char *name;
+	prop_type type;
+	const char *ext;    /* the extension it needs, or NULL */
+	unsigned version;   /* the device's OpenCL version it needs (21: 2.1), or 0 */
+	size_t info;        /* its place in cb_device_info */
+	size_t doc;         /* the cb_device_doc member it is written to as it is, or NO_DOC */
+	unsigned lo, hi;    /* without a document member: the values that make sense (hi 0: any) */
+} dev_prop;
+
+#define INFO(m) offsetof(cb_device_info, m)
+#define DOC(m) offsetof(cb_device_doc, m)
+#define ROW(id, t, info, doc) { id, #id, t, NULL, 0, INFO(info), doc, 0, 0 }
+#define EXT(id, t, ext, info, lo, hi) { id, #id, t, ext, 0, INFO(info), NO_DOC, lo, hi }
+static const dev_prop props[NPROPS] = {
+	[R_PNAME] = ROW(CL_PLATFORM_NAME, P_PSTR, platform_name, DOC(platform)),
+	[R_PVENDOR] = ROW(CL_PLATFORM_VENDOR, P_PSTR, platform_vendor, DOC(platform_vendor)),
+	[R_PVERSION] = ROW(CL_PLATFORM_VERSION, P_PSTR, platform_version, DOC(platform_version)),
+	[R_NAME] = ROW(CL_DEVICE_NAME, P_STR, name, DOC(name)),
+	[R_VENDOR] = ROW(CL_DEVICE_VENDOR, P_STR, vendor, DOC(vendor)),
+	[R_DRIVER] = ROW(CL_DRIVER_VERSION, P_STR, driver_version, DOC(driver_version)),
+	[R_VERSION] = ROW(CL_DEVICE_VERSION, P_STR, device_version, DOC(device_version)),
+	[R_C_VERSION] = ROW(CL_DEVICE_OPENCL_C_VERSION, P_STR, opencl_c_version,
+			    DOC(opencl_c_version)),
+	[R_EXTENSIONS] = ROW(CL_DEVICE_EXTENSIONS, P_STR, extensions, NO_DOC),
+	[R_TYPE] = ROW(CL_DEVICE_TYPE, P_ULONG, type, NO_DOC),
+	[R_UNITS] = ROW(CL_DEVICE_MAX_COMPUTE_UNITS, P_UINT, compute_units, DOC(compute_units)),
+	[R_CLOCK] = ROW(CL_DEVICE_MAX_CLOCK_FREQUENCY, P_UINT, max_clock_mhz, DOC(max_clock_mhz)),
+	[R_LOCAL] = ROW(CL_DEVICE_LOCAL_MEM_SIZE, P_ULONG, local_mem_size, DOC(local_mem_bytes)),
+	[R_LOCAL_TYPE] = ROW(CL_DEVICE_LOCAL_MEM_TYPE, P_UINT, local_mem_type, NO_DOC),
+	[R_TIMER] = ROW(CL_DEVICE_PROFILING_TIMER_RESOLUTION, P_SIZE, timer_resolution_ns,
+			DOC(timer_resolution_ns)),
+	[R_WORK_GROUP] = ROW(CL_DEVICE_MAX_WORK_GROUP_SIZE, P_SIZE, max_work_group_size,
+			     DOC(max_work_group_size)),
+	[R_ENDIAN] = ROW(CL_DEVICE_ENDIAN_LITTLE, P_BOOL, little_endian, NO_DOC),
+	[R_SUB_GROUPS] = { 0x105C, "CL_DEVICE_MAX_NUM_SUB_GROUPS", P_UINT, NULL, 21,
+			   INFO(max_num_sub_groups), NO_DOC, 0, 0 },
+	[R_WARP_NV] = EXT(CL_DEVICE_WARP_SIZE_NV, P_UINT, "cl_nv_device_attribute_query",
+			  nv_warp, 1, 1024),
+	[R_CC_MAJOR_NV] = EXT(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, P_UINT,
+			      "cl_nv_device_attribute_query", nv_cc_major, 0, 0),
+	[R_CC_MINOR_NV] = EXT(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, P_UINT,
+			      "cl_nv_device_attribute_query", nv_cc_minor, 0, 0),
+	[R_WAVEFRONT_AMD] = EXT(CL_DEVICE_WAVEFRONT_WIDTH_AMD, P_UINT,
+				"cl_amd_device_attribute_query", amd_wavefront, 1, 1024),
+	[R_LOCAL_PER_CU_AMD] = { CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD,
+				 "CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD", P_UINT,
+				 "cl_amd_device_attribute_query", 0, INFO(local_mem_per_cu),
+				 DOC(local_mem_per_cu_bytes), 0, 0 },
+	[R_BANKS_AMD] = EXT(CL_DEVICE_LOCAL_MEM_BANKS_AMD, P_UINT, "cl_amd_device_attribute_query",
+			    reported_banks, 0, 0),
+	[R_GFXIP_MAJOR_AMD] = EXT(CL_DEVICE_GFXIP_MAJOR_AMD, P_UINT, "cl_amd_device_attribute_query",
+				  amd_gfxip_major, 0, 0),
+	[R_GFXIP_MINOR_AMD] = EXT(CL_DEVICE_GFXIP_MINOR_AMD, P_UINT, "cl_amd_device_attribute_query",
+				  amd_gfxip_minor, 0, 0),
+	[R_SLICES_INTEL] = EXT(CL_DEVICE_NUM_SLICES_INTEL, P_UINT,
+			       "cl_intel_device_attribute_query", intel_slices, 0, 0),
+	[R_SUB_SLICES_INTEL] = EXT(CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, P_UINT,
+				   "cl_intel_device_attribute_query", intel_sub_slices, 0, 0),
+	[R_SUBGROUP_SIZES_INTEL] = EXT(CL_DEVICE_SUB_GROUP_SIZES_INTEL, P_SIZES,
+				       "cl_intel_required_subgroup_size", intel_subgroup_sizes, 0, 0),
+};
+
+/* The range a document accepts for each integer member of its device section. */
+#define DOC_NO_STR(m)
+#define DOC_RANGE(m, lo, hi) { DOC(m), lo, hi },
+static const struct { size_t doc; double lo, hi; } doc_ranges[] = {
+	CB_DEVICE_DOC_FIELDS(DOC_NO_STR, DOC_RANGE)
+};
+
+static size_t type_size(prop_type t)
 {
-	size_t got = 0;
-	if (clGetDeviceInfo(d, what, size, out, &got) != CL_SUCCESS || got != size)
-		memset(out, 0, size);
+	static const size_t sizes[] = { [P_UINT] = sizeof(cl_uint), [P_ULONG] = sizeof(cl_ulong),
+		[P_SIZE] = sizeof(size_t), [P_BOOL] = sizeof(bool),
+		[P_SIZES] = 8 * sizeof(size_t) };
+	return sizes[t];
+}
+
+/* The range a document accepts for member DOC; false when it has none (a string). */
+static bool doc_range(size_t doc, double *lo, double *hi)
+{
+	for (size_t i = 0; i < sizeof doc_ranges / sizeof *doc_ranges; i++)
+		if (doc_ranges[i].doc == doc) {
+			*lo = doc_ranges[i].lo;
+			*hi = doc_ranges[i].hi;
+			return true;
+		}
+	return false;
+}
+
+/* The range of P's values that make sense: its document member's, else its own. */
+static bool prop_range(const dev_prop *p, double *lo, double *hi)
+{
+	if (p->doc != NO_DOC && doc_range(p->doc, lo, hi))
+		return true;
+	*lo = p->lo;
+	*hi = p->hi;
+	return p->hi > 0;
+}
+
+static uint64_t prop_value(const cb_device_info *info, const dev_prop *p)
+{
+	const char *at = (const char *)info + p->info;
+	switch (p->type) {
+	case P_UINT: return *(const cl_uint *)at;
+	case P_ULONG: return *(const cl_ulong *)at;
+	case P_SIZE: return *(const size_t *)at;
+	case P_BOOL: return *(const bool *)at;
+	default: return 0;
+	}
+}
+
+/* Reads property R into INFO; false when the driver refuses it (the value stays zero). */
+static bool read_prop(const cb_device_ref *ref, cb_device_info *info, const dev_prop *p)
+{
+	char *at = (char *)info + p->info;
+	if (p->type == P_PSTR || p->type == P_STR) {
+		*(char **)at = p->type == P_PSTR ? platform_string(ref->platform, p->param) :
+			device_string(ref->device, p->param);
+		return strcmp(*(char **)at, "?") != 0;
+	}
+	size_t got = 0, size = type_size(p->type);
+	cl_bool b = CL_FALSE;
+	void *out = p->type == P_BOOL ? (void *)&b : (void *)at;
+	cl_int st = clGetDeviceInfo(ref->device, p->param, p->type == P_BOOL ? sizeof b : size, out,
+				    &got);
+	bool ok = st == CL_SUCCESS && (p->type == P_SIZES ? got % sizeof(size_t) == 0 :
+				       got == (p->type == P_BOOL ? sizeof b : size));
+	if (p->type == P_BOOL)
+		*(bool *)at = ok && b == CL_TRUE;
+	else if (!ok)
+		memset(at, 0, size);
+	if (ok && p->type == P_SIZES)
+		info->intel_subgroup_count = (unsigned)(got / sizeof(size_t));
+	return ok;
+}
+
+static void add_warning(cb_device_info *info, const cb_notifier *notify, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_warning(cb_device_info *info, const cb_notifier *notify, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	cb_note(notify, CB_NOTE_WARNING, "%s", buf);
+	info->warnings = cb_xrealloc(info->warnings, (info->nwarnings + 1) * sizeof *info->warnings);
+	info->warnings[info->nwarnings++] = cb_xstrdup(buf);
+}
+
+/* A value outside its range is unknown, with a warning; zero is a driver's "not known". */
+static void check_prop(cb_device_info *info, int r, const cb_notifier *notify)
+{
+	const dev_prop *p = &props[r];
+	double lo, hi;
+	uint64_t v = prop_value(info, p);
+	if (p->type == P_PSTR || p->type == P_STR || p->type == P_SIZES || !prop_range(p, &lo, &hi) ||
+	    ((double)v >= lo && (double)v <= hi))
+		return;
+	memset((char *)info + p->info, 0, type_size(p->type));
+	info->known &= ~(UINT64_C(1) << r);
+	if (v == 0)
+		return;
+	info->rejected |= UINT64_C(1) << r;
+	add_warning(info, notify, "the driver reports %s = %" PRIu64 ", outside %.0f to %.0f; "
+		    "recorded as unknown", p->name, v, lo, hi);
+}
+
+/* The rows that need an extension or a version come after the strings that tell. */
+static void gather_props(const cb_device_ref *ref, cb_device_info *info, bool conditional,
+			 const cb_notifier *notify)
+{
+	for (int r = 0; r < NPROPS; r++) {
+		const dev_prop *p = &props[r];
+		if ((p->ext || p->version) != conditional)
+			continue;
+		if ((p->ext && !has_extension(info->extensions, p->ext)) ||
+		    (p->version && info->device_major * 10 + info->device_minor < p->version))
+			continue;
+		if (read_prop(ref, info, p))
+			info->known |= UINT64_C(1) << r;
+		check_prop(info, r, notify);
+	}
+}
+
+static bool known(const cb_device_info *info, int r)
+{
+	return info->known >> r & 1;
 }
 
 /* "OpenCL 1.2 ..." -> 1, 2; 0, 0 when the string does not say. */
@@ -303,87 +547,49 @@ static void parse_version(const char *s, unsigned *major, unsigned *minor)
 		*major = *minor = 0;
 }
 
-static void gather_vendor(cl_device_id d, cb_device_info *info)
+/* What the vendors' values say together: the sub-group size, the units of local memory. */
+static void derive_vendor(cb_device_info *info, const cb_notifier *notify)
 {
-	cl_uint v;
-	if (has_extension(info->extensions, "cl_nv_device_attribute_query")) {
-		if (device_uint(d, CL_DEVICE_WARP_SIZE_NV, &v) && v >= 1 && v <= 1024) {
-			info->subgroup_size = v;
-			info->subgroup_source = "CL_DEVICE_WARP_SIZE_NV";
+	static const int sizes[] = { R_WARP_NV, R_WAVEFRONT_AMD };
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes && !info->subgroup_size; i++)
+		if (known(info, sizes[i])) {
+			info->subgroup_size = (unsigned)prop_value(info, &props[sizes[i]]);
+			info->subgroup_source = props[sizes[i]].name;
 		}
-		if (device_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, &info->nv_cc_major) &&
-		    device_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, &info->nv_cc_minor))
-			info->has_nv_cc = true;
-	}
-	if (has_extension(info->extensions, "cl_amd_device_attribute_query")) {
-		if (!info->subgroup_size && device_uint(d, CL_DEVICE_WAVEFRONT_WIDTH_AMD, &v) &&
-		    v >= 1 && v <= 1024) {
-			info->subgroup_size = v;
-			info->subgroup_source = "CL_DEVICE_WAVEFRONT_WIDTH_AMD";
+	info->has_nv_cc = known(info, R_CC_MAJOR_NV) && known(info, R_CC_MINOR_NV);
+	info->has_amd_gfxip = known(info, R_GFXIP_MAJOR_AMD) && known(info, R_GFXIP_MINOR_AMD);
+	info->has_reported_banks = known(info, R_BANKS_AMD);
+	info->slm_units = info->compute_units;
+	info->slm_unit = "compute unit";
+	uint64_t units = (uint64_t)info->intel_slices * info->intel_sub_slices;
+	if (known(info, R_SLICES_INTEL) && known(info, R_SUB_SLICES_INTEL) && units > 0) {
+		double lo = 0, hi = 0;
+		doc_range(DOC(slm_units), &lo, &hi);
+		if ((double)units < lo || (double)units > hi) {
+			add_warning(info, notify, "the driver reports %" PRIu64 " sub-slices, outside "
+				    "%.0f to %.0f; recorded as unknown", units, lo, hi);
+		} else {
+			/* Intel counts EUs as compute units; shared local memory belongs to a
+			 * sub-slice. */
+			info->slm_units = (cl_uint)units;
+			info->slm_unit = "sub-slice";
 		}
-		if (device_uint(d, CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD, &v) && v >= 1024)
-			info->local_mem_per_cu = v;
-		if (device_uint(d, CL_DEVICE_LOCAL_MEM_BANKS_AMD, &v)) {
-			info->has_reported_banks = true;
-			info->reported_banks = v;
-		}
-		if (device_uint(d, CL_DEVICE_GFXIP_MAJOR_AMD, &info->amd_gfxip_major) &&
-		    device_uint(d, CL_DEVICE_GFXIP_MINOR_AMD, &info->amd_gfxip_minor))
-			info->has_amd_gfxip = true;
-	}
-	cl_uint slices, subslices;
-	if (has_extension(info->extensions, "cl_intel_device_attribute_query") &&
-	    device_uint(d, CL_DEVICE_NUM_SLICES_INTEL, &slices) &&
-	    device_uint(d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, &subslices) &&
-	    slices * subslices > 0) {
-		/* Intel counts EUs as compute units; shared local memory belongs to a sub-slice. */
-		info->slm_units = slices * subslices;
-		info->slm_unit = "sub-slice";
-	}
-	if (has_extension(info->extensions, "cl_intel_required_subgroup_size")) {
-		size_t got = 0;
-		if (clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof info->intel_subgroup_sizes,
-				    info->intel_subgroup_sizes, &got) == CL_SUCCESS)
-			info->intel_subgroup_count = (unsigned)(got / sizeof(size_t));
 	}
 }
 
 void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
 			   const cb_notifier *notify)
 {
-	cl_device_id d = ref->device;
 	memset(info, 0, sizeof *info);
-	info->platform_name = platform_string(ref->platform, CL_PLATFORM_NAME);
-	info->platform_vendor = platform_string(ref->platform, CL_PLATFORM_VENDOR);
-	info->platform_version = platform_string(ref->platform, CL_PLATFORM_VERSION);
-	info->name = device_string(d, CL_DEVICE_NAME);
-	info->vendor = device_string(d, CL_DEVICE_VENDOR);
-	info->driver_version = device_string(d, CL_DRIVER_VERSION);
-	info->device_version = device_string(d, CL_DEVICE_VERSION);
-	info->opencl_c_version = device_string(d, CL_DEVICE_OPENCL_C_VERSION);
-	info->extensions = device_string(d, CL_DEVICE_EXTENSIONS);
+	cb_watchdog_call("reading the device's properties (clGetPlatformInfo, clGetDeviceInfo)");
+	gather_props(ref, info, false, notify);
 	parse_version(info->platform_version, &info->platform_major, &info->platform_minor);
 	parse_version(info->device_version, &info->device_major, &info->device_minor);
-	device_value(d, CL_DEVICE_TYPE, &info->type, sizeof info->type);
-	device_value(d, CL_DEVICE_MAX_COMPUTE_UNITS, &info->compute_units, sizeof info->compute_units);
-	device_value(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, &info->max_clock_mhz, sizeof info->max_clock_mhz);
-	device_value(d, CL_DEVICE_LOCAL_MEM_SIZE, &info->local_mem_size, sizeof info->local_mem_size);
-	device_value(d, CL_DEVICE_LOCAL_MEM_TYPE, &info->local_mem_type, sizeof info->local_mem_type);
-	device_value(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, &info->timer_resolution_ns,
-		     sizeof info->timer_resolution_ns);
-	device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, &info->max_work_group_size,
-		     sizeof info->max_work_group_size);
-	cl_bool little = CL_TRUE;
-	device_value(d, CL_DEVICE_ENDIAN_LITTLE, &little, sizeof little);
-	info->little_endian = little == CL_TRUE;
+	gather_props(ref, info, true, notify);
+	cb_watchdog_arm(0, NULL);
 	info->has_khr_subgroups = has_extension(info->extensions, "cl_khr_subgroups");
 	info->has_int64_atomics = has_extension(info->extensions, "cl_khr_int64_base_atomics");
-	if (info->device_major * 10 + info->device_minor >= 21)
-		device_value(d, 0x105C /* CL_DEVICE_MAX_NUM_SUB_GROUPS */, &info->max_num_sub_groups,
-			     sizeof info->max_num_sub_groups);
-	info->slm_units = info->compute_units;
-	info->slm_unit = "compute unit";
-	gather_vendor(d, info);
+	derive_vendor(info, notify);
 	if (info->slm_unit[0] == 'c' && (info->type & CL_DEVICE_TYPE_GPU) &&
 	    cb_strcasestr_bool(info->vendor, "intel"))
 		info->slm_unit = "EU (Intel's compute unit; its sub-slice is not known)";
@@ -404,15 +610,12 @@ bool cb_device_supports_12(const cb_device_info *info)
 
 void cb_device_info_free(cb_device_info *info)
 {
-	free(info->platform_name);
-	free(info->platform_vendor);
-	free(info->platform_version);
-	free(info->name);
-	free(info->vendor);
-	free(info->driver_version);
-	free(info->device_version);
-	free(info->opencl_c_version);
-	free(info->extensions);
+	for (int r = 0; r < NPROPS; r++)
+		if (props[r].type == P_PSTR || props[r].type == P_STR)
+			free(*(char **)((char *)info + props[r].info));
+	for (unsigned i = 0; i < info->nwarnings; i++)
+		free(info->warnings[i]);
+	free(info->warnings);
 	memset(info, 0, sizeof *info);
 }
 
@@ -428,38 +631,44 @@ static char *dotted(unsigned a, unsigned b)
 	return cb_xstrdup(buf);
 }
 
+/* The members the table fills as they are: strings, and numbers the reader accepts (an
+ * unknown zero outside the document's range, or a rejected value, is left out). */
+static void props_to_doc(const cb_device_info *info, cb_device_doc *doc)
+{
+	for (int r = 0; r < NPROPS; r++) {
+		const dev_prop *p = &props[r];
+		char *to = (char *)doc + p->doc;
+		double lo, hi;
+		if (p->doc == NO_DOC)
+			continue;
+		if (p->type == P_PSTR || p->type == P_STR) {
+			*(char **)to = dup_or_null(*(char *const *)((const char *)info + p->info));
+			continue;
+		}
+		uint64_t v = prop_value(info, p);
+		bool fits = prop_range(p, &lo, &hi) && (double)v >= lo && (double)v <= hi;
+		*(long long *)to = fits && !(info->rejected >> r & 1) ? (long long)v : CB_UNSET;
+	}
+}
+
 void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
 {
-	doc->platform = dup_or_null(info->platform_name);
-	doc->platform_vendor = dup_or_null(info->platform_vendor);
-	doc->platform_version = dup_or_null(info->platform_version);
-	doc->name = dup_or_null(info->name);
-	doc->vendor = dup_or_null(info->vendor);
-	doc->driver_version = dup_or_null(info->driver_version);
-	doc->device_version = dup_or_null(info->device_version);
-	doc->opencl_c_version = dup_or_null(info->opencl_c_version);
+	props_to_doc(info, doc);
 	doc->type = cb_xstrdup(cb_device_type_name(info->type));
-	doc->compute_units = info->compute_units;
-	doc->max_clock_mhz = info->max_clock_mhz;
-	doc->local_mem_bytes = (long long)info->local_mem_size;
 	doc->local_mem_type = cb_xstrdup(info->local_mem_type == CL_LOCAL ? "local" :
 					 info->local_mem_type == CL_GLOBAL ? "global" : "none");
-	doc->timer_resolution_ns = (long long)info->timer_resolution_ns;
-	doc->max_work_group_size = (long long)info->max_work_group_size;
 	doc->subgroup_size = info->subgroup_size;
 	doc->subgroup_source = dup_or_null(info->subgroup_source);
 	if (info->has_reported_banks) {
 		doc->has_reported_banks = true;
 		doc->reported_banks = info->reported_banks;
-		doc->reported_banks_source = cb_xstrdup("CL_DEVICE_LOCAL_MEM_BANKS_AMD");
+		doc->reported_banks_source = cb_xstrdup(props[R_BANKS_AMD].name);
 	}
 	if (info->has_nv_cc)
 		doc->compute_capability = dotted(info->nv_cc_major, info->nv_cc_minor);
 	if (info->has_amd_gfxip)
 		doc->gfxip = dotted(info->amd_gfxip_major, info->amd_gfxip_minor);
 	doc->slm_units = info->slm_units ? (long long)info->slm_units : CB_UNSET;
-	doc->local_mem_per_cu_bytes = info->local_mem_per_cu ? (long long)info->local_mem_per_cu :
-		CB_UNSET;
 	doc->slm_unit = cb_xstrdup(info->slm_unit ? info->slm_unit : "compute unit");
 	for (unsigned i = 0; i < info->intel_subgroup_count && i < 8; i++)
 		doc->intel_subgroup_sizes[doc->n_intel_subgroup_sizes++] =

@@ -9,6 +9,7 @@
 
 #include <CL/cl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* One device as --list shows it. */
@@ -53,6 +54,8 @@ typedef struct {
 	cl_uint nv_cc_major, nv_cc_minor;
 	bool has_amd_gfxip;
 	cl_uint amd_gfxip_major, amd_gfxip_minor;
+	cl_uint nv_warp, amd_wavefront;  /* the vendors' sub-group sizes; 0 unknown */
+	cl_uint intel_slices, intel_sub_slices;
 	size_t intel_subgroup_sizes[8];
 	unsigned intel_subgroup_count;
 	/* The units that own local memory: Intel's sub-slices (cl_intel_device_attribute_query),
@@ -61,6 +64,11 @@ typedef struct {
 	const char *slm_unit;
 	/* "OpenCL X.Y" of the platform and the device, 0.0 when unreadable. */
 	unsigned platform_major, platform_minor, device_major, device_minor;
+	/* Properties the driver gave (bits by device.c's property table), and those it gave
+	 * outside the range a document accepts: those are unknown, and each has a warning. */
+	uint64_t known, rejected;
+	char **warnings;
+	unsigned nwarnings;
 } cb_device_info;
 
 /* Enumerates every platform and device. A platform that fails to list its devices is
@@ -77,7 +85,8 @@ size_t cb_device_default(const cb_device_list *list);
  * lists the candidates. */
 cb_rc cb_device_select(const cb_device_list *list, const char *spec, size_t *index, cb_error *err);
 
-/* Gathers the device facts (never fails: a driver that refuses a query leaves it unknown). */
+/* Gathers the device facts (never fails: a driver that refuses a query leaves it unknown, and
+ * one that answers outside the range a document accepts too, with a warning). */
 void cb_device_info_gather(const cb_device_ref *ref, cb_device_info *info,
 			   const cb_notifier *notify);
 void cb_device_info_free(cb_device_info *info);

@@ -104,16 +104,21 @@ cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb
 	c->o = *o;
 	*out = c;
 	cl_int st;
+	cb_watchdog_slow("the creation of a context (clCreateContext)");
 	c->ctx = clCreateContext(NULL, 1, &ref->device, NULL, NULL, &st);
+	cb_watchdog_arm(0, NULL);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clCreateContext", st, "cannot create an OpenCL context");
-	c->q = clCreateCommandQueue(c->ctx, ref->device, CL_QUEUE_PROFILING_ENABLE, &st);
-	c->event_timer = st == CL_SUCCESS;
-	if (st == CL_INVALID_QUEUE_PROPERTIES) {
+	cb_watchdog_call("the creation of a command queue (clCreateCommandQueue)");
+	c->q = clCreateCommandQueue(c->ctx, ref->device, o->host_clock ? 0 :
+				    CL_QUEUE_PROFILING_ENABLE, &st);
+	c->event_timer = st == CL_SUCCESS && !o->host_clock;
+	if (st == CL_INVALID_QUEUE_PROPERTIES && !o->host_clock) {
 		cb_note(o->notify, CB_NOTE_WARNING,
 			"the driver has no profiling queues; timing with the host clock");
 		c->q = clCreateCommandQueue(c->ctx, ref->device, 0, &st);
 	}
+	cb_watchdog_arm(0, NULL);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clCreateCommandQueue", st, "cannot create a command queue");
 	return CB_OK;
@@ -140,6 +145,8 @@ void cb_ocl_close(cb_ocl *c)
 {
 	if (!c)
 		return;
+	/* A release waits for the queue: under the watchdog too. */
+	cb_watchdog_call("the release of the OpenCL objects");
 	release_kernels(c);
 	cl_mem bufs[] = { c->tables, c->out, c->check };
 	for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -151,6 +158,7 @@ void cb_ocl_close(cb_ocl *c)
 		clReleaseContext(c->ctx);
 	/* Lets PoCL drop its compiler state, keeping valgrind and LeakSanitizer quiet. */
 	clUnloadPlatformCompiler(c->ref->platform);
+	cb_watchdog_arm(0, NULL);
 	free(c->check_host);
 	free(c->events);
 	free(c);
@@ -222,7 +230,9 @@ cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
 		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
 		 cb_elems[id.elem].cl_type, id.bytes, c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
+	cb_watchdog_slow("the build of a kernel (clBuildProgram)");
 	st = clBuildProgram(c->prog[k], 1, &c->ref->device, c->build_opts[k], NULL, NULL);
+	cb_watchdog_arm(0, NULL);
 	if (st != CL_SUCCESS)
 		return build_failed(c, k, st, err);
 	c->kern[k] = clCreateKernel(c->prog[k], op->kernel_name, &st);
@@ -379,12 +389,13 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 	return CB_OK;
 }
 
-static cb_rc event_time(cl_event ev, uint64_t *ns, cb_error *err)
+/* From the first event's start to the last one's end (one launch: FIRST == LAST). */
+static cb_rc span_time(cl_event first, cl_event last, uint64_t *ns, cb_error *err)
 {
 	cl_ulong t0 = 0, t1 = 0;
-	cl_int st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+	cl_int st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
 	if (st == CL_SUCCESS)
-		st = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+		st = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clGetEventProfilingInfo", st,
 				     "cannot read a launch's timestamps");
@@ -422,7 +433,7 @@ static cb_rc collect(cb_ocl *c, const cb_launch_req *reqs, size_t n, uint64_t *n
 				     "running", n > 1 ? "a batch with " : "", reqs[n - 1].what);
 	for (size_t i = 0; i < n; i++) {
 		ns[i] = 0;
-		cb_rc rc = c->event_timer ? event_time(c->events[i], &ns[i], err) : CB_OK;
+		cb_rc rc = c->event_timer ? span_time(c->events[i], c->events[i], &ns[i], err) : CB_OK;
 		if (rc != CB_OK)
 			return rc;
 	}
@@ -463,5 +474,175 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 	for (size_t i = 0; rc == CB_OK && i < n; i++)
 		if ((rc = verify(c, &reqs[i], i, err)) != CB_OK)
 			*bad = (long)i;
+	return rc;
+}
+
+/* Programs beyond the lane-table kernels. */
+
+struct cb_ocl_program {
+	cl_program prog;
+	unsigned nkernels;
+	cl_kernel *kern;
+};
+
+struct cb_ocl_buffer {
+	cl_mem mem;
+	size_t bytes;
+};
+
+void cb_ocl_program_free(cb_ocl_program *p)
+{
+	if (!p)
+		return;
+	for (unsigned i = 0; i < p->nkernels; i++)
+		if (p->kern[i])
+			clReleaseKernel(p->kern[i]);
+	if (p->prog)
+		clReleaseProgram(p->prog);
+	free(p->kern);
+	free(p);
+}
+
+/* FILE's build log, cut at 64 KiB, as the error's detail. */
+static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file,
+				  const char *opts, cl_int st, cb_error *err)
+{
+	size_t n = 0;
+	char *log = NULL;
+	if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
+	    CL_SUCCESS && n > 1) {
+		n = n < 65536 ? n : 65536;
+		log = cb_xcalloc(1, n + 1);
+		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) !=
+		    CL_SUCCESS)
+			log[0] = '\0';
+	}
+	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "cl/%s does not build (options: "
+		      "%s)", file, opts);
+	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
+	free(log);
+	return CB_ERR_RUNTIME;
+}
+
+cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
+			   const char *const *names, unsigned nkernels, cb_ocl_program **out,
+			   cb_error *err)
+{
+	char *src = NULL, opts[1024];
+	*out = NULL;
+	cb_rc rc = cb_kernel_source(file, c->o.kernel_dir, &src, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_ocl_program *p = cb_xcalloc(1, sizeof *p);
+	p->kern = cb_xcalloc(nkernels, sizeof *p->kern);
+	p->nkernels = nkernels;
+	*out = p;
+	cl_int st;
+	const char *srcs[1] = { src };
+	p->prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
+	free(src);
+	if (st != CL_SUCCESS)
+		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the program");
+	snprintf(opts, sizeof opts, "%s%s%s", options, c->o.build_options ? " " : "",
+		 c->o.build_options ? c->o.build_options : "");
+	cb_watchdog_slow("the build of a kernel (clBuildProgram)");
+	st = clBuildProgram(p->prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	if (st != CL_SUCCESS)
+		return program_build_failed(c, p->prog, file, opts, st, err);
+	for (unsigned i = 0; i < nkernels; i++) {
+		p->kern[i] = clCreateKernel(p->prog, names[i], &st);
+		if (st != CL_SUCCESS)
+			return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create "
+					     "the kernel %s", names[i]);
+	}
+	return CB_OK;
+}
+
+cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffer **out,
+			cb_error *err)
+{
+	cl_int st;
+	cl_mem m = clCreateBuffer(c->ctx, device_reads ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY, bytes,
+				  NULL, &st);
+	*out = NULL;
+	if (st != CL_SUCCESS)
+		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st, "cannot allocate %zu "
+				     "bytes on the device", bytes);
+	*out = cb_xcalloc(1, sizeof **out);
+	(*out)->mem = m;
+	(*out)->bytes = bytes;
+	return CB_OK;
+}
+
+void cb_ocl_buffer_free(cb_ocl_buffer *b)
+{
+	if (b && b->mem)
+		clReleaseMemObject(b->mem);
+	free(b);
+}
+
+cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes,
+			  cb_error *err)
+{
+	cb_watchdog_arm(c->timeout_s, "an upload to the device (clEnqueueWriteBuffer)");
+	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	return st == CL_SUCCESS ? CB_OK : cl_fail(err, "clEnqueueWriteBuffer", st,
+						  "cannot upload to the device");
+}
+
+cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, cb_error *err)
+{
+	cb_watchdog_arm(c->timeout_s, "a read from the device (clEnqueueReadBuffer)");
+	cl_int st = clEnqueueReadBuffer(c->q, b->mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	return st == CL_SUCCESS ? CB_OK : cl_fail(err, "clEnqueueReadBuffer", st,
+						  "cannot read the result back");
+}
+
+cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *args,
+			  unsigned nargs, cb_error *err)
+{
+	for (unsigned i = 0; i < nargs; i++) {
+		cl_int st = args[i].buf ? clSetKernelArg(p->kern[kernel], i, sizeof(cl_mem),
+							 &args[i].buf->mem) :
+			clSetKernelArg(p->kern[kernel], i, args[i].size, args[i].value);
+		if (st != CL_SUCCESS)
+			return cb_error_call(err, CB_ERR_RUNTIME, "clSetKernelArg", st,
+					     "cannot set argument %u of a kernel", i);
+	}
+	return CB_OK;
+}
+
+cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
+			   unsigned count, const char *what, double *ns_per_launch, cb_error *err)
+{
+	cl_event first = NULL, last = NULL;
+	cl_int st = CL_SUCCESS;
+	cb_rc rc = CB_OK;
+	double h0 = cb_now();
+	cb_watchdog_arm(c->timeout_s, what);
+	for (unsigned i = 0; st == CL_SUCCESS && i < count; i++) {
+		cl_event *ev = i == 0 ? &first : i + 1 == count ? &last : NULL;
+		st = clEnqueueNDRangeKernel(c->q, p->kern[kernel], nd->dims, NULL, nd->global,
+					    nd->local, 0, NULL, ev);
+	}
+	if (st != CL_SUCCESS)
+		rc = cl_fail(err, "clEnqueueNDRangeKernel", st, "a launch failed");
+	st = clFinish(c->q); /* also after a failed enqueue: before the events go */
+	cb_watchdog_arm(0, NULL);
+	double host_ns = (cb_now() - h0) * 1e9;
+	if (rc == CB_OK && st != CL_SUCCESS)
+		rc = cl_fail(err, "clFinish", st, "the launches failed");
+	uint64_t span = 0;
+	if (rc == CB_OK && c->event_timer)
+		rc = span_time(first, last ? last : first, &span, err);
+	if (first)
+		clReleaseEvent(first);
+	if (last)
+		clReleaseEvent(last);
+	if (rc == CB_OK)
+		*ns_per_launch = (c->event_timer ? (double)span : host_ns) / count;
 	return rc;
 }

@@ -2,8 +2,10 @@
 /*
  * The OpenCL layer of the measure stage: context and profiling queue, one program per kernel
  * (operation and element size), the lane tables and result buffers on the device, launches,
- * verification of a launch's results, release. With device.c the only code that calls
- * OpenCL; every call is checked and a failure is reported under its own name.
+ * verification of a launch's results, release; and programs, buffers and timed batches for
+ * the transpose check. With device.c the only code that calls OpenCL; every call is checked
+ * and a failure is reported under its own name; every call that can block is under the
+ * watchdog.
  */
 #ifndef CB_OCL_H
 #define CB_OCL_H
@@ -29,6 +31,7 @@ typedef struct {
 	const char *kernel_dir;     /* NULL: the embedded kernels */
 	const char *build_options;  /* extra clBuildProgram options, or NULL */
 	const cb_notifier *notify;
+	bool host_clock;            /* no profiling queue: launches are timed with the host clock */
 } cb_ocl_opts;
 
 /* What every kernel is built for: the static __local array's size and, with
@@ -96,5 +99,46 @@ cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlane
  * error says so; otherwise *BAD is -1. */
 cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double expected_s,
 		       uint64_t *ns, double *host_s, long *bad, cb_error *err);
+
+/* Programs beyond the lane-table kernels (the transpose check): a file of cl/ (or of the
+ * kernel folder) built with its own options, its kernels, buffers, and timed batches. */
+typedef struct cb_ocl_program cb_ocl_program;
+typedef struct cb_ocl_buffer cb_ocl_buffer;
+
+/* Builds FILE with OPTIONS (then the run's extra options) and creates its NKERNELS kernels
+ * NAMES; the build log is the error's detail. */
+cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
+			   const char *const *names, unsigned nkernels, cb_ocl_program **out,
+			   cb_error *err);
+void cb_ocl_program_free(cb_ocl_program *p);
+
+/* A buffer of BYTES that kernels only read (DEVICE_READS) or only write. */
+cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffer **out,
+			cb_error *err);
+void cb_ocl_buffer_free(cb_ocl_buffer *b);
+/* Blocking copies of the first BYTES, under the watchdog. */
+cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes,
+			  cb_error *err);
+cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, cb_error *err);
+
+/* A kernel argument: a buffer, else SIZE bytes at VALUE. */
+typedef struct {
+	const cb_ocl_buffer *buf;
+	size_t size;
+	const void *value;
+} cb_ocl_arg;
+cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *args,
+			  unsigned nargs, cb_error *err);
+
+/* A launch shape: DIMS dimensions of GLOBAL work-items in work-groups of LOCAL. */
+typedef struct {
+	unsigned dims;
+	size_t global[3], local[3];
+} cb_ndrange;
+/* COUNT launches of kernel KERNEL of P, waited for once under the watchdog (WHAT names them);
+ * *NS_PER_LAUNCH: first start to last end by the events with an event timer, else the
+ * batch's host wall time, divided by COUNT. */
+cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
+			   unsigned count, const char *what, double *ns_per_launch, cb_error *err);
 
 #endif

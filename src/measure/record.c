@@ -142,6 +142,8 @@ static void record_quality(const cb_runner *r, cb_result *res, double drift, siz
 		add_warning(q, "%.1f%% of the samples are outliers (more than 10 robust deviations off)",
 			    100 * outlier_share);
 	timing_warnings(r, q);
+	for (unsigned i = 0; i < r->info->nwarnings; i++) /* driver values out of range */
+		add_warning(q, "%s", r->info->warnings[i]);
 	q->converged = r->st.converged;
 	q->has_drift = true;
 	q->drift = drift;

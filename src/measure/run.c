@@ -93,7 +93,7 @@ static cb_rc choose_pin(cb_runner *r, cb_error *err)
 static cb_rc setup(cb_runner *r, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
-	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify };
+	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify, false };
 	cb_rc rc = cb_ocl_open(r->ref, r->info, &oo, &r->ocl, err);
 	if (rc == CB_OK)
 		rc = choose_local(r, err);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "measure/transpose.h"
-#include "measure/kernels.h"
-#include "measure/watchdog.h"
+#include "measure/ocl.h"
 #include "core/advice.h"
 #include "core/stats.h"
 #include "core/util.h"
@@ -25,21 +24,13 @@ typedef struct {
 } config;
 
 typedef struct {
-	const cb_device_ref *ref;
 	const cb_transpose_opts *o;
-	cl_context ctx;
-	cl_command_queue q;
-	cl_mem in, out;
+	cb_ocl *ocl;
+	cb_ocl_buffer *in, *out;
 	size_t n;                   /* matrix order */
 	void *host_in, *host_out;
-	cl_program prog;
-	cl_kernel kern[NVARIANTS];
+	cb_ocl_program *prog;
 } tctx;
-
-static cb_rc cl_fail(cb_error *err, const char *call, cl_int st, const char *what)
-{
-	return cb_error_call(err, CB_ERR_RUNTIME, call, st, "transpose check: %s", what);
-}
 
 /* The fixes to try: the advice's for ELEM and TILE, else +1 and the full swizzle. */
 static config make_config(const cb_result *r, unsigned elem, unsigned tile)
@@ -71,45 +62,32 @@ static unsigned make_configs(const cb_result *r, bool quick, config *out)
 }
 
 /* Context, queue and the two matrices (N x N of 8-byte elements at most). */
-static cb_rc open_ctx(tctx *t, const cb_device_info *info, cb_error *err)
+static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *info,
+		      cb_error *err)
 {
-	cl_int st;
 	t->n = info->type & CL_DEVICE_TYPE_CPU ? 1024 : 4096;
 	if (t->o->quick)
 		t->n /= 2;
-	t->ctx = clCreateContext(NULL, 1, &t->ref->device, NULL, NULL, &st);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateContext", st, "cannot create a context");
-	t->q = clCreateCommandQueue(t->ctx, t->ref->device,
-				    t->o->event_timer ? CL_QUEUE_PROFILING_ENABLE : 0, &st);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateCommandQueue", st, "cannot create a queue");
+	cb_ocl_opts oo = { t->o->kernel_dir, t->o->build_options, t->o->notify, !t->o->event_timer };
+	cb_rc rc = cb_ocl_open(ref, info, &oo, &t->ocl, err);
+	if (rc != CB_OK)
+		return rc;
+	cb_ocl_set_timeout(t->ocl, t->o->timeout_s);
 	size_t bytes = t->n * t->n * 8;
 	t->host_in = cb_xmalloc(bytes);
 	t->host_out = cb_xmalloc(bytes);
-	t->in = clCreateBuffer(t->ctx, CL_MEM_READ_ONLY, bytes, NULL, &st);
-	if (st == CL_SUCCESS)
-		t->out = clCreateBuffer(t->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateBuffer", st, "cannot allocate the matrices");
-	return CB_OK;
+	rc = cb_ocl_buffer_new(t->ocl, bytes, true, &t->in, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_buffer_new(t->ocl, bytes, false, &t->out, err);
+	return rc;
 }
 
 static void close_ctx(tctx *t)
 {
-	for (int v = 0; v < NVARIANTS; v++)
-		if (t->kern[v])
-			clReleaseKernel(t->kern[v]);
-	if (t->prog)
-		clReleaseProgram(t->prog);
-	if (t->in)
-		clReleaseMemObject(t->in);
-	if (t->out)
-		clReleaseMemObject(t->out);
-	if (t->q)
-		clReleaseCommandQueue(t->q);
-	if (t->ctx)
-		clReleaseContext(t->ctx);
+	cb_ocl_program_free(t->prog);
+	cb_ocl_buffer_free(t->in);
+	cb_ocl_buffer_free(t->out);
+	cb_ocl_close(t->ocl);
 	free(t->host_in);
 	free(t->host_out);
 }
@@ -125,86 +103,33 @@ static cb_rc upload(tctx *t, unsigned elem, cb_error *err)
 		else
 			((uint64_t *)t->host_in)[i] = (uint64_t)i << 32 | h;
 	}
-	cl_int st = clEnqueueWriteBuffer(t->q, t->in, CL_TRUE, 0, count * elem, t->host_in, 0, NULL,
-					 NULL);
-	return st == CL_SUCCESS ? CB_OK : cl_fail(err, "clEnqueueWriteBuffer", st,
-						  "cannot upload the matrix");
+	return cb_ocl_buffer_write(t->ocl, t->in, t->host_in, count * elem, err);
 }
 
 static cb_rc build(tctx *t, const config *c, cb_error *err)
 {
-	for (int v = 0; v < NVARIANTS; v++)
-		if (t->kern[v]) {
-			clReleaseKernel(t->kern[v]);
-			t->kern[v] = NULL;
-		}
-	if (t->prog)
-		clReleaseProgram(t->prog);
+	static const char *const names[NVARIANTS] = { "cb_transpose_naive", "cb_transpose_padded",
+						      "cb_transpose_swizzled" };
+	char opts[512];
+	cb_ocl_program_free(t->prog);
 	t->prog = NULL;
-	char *src = NULL, opts[512];
-	cb_rc rc = cb_kernel_source("transpose.cl", t->o->kernel_dir, &src, err);
-	if (rc != CB_OK)
-		return rc;
-	cl_int st;
-	const char *srcs[1] = { src };
-	t->prog = clCreateProgramWithSource(t->ctx, 1, srcs, NULL, &st);
-	free(src);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the program");
 	snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_TILE=%u -DCB_ROWS=%u -DCB_PAD=%u "
-		 "-DCB_MASK=%u -DCB_SHIFT=%u%s%s", c->elem_bytes == 4 ? "uint" : "ulong", c->tile,
-		 c->rows, c->pad, (1u << c->bits) - 1, c->shift, t->o->build_options ? " " : "",
-		 t->o->build_options ? t->o->build_options : "");
-	st = clBuildProgram(t->prog, 1, &t->ref->device, opts, NULL, NULL);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clBuildProgram", st, "cl/transpose.cl does not build");
-	for (int v = 0; v < NVARIANTS; v++) {
-		char name[48];
-		snprintf(name, sizeof name, "cb_transpose_%s", variants[v]);
-		t->kern[v] = clCreateKernel(t->prog, name, &st);
-		if (st != CL_SUCCESS)
-			return cl_fail(err, "clCreateKernel", st, "cannot create a transpose kernel");
-	}
-	return CB_OK;
+		 "-DCB_MASK=%u -DCB_SHIFT=%u", c->elem_bytes == 4 ? "uint" : "ulong", c->tile,
+		 c->rows, c->pad, (1u << c->bits) - 1, c->shift);
+	return cb_ocl_program_build(t->ocl, "transpose.cl", opts, names, NVARIANTS, &t->prog, err);
 }
 
 /* K launches of variant V, waited for; *NS their time per launch (event or host clock). */
 static cb_rc launch(tctx *t, const config *c, int v, unsigned k, double *ns, cb_error *err)
 {
-	cl_uint n = (cl_uint)t->n;
-	size_t global[2] = { t->n, t->n / (c->tile / c->rows) }, local[2] = { c->tile, c->rows };
-	cl_event first = NULL, last = NULL;
-	cl_int st = clSetKernelArg(t->kern[v], 0, sizeof(cl_mem), &t->in);
-	if (st == CL_SUCCESS)
-		st = clSetKernelArg(t->kern[v], 1, sizeof(cl_mem), &t->out);
-	if (st == CL_SUCCESS)
-		st = clSetKernelArg(t->kern[v], 2, sizeof n, &n);
-	double h0 = cb_now();
-	for (unsigned i = 0; st == CL_SUCCESS && i < k; i++) {
-		cl_event *ev = i == 0 ? &first : i + 1 == k ? &last : NULL;
-		st = clEnqueueNDRangeKernel(t->q, t->kern[v], 2, NULL, global, local, 0, NULL, ev);
-	}
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clEnqueueNDRangeKernel", st, "a launch failed");
-	cb_watchdog_arm(t->o->timeout_s, "the transpose check");
-	st = clFinish(t->q);
-	cb_watchdog_arm(0, NULL);
-	double host_ns = (cb_now() - h0) * 1e9;
-	cl_ulong t0 = 0, t1 = 0;
-	if (st == CL_SUCCESS && t->o->event_timer) {
-		st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-		if (st == CL_SUCCESS)
-			st = clGetEventProfilingInfo(last ? last : first, CL_PROFILING_COMMAND_END,
-						     sizeof t1, &t1, NULL);
-	}
-	if (first)
-		clReleaseEvent(first);
-	if (last)
-		clReleaseEvent(last);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clFinish", st, "the launches failed");
-	*ns = (t->o->event_timer ? (double)(t1 > t0 ? t1 - t0 : 0) : host_ns) / k;
-	return cb_check_interrupt(err);
+	uint32_t n = (uint32_t)t->n;
+	cb_ndrange nd = { 2, { t->n, t->n / (c->tile / c->rows) }, { c->tile, c->rows } };
+	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
+	cb_rc rc = cb_ocl_program_args(t->prog, (unsigned)v, args, 3, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_time_launches(t->ocl, t->prog, (unsigned)v, &nd, k, "the transpose check",
+					  ns, err);
+	return rc == CB_OK ? cb_check_interrupt(err) : rc;
 }
 
 /* OUT == IN transposed (N x N elements of E bytes), compared in 64 x 64 blocks: a column walk
@@ -227,10 +152,9 @@ static cb_rc verify(tctx *t, const config *c, int v, bool *ok, double *ns, cb_er
 	cb_rc rc = launch(t, c, v, 1, ns, err);
 	if (rc != CB_OK)
 		return rc;
-	cl_int st = clEnqueueReadBuffer(t->q, t->out, CL_TRUE, 0, count * E, t->host_out, 0, NULL,
-					NULL);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clEnqueueReadBuffer", st, "cannot read the result");
+	rc = cb_ocl_buffer_read(t->ocl, t->out, t->host_out, count * E, err);
+	if (rc != CB_OK)
+		return rc;
 	*ok = is_transpose(t->host_in, t->host_out, t->n, E);
 	return CB_OK;
 }
@@ -296,8 +220,8 @@ cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 {
 	config cfg[MAX_CONFIGS];
 	unsigned ncfg = make_configs(r, o->quick, cfg);
-	tctx t = { .ref = ref, .o = o };
-	cb_rc rc = open_ctx(&t, info, err);
+	tctx t = { .o = o };
+	cb_rc rc = open_ctx(&t, ref, info, err);
 	cb_rng rng;
 	cb_rng_seed(&rng, 0x7a5e);
 	for (unsigned i = 0; rc == CB_OK && i < ncfg; i++) {
@@ -305,5 +229,7 @@ cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 		rc = run_config(&t, &cfg[i], &rng, r, err);
 	}
 	close_ctx(&t);
+	if (rc != CB_OK && rc != CB_ERR_INTERRUPTED)
+		cb_error_prefix(err, "transpose check: ");
 	return rc;
 }

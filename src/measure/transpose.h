@@ -5,8 +5,8 @@
  * full swizzle when it advises none) for 4- and 8-byte elements at 32 x 32 tiles, and at the
  * sub-group's width when that is 16 or 64; each variant's result is checked against the
  * host's transpose, then the variants are timed in rounds, in a new random order each round,
- * a batch of launches at a time (long enough for the timer), with the run's timer. With
- * ocl.c and device.c, the only code that calls OpenCL.
+ * a batch of launches at a time (long enough for the timer), with the run's timer. It asks
+ * the device for everything through the OpenCL layer (ocl.h) and calls no OpenCL itself.
  */
 #ifndef CB_TRANSPOSE_H
 #define CB_TRANSPOSE_H

@@ -7,15 +7,48 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Built outside the handler, which may only write() it. */
+/* Built outside the handlers, which only read it (with write()). */
 static char message[512];
+static volatile sig_atomic_t busy, stop_sig, slow;
+static unsigned limit_s;
+
+static void put(const char *s)
+{
+	ssize_t w = write(STDERR_FILENO, s, strlen(s));
+	(void)w;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+		"a signal";
+}
 
 static void on_alarm(int sig)
 {
 	(void)sig;
-	ssize_t w = write(STDERR_FILENO, message, strlen(message));
-	(void)w;
+	if (stop_sig) {
+		put("\nclbanks: interrupted by ");
+		put(signal_name(stop_sig));
+		put(", but ");
+		put(message);
+		put(" did not return; giving up (no output written)\n");
+		_exit(128 + stop_sig);
+	}
+	put("\nclbanks: watchdog: ");
+	put(message);
+	put(slow ? " did not finish within ten times --timeout (a build's or the driver's start-up "
+	    "allowance); giving up (no output written)\n" :
+	    " did not finish within --timeout; giving up (no output written)\n");
 	_exit(4);
+}
+
+/* A stop asked for: the call under way gets the grace period, unless its alarm comes first. */
+static void arm_grace(void)
+{
+	unsigned left = alarm(CB_WATCHDOG_GRACE_S);
+	if (left && left < CB_WATCHDOG_GRACE_S)
+		alarm(left);
 }
 
 void cb_watchdog_arm(unsigned seconds, const char *what)
@@ -29,12 +62,47 @@ void cb_watchdog_arm(unsigned seconds, const char *what)
 		sigaction(SIGALRM, &sa, NULL);
 		installed = true;
 	}
-	if (seconds && what) {
-		size_t n = sizeof message;
-		strncpy(message, "\nclbanks: watchdog: ", n);
-		strncat(message, what, n - strlen(message) - 1);
-		strncat(message, " did not finish within --timeout; giving up (no output written)\n",
-			n - strlen(message) - 1);
+	if (!what) {
+		busy = slow = 0;
+		alarm(0);
+		return;
 	}
+	busy = 0; /* the message is not read while it changes */
+	strncpy(message, what, sizeof message - 1);
+	message[sizeof message - 1] = '\0';
 	alarm(seconds);
+	busy = 1;
+	if (stop_sig)
+		arm_grace();
+}
+
+void cb_watchdog_set_limit(unsigned seconds)
+{
+	limit_s = seconds;
+}
+
+unsigned cb_watchdog_limit(void)
+{
+	return limit_s;
+}
+
+void cb_watchdog_call(const char *what)
+{
+	slow = 0;
+	cb_watchdog_arm(limit_s, what);
+}
+
+void cb_watchdog_slow(const char *what)
+{
+	slow = 1;
+	cb_watchdog_arm(limit_s > 86400 ? 864000 : limit_s * 10, what);
+}
+
+void cb_watchdog_stop_signal(int sig)
+{
+	if (stop_sig)
+		return;
+	stop_sig = sig;
+	if (busy)
+		arm_grace();
 }
