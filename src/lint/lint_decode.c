@@ -337,12 +337,50 @@ bool cb_gep_decode(cb_dctx *d, LLVMValueRef gep, cb_gep_steps *s)
 	return LLVMGetTypeKind(LLVMTypeOf(s->idx[0])) == LLVMIntegerTypeKind;
 }
 
+/* The bytes of a by-value aggregate argument K: its byval type (pointers are opaque from
+ * LLVM 15 on, and the attribute carries the type since LLVM 12). */
+static uint64_t byval_bytes(cb_dctx *d, LLVMValueRef fn, unsigned k)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+	LLVMAttributeRef a = kind ? LLVMGetEnumAttributeAtIndex(fn, k + 1, kind) : NULL;
+	LLVMTypeRef t = a ? LLVMGetTypeAttributeValue(a) : NULL;
+	return t && LLVMTypeIsSized(t) ? LLVMABISizeOfType(d->td, t) : 0;
+}
+
+/* A __local pointer argument's object: element type and size from the kernel-argument
+ * metadata ("float4*"; base types resolve typedefs), else from its first access. */
+static uint32_t local_arg_object(cb_dctx *d, unsigned k, const char *name, char **types,
+				 char **base)
+{
+	cb_prog *p = d->prog;
+	uint32_t obj = add_object(d);
+	cb_lint_object *o = &p->objects[obj];
+	o->name = cb_xstrdup(name);
+	o->elem_type = types ? cb_pointee_name(types[k]) : NULL;
+	char *bt = base ? cb_pointee_name(base[k]) : NULL;
+	o->elem_bytes = bt ? cb_cl_type_bytes(bt) : 0;
+	free(bt);
+	for (uint32_t i = 0; i < p->nsites && !o->elem_bytes; i++)
+		if (p->sites[i].arg == (int32_t)k) {
+			o->elem_bytes = p->sites[i].elem_bytes;
+			if (!o->elem_type)
+				o->elem_type = cb_xstrdup(p->sites[i].elem_type);
+		}
+	if (!o->elem_type)
+		o->elem_type = cb_xstrdup("void");
+	if (!o->elem_bytes)
+		o->elem_bytes = 1;
+	o->is_arg = true;
+	return obj;
+}
+
 static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 {
 	cb_prog *p = d->prog;
 	unsigned n = LLVMCountParams(kernel);
 	char **names = cb_kernel_arg_strings(d, kernel, "kernel_arg_name", n);
 	char **types = cb_kernel_arg_strings(d, kernel, "kernel_arg_type", n);
+	char **base = cb_kernel_arg_strings(d, kernel, "kernel_arg_base_type", n);
 	p->nargs = n;
 	p->args = cb_xcalloc(n ? n : 1, sizeof *p->args);
 	for (unsigned i = 0; i < n; i++) {
@@ -359,26 +397,17 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 			a->kind = CB_ARG_OTHER;
 		} else if (cb_addrspace(t) == 3) {
 			a->kind = CB_ARG_LOCAL;
-			uint32_t k = add_object(d);
-			cb_lint_object *o = &p->objects[k];
-			LLVMTypeRef e = LLVMGetElementType(t);
-			o->name = cb_xstrdup(a->name);
-			char buf[64];
-			cb_type_name(e, buf, sizeof buf);
-			o->elem_type = types ? cb_pointee_name(types[i]) : cb_xstrdup(buf);
-			o->elem_bytes = LLVMTypeIsSized(e) ? (unsigned)LLVMABISizeOfType(d->td, e) : 1;
-			o->is_arg = true;
-			a->object = (int32_t)k;
+			a->object = (int32_t)local_arg_object(d, i, a->name, types, base);
 		} else if (cb_addrspace(t) == 0) {
 			a->kind = CB_ARG_PRIVATE;
-			LLVMTypeRef e = LLVMGetElementType(t);
-			a->bytes = LLVMTypeIsSized(e) ? LLVMABISizeOfType(d->td, e) : 0;
+			a->bytes = byval_bytes(d, kernel, i);
 		} else {
 			a->kind = CB_ARG_GLOBAL;
 		}
 	}
 	cb_free_strings(names, n);
 	cb_free_strings(types, n);
+	cb_free_strings(base, n);
 	for (uint32_t k = 0; k < p->nsites; k++)
 		if (p->sites[k].arg >= 0 && (unsigned)p->sites[k].arg < n)
 			p->sites[k].object = p->args[p->sites[k].arg].object;

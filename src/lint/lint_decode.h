@@ -60,6 +60,7 @@ bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n);
 char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsigned n);
 void cb_free_strings(char **s, unsigned n);
 char *cb_pointee_name(const char *type);
+unsigned cb_cl_type_bytes(const char *type);
 
 /* Steps of a GEP (operand 0 its base): index values and strides, its shape. */
 typedef struct {

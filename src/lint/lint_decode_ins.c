@@ -279,6 +279,26 @@ static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 	return true;
 }
 
+/* The element type a built-in accesses, from its values rather than its pointer (opaque from
+ * LLVM 15 on): vloadN's result and vstoreN's data are vectors of it; an atomic returns it or
+ * takes it as its second argument (atomic_store); atomic_flag_* work on an int. */
+static LLVMTypeRef builtin_elem_type(cb_dctx *d, LLVMValueRef i, cb_builtin b)
+{
+	LLVMTypeRef t = LLVMTypeOf(i);
+	if (b == CB_B_VSTORE)
+		t = LLVMTypeOf(LLVMGetOperand(i, 0));
+	else if (b == CB_B_ATOMIC && LLVMGetTypeKind(t) == LLVMVoidTypeKind &&
+		 LLVMGetNumArgOperands(i) > 1)
+		t = LLVMTypeOf(LLVMGetOperand(i, 1));
+	if (b != CB_B_ATOMIC && LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+		return LLVMGetElementType(t);
+	LLVMTypeKind k = LLVMGetTypeKind(t);
+	if (b == CB_B_ATOMIC && (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+				 (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 1)))
+		return t;
+	return LLVMInt32TypeInContext(d->ctx);
+}
+
 /* Atomics and vloadN / vstoreN on __local memory are accesses; the pointer is argument
  * 0 of an atomic, 1 of vloadN (offset, p) and 2 of vstoreN (data, offset, p). */
 static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec, cb_ins *o)
@@ -289,7 +309,7 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 	LLVMTypeRef pt = LLVMTypeOf(LLVMGetOperand(i, arg));
 	if (cb_addrspace(pt) != 3)
 		return;
-	LLVMTypeRef e = LLVMGetElementType(pt);
+	LLVMTypeRef e = builtin_elem_type(d, i, b);
 	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
 	cb_lint_op op = b == CB_B_ATOMIC ? CB_LINT_ATOMIC : b == CB_B_VLOAD ? CB_LINT_LOAD
 									: CB_LINT_STORE;
