@@ -824,6 +824,91 @@ static void test_renderers(void)
 	escapes();
 }
 
+/* Issue 21: accesses in C99 inline helpers (which clang at -O0 only declares) are seen. */
+static bool same_accesses(const cb_lint_result *a, const cb_lint_result *b)
+{
+	if (a->naccesses != b->naccesses)
+		return false;
+	for (size_t i = 0; i < a->naccesses; i++) {
+		const cb_lint_access *x = &a->accesses[i], *y = &b->accesses[i];
+		if (x->line != y->line || x->column != y->column || x->op != y->op ||
+		    x->status != y->status || x->passes_max != y->passes_max ||
+		    x->min_passes != y->min_passes || x->niter != y->niter)
+			return false;
+	}
+	return true;
+}
+
+static void test_inline_helpers(void)
+{
+	static const unsigned two15[] = { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0 };
+	static const unsigned one5[] = { 1, 1, 1, 1, 1, 0 };
+	cb_lint_result r, v;
+	/* pos = 2 l - (l & (stride - 1)) for strides 1 .. 16: lanes l and l + 16 are 32 words
+	 * apart (one bank): 2 passes in each of the 15 steps (sizes 2 .. 32), at both keys;
+	 * the swaps are under the data-dependent test, so assumed. */
+	job b = { "bitonic_inline.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&b, &r)) {
+		expect(&r, 12, 11, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyA in inline helper");
+		expect(&r, 13, 11, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyB in inline helper");
+		expect(&r, 15, 9, CB_LINT_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store A");
+		expect(&r, 16, 9, CB_LINT_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store B");
+		tap_ok(r.naccesses == 8 && cb_lint_has_conflict(&r) && cb_lint_unknown_count(&r) == 0,
+		       "bitonic: 8 accesses, conflicts, none unknown");
+		job si = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=static inline" }, { NULL }, NULL, 0 };
+		if (lint(&si, &v)) {
+			tap_ok(same_accesses(&r, &v), "bitonic: static inline gives the same result");
+			cb_lint_result_free(&v);
+		}
+		job pl = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=" }, { NULL }, NULL, 0 };
+		if (lint(&pl, &v)) {
+			tap_ok(same_accesses(&r, &v), "bitonic: a plain helper gives the same result");
+			cb_lint_result_free(&v);
+		}
+		cb_lint_result_free(&r);
+	}
+	/* Consecutive words, at offset 0 or 32 (lmem[idx]) and 32 - i (lmem[idx - i]): one pass
+	 * each; the loop runs for i = 1, 2, 4, 8, 16. */
+	job s = { "scan_inline.cl", NULL, 32, 0, { NULL }, { "lmem=256" }, NULL, 0 };
+	if (lint(&s, &r)) {
+		expect(&r, 8, 12, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: zero half");
+		expect(&r, 10, 12, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: value half");
+		expect(&r, 13, 12, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx - i]");
+		expect(&r, 15, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] read");
+		expect(&r, 15, 13, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] write");
+		expect(&r, 18, 9, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "scan: result");
+		tap_ok(r.naccesses == 6 && r.nobjects == 1 && r.objects[0].elem_bytes == 4 &&
+		       !strcmp(r.objects[0].elem_type, "uint"),
+		       "scan: 6 accesses on uint *lmem (type from the argument metadata)");
+		cb_lint_result_free(&r);
+	}
+	/* As[k * 32 + row]: consecutive words, 1 pass; Bs[row * 32 + k]: stride 32 words, all
+	 * lanes in one bank, 32 passes; 32 steps of k. */
+	job g = { "gemm_inline.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&g, &r)) {
+		const cb_lint_access *a = find(&r, 11, 13, CB_LINT_LOAD), *c = find(&r, 12, 13, CB_LINT_LOAD);
+		tap_ok(a && c && a->niter == 32 && c->niter == 32 && a->passes_max == 1 &&
+		       c->passes_max == 32 && c->min_passes == 1 && c->status == CB_LINT_PREDICTED,
+		       "GEMM inline helper: As 1 pass, Bs 32 passes, 32 steps");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* A call that lint cannot see (declared only) is an unknown access that names the function. */
+static void test_unseen_call(void)
+{
+	cb_lint_result r;
+	job u = { "unseen.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	cb_error err;
+	cross_check cc;
+	cb_rc rc = run(&u, &r, &err, &cc);
+	const cb_lint_access *a = rc == CB_OK ? find(&r, 10, 2, CB_LINT_CALL) : NULL;
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && strstr(a->note, "calls undefined function Helper") &&
+	       a->object == 0 && cb_lint_unknown_count(&r) == 1,
+	       "a declared-only helper given a __local pointer: unknown, 'calls undefined function Helper'");
+	cb_lint_result_free(&r);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -855,6 +940,8 @@ int main(void)
 	test_histogram();
 	test_rows_and_helper();
 	test_gemm();
+	test_inline_helpers();
+	test_unseen_call();
 	test_objects();
 	test_bad_input();
 	test_renderers();

@@ -177,9 +177,14 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), &res };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
+	size_t unknown = rc == CB_OK ? cb_lint_unknown_count(&res) : 0;
 	if (rc == CB_OK && o->fail_on_conflict && cb_lint_has_conflict(&res))
 		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: a predicted __local access conflicts "
 				  "(--fail-on-conflict)", o->args[0]);
+	else if (rc == CB_OK && o->fail_on_conflict && unknown && !o->allow_unknown)
+		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
+				  "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
+				  "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
 	cb_lint_result_free(&res);
 	return rc;
 }

@@ -130,8 +130,11 @@ static const option table[] = {
 	  "lint: a scalar argument's value, or a __local pointer\n"
 	  "argument's size in bytes", NULL },
 	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
-	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum",
+	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
+	  "or an access is unknown",
 	  NULL },
+	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
+	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
 	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
 	  "no progress or warnings on stderr", NULL },
 	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,

@@ -24,7 +24,7 @@ typedef struct {
 	enum cb_command cmd;
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
-	bool fail_on_conflict, summary;
+	bool fail_on_conflict, allow_unknown, summary;
 	int format;           /* index into "text|json|csv", -1 when not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */

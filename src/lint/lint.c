@@ -34,6 +34,7 @@ void cb_prog_free(cb_prog *p)
 	for (uint32_t i = 0; i < p->nsites; i++) {
 		free(p->sites[i].file);
 		free(p->sites[i].elem_type);
+		free(p->sites[i].callee);
 	}
 	for (uint32_t i = 0; i < p->nobjects; i++) {
 		free(p->objects[i].name);
@@ -234,6 +235,11 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
 			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
 		break;
+	case CB_WHY_CALL:
+		snprintf(a->note, sizeof a->note,
+			 "calls undefined function %s, which gets a pointer into %s: its accesses "
+			 "are not seen", site->callee ? site->callee : "(unnamed)", obj);
+		break;
 	case CB_WHY_MODEL:
 		snprintf(a->note, sizeof a->note, "the model cannot price %u-byte %ss",
 			 site->elem_bytes, cb_lint_op_name(site->op));
@@ -274,8 +280,8 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
 	/* An access of the element's size reads the element: say its type as declared. */
 	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
-	a->elem_type = cb_xstrdup(o && o->elem_bytes == site->elem_bytes ? o->elem_type
-									: site->elem_type);
+	a->elem_type = cb_xstrdup(o && (o->elem_bytes == site->elem_bytes || site->op == CB_LINT_CALL)
+				  ? o->elem_type : site->elem_type);
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;

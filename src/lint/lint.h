@@ -4,8 +4,12 @@
  * how badly, and what fixes them -- without running the kernel.
  *
  * Method. clang (the major version of the LLVM clbanks links) compiles the kernel to LLVM IR
- * at -O0 with debug info (-x cl -cl-std=CL1.2 -target spir64 -g): at -O0 every statement keeps
- * its own loads and stores and its line and column (-O1 merges stores across lines). The IR is
+ * with debug info and no LLVM passes (-x cl -cl-std=CL1.2 -target spir64 -g -O1 -Xclang
+ * -disable-llvm-passes): every statement keeps its own loads and stores and its line and
+ * column (optimized IR merges stores across lines), and C99 inline functions, which -O0 only
+ * declares, keep their bodies. A call of a function that is neither defined nor a known
+ * built-in and gets a __local pointer is an access of its own, "unknown" (what it does is not
+ * seen), never a silent gap. The IR is
  * translated once into a compact program, and a small interpreter runs every work-item of one
  * work-group with its concrete ids (get_local_id, get_group_id, get_local_size, sub-group
  * ids). Integers are concrete or "unknown with bounds" (an interval): values read from
@@ -67,7 +71,9 @@
 #define CB_LINT_ASSUMED_ITERATIONS 4
 #define CB_LINT_MAX_ITEMS 4096 /* work-items in the simulated group */
 
-typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC } cb_lint_op;
+/* CB_LINT_CALL: a call of a function lint cannot see (neither defined nor a known built-in)
+ * that takes a __local pointer: whatever it accesses is unknown, never priced. */
+typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC, CB_LINT_CALL } cb_lint_op;
 
 /* How a model prices one sub-group access; the engine does not know where it came from. */
 typedef struct cb_lint_pricer {
@@ -231,6 +237,8 @@ void cb_lint_result_free(cb_lint_result *res);
 
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);
+/* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */
+size_t cb_lint_unknown_count(const cb_lint_result *res);
 
 const char *cb_lint_status_name(cb_lint_status s);
 const char *cb_lint_op_name(cb_lint_op op);

@@ -46,6 +46,13 @@ static bool demangle(const char *m, char *name, size_t n, const char **params)
 	return true;
 }
 
+void cb_builtin_source_name(const char *mangled, char *buf, size_t n)
+{
+	const char *params;
+	if (!demangle(mangled, buf, n, &params))
+		snprintf(buf, n, "%s", mangled);
+}
+
 /* vloadN / vstoreN: N in 2, 3, 4, 8, 16; 0 otherwise. */
 static unsigned vector_width(const char *name, const char *prefix)
 {

@@ -318,6 +318,28 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
 }
 
+/* A call of a function that is neither defined here nor a known built-in (C99 inline without
+ * a body, a function of another file, a built-in lint does not model) that takes a __local
+ * (or generic) pointer: one access site for it, unknown, naming the function; o->c is the
+ * argument whose pointer is recorded. */
+static void unseen_call_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	unsigned n = LLVMGetNumArgOperands(i);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned as = cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, k)));
+		if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, k))) != LLVMPointerTypeKind ||
+		    (as != 3 && as != 4))
+			continue;
+		o->c = k;
+		o->site = cb_dsite(d, i, LLVMGetOperand(i, k), CB_LINT_CALL,
+				   LLVMInt8TypeInContext(d->ctx), 1);
+		char buf[128];
+		cb_builtin_source_name(name, buf, sizeof buf);
+		d->prog->sites[o->site].callee = cb_xstrdup(buf);
+		return;
+	}
+}
+
 static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
 	LLVMValueRef callee = cb_callee(i);
@@ -344,6 +366,8 @@ static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	call_args(d, i, o);
 	if (b == CB_B_ATOMIC || b == CB_B_VLOAD || b == CB_B_VSTORE)
 		builtin_site(d, i, b, vec, o);
+	else if (b == CB_B_OTHER)
+		unseen_call_site(d, i, name, o);
 	return true;
 }
 

@@ -249,6 +249,11 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	switch (i->sub) {
 	case CB_B_NOP:
 		return;
+	case CB_B_OTHER:
+		/* a call lint cannot see that takes a __local pointer: its access is unknown */
+		if (i->site >= 0 && i->c < n)
+			record(in, fr, i->site, &args[i->c]);
+		break;
 	case CB_B_ATOMIC:
 		if (i->site >= 0 && n >= 1)
 			record(in, fr, i->site, &args[0]);

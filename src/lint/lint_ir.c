@@ -162,11 +162,14 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 	return CB_OK;
 }
 
+/* -O1 with LLVM's passes disabled: the IR as clang's front end writes it (every statement
+ * keeps its loads, stores and line, as at -O0), but with the bodies of C99 inline functions
+ * (available_externally), which -O0 leaves out, so that their accesses are seen. */
 static char **clang_argv(const cb_lint_request *req, const char *clang)
 {
 	static const char *const fixed[] = {
-		"-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-g", "-O0", "-cl-kernel-arg-info",
-		"-emit-llvm", "-c", "-o", "-",
+		"-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-g", "-O1", "-Xclang",
+		"-disable-llvm-passes", "-cl-kernel-arg-info", "-emit-llvm", "-c", "-o", "-",
 	};
 	size_t nfixed = sizeof fixed / sizeof fixed[0], k = 0;
 	char **argv = cb_xcalloc(nfixed + req->ndefines + 4, sizeof *argv);

@@ -55,6 +55,8 @@ typedef enum {
 /* The built-in behind a (mangled) function name; *is_signed for integer built-ins, *vec for
  * vloadN / vstoreN. */
 cb_builtin cb_builtin_classify(const char *name, bool *is_signed, unsigned *vec);
+/* The source name of a function: "modf" of "_Z4modffPU3AS3f", an unmangled name itself. */
+void cb_builtin_source_name(const char *mangled, char *buf, size_t n);
 
 typedef struct {
 	uint8_t op, sub, width, flags;   /* width: bits of an integer result; flags: see below */
@@ -110,6 +112,7 @@ typedef struct {
 	uint32_t fn, block;
 	int32_t object;          /* the object the IR shows it addresses, or -1 (not executed) */
 	int32_t arg;             /* that object is this kernel argument's, or -1 */
+	char *callee;            /* CB_LINT_CALL: the function's name as the source spells it */
 } cb_site;
 
 typedef enum {

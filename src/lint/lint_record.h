@@ -26,7 +26,7 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_NONE, CB_WHY_DATA, CB_WHY_OBJECTS, CB_WHY_POINTER, CB_WHY_BOUNDS, CB_WHY_MODEL,
-	CB_WHY_AMBIGUOUS
+	CB_WHY_AMBIGUOUS, CB_WHY_CALL
 } cb_why;
 
 typedef struct {

@@ -75,6 +75,7 @@ const char *cb_lint_op_name(cb_lint_op op)
 	switch (op) {
 	case CB_LINT_LOAD: return "load";
 	case CB_LINT_STORE: return "store";
+	case CB_LINT_CALL: return "call";
 	default: return "atomic";
 	}
 }
@@ -109,6 +110,14 @@ bool cb_lint_has_conflict(const cb_lint_result *res)
 		if (res->accesses[i].status == CB_LINT_PREDICTED && res->accesses[i].conflict)
 			return true;
 	return false;
+}
+
+size_t cb_lint_unknown_count(const cb_lint_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->naccesses; i++)
+		n += res->accesses[i].status == CB_LINT_UNKNOWN;
+	return n;
 }
 
 void cb_lint_result_free(cb_lint_result *res)
