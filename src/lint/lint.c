@@ -3,8 +3,10 @@
  * priced as soon as its last work-item ends), search fixes, and build the typed result. */
 #include "config.h"
 #include "lint/lint.h"
+#include "lint/lint_decode.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_ir.h"
+#include "lint/lint_price.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -16,38 +18,6 @@
 bool cb_lint_available(void)
 {
 	return true;
-}
-
-void cb_prog_free(cb_prog *p)
-{
-	for (uint32_t i = 0; i < p->nfns; i++) {
-		cb_fn *f = &p->fns[i];
-		free(f->name);
-		free(f->consts);
-		free(f->ins);
-		free(f->blocks);
-		free(f->succ);
-		free(f->succ_first);
-		free(f->extra);
-		free(f->loops);
-	}
-	for (uint32_t i = 0; i < p->nsites; i++) {
-		free(p->sites[i].file);
-		free(p->sites[i].elem_type);
-		free(p->sites[i].callee);
-	}
-	for (uint32_t i = 0; i < p->nobjects; i++) {
-		free(p->objects[i].name);
-		free(p->objects[i].elem_type);
-	}
-	for (uint32_t i = 0; i < p->nargs; i++)
-		free(p->args[i].name);
-	free(p->fns);
-	free(p->sites);
-	free(p->objects);
-	free(p->args);
-	free(p->kernel);
-	memset(p, 0, sizeof *p);
 }
 
 static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)

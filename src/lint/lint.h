@@ -3,6 +3,8 @@
  * clbanks lint: which __local accesses of an OpenCL kernel conflict on a measured bank model,
  * how badly, and what fixes them -- without running the kernel.
  *
+ * Files: src/lint/README says which need LLVM and which do not.
+ *
  * Method. clang (the major version of the LLVM clbanks links) compiles the kernel to LLVM IR
  * with debug info and no LLVM passes (-x cl -cl-std=CL1.2 -target spir64 -g -O1 -Xclang
  * -disable-llvm-passes): every statement keeps its own loads and stores and its line and

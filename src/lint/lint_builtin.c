@@ -3,7 +3,7 @@
  * built-in), work-item functions answered from the simulated work-group, a few integer
  * functions evaluated; everything else returns an unknown value of its type. */
 #include "config.h"
-#include "lint/lint_interp.h"
+#include "lint/lint_builtin.h"
 
 #include <stdio.h>
 #include <stdlib.h>

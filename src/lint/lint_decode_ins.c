@@ -3,7 +3,8 @@
  * (debug intrinsics none); what the interpreter cannot follow becomes an unknown value of its
  * type, and every load, store and atomic on address space 3 becomes an access site. */
 #include "config.h"
-#include "lint/lint_decode.h"
+#include "lint/lint_decode_ins.h"
+#include "lint/lint_builtin.h"
 #include "core/util.h"
 
 #include <string.h>

@@ -6,6 +6,7 @@
  * post-dominator. */
 #include "config.h"
 #include "lint/lint_interp.h"
+#include "lint/lint_builtin.h"
 #include "core/util.h"
 
 #include <stdlib.h>

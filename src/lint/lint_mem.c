@@ -3,6 +3,7 @@
  * accesses), private objects (what a work-item stored where, so that indices and pointers kept
  * in private variables are known again when loaded), and a bump arena for both. */
 #include "config.h"
+#include "lint/lint_mem.h"
 #include "lint/lint_interp.h"
 #include "core/util.h"
 

@@ -3,7 +3,7 @@
  * from debug information (the IR cannot tell int from uint), and kernel argument names and
  * types from clang's -cl-kernel-arg-info metadata. */
 #include "config.h"
-#include "lint/lint_decode.h"
+#include "lint/lint_names.h"
 #include "core/util.h"
 
 #include <llvm-c/DebugInfo.h>

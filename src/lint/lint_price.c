@@ -10,7 +10,7 @@
  * a[r][c ^ ((r >> shift) & mask)] of clbanks' family (mask = 2^bits - 1, 2^bits dividing C,
  * R >> shift at least 2) that does, fewest bits first, then smallest shift. */
 #include "config.h"
-#include "lint/lint_record.h"
+#include "lint/lint_price.h"
 #include "core/swizzle.h"
 #include "core/util.h"
 

@@ -52,11 +52,6 @@ typedef enum {
 	CB_B_ATOMIC, CB_B_VLOAD, CB_B_VSTORE,
 } cb_builtin;
 
-/* The built-in behind a (mangled) function name; *is_signed for integer built-ins, *vec for
- * vloadN / vstoreN. */
-cb_builtin cb_builtin_classify(const char *name, bool *is_signed, unsigned *vec);
-/* The source name of a function: "modf" of "_Z4modffPU3AS3f", an unmangled name itself. */
-void cb_builtin_source_name(const char *mangled, char *buf, size_t n);
 
 typedef struct {
 	uint8_t op, sub, width, flags;   /* width: bits of an integer result; flags: see below */
@@ -143,16 +138,6 @@ typedef struct {
 	char *kernel;
 } cb_prog;
 
-void cb_prog_free(cb_prog *p);
-
-/* A GEP G: BASE plus idx[k] * stride[k] bytes, with the row and column of a __local 2-D array
- * T a[R][C] when G indexes it as a[r][c] (directly, or through a pointer to its rows). An
- * unknown offset into a __local object of known size is bounded by the object. */
-cb_val cb_gep_eval(const cb_prog *p, const cb_ins *g, cb_val base, const cb_val *idx,
-		   const uint64_t *stride, uint32_t n);
-
-/* Loops (from depth-first back edges) and immediate post-dominators of one function's blocks,
- * from its successor lists. */
-void cb_fn_analyze(cb_fn *f);
+void cb_prog_free(cb_prog *p); /* lint_prog.c */
 
 #endif

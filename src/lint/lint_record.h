@@ -81,10 +81,5 @@ void cb_rec_init(cb_recorder *r, const cb_prog *prog, const cb_lint_pricer *pric
 void cb_rec_free(cb_recorder *r);
 void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
 		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line);
-/* Prices the sub-group in flight (NLANES lanes) and moves to the next (lint_price.c). */
-void cb_rec_flush(cb_recorder *r, unsigned nlanes);
-
-/* The fix for a site (lint_price.c): padding and swizzle searched with the pricer. */
-void cb_fix_search(cb_recorder *r, uint32_t site, cb_lint_fix *fix);
 
 #endif
