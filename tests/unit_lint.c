@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static cb_lint_model h200, amd;
@@ -909,6 +910,61 @@ static void test_unseen_call(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 23 item 8: file names open from the working directory. Kernel T/A/k.cl given by its
+ * absolute path, run from T/B: clang names it "A/k.cl" in its debug-info directory T. */
+static bool copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+	bool ok = in && out;
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	return ok;
+}
+
+static void test_paths(void)
+{
+	char tmp[] = "/tmp/cb-lint-XXXXXX", a[64], b[64], k[80], src[4096], old[4096];
+	snprintf(src, sizeof src, "%s/tests/lint/transpose.cl", srcdir);
+	if (!mkdtemp(tmp) || !getcwd(old, sizeof old)) {
+		tap_ok(false, "paths: a scratch directory");
+		return;
+	}
+	snprintf(a, sizeof a, "%s/A", tmp);
+	snprintf(b, sizeof b, "%s/B", tmp);
+	snprintf(k, sizeof k, "%s/k.cl", a);
+	bool ready = mkdir(a, 0700) == 0 && mkdir(b, 0700) == 0 && copy_file(src, k) && chdir(b) == 0;
+	cb_lint_request req;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = k;
+	req.kernel_name = "naive";
+	req.local[0] = req.local[1] = 32;
+	req.pricer = &h200.pricer;
+	cb_lint_result r;
+	cb_error err;
+	bool ok = ready && cb_lint_run(&req, &r, &err) == CB_OK && r.naccesses > 0;
+	struct stat st;
+	for (size_t i = 0; ok && i < r.naccesses; i++)
+		if (stat(r.accesses[i].file, &st) != 0) {
+			tap_diag("%s does not exist from %s", r.accesses[i].file, b);
+			ok = false;
+		}
+	tap_ok(ok, "lint's file names open from the working directory (kernel in a sibling folder)");
+	if (ready)
+		cb_lint_result_free(&r);
+	if (chdir(old) != 0)
+		tap_diag("cannot return to %s", old);
+	unlink(k);
+	rmdir(a);
+	rmdir(b);
+	rmdir(tmp);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -942,6 +998,7 @@ int main(void)
 	test_gemm();
 	test_inline_helpers();
 	test_unseen_call();
+	test_paths();
 	test_objects();
 	test_bad_input();
 	test_renderers();

@@ -261,6 +261,28 @@ static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
 	}
 }
 
+/* The path of an instruction's file as it can be opened from the working directory: clang
+ * names a file relative to its debug-info directory ("A/k.cl" in "/tmp" for /tmp/A/k.cl run
+ * from /tmp/B), so a relative name is joined to that directory, and shown relative to the
+ * working directory when it lies below it. "" when the IR has no location. */
+static char *site_file(const cb_dctx *d, LLVMValueRef ins)
+{
+	unsigned flen = 0, dlen = 0;
+	const char *file = LLVMGetDebugLocFilename(ins, &flen);
+	const char *dir = flen && file[0] != '/' ? LLVMGetDebugLocDirectory(ins, &dlen) : NULL;
+	size_t n = (size_t)flen + dlen + 2;
+	char *path = cb_xmalloc(n);
+	if (dir && dlen)
+		snprintf(path, n, "%.*s%s%.*s", (int)dlen, dir, dir[dlen - 1] == '/' ? "" : "/",
+			 (int)flen, file);
+	else
+		snprintf(path, n, "%.*s", (int)flen, flen ? file : "");
+	size_t cl = strlen(d->cwd);
+	if (cl && path[0] == '/' && !strncmp(path, d->cwd, cl) && path[cl] == '/' && path[cl + 1])
+		memmove(path, path + cl + 1, strlen(path + cl + 1) + 1);
+	return path;
+}
+
 int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, LLVMTypeRef type,
 		 uint64_t bytes)
 {
@@ -271,12 +293,7 @@ int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_lint_op op, 
 	}
 	cb_site *s = &p->sites[p->nsites];
 	memset(s, 0, sizeof *s);
-	unsigned len = 0;
-	const char *file = LLVMGetDebugLocFilename(ins, &len);
-	s->file = cb_xmalloc(len + 1);
-	if (len)
-		memcpy(s->file, file, len);
-	s->file[len] = '\0';
+	s->file = site_file(d, ins);
 	s->line = LLVMGetDebugLocLine(ins);
 	s->column = LLVMGetDebugLocColumn(ins);
 	s->op = op;

@@ -26,6 +26,7 @@ typedef struct {
 	LLVMTargetDataRef td;
 	cb_prog *prog;
 	cb_error *err;
+	char cwd[4096];            /* the working directory ("" when not known), for file names */
 	cb_pmap fns, objs;         /* function -> index, __local global -> object */
 	LLVMValueRef *fnref;
 	size_t fncap, sitecap, objcap;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The bytes of a by-value aggregate argument K: its byval type (pointers are opaque from
  * LLVM 15 on, and the attribute carries the type since LLVM 12). */
@@ -200,6 +201,8 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 	d.td = LLVMGetModuleDataLayout(mod);
 	d.prog = prog;
 	d.err = err;
+	if (!getcwd(d.cwd, sizeof d.cwd))
+		d.cwd[0] = '\0';
 	LLVMValueRef kernel;
 	cb_rc rc = find_kernel(&d, name, &kernel);
 	if (rc == CB_OK) {
