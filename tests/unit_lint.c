@@ -965,6 +965,21 @@ static void test_paths(void)
 	rmdir(tmp);
 }
 
+/* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
+static void test_huge_array(void)
+{
+	cb_lint_result r;
+	job h = { "huge.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&h, &r)) {
+		char decl[128] = "";
+		if (r.nobjects == 1)
+			cb_lint_object_decl(&r.objects[0], decl, sizeof decl);
+		tap_ok(!strcmp(decl, "int a[4294967312]"), "a[(1UL << 32) + 16] is declared so (%s)", decl);
+		expect(&r, 7, 7, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "huge array: a[l]");
+		cb_lint_result_free(&r);
+	}
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -999,6 +1014,7 @@ int main(void)
 	test_inline_helpers();
 	test_unseen_call();
 	test_paths();
+	test_huge_array();
 	test_objects();
 	test_bad_input();
 	test_renderers();

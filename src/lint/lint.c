@@ -85,6 +85,11 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 			p->objects[a->object].bytes = (uint64_t)v;
 			return CB_OK;
 		}
+		if (a->kind == CB_ARG_LOCAL)
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--arg %s: %s is a __local pointer; its value is the size in "
+					    "bytes of its buffer, which must be at least 1 (got %lld)",
+					    a->name, a->name, v);
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--arg %s: only integer arguments (a value) and __local pointers "
 				    "(a size in bytes) take a value", a->name);

@@ -161,7 +161,7 @@ typedef struct {
 	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
 	unsigned elem_bytes;
 	unsigned rank;        /* 0: a pointer argument; 1: T a[N]; 2: T a[R][C]; ... */
-	unsigned dims[4];     /* the first four dimensions */
+	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
 } cb_lint_object;

@@ -87,10 +87,13 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 	LLVMTypeRef t = LLVMGlobalGetValueType(g);
 	o->bytes = LLVMABISizeOfType(d->td, t);
 	while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+		/* LLVMGetArrayLength is 32 bits before LLVM 17: the length from the sizes */
+		LLVMTypeRef e = LLVMGetElementType(t);
+		uint64_t eb = LLVMTypeIsSized(e) ? LLVMABISizeOfType(d->td, e) : 0;
 		if (o->rank < 4)
-			o->dims[o->rank] = LLVMGetArrayLength(t);
+			o->dims[o->rank] = eb ? LLVMABISizeOfType(d->td, t) / eb : LLVMGetArrayLength(t);
 		o->rank++;
-		t = LLVMGetElementType(t);
+		t = e;
 	}
 	char buf[64];
 	if (!cb_debug_elem_name(d, g, buf, sizeof buf))

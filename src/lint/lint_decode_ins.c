@@ -125,7 +125,9 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		uint32_t at = cb_dextra(d, v, stride);
 		if (k == 0)
 			o->x = at;
-		if (s.stride[k] > UINT32_MAX)
+		/* a zero index over a huge type (the object's own index 0) moves nothing */
+		bool zero = s.idx[k] && LLVMIsAConstantInt(s.idx[k]) && !LLVMConstIntGetZExtValue(s.idx[k]);
+		if (s.stride[k] > UINT32_MAX && !zero)
 			unknown(o, LLVMTypeOf(i));
 	}
 	return true;

@@ -5,6 +5,7 @@
 #include "lint/lint.h"
 #include "core/swizzle.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,14 +89,15 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 	}
 	int k = snprintf(buf, n, "%s %s", o->elem_type, o->name);
 	for (unsigned d = 0; d < o->rank && d < 4 && k > 0 && (size_t)k < n; d++)
-		k += snprintf(buf + k, n - (size_t)k, "[%u]", o->dims[d]);
+		k += snprintf(buf + k, n - (size_t)k, "[%" PRIu64 "]", o->dims[d]);
 	if (o->rank > 4 && k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, "[...]");
 }
 
 void cb_lint_pad_decl(const cb_lint_object *o, unsigned pad, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s %s[%u][%u+%u]", o->elem_type, o->name, o->dims[0], o->dims[1], pad);
+	snprintf(buf, n, "%s %s[%" PRIu64 "][%" PRIu64 "+%u]", o->elem_type, o->name, o->dims[0],
+		 o->dims[1], pad);
 }
 
 void cb_lint_swizzle_expr(const cb_lint_object *o, unsigned bits, unsigned shift, char *buf,
