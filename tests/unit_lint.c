@@ -980,6 +980,24 @@ static void test_huge_array(void)
 	}
 }
 
+/* Issue 23 item 11: async_work_group_copy's __local side is recorded: work-item l copies
+ * elements l and l + 32 of t (consecutive words, 1 pass, 2 iterations) and element l of u. */
+static void test_async_copy(void)
+{
+	static const unsigned two[] = { 2, 0 }, one2[] = { 1, 1, 0 };
+	cb_lint_result r;
+	job a = { "async.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&a, &r)) {
+		expect(&r, 8, 14, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, one2, "async copy into t");
+		expect(&r, 11, 15, CB_LINT_LOAD, CB_LINT_PREDICTED, 2, 1, two, "t[2 * l] after the copy");
+		expect(&r, 13, 6, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "async copy out of u");
+		const cb_lint_access *c = find(&r, 8, 14, CB_LINT_STORE);
+		tap_ok(c && c->range_lo == 0 && c->range_hi == 252 && !strcmp(c->elem_type, "float"),
+		       "async copy into t: bytes 0..252, float");
+		cb_lint_result_free(&r);
+	}
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1015,6 +1033,7 @@ int main(void)
 	test_unseen_call();
 	test_paths();
 	test_huge_array();
+	test_async_copy();
 	test_objects();
 	test_bad_input();
 	test_renderers();

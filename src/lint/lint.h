@@ -49,12 +49,13 @@
  *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),
  *   stores by the load model, until the model has measured stores and atomics.
- * - Recorded: loads, stores, atomics (built-ins and LLVM atomics) and vloadN / vstoreN on
- *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
- *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
+ * - Recorded: loads, stores, atomics (built-ins and LLVM atomics), vloadN / vstoreN and the
+ *   __local side of async_work_group_(strided_)copy (work-item l copies elements l, l + G,
+ *   ... of the G work-items, as implementations do; the specification leaves it open). Other
+ *   calls that get a __local pointer and are neither defined nor known are unknown accesses.
+ *   Not recorded: aggregate copies (llvm.memcpy) into __local memory. Private arrays initialized
  *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
- *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space); LLVM 15 and
- *   later (opaque pointers) are not supported yet.
+ *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space).
  * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
  *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
  *   with an error that asks for loop bounds (-D, --arg); the work-group has at most

@@ -26,6 +26,9 @@ static const struct {
 	{ "mem_fence", CB_B_NOP }, { "read_mem_fence", CB_B_NOP }, { "write_mem_fence", CB_B_NOP },
 	{ "min", CB_B_MIN }, { "max", CB_B_MAX }, { "clamp", CB_B_CLAMP }, { "abs", CB_B_ABS },
 	{ "mul24", CB_B_MUL24 }, { "mad24", CB_B_MAD24 },
+	{ "async_work_group_copy", CB_B_ASYNC_COPY },
+	{ "async_work_group_strided_copy", CB_B_ASYNC_COPY },
+	{ "wait_group_events", CB_B_NOP },
 };
 
 /* The plain name of _Z<len><name><parameters>, and where the parameters start. */
@@ -51,6 +54,46 @@ void cb_builtin_source_name(const char *mangled, char *buf, size_t n)
 	const char *params;
 	if (!demangle(mangled, buf, n, &params))
 		snprintf(buf, n, "%s", mangled);
+}
+
+unsigned cb_builtin_pointee(const char *mangled, char *name, size_t n)
+{
+	static const struct { char code; const char *name; unsigned bytes; } types[] = {
+		{ 'c', "char", 1 }, { 'a', "char", 1 }, { 'h', "uchar", 1 }, { 's', "short", 2 },
+		{ 't', "ushort", 2 }, { 'i', "int", 4 }, { 'j', "uint", 4 }, { 'l', "long", 8 },
+		{ 'm', "ulong", 8 }, { 'f', "float", 4 }, { 'd', "double", 8 },
+	};
+	char fn[64];
+	const char *p;
+	if (!demangle(mangled, fn, sizeof fn, &p) || *p++ != 'P')
+		return 0;
+	if (!strncmp(p, "U3AS", 4))
+		for (p += 4; *p >= '0' && *p <= '9'; p++)
+			;
+	while (*p == 'r' || *p == 'V' || *p == 'K')
+		p++;
+	unsigned long vec = 1;
+	if (!strncmp(p, "Dv", 2)) {
+		char *end;
+		vec = strtoul(p + 2, &end, 10);
+		if (*end != '_' || (vec != 2 && vec != 3 && vec != 4 && vec != 8 && vec != 16))
+			return 0;
+		p = end + 1;
+	}
+	const char *base = NULL;
+	unsigned bytes = 0;
+	if (!strncmp(p, "Dh", 2))
+		base = "half", bytes = 2;
+	for (size_t k = 0; !base && k < sizeof types / sizeof types[0]; k++)
+		if (*p == types[k].code)
+			base = types[k].name, bytes = types[k].bytes;
+	if (!base)
+		return 0;
+	if (vec > 1)
+		snprintf(name, n, "%s%lu", base, vec);
+	else
+		snprintf(name, n, "%s", base);
+	return bytes * (unsigned)(vec == 3 ? 4 : vec);
 }
 
 /* vloadN / vstoreN: N in 2, 3, 4, 8, 16; 0 otherwise. */

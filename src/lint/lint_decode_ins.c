@@ -7,6 +7,7 @@
 #include "lint/lint_builtin.h"
 #include "core/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void unknown(cb_ins *o, LLVMTypeRef t)
@@ -323,15 +324,13 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 
 /* A call of a function that is neither defined here nor a known built-in (C99 inline without
  * a body, a function of another file, a built-in lint does not model) that takes a __local
- * (or generic) pointer: one access site for it, unknown, naming the function; o->c is the
+ * pointer: one access site for it, unknown, naming the function; o->c is the
  * argument whose pointer is recorded. */
 static void unseen_call_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
 {
 	unsigned n = LLVMGetNumArgOperands(i);
 	for (unsigned k = 0; k < n; k++) {
-		unsigned as = cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, k)));
-		if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, k))) != LLVMPointerTypeKind ||
-		    (as != 3 && as != 4))
+		if (cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, k))) != 3)
 			continue;
 		o->c = k;
 		o->site = cb_dsite(d, i, LLVMGetOperand(i, k), CB_LINT_CALL,
@@ -339,6 +338,30 @@ static void unseen_call_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 		char buf[128];
 		cb_builtin_source_name(name, buf, sizeof buf);
 		d->prog->sites[o->site].callee = cb_xstrdup(buf);
+		return;
+	}
+}
+
+/* async_work_group_(strided_)copy(dst, src, num, ...): the __local side (contiguous, also when
+ * strided) is a store into dst or a load from src; o->c is that argument, o->imm the element
+ * bytes (from the mangled name: pointers are opaque from LLVM 15 on). */
+static void async_copy_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	char type[32];
+	unsigned bytes = cb_builtin_pointee(name, type, sizeof type);
+	if (LLVMGetNumArgOperands(i) < 3 || !bytes)
+		return;
+	for (unsigned k = 0; k < 2; k++) {
+		LLVMValueRef p = LLVMGetOperand(i, k);
+		if (cb_addrspace(LLVMTypeOf(p)) != 3)
+			continue;
+		o->c = k;
+		o->imm = bytes;
+		o->site = cb_dsite(d, i, p, k == 0 ? CB_LINT_STORE : CB_LINT_LOAD,
+				   LLVMInt8TypeInContext(d->ctx), bytes);
+		cb_site *s = &d->prog->sites[o->site];
+		free(s->elem_type);
+		s->elem_type = cb_xstrdup(type);
 		return;
 	}
 }
@@ -369,6 +392,8 @@ static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	call_args(d, i, o);
 	if (b == CB_B_ATOMIC || b == CB_B_VLOAD || b == CB_B_VSTORE)
 		builtin_site(d, i, b, vec, o);
+	else if (b == CB_B_ASYNC_COPY)
+		async_copy_site(d, i, name, o);
 	else if (b == CB_B_OTHER)
 		unseen_call_site(d, i, name, o);
 	return true;

@@ -225,6 +225,18 @@ static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val
 		      assumed(fr) ? assumed_line(fr) : 0);
 }
 
+/* An access of the K-th element a work-item copies in an async copy: the key gets K. */
+static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr,
+		       uint32_t k)
+{
+	uint32_t key[CB_MAX_KEY + 1];
+	unsigned n = make_key(in, key);
+	key[n++] = k;
+	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
+	cb_rec_access(in->rec, site, key, n, in->linear % in->wg.subgroup, ptr, a,
+		      assumed(fr) ? assumed_line(fr) : 0);
+}
+
 /* PTR advanced by INDEX elements of BYTES (vloadN and vstoreN). */
 static cb_val advance(cb_val ptr, cb_val index, uint32_t bytes)
 {
@@ -238,6 +250,29 @@ static cb_val advance(cb_val ptr, cb_val index, uint32_t bytes)
 	if (!cb_val_known(&off) || off.lo != 0)
 		ptr.row = ptr.col = CB_IDX_LOST;
 	return ptr;
+}
+
+/* The work-group copies NUM elements; as implementations do, work-item L copies elements L,
+ * L + G, L + 2G ... of the G work-items (an assumption: the specification leaves it open).
+ * An unknown NUM makes one access at an unknown element. */
+static void async_copy(cb_interp *in, cb_frame *fr, const cb_ins *i, const cb_val *args)
+{
+	const cb_wg *wg = &in->wg;
+	uint64_t items = (uint64_t)wg->local[0] * wg->local[1] * wg->local[2];
+	cb_val ptr = args[i->c], num = args[2];
+	if (!cb_val_known(&num) || num.lo < 0) {
+		cb_val any = num.kind == CB_V_NUM ? num : cb_val_range(64);
+		any.lo = 0;
+		cb_val p = advance(ptr, any, i->imm);
+		record_nth(in, fr, i->site, &p, 0);
+		return;
+	}
+	for (uint64_t e = in->linear, k = 0; e < (uint64_t)num.lo; e += items, k++) {
+		if (in->rec->overflow)
+			return;
+		cb_val p = advance(ptr, cb_val_int((int64_t)e), i->imm);
+		record_nth(in, fr, i->site, &p, (uint32_t)k);
+	}
 }
 
 static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
@@ -273,6 +308,11 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, cb_val_opaque());
 		return;
 	}
+	case CB_B_ASYNC_COPY:
+		if (i->site >= 0 && n >= 3)
+			async_copy(in, fr, i, args);
+		set(fr, i, cb_val_opaque());
+		return;
 	default:
 		break;
 	}

@@ -50,6 +50,7 @@ typedef enum {
 	CB_B_GLOBAL_LINEAR_ID, CB_B_SG_SIZE, CB_B_NUM_SG, CB_B_SG_ID, CB_B_SG_LOCAL_ID,
 	CB_B_MIN, CB_B_MAX, CB_B_CLAMP, CB_B_ABS, CB_B_MUL24, CB_B_MAD24,
 	CB_B_ATOMIC, CB_B_VLOAD, CB_B_VSTORE,
+	CB_B_ASYNC_COPY,   /* async_work_group_(strided_)copy: the group copies num elements */
 } cb_builtin;
 
 
