@@ -61,6 +61,9 @@ typedef struct {
 	unsigned group_x;
 } job;
 
+/* Build inputs of the next runs (test_build_inputs): -I under tests/lint, --cl-std, options. */
+static const char *build_include, *build_std, *build_options;
+
 static char srcdir[2048];
 
 static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc)
@@ -78,6 +81,13 @@ static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc
 	req.group[0] = j->group_x;
 	req.defines = j->defs;
 	req.ndefines = j->defs[1] ? 2 : j->defs[0] ? 1 : 0;
+	char inc[4096];
+	snprintf(inc, sizeof inc, "%s/tests/lint/%s", srcdir, build_include ? build_include : "");
+	const char *incs[1] = { inc };
+	req.includes = incs;
+	req.nincludes = build_include ? 1 : 0;
+	req.cl_std = build_std;
+	req.build_options = build_options;
 	req.args = j->args;
 	req.nargs = j->args[1] ? 2 : j->args[0] ? 1 : 0;
 	req.pricer = &cc->model->pricer;
@@ -998,6 +1008,50 @@ static void test_async_copy(void)
 	}
 }
 
+/* Issue 21 item 4: -I, --cl-std=CL2.0 (a generic-pointer helper), sub-group built-ins and
+ * reqd_work_group_size(64, 1, 1) instead of --local. Sub-group g = get_sub_group_id() writes
+ * row g at column lane: consecutive words, 1 pass; the private array's store is no access.
+ * The read (lane * 2) % 32 gives lanes l and l + 16 one word (broadcast): 16 even words in
+ * distinct banks, 1 pass. */
+static void test_build_inputs(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job s = { "subgroups.cl", NULL, 0, 0, { NULL }, { NULL }, NULL, 0 };
+	build_include = "inc";
+	build_std = "CL2.0";
+	if (lint(&s, &r)) {
+		expect(&r, 9, 7, CB_LINT_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "generic helper p[i] on tile");
+		expect(&r, 21, 25, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "tile[sg][(lane * 2) % 32]");
+		const cb_lint_access *a = find(&r, 9, 7, CB_LINT_STORE);
+		tap_ok(r.naccesses == 2 && r.local[0] == 64 && a && a->subgroups == 2 &&
+		       a->range_lo == 0 && a->range_hi == 252,
+		       "subgroups.cl: 64 work-items from reqd_work_group_size, 2 accesses, both rows");
+		cb_lint_result_free(&r);
+	}
+	build_options = "-Xclang -load";
+	tap_ok(run(&s, &r, &err, &cc) == CB_ERR_USAGE && strstr(err.text, "'-Xclang'"),
+	       "--build-options refuses what clBuildProgram does not take");
+	cb_lint_result_free(&r);
+	build_options = NULL;
+	job wrong = { "subgroups.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	tap_ok(run(&wrong, &r, &err, &cc) == CB_ERR_USAGE &&
+	       strstr(err.text, "reqd_work_group_size(64, 1, 1)"),
+	       "--local 32 against reqd_work_group_size(64, 1, 1) is refused");
+	cb_lint_result_free(&r);
+	/* the same through --build-options alone */
+	char opts[4200];
+	snprintf(opts, sizeof opts, "-cl-std=CL2.0 -I %s/tests/lint/inc -cl-mad-enable", srcdir);
+	build_include = build_std = NULL;
+	build_options = opts;
+	if (lint(&s, &r)) {
+		tap_ok(r.naccesses == 2, "subgroups.cl through --build-options");
+		cb_lint_result_free(&r);
+	}
+	build_options = NULL;
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1034,6 +1088,7 @@ int main(void)
 	test_paths();
 	test_huge_array();
 	test_async_copy();
+	test_build_inputs();
 	test_objects();
 	test_bad_input();
 	test_renderers();

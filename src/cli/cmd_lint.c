@@ -45,9 +45,10 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "lint takes one kernel file; "
 				    "unexpected argument '%s'" : "lint needs a kernel file: clbanks lint "
 				    "KERNEL.cl --model FILE --local X[,Y[,Z]]", o->nargs ? o->args[1] : "");
-	if (!o->model || !o->local_size)
+	if (!o->model)
 		return cb_error_set(err, CB_ERR_USAGE, "lint needs --model FILE (an analyzed result "
-				    "document) and --local X[,Y[,Z]] (the work-group size)");
+				    "document) and --local X[,Y[,Z]] (the work-group size) unless the "
+				    "kernel has a reqd_work_group_size");
 	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
 		return cb_error_set(err, CB_ERR_USAGE, "lint writes text or json, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
@@ -66,7 +67,8 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 	memset(q, 0, sizeof *q);
 	q->kernel_path = o->args[0];
 	q->kernel_name = o->kernel_name;
-	cb_rc rc = parse_dims(o->local_size, "local", 1, CB_LINT_MAX_ITEMS, 1, q->local, err);
+	cb_rc rc = o->local_size ? parse_dims(o->local_size, "local", 1, CB_LINT_MAX_ITEMS, 1,
+					      q->local, err) : CB_OK;
 	if (rc == CB_OK && o->group_id)
 		rc = parse_dims(o->group_id, "group", 0, 0x7fffffffUL, 0, q->group, err);
 	if (rc != CB_OK)
@@ -78,6 +80,10 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 				    (unsigned)CB_LINT_MAX_ITEMS);
 	q->defines = o->defines.v;
 	q->ndefines = o->defines.n;
+	q->includes = o->includes.v;
+	q->nincludes = o->includes.n;
+	q->cl_std = o->cl_std;
+	q->build_options = o->build_options;
 	q->args = o->kernel_args.v;
 	q->nargs = o->kernel_args.n;
 	q->pricer = &m->pricer;

@@ -35,7 +35,8 @@ typedef struct {
 	unsigned ops;                   /* CB_OP_BIT bits (default: every op) */
 	int op;                         /* cb_op of --op (default load) */
 	const char *kernel_name, *local_size, *group_id;  /* lint */
-	cb_strings defines, kernel_args;                   /* lint: -D, --arg */
+	const char *global_size, *cl_std;                  /* lint: --global, --cl-std */
+	cb_strings defines, kernel_args, includes;         /* lint: -D, --arg, -I */
 	double max_kernel_ms, ci_target;
 	bool given[64];       /* by option index: was it on the command line? */
 	char **args;          /* operands */

@@ -27,15 +27,38 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 	if (!p || !p->price || p->subgroup == 0 || p->subgroup > CB_MAX_LANES)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "lint needs a model (--model RESULT.json) with a sub-group size");
-	if (!req->local[0])
-		return cb_error_set(err, CB_ERR_USAGE,
-				    "lint needs --local X[,Y[,Z]], the work-group size to simulate");
 	if (!req->local[1] && req->local[2])
 		return cb_error_set(err, CB_ERR_USAGE, "--local: Y is 0 but Z is given");
-	wg->work_dim = req->local[2] ? 3 : req->local[1] ? 2 : 1;
+	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
+		return cb_error_set(err, CB_ERR_USAGE, "--group: an id is too large");
+	wg->subgroup = p->subgroup;
+	return CB_OK;
+}
+
+/* The simulated work-group: --local, else the kernel's reqd_work_group_size (which --local
+ * must match when both are there, as clEnqueueNDRangeKernel requires). */
+static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *wg, cb_error *err)
+{
+	const unsigned *r = prog->reqd;
+	bool has_reqd = r[0] && r[1] && r[2];
+	unsigned local[3] = { req->local[0], req->local[1], req->local[2] };
+	if (!local[0] && !has_reqd)
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint needs --local X[,Y[,Z]], the work-group size to simulate "
+				    "(kernel %s has no reqd_work_group_size)", prog->kernel);
+	if (local[0] && has_reqd &&
+	    (local[0] != r[0] || (local[1] ? local[1] : 1) != r[1] || (local[2] ? local[2] : 1) != r[2]))
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--local %u,%u,%u differs from kernel %s's "
+				    "reqd_work_group_size(%u, %u, %u)", local[0], local[1] ? local[1] : 1,
+				    local[2] ? local[2] : 1, prog->kernel, r[0], r[1], r[2]);
+	if (!local[0])
+		for (int d = 0; d < 3; d++)
+			local[d] = r[d];
+	wg->work_dim = local[2] ? 3 : local[1] ? 2 : 1;
 	uint64_t items = 1;
 	for (int d = 0; d < 3; d++) {
-		wg->local[d] = req->local[d] ? req->local[d] : 1;
+		wg->local[d] = local[d] ? local[d] : 1;
 		wg->group[d] = req->group[d];
 		items *= wg->local[d];
 	}
@@ -43,9 +66,6 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--local: %" PRIu64 " work-items; lint simulates at most %d",
 				    items, CB_LINT_MAX_ITEMS);
-	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
-		return cb_error_set(err, CB_ERR_USAGE, "--group: an id is too large");
-	wg->subgroup = p->subgroup;
 	return CB_OK;
 }
 
@@ -327,10 +347,11 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		res->objects[k].name = cb_xstrdup(p->objects[k].name);
 		res->objects[k].elem_type = cb_xstrdup(p->objects[k].elem_type);
 	}
-	res->naccesses = p->nsites;
 	res->accesses = cb_xcalloc(p->nsites ? p->nsites : 1, sizeof *res->accesses);
 	for (uint32_t i = 0; i < p->nsites; i++)
-		fill_access(in, rec, req->kernel_path, i, &res->accesses[i]);
+		/* a generic access no __local pointer reached is not a __local access */
+		if (!p->sites[i].generic || rec->sites[i].subgroups)
+			fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses++]);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	res->steps = in->steps;
@@ -355,6 +376,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 	}
 	cb_lint_ir_free(&ir);
 	cb_val *argv = NULL;
+	if (rc == CB_OK)
+		rc = work_group(req, &prog, &wg, err);
 	if (rc == CB_OK)
 		rc = arg_values(req, &prog, &argv, err);
 	if (rc == CB_OK) {

@@ -136,10 +136,16 @@ typedef struct {
 typedef struct {
 	const char *kernel_path;
 	const char *kernel_name;       /* NULL: the only kernel of the file */
-	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given */
+	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given: the
+					* kernel's reqd_work_group_size */
+	unsigned global[3];            /* the global size (--global); 0 = not given */
 	unsigned group[3];             /* the simulated work-group's id (--group X,Y,Z) */
 	const char *const *defines;    /* -D: "NAME" or "NAME=VALUE" */
 	size_t ndefines;
+	const char *const *includes;   /* -I: directories */
+	size_t nincludes;
+	const char *cl_std;            /* "CL1.2" (NULL), "CL2.0" or "CL3.0" */
+	const char *build_options;     /* clBuildProgram options, passed to clang once checked */
 	const char *const *args;       /* --arg: "NAME=VALUE"; a scalar argument's value, or the
 					* size in bytes of a __local pointer argument */
 	size_t nargs;

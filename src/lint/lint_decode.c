@@ -91,6 +91,30 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 			p->sites[k].object = p->args[p->sites[k].arg].object;
 }
 
+/* reqd_work_group_size(X, Y, Z): metadata of three integer constants on the kernel. */
+static void reqd_size(cb_dctx *d, LLVMValueRef kernel, unsigned out[3])
+{
+	unsigned kind = LLVMGetMDKindIDInContext(d->ctx, "reqd_work_group_size", 20);
+	size_t count = 0;
+	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &count);
+	for (size_t i = 0; i < count; i++) {
+		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind)
+			continue;
+		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
+			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+		LLVMValueRef ops[3];
+		if (LLVMGetMDNodeNumOperands(node) != 3)
+			continue;
+		LLVMGetMDNodeOperands(node, ops);
+		for (int k = 0; k < 3; k++)
+			out[k] = ops[k] && LLVMIsAConstantInt(ops[k]) &&
+				 LLVMConstIntGetZExtValue(ops[k]) <= UINT32_MAX
+				 ? (unsigned)LLVMConstIntGetZExtValue(ops[k]) : 0;
+	}
+	if (md)
+		LLVMDisposeValueMetadataEntries(md);
+}
+
 static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
 {
 	char list[512] = "";
@@ -212,6 +236,7 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 		for (uint32_t i = 0; i < prog->nfns; i++)
 			decode_function(&d, i);
 		decode_args(&d, kernel);
+		reqd_size(&d, kernel, prog->reqd);
 	}
 	cb_pmap_free(&d.fns);
 	cb_pmap_free(&d.objs);

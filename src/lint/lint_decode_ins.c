@@ -100,11 +100,19 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	return true;
 }
 
+/* Address space 3 is __local; 4 is generic (OpenCL C 2.0 helpers with unqualified pointers),
+ * an access only when the pointer turns out to be __local. */
 static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_lint_op op,
 			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
 {
-	if (cb_addrspace(LLVMTypeOf(ptr)) == 3)
-		o->site = cb_dsite(d, i, ptr, op, type, bytes);
+	unsigned as = cb_addrspace(LLVMTypeOf(ptr));
+	if (as != 3 && as != 4)
+		return;
+	o->site = cb_dsite(d, i, ptr, op, type, bytes);
+	if (as == 4) {
+		o->flags |= CB_INS_GENERIC;
+		d->prog->sites[o->site].generic = true;
+	}
 }
 
 static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
@@ -311,7 +319,7 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 	if (LLVMGetNumArgOperands(i) <= arg)
 		return;
 	LLVMTypeRef pt = LLVMTypeOf(LLVMGetOperand(i, arg));
-	if (cb_addrspace(pt) != 3)
+	if (cb_addrspace(pt) != 3 && cb_addrspace(pt) != 4)
 		return;
 	LLVMTypeRef e = builtin_elem_type(d, i, b);
 	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
@@ -320,6 +328,10 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
 	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
 	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
+	if (cb_addrspace(pt) == 4) {
+		o->flags |= CB_INS_GENERIC;
+		d->prog->sites[o->site].generic = true;
+	}
 }
 
 /* A call of a function that is neither defined here nor a known built-in (C99 inline without

@@ -216,6 +216,18 @@ static unsigned make_key(const cb_interp *in, uint32_t *key)
 	return n;
 }
 
+/* Whether instruction I accesses __local memory at PTR: its site's pointer is __local, or
+ * generic and pointing into a __local object now. */
+static bool local_access(const cb_interp *in, const cb_ins *i, const cb_val *ptr)
+{
+	if (i->site < 0)
+		return false;
+	if (!(i->flags & CB_INS_GENERIC))
+		return true;
+	return ptr->kind == CB_V_PTR && ptr->obj >= CB_OBJ_FIRST &&
+	       ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
+}
+
 static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr)
 {
 	uint32_t key[CB_MAX_KEY];
@@ -291,7 +303,7 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			record(in, fr, i->site, &args[i->c]);
 		break;
 	case CB_B_ATOMIC:
-		if (i->site >= 0 && n >= 1)
+		if (n >= 1 && local_access(in, i, &args[0]))
 			record(in, fr, i->site, &args[0]);
 		set(fr, i, cb_val_range(i->width));
 		return;
@@ -301,7 +313,7 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (n < at + 2)
 			break;
 		cb_val p = advance(args[at + 1], args[at], i->imm);
-		if (i->site >= 0)
+		if (local_access(in, i, &p))
 			record(in, fr, i->site, &p);
 		else if (i->sub == CB_B_VSTORE)
 			cb_pmem_store(in, p, cb_val_opaque(), i->imm);
@@ -327,12 +339,12 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, cb_val_ptr(cb_pmem_new(in, i->imm), 0));
 		return;
 	case CB_I_LOAD:
-		if (i->site >= 0)
+		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
 		set(fr, i, cb_pmem_load(in, v[i->a], i->imm, i->sub, i->width));
 		return;
 	case CB_I_STORE:
-		if (i->site >= 0) {
+		if (local_access(in, i, &v[i->b])) {
 			record(in, fr, i->site, &v[i->b]);
 		} else {
 			cb_val x = v[i->a];
@@ -342,7 +354,7 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		}
 		return;
 	case CB_I_ATOMIC:
-		if (i->site >= 0)
+		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
 		set(fr, i, unknown_value(i->sub, i->width));
 		return;

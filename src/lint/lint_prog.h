@@ -65,6 +65,7 @@ typedef struct {
 } cb_ins;
 
 #define CB_INS_SIGNED 1  /* a builtin's integer arguments are signed */
+#define CB_INS_GENERIC 2 /* its site's pointer is generic: an access only when it is __local */
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */
@@ -109,6 +110,8 @@ typedef struct {
 	int32_t object;          /* the object the IR shows it addresses, or -1 (not executed) */
 	int32_t arg;             /* that object is this kernel argument's, or -1 */
 	char *callee;            /* CB_LINT_CALL: the function's name as the source spells it */
+	bool generic;            /* through a generic pointer (OpenCL C 2.0): reported only when
+				  * a __local pointer reaches it */
 } cb_site;
 
 typedef enum {
@@ -137,6 +140,7 @@ typedef struct {
 	cb_karg *args;
 	uint32_t nargs;
 	char *kernel;
+	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
 } cb_prog;
 
 void cb_prog_free(cb_prog *p); /* lint_prog.c */
