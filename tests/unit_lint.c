@@ -63,6 +63,7 @@ typedef struct {
 
 /* Build inputs of the next runs (test_build_inputs): -I under tests/lint, --cl-std, options. */
 static const char *build_include, *build_std, *build_options;
+static unsigned global_size[3];
 
 static char srcdir[2048];
 
@@ -87,6 +88,7 @@ static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc
 	req.includes = incs;
 	req.nincludes = build_include ? 1 : 0;
 	req.cl_std = build_std;
+	memcpy(req.global, global_size, sizeof req.global);
 	req.build_options = build_options;
 	req.args = j->args;
 	req.nargs = j->args[1] ? 2 : j->args[0] ? 1 : 0;
@@ -1052,6 +1054,31 @@ static void test_build_inputs(void)
 	build_options = NULL;
 }
 
+/* --global 128 with --local 32: get_num_groups(0) = 4, so s[x * 4] puts 4 lanes in each of
+ * 8 banks (4 passes); get_global_size(0) / 128 = 1: consecutive, 1 pass. Without --global
+ * both are unknown. A float argument's value is accepted. */
+static void test_global(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job g = { "groups.cl", NULL, 32, 0, { NULL }, { "alpha=0.5" }, NULL, 0 };
+	global_size[0] = 128;
+	if (lint(&g, &r)) {
+		expect(&r, 8, 27, CB_LINT_STORE, CB_LINT_PREDICTED, 4, 1, NULL, "s[x * get_num_groups(0)]");
+		expect(&r, 10, 9, CB_LINT_LOAD, CB_LINT_PREDICTED, 1, 1, NULL, "s[x * (get_global_size(0) / 128)]");
+		cb_lint_result_free(&r);
+	}
+	global_size[0] = 0;
+	if (run(&g, &r, &err, &cc) == CB_OK) {
+		const cb_lint_access *a = find(&r, 8, 27, CB_LINT_STORE);
+		tap_ok(a && a->status == CB_LINT_UNKNOWN, "without --global: unknown");
+	} else {
+		tap_ok(false, "without --global: runs");
+	}
+	cb_lint_result_free(&r);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1089,6 +1116,7 @@ int main(void)
 	test_huge_array();
 	test_async_copy();
 	test_build_inputs();
+	test_global();
 	test_objects();
 	test_bad_input();
 	test_renderers();

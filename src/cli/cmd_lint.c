@@ -71,6 +71,8 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 					      q->local, err) : CB_OK;
 	if (rc == CB_OK && o->group_id)
 		rc = parse_dims(o->group_id, "group", 0, 0x7fffffffUL, 0, q->group, err);
+	if (rc == CB_OK && o->global_size)
+		rc = parse_dims(o->global_size, "global", 1, 0x7fffffffUL, 1, q->global, err);
 	if (rc != CB_OK)
 		return rc;
 	unsigned long items = (unsigned long)q->local[0] * q->local[1] * q->local[2];

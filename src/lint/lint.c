@@ -35,6 +35,26 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 	return CB_OK;
 }
 
+/* --global: a whole number of work-groups in each dimension (OpenCL 1.2's rule), which the
+ * simulated group lies in. */
+static cb_rc global_size(const cb_lint_request *req, cb_wg *wg, cb_error *err)
+{
+	if (!req->global[0])
+		return CB_OK;
+	for (int d = 0; d < 3; d++) {
+		unsigned g = req->global[d] ? req->global[d] : 1;
+		if (g % wg->local[d])
+			return cb_error_set(err, CB_ERR_USAGE, "--global: %u is not a multiple of the "
+					    "work-group size %u in dimension %d", g, wg->local[d], d);
+		wg->num_groups[d] = g / wg->local[d];
+		if (wg->group[d] >= wg->num_groups[d])
+			return cb_error_set(err, CB_ERR_USAGE, "--group: id %u is not below the %u "
+					    "work-groups of --global in dimension %d", wg->group[d],
+					    wg->num_groups[d], d);
+	}
+	return CB_OK;
+}
+
 /* The simulated work-group: --local, else the kernel's reqd_work_group_size (which --local
  * must match when both are there, as clEnqueueNDRangeKernel requires). */
 static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *wg, cb_error *err)
@@ -66,7 +86,7 @@ static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--local: %" PRIu64 " work-items; lint simulates at most %d",
 				    items, CB_LINT_MAX_ITEMS);
-	return CB_OK;
+	return global_size(req, wg, err);
 }
 
 static bool parse_int(const char *s, long long *out)
@@ -80,6 +100,14 @@ static bool parse_int(const char *s, long long *out)
 	return true;
 }
 
+static bool parse_number(const char *s)
+{
+	char *end;
+	errno = 0;
+	(void)strtod(s, &end);
+	return *s && !*end && !errno;
+}
+
 static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 {
 	const char *eq = strchr(spec, '=');
@@ -89,6 +117,10 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 		cb_karg *a = &p->args[k];
 		if (strlen(a->name) != len || strncmp(a->name, spec, len) != 0)
 			continue;
+		/* A float argument's value is taken, and changes nothing: floats are unknown to
+		 * the interpreter (no index is computed from them exactly). */
+		if (a->kind == CB_ARG_OTHER && parse_number(eq + 1))
+			return CB_OK;
 		if (!parse_int(eq + 1, &v))
 			return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer",
 					    a->name, eq + 1);

@@ -171,8 +171,12 @@ static cb_val work_item(const cb_interp *in, cb_builtin b, const cb_val *dim)
 	case CB_B_GLOBAL_ID:
 		return cb_val_int(out ? 0 : (int64_t)wg->group[d] * wg->local[d] + in->lid[d]);
 	case CB_B_NUM_GROUPS: /* not given: at least one more than the group id */
+		if (!out && wg->num_groups[d])
+			return cb_val_int(wg->num_groups[d]);
 		return out ? cb_val_int(1) : sized((int64_t)wg->group[d] + 1, INT32_MAX);
 	case CB_B_GLOBAL_SIZE:
+		if (!out && wg->num_groups[d])
+			return cb_val_int((int64_t)wg->num_groups[d] * wg->local[d]);
 		return out ? cb_val_int(1) : sized(((int64_t)wg->group[d] + 1) * wg->local[d],
 						    (int64_t)INT32_MAX * wg->local[d]);
 	default:

@@ -16,6 +16,7 @@
 
 typedef struct {
 	unsigned local[3], group[3], work_dim, subgroup;
+	unsigned num_groups[3];   /* from --global; 0 when not known */
 } cb_wg;
 
 typedef struct {
