@@ -1079,6 +1079,22 @@ static void test_global(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 21 item 3: the kernels of a file, in order, for linting each. */
+static void test_kernel_list(void)
+{
+	char path[4096], **names = NULL;
+	size_t n = 0;
+	snprintf(path, sizeof path, "%s/tests/lint/transpose.cl", srcdir);
+	cb_lint_request req;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = path;
+	cb_error err;
+	cb_rc rc = cb_lint_kernels(&req, &names, &n, &err);
+	tap_ok(rc == CB_OK && n == 3 && !strcmp(names[0], "naive") && !strcmp(names[1], "padded") &&
+	       !strcmp(names[2], "swizzled"), "transpose.cl's kernels: naive, padded, swizzled");
+	cb_lint_names_free(names, n);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1117,6 +1133,7 @@ int main(void)
 	test_async_copy();
 	test_build_inputs();
 	test_global();
+	test_kernel_list();
 	test_objects();
 	test_bad_input();
 	test_renderers();

@@ -96,6 +96,7 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 typedef struct {
 	cb_format fmt;
 	const cb_lint_result *res;
+	size_t n;               /* kernels (text only: JSON holds one) */
 } lint_ctx;
 
 static void render_lint(FILE *out, const void *p)
@@ -105,9 +106,44 @@ static void render_lint(FILE *out, const void *p)
 		char *s = cb_lint_to_json(c->res);
 		fputs(s, out);
 		free(s);
-	} else {
-		cb_lint_print_text(out, c->res);
+		return;
 	}
+	for (size_t i = 0; i < c->n; i++) {
+		if (i)
+			fputc('\n', out);
+		cb_lint_print_text(out, &c->res[i]);
+	}
+}
+
+/* Without --kernel, every kernel of the file, each with its own result (a file that does not
+ * compile, or has one kernel or none, is one run that says so). */
+static cb_rc lint_all(const cb_cli_options *o, cb_lint_request *q, cb_lint_result **res,
+		      size_t *nres, cb_error *err)
+{
+	char **names = NULL;
+	size_t nk = 0;
+	cb_error ignored;
+	if (!q->kernel_name && cb_lint_kernels(q, &names, &nk, &ignored) != CB_OK)
+		nk = 0;
+	if (nk > 1 && cb_format_of(o, CB_FMT_TEXT) == CB_FMT_JSON) {
+		cb_lint_names_free(names, nk);
+		return cb_error_set(err, CB_ERR_USAGE, "%s has %zu kernels; --format json writes "
+				    "one: choose it with --kernel", q->kernel_path, nk);
+	}
+	*nres = nk > 1 ? nk : 1;
+	*res = cb_xcalloc(*nres, sizeof **res);
+	cb_rc rc = CB_OK;
+	for (size_t i = 0; i < *nres && rc == CB_OK; i++) {
+		if (nk > 1)
+			q->kernel_name = names[i];
+		rc = cb_lint_run(q, &(*res)[i], err);
+		if (rc == CB_ERR_INPUT && (*res)[i].build_log && (*res)[i].build_log[0])
+			cb_error_detail(err, "%s", (*res)[i].build_log);
+	}
+	if (nk > 1)
+		q->kernel_name = NULL;
+	cb_lint_names_free(names, nk);
+	return rc;
 }
 
 /* OP's element sizes that have a confident model of their own (by_elem_bytes), when they
@@ -175,24 +211,29 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	cb_lint_pricer_from_model(&m, &rec.geom, rec.lanes_per_pass, subgroup);
 	add_op_models(o->model, &m);
 	cb_lint_request q;
-	cb_lint_result res;
-	memset(&res, 0, sizeof res);
+	cb_lint_result *res = NULL;
+	size_t nres = 0;
 	rc = make_request(o, &m, &q, err);
 	if (rc == CB_OK)
-		rc = cb_lint_run(&q, &res, err);
-	if (rc == CB_ERR_INPUT && res.build_log && res.build_log[0])
-		cb_error_detail(err, "%s", res.build_log);
-	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), &res };
+		rc = lint_all(o, &q, &res, &nres, err);
+	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), res, nres };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
-	size_t unknown = rc == CB_OK ? cb_lint_unknown_count(&res) : 0;
-	if (rc == CB_OK && o->fail_on_conflict && cb_lint_has_conflict(&res))
+	size_t unknown = 0;
+	bool conflict = false;
+	for (size_t i = 0; rc == CB_OK && i < nres; i++) {
+		unknown += cb_lint_unknown_count(&res[i]);
+		conflict |= cb_lint_has_conflict(&res[i]);
+	}
+	if (rc == CB_OK && o->fail_on_conflict && conflict)
 		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: a predicted __local access conflicts "
 				  "(--fail-on-conflict)", o->args[0]);
 	else if (rc == CB_OK && o->fail_on_conflict && unknown && !o->allow_unknown)
 		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
 				  "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
 				  "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
-	cb_lint_result_free(&res);
+	for (size_t i = 0; i < nres; i++)
+		cb_lint_result_free(&res[i]);
+	free(res);
 	return rc;
 }

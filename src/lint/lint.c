@@ -389,6 +389,18 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	res->steps = in->steps;
 }
 
+cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)
+{
+	*names = NULL;
+	*n = 0;
+	cb_lint_ir ir;
+	cb_rc rc = cb_lint_compile(req, &ir, err);
+	if (rc == CB_OK)
+		cb_lint_decode_kernels(ir.mod, names, n);
+	cb_lint_ir_free(&ir);
+	return rc;
+}
+
 cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err)
 {
 	memset(res, 0, sizeof *res);

@@ -244,6 +244,12 @@ typedef struct {
 cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err);
 void cb_lint_result_free(cb_lint_result *res);
 
+/* The kernels of req->kernel_path, in file order (compiled once; req->kernel_name is not
+ * used), so that a caller can lint each; free with cb_lint_names_free. A file that does not
+ * compile fails as cb_lint_run does (without the build log: run it for that). */
+cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err);
+void cb_lint_names_free(char **names, size_t n);
+
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);
 /* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */

@@ -215,6 +215,19 @@ static void decode_function(cb_dctx *d, uint32_t index)
 	cb_fn_analyze(f);
 }
 
+void cb_lint_decode_kernels(LLVMModuleRef mod, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv || LLVMIsDeclaration(f))
+			continue;
+		size_t len;
+		*names = cb_xrealloc(*names, (*n + 1) * sizeof **names);
+		(*names)[(*n)++] = cb_xstrdup(LLVMGetValueName2(f, &len));
+	}
+}
+
 cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_error *err)
 {
 	cb_dctx d;

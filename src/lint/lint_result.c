@@ -114,6 +114,13 @@ bool cb_lint_has_conflict(const cb_lint_result *res)
 	return false;
 }
 
+void cb_lint_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 size_t cb_lint_unknown_count(const cb_lint_result *res)
 {
 	size_t n = 0;
