@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static cb_lint_model h200, amd;
@@ -60,6 +61,10 @@ typedef struct {
 	unsigned group_x;
 } job;
 
+/* Build inputs of the next runs (test_build_inputs): -I under tests/lint, --cl-std, options. */
+static const char *build_include, *build_std, *build_options;
+static unsigned global_size[3];
+
 static char srcdir[2048];
 
 static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc)
@@ -77,6 +82,14 @@ static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc
 	req.group[0] = j->group_x;
 	req.defines = j->defs;
 	req.ndefines = j->defs[1] ? 2 : j->defs[0] ? 1 : 0;
+	char inc[4096];
+	snprintf(inc, sizeof inc, "%s/tests/lint/%s", srcdir, build_include ? build_include : "");
+	const char *incs[1] = { inc };
+	req.includes = incs;
+	req.nincludes = build_include ? 1 : 0;
+	req.cl_std = build_std;
+	memcpy(req.global, global_size, sizeof req.global);
+	req.build_options = build_options;
 	req.args = j->args;
 	req.nargs = j->args[1] ? 2 : j->args[0] ? 1 : 0;
 	req.pricer = &cc->model->pricer;
@@ -906,6 +919,264 @@ static void test_renderers(void)
 	escapes();
 }
 
+/* Issue 21: accesses in C99 inline helpers (which clang at -O0 only declares) are seen. */
+static bool same_accesses(const cb_lint_result *a, const cb_lint_result *b)
+{
+	if (a->naccesses != b->naccesses)
+		return false;
+	for (size_t i = 0; i < a->naccesses; i++) {
+		const cb_lint_access *x = &a->accesses[i], *y = &b->accesses[i];
+		if (x->line != y->line || x->column != y->column || x->op != y->op ||
+		    x->status != y->status || x->passes_max != y->passes_max ||
+		    x->min_passes != y->min_passes || x->niter != y->niter)
+			return false;
+	}
+	return true;
+}
+
+static void test_inline_helpers(void)
+{
+	static const unsigned two15[] = { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0 };
+	static const unsigned one5[] = { 1, 1, 1, 1, 1, 0 };
+	cb_lint_result r, v;
+	/* pos = 2 l - (l & (stride - 1)) for strides 1 .. 16: lanes l and l + 16 are 32 words
+	 * apart (one bank): 2 passes in each of the 15 steps (sizes 2 .. 32), at both keys;
+	 * the swaps are under the data-dependent test, so assumed. */
+	job b = { "bitonic_inline.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&b, &r)) {
+		expect(&r, 12, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyA in inline helper");
+		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyB in inline helper");
+		expect(&r, 15, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store A");
+		expect(&r, 16, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store B");
+		tap_ok(r.naccesses == 8 && cb_lint_has_conflict(&r) && cb_lint_unknown_count(&r) == 0,
+		       "bitonic: 8 accesses, conflicts, none unknown");
+		job si = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=static inline" }, { NULL }, NULL, 0 };
+		if (lint(&si, &v)) {
+			tap_ok(same_accesses(&r, &v), "bitonic: static inline gives the same result");
+			cb_lint_result_free(&v);
+		}
+		job pl = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=" }, { NULL }, NULL, 0 };
+		if (lint(&pl, &v)) {
+			tap_ok(same_accesses(&r, &v), "bitonic: a plain helper gives the same result");
+			cb_lint_result_free(&v);
+		}
+		cb_lint_result_free(&r);
+	}
+	/* Consecutive words, at offset 0 or 32 (lmem[idx]) and 32 - i (lmem[idx - i]): one pass
+	 * each; the loop runs for i = 1, 2, 4, 8, 16. */
+	job s = { "scan_inline.cl", NULL, 32, 0, { NULL }, { "lmem=256" }, NULL, 0 };
+	if (lint(&s, &r)) {
+		expect(&r, 8, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: zero half");
+		expect(&r, 10, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: value half");
+		expect(&r, 13, 12, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx - i]");
+		expect(&r, 15, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] read");
+		expect(&r, 15, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] write");
+		expect(&r, 18, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "scan: result");
+		tap_ok(r.naccesses == 6 && r.nobjects == 1 && r.objects[0].elem_bytes == 4 &&
+		       !strcmp(r.objects[0].elem_type, "uint"),
+		       "scan: 6 accesses on uint *lmem (type from the argument metadata)");
+		cb_lint_result_free(&r);
+	}
+	/* As[k * 32 + row]: consecutive words, 1 pass; Bs[row * 32 + k]: stride 32 words, all
+	 * lanes in one bank, 32 passes; 32 steps of k. */
+	job g = { "gemm_inline.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&g, &r)) {
+		const cb_lint_access *a = find(&r, 11, 13, CB_OP_LOAD), *c = find(&r, 12, 13, CB_OP_LOAD);
+		tap_ok(a && c && a->niter == 32 && c->niter == 32 && a->passes_max == 1 &&
+		       c->passes_max == 32 && c->min_passes == 1 && c->status == CB_LINT_PREDICTED,
+		       "GEMM inline helper: As 1 pass, Bs 32 passes, 32 steps");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* A call that lint cannot see (declared only) is an unknown access that names the function. */
+static void test_unseen_call(void)
+{
+	cb_lint_result r;
+	job u = { "unseen.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	cb_error err;
+	cross_check cc;
+	cb_rc rc = run(&u, &r, &err, &cc);
+	const cb_lint_access *a = rc == CB_OK ? find(&r, 10, 2, CB_LINT_CALL) : NULL;
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && strstr(a->note, "calls undefined function Helper") &&
+	       a->object == 0 && cb_lint_unknown_count(&r) == 1,
+	       "a declared-only helper given a __local pointer: unknown, 'calls undefined function Helper'");
+	cb_lint_result_free(&r);
+}
+
+/* Issue 23 item 8: file names open from the working directory. Kernel T/A/k.cl given by its
+ * absolute path, run from T/B: clang names it "A/k.cl" in its debug-info directory T. */
+static bool copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+	bool ok = in && out;
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	return ok;
+}
+
+static void test_paths(void)
+{
+	char tmp[] = "/tmp/cb-lint-XXXXXX", a[64], b[64], k[80], src[4096], old[4096];
+	snprintf(src, sizeof src, "%s/tests/lint/transpose.cl", srcdir);
+	if (!mkdtemp(tmp) || !getcwd(old, sizeof old)) {
+		tap_ok(false, "paths: a scratch directory");
+		return;
+	}
+	snprintf(a, sizeof a, "%s/A", tmp);
+	snprintf(b, sizeof b, "%s/B", tmp);
+	snprintf(k, sizeof k, "%s/k.cl", a);
+	bool ready = mkdir(a, 0700) == 0 && mkdir(b, 0700) == 0 && copy_file(src, k) && chdir(b) == 0;
+	cb_lint_request req;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = k;
+	req.kernel_name = "naive";
+	req.local[0] = req.local[1] = 32;
+	req.pricer = &h200.pricer;
+	cb_lint_result r;
+	cb_error err;
+	bool ok = ready && cb_lint_run(&req, &r, &err) == CB_OK && r.naccesses > 0;
+	struct stat st;
+	for (size_t i = 0; ok && i < r.naccesses; i++)
+		if (stat(r.accesses[i].file, &st) != 0) {
+			tap_diag("%s does not exist from %s", r.accesses[i].file, b);
+			ok = false;
+		}
+	tap_ok(ok, "lint's file names open from the working directory (kernel in a sibling folder)");
+	if (ready)
+		cb_lint_result_free(&r);
+	if (chdir(old) != 0)
+		tap_diag("cannot return to %s", old);
+	unlink(k);
+	rmdir(a);
+	rmdir(b);
+	rmdir(tmp);
+}
+
+/* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
+static void test_huge_array(void)
+{
+	cb_lint_result r;
+	job h = { "huge.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&h, &r)) {
+		char decl[128] = "";
+		if (r.nobjects == 1)
+			cb_lint_object_decl(&r.objects[0], decl, sizeof decl);
+		tap_ok(!strcmp(decl, "int a[4294967312]"), "a[(1UL << 32) + 16] is declared so (%s)", decl);
+		expect(&r, 7, 7, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "huge array: a[l]");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* Issue 23 item 11: async_work_group_copy's __local side is recorded: work-item l copies
+ * elements l and l + 32 of t (consecutive words, 1 pass, 2 iterations) and element l of u. */
+static void test_async_copy(void)
+{
+	static const unsigned two[] = { 2, 0 }, one2[] = { 1, 1, 0 };
+	cb_lint_result r;
+	job a = { "async.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&a, &r)) {
+		expect(&r, 8, 14, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, one2, "async copy into t");
+		expect(&r, 11, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two, "t[2 * l] after the copy");
+		expect(&r, 13, 6, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "async copy out of u");
+		const cb_lint_access *c = find(&r, 8, 14, CB_OP_STORE);
+		tap_ok(c && c->range_lo == 0 && c->range_hi == 252 && !strcmp(c->elem_type, "float"),
+		       "async copy into t: bytes 0..252, float");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* Issue 21 item 4: -I, --cl-std=CL2.0 (a generic-pointer helper), sub-group built-ins and
+ * reqd_work_group_size(64, 1, 1) instead of --local. Sub-group g = get_sub_group_id() writes
+ * row g at column lane: consecutive words, 1 pass; the private array's store is no access.
+ * The read (lane * 2) % 32 gives lanes l and l + 16 one word (broadcast): 16 even words in
+ * distinct banks, 1 pass. */
+static void test_build_inputs(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job s = { "subgroups.cl", NULL, 0, 0, { NULL }, { NULL }, NULL, 0 };
+	build_include = "inc";
+	build_std = "CL2.0";
+	if (lint(&s, &r)) {
+		expect(&r, 9, 7, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "generic helper p[i] on tile");
+		expect(&r, 21, 25, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "tile[sg][(lane * 2) % 32]");
+		const cb_lint_access *a = find(&r, 9, 7, CB_OP_STORE);
+		tap_ok(r.naccesses == 2 && r.local[0] == 64 && a && a->subgroups == 2 &&
+		       a->range_lo == 0 && a->range_hi == 252,
+		       "subgroups.cl: 64 work-items from reqd_work_group_size, 2 accesses, both rows");
+		cb_lint_result_free(&r);
+	}
+	build_options = "-Xclang -load";
+	tap_ok(run(&s, &r, &err, &cc) == CB_ERR_USAGE && strstr(err.text, "'-Xclang'"),
+	       "--build-options refuses what clBuildProgram does not take");
+	cb_lint_result_free(&r);
+	build_options = NULL;
+	job wrong = { "subgroups.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	tap_ok(run(&wrong, &r, &err, &cc) == CB_ERR_USAGE &&
+	       strstr(err.text, "reqd_work_group_size(64, 1, 1)"),
+	       "--local 32 against reqd_work_group_size(64, 1, 1) is refused");
+	cb_lint_result_free(&r);
+	/* the same through --build-options alone */
+	char opts[4200];
+	snprintf(opts, sizeof opts, "-cl-std=CL2.0 -I %s/tests/lint/inc -cl-mad-enable", srcdir);
+	build_include = build_std = NULL;
+	build_options = opts;
+	if (lint(&s, &r)) {
+		tap_ok(r.naccesses == 2, "subgroups.cl through --build-options");
+		cb_lint_result_free(&r);
+	}
+	build_options = NULL;
+}
+
+/* --global 128 with --local 32: get_num_groups(0) = 4, so s[x * 4] puts 4 lanes in each of
+ * 8 banks (4 passes); get_global_size(0) / 128 = 1: consecutive, 1 pass. Without --global
+ * both are unknown. A float argument's value is accepted. */
+static void test_global(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job g = { "groups.cl", NULL, 32, 0, { NULL }, { "alpha=0.5" }, NULL, 0 };
+	global_size[0] = 128;
+	if (lint(&g, &r)) {
+		expect(&r, 8, 27, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, NULL, "s[x * get_num_groups(0)]");
+		expect(&r, 10, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, NULL, "s[x * (get_global_size(0) / 128)]");
+		cb_lint_result_free(&r);
+	}
+	global_size[0] = 0;
+	if (run(&g, &r, &err, &cc) == CB_OK) {
+		const cb_lint_access *a = find(&r, 8, 27, CB_OP_STORE);
+		tap_ok(a && a->status == CB_LINT_UNKNOWN, "without --global: unknown");
+	} else {
+		tap_ok(false, "without --global: runs");
+	}
+	cb_lint_result_free(&r);
+}
+
+/* Issue 21 item 3: the kernels of a file, in order, for linting each. */
+static void test_kernel_list(void)
+{
+	char path[4096], **names = NULL;
+	size_t n = 0;
+	snprintf(path, sizeof path, "%s/tests/lint/transpose.cl", srcdir);
+	cb_lint_request req;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = path;
+	cb_error err;
+	cb_rc rc = cb_lint_kernels(&req, &names, &n, &err);
+	tap_ok(rc == CB_OK && n == 3 && !strcmp(names[0], "naive") && !strcmp(names[1], "padded") &&
+	       !strcmp(names[2], "swizzled"), "transpose.cl's kernels: naive, padded, swizzled");
+	cb_lint_names_free(names, n);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -938,6 +1209,14 @@ int main(void)
 	test_rows_and_helper();
 	test_array_fixes();
 	test_gemm();
+	test_inline_helpers();
+	test_unseen_call();
+	test_paths();
+	test_huge_array();
+	test_async_copy();
+	test_build_inputs();
+	test_global();
+	test_kernel_list();
 	test_objects();
 	test_bad_input();
 	test_renderers();

@@ -47,9 +47,10 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "lint takes one kernel file; "
 				    "unexpected argument '%s'" : "lint needs a kernel file: clbanks lint "
 				    "KERNEL.cl --model FILE --local X[,Y[,Z]]", o->nargs ? o->args[1] : "");
-	if (!o->model || !o->local_size)
+	if (!o->model)
 		return cb_error_set(err, CB_ERR_USAGE, "lint needs --model FILE (an analyzed result "
-				    "document) and --local X[,Y[,Z]] (the work-group size)");
+				    "document) and --local X[,Y[,Z]] (the work-group size) unless the "
+				    "kernel has a reqd_work_group_size");
 	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
 		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json or sarif, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
@@ -68,9 +69,12 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 	memset(q, 0, sizeof *q);
 	q->kernel_path = o->args[0];
 	q->kernel_name = o->kernel_name;
-	cb_rc rc = parse_dims(o->local_size, "local", 1, CB_LINT_MAX_ITEMS, 1, q->local, err);
+	cb_rc rc = o->local_size ? parse_dims(o->local_size, "local", 1, CB_LINT_MAX_ITEMS, 1,
+					      q->local, err) : CB_OK;
 	if (rc == CB_OK && o->group_id)
 		rc = parse_dims(o->group_id, "group", 0, 0x7fffffffUL, 0, q->group, err);
+	if (rc == CB_OK && o->global_size)
+		rc = parse_dims(o->global_size, "global", 1, 0x7fffffffUL, 1, q->global, err);
 	if (rc != CB_OK)
 		return rc;
 	unsigned long items = (unsigned long)q->local[0] * q->local[1] * q->local[2];
@@ -80,6 +84,10 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 				    (unsigned)CB_LINT_MAX_ITEMS);
 	q->defines = o->defines.v;
 	q->ndefines = o->defines.n;
+	q->includes = o->includes.v;
+	q->nincludes = o->includes.n;
+	q->cl_std = o->cl_std;
+	q->build_options = o->build_options;
 	q->args = o->kernel_args.v;
 	q->nargs = o->kernel_args.n;
 	q->pricer = &m->pricer;
@@ -91,20 +99,51 @@ typedef struct {
 	cb_format fmt;
 	bool verbose;
 	const cb_lint_result *res;
+	size_t n;               /* kernels */
 } lint_ctx;
 
 static void render_lint(FILE *out, const void *p)
 {
 	const lint_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
-		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, 1)
-						: cb_lint_to_sarif(c->res, 1, PACKAGE_VERSION);
+		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, c->n)
+						: cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION);
 		if (s)
 			fputs(s, out);
 		free(s);
-	} else {
-		cb_lint_print_text(out, c->res, c->verbose);
+		return;
 	}
+	for (size_t i = 0; i < c->n; i++) {
+		if (i)
+			fputc('\n', out);
+		cb_lint_print_text(out, &c->res[i], c->verbose);
+	}
+}
+
+/* Without --kernel, every kernel of the file, each with its own result (a file that does not
+ * compile, or has one kernel or none, is one run that says so). */
+static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res,
+		      size_t *nres, cb_error *err)
+{
+	char **names = NULL;
+	size_t nk = 0;
+	cb_error ignored;
+	if (!q->kernel_name && cb_lint_kernels(q, &names, &nk, &ignored) != CB_OK)
+		nk = 0;
+	*nres = nk > 1 ? nk : 1;
+	*res = cb_xcalloc(*nres, sizeof **res);
+	cb_rc rc = CB_OK;
+	for (size_t i = 0; i < *nres && rc == CB_OK; i++) {
+		if (nk > 1)
+			q->kernel_name = names[i];
+		rc = cb_lint_run(q, &(*res)[i], err);
+		if (rc == CB_ERR_INPUT && (*res)[i].build_log && (*res)[i].build_log[0])
+			cb_error_detail(err, "%s", (*res)[i].build_log);
+	}
+	if (nk > 1)
+		q->kernel_name = NULL;
+	cb_lint_names_free(names, nk);
+	return rc;
 }
 
 /* Stores and atomics get their own model, size by size by the core rule (core/select.h),
@@ -169,19 +208,29 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	if (rc != CB_OK)
 		return rc;
 	cb_lint_request q;
-	cb_lint_result res;
-	memset(&res, 0, sizeof res);
+	cb_lint_result *res = NULL;
+	size_t nres = 0;
 	rc = make_request(o, &m, &q, err);
 	if (rc == CB_OK)
-		rc = cb_lint_run(&q, &res, err);
-	if (rc == CB_ERR_INPUT && res.build_log && res.build_log[0])
-		cb_error_detail(err, "%s", res.build_log);
-	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, &res };
+		rc = lint_all(&q, &res, &nres, err);
+	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
-	if (rc == CB_OK && o->fail_on_conflict && cb_lint_has_conflict(&res))
+	size_t unknown = 0;
+	bool conflict = false;
+	for (size_t i = 0; rc == CB_OK && i < nres; i++) {
+		unknown += cb_lint_unknown_count(&res[i]);
+		conflict |= cb_lint_has_conflict(&res[i]);
+	}
+	if (rc == CB_OK && o->fail_on_conflict && conflict)
 		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: a predicted __local access conflicts "
 				  "(--fail-on-conflict)", o->args[0]);
-	cb_lint_result_free(&res);
+	else if (rc == CB_OK && o->fail_on_conflict && unknown && !o->allow_unknown)
+		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
+				  "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
+				  "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
+	for (size_t i = 0; i < nres; i++)
+		cb_lint_result_free(&res[i]);
+	free(res);
 	return rc;
 }

@@ -108,8 +108,9 @@ static const option table[] = {
 	  "local memory per work-group (default min(device, 32768))", NULL },
 	{ "kernel-dir", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
 	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)", NULL },
-	{ "build-options", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
-	  "extra clBuildProgram options (also $CLBANKS_BUILD_OPTIONS)", NULL },
+	{ "build-options", 0, RUN | LINT, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
+	  "extra clBuildProgram options (run: also $CLBANKS_BUILD_OPTIONS;\nlint: passed to clang, "
+	  "clBuildProgram's options only)", NULL },
 	{ "summary", 0, ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(summary), NULL, 0, NULL,
 	  "analyze --format csv: one row of the inferred models (the\ncolumns of compare) instead "
 	  "of one per measurement", NULL },
@@ -124,17 +125,26 @@ static const option table[] = {
 	{ "local", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(local_size), NULL, 0, "X[,Y[,Z]]",
 	  "lint: the work-group size the kernel is launched with", NULL },
 	{ "kernel", 'k', LINT, K_STRING, 0, 0, 0, NULL, OFF(kernel_name), NULL, 0, "NAME",
-	  "lint: the kernel to check (default: the file's only kernel)", NULL },
+	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other; json needs one)", NULL },
 	{ "group", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(group_id), NULL, 0, "X[,Y[,Z]]",
 	  "lint: the id of the simulated work-group (default 0,0,0)", NULL },
+	{ "include", 'I', LINT, K_LIST, 0, 0, 0, NULL, OFF(includes), NULL, 0, "DIR",
+	  "lint: a directory searched by #include, as -I of\nclBuildProgram", NULL },
+	{ "cl-std", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(cl_std), NULL, 0, "CLx.y",
+	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0", NULL },
+	{ "global", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(global_size), NULL, 0, "X[,Y[,Z]]",
+	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)", NULL },
 	{ "define", 'D', LINT, K_LIST, 0, 0, 0, NULL, OFF(defines), NULL, 0, "NAME[=V]",
 	  "lint: a preprocessor definition, as -D of clBuildProgram", NULL },
 	{ "arg", 0, LINT, K_LIST, 0, 0, 0, NULL, OFF(kernel_args), NULL, 0, "NAME=VALUE",
 	  "lint: a scalar argument's value, or a __local pointer\n"
 	  "argument's size in bytes", NULL },
 	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
-	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum",
+	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
+	  "or an access is unknown",
 	  NULL },
+	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
+	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
 	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
 	  "no progress or warnings on stderr", NULL },
 	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,
@@ -430,8 +440,9 @@ void cb_options_free(cb_cli_options *o)
 	free(o->command_line);
 	free(o->defines.v);
 	free(o->kernel_args.v);
+	free(o->includes.v);
 	o->command_line = NULL;
-	o->defines = o->kernel_args = (cb_strings){ NULL, 0 };
+	o->defines = o->kernel_args = o->includes = (cb_strings){ NULL, 0 };
 }
 
 bool cb_option_given(const cb_cli_options *o, const char *name)

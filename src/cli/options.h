@@ -30,7 +30,7 @@ typedef struct {
 	enum cb_command cmd;
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
-	bool fail_on_conflict, summary;
+	bool fail_on_conflict, allow_unknown, summary;
 	int format;           /* index into "text|json|csv|sarif|gpgpusim|gem5", -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
@@ -41,7 +41,8 @@ typedef struct {
 	unsigned ops;                   /* CB_OP_BIT bits (default: every op) */
 	int op;                         /* cb_op of --op (default load) */
 	const char *kernel_name, *local_size, *group_id;  /* lint */
-	cb_strings defines, kernel_args;                   /* lint: -D, --arg */
+	const char *global_size, *cl_std;                  /* lint: --global, --cl-std */
+	cb_strings defines, kernel_args, includes;         /* lint: -D, --arg, -I */
 	double max_kernel_ms, ci_target;
 	bool given[64];       /* by option index: was it on the command line? */
 	char **args;          /* operands */

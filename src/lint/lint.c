@@ -3,9 +3,11 @@
  * priced as soon as its last work-item ends), search fixes, and build the typed result. */
 #include "config.h"
 #include "lint/lint.h"
+#include "lint/lint_decode.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_ir.h"
 #include "core/readfile.h"
+#include "lint/lint_price.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -19,37 +21,6 @@ bool cb_lint_available(void)
 	return true;
 }
 
-void cb_prog_free(cb_prog *p)
-{
-	for (uint32_t i = 0; i < p->nfns; i++) {
-		cb_fn *f = &p->fns[i];
-		free(f->name);
-		free(f->consts);
-		free(f->ins);
-		free(f->blocks);
-		free(f->succ);
-		free(f->succ_first);
-		free(f->extra);
-		free(f->loops);
-	}
-	for (uint32_t i = 0; i < p->nsites; i++) {
-		free(p->sites[i].file);
-		free(p->sites[i].elem_type);
-	}
-	for (uint32_t i = 0; i < p->nobjects; i++) {
-		free(p->objects[i].name);
-		free(p->objects[i].elem_type);
-	}
-	for (uint32_t i = 0; i < p->nargs; i++)
-		free(p->args[i].name);
-	free(p->fns);
-	free(p->sites);
-	free(p->objects);
-	free(p->args);
-	free(p->kernel);
-	memset(p, 0, sizeof *p);
-}
-
 static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 {
 	const cb_lint_pricer *p = req->pricer;
@@ -57,15 +28,58 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 	if (!p || !p->price || p->subgroup == 0 || p->subgroup > CB_MAX_LANES)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "lint needs a model (--model RESULT.json) with a sub-group size");
-	if (!req->local[0])
-		return cb_error_set(err, CB_ERR_USAGE,
-				    "lint needs --local X[,Y[,Z]], the work-group size to simulate");
 	if (!req->local[1] && req->local[2])
 		return cb_error_set(err, CB_ERR_USAGE, "--local: Y is 0 but Z is given");
-	wg->work_dim = req->local[2] ? 3 : req->local[1] ? 2 : 1;
+	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
+		return cb_error_set(err, CB_ERR_USAGE, "--group: an id is too large");
+	wg->subgroup = p->subgroup;
+	return CB_OK;
+}
+
+/* --global: a whole number of work-groups in each dimension (OpenCL 1.2's rule), which the
+ * simulated group lies in. */
+static cb_rc global_size(const cb_lint_request *req, cb_wg *wg, cb_error *err)
+{
+	if (!req->global[0])
+		return CB_OK;
+	for (int d = 0; d < 3; d++) {
+		unsigned g = req->global[d] ? req->global[d] : 1;
+		if (g % wg->local[d])
+			return cb_error_set(err, CB_ERR_USAGE, "--global: %u is not a multiple of the "
+					    "work-group size %u in dimension %d", g, wg->local[d], d);
+		wg->num_groups[d] = g / wg->local[d];
+		if (wg->group[d] >= wg->num_groups[d])
+			return cb_error_set(err, CB_ERR_USAGE, "--group: id %u is not below the %u "
+					    "work-groups of --global in dimension %d", wg->group[d],
+					    wg->num_groups[d], d);
+	}
+	return CB_OK;
+}
+
+/* The simulated work-group: --local, else the kernel's reqd_work_group_size (which --local
+ * must match when both are there, as clEnqueueNDRangeKernel requires). */
+static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *wg, cb_error *err)
+{
+	const unsigned *r = prog->reqd;
+	bool has_reqd = r[0] && r[1] && r[2];
+	unsigned local[3] = { req->local[0], req->local[1], req->local[2] };
+	if (!local[0] && !has_reqd)
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint needs --local X[,Y[,Z]], the work-group size to simulate "
+				    "(kernel %s has no reqd_work_group_size)", prog->kernel);
+	if (local[0] && has_reqd &&
+	    (local[0] != r[0] || (local[1] ? local[1] : 1) != r[1] || (local[2] ? local[2] : 1) != r[2]))
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--local %u,%u,%u differs from kernel %s's "
+				    "reqd_work_group_size(%u, %u, %u)", local[0], local[1] ? local[1] : 1,
+				    local[2] ? local[2] : 1, prog->kernel, r[0], r[1], r[2]);
+	if (!local[0])
+		for (int d = 0; d < 3; d++)
+			local[d] = r[d];
+	wg->work_dim = local[2] ? 3 : local[1] ? 2 : 1;
 	uint64_t items = 1;
 	for (int d = 0; d < 3; d++) {
-		wg->local[d] = req->local[d] ? req->local[d] : 1;
+		wg->local[d] = local[d] ? local[d] : 1;
 		wg->group[d] = req->group[d];
 		items *= wg->local[d];
 	}
@@ -73,10 +87,7 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--local: %" PRIu64 " work-items; lint simulates at most %d",
 				    items, CB_LINT_MAX_ITEMS);
-	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
-		return cb_error_set(err, CB_ERR_USAGE, "--group: an id is too large");
-	wg->subgroup = p->subgroup;
-	return CB_OK;
+	return global_size(req, wg, err);
 }
 
 static bool parse_int(const char *s, long long *out)
@@ -90,6 +101,14 @@ static bool parse_int(const char *s, long long *out)
 	return true;
 }
 
+static bool parse_number(const char *s)
+{
+	char *end;
+	errno = 0;
+	(void)strtod(s, &end);
+	return *s && !*end && !errno;
+}
+
 static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 {
 	const char *eq = strchr(spec, '=');
@@ -99,6 +118,10 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 		cb_karg *a = &p->args[k];
 		if (strlen(a->name) != len || strncmp(a->name, spec, len) != 0)
 			continue;
+		/* A float argument's value is taken, and changes nothing: floats are unknown to
+		 * the interpreter (no index is computed from them exactly). */
+		if (a->kind == CB_ARG_OTHER && parse_number(eq + 1))
+			return CB_OK;
 		if (!parse_int(eq + 1, &v))
 			return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer",
 					    a->name, eq + 1);
@@ -115,6 +138,11 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 			p->objects[a->object].bytes = (uint64_t)v;
 			return CB_OK;
 		}
+		if (a->kind == CB_ARG_LOCAL)
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--arg %s: %s is a __local pointer; its value is the size in "
+					    "bytes of its buffer, which must be at least 1 (got %lld)",
+					    a->name, a->name, v);
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--arg %s: only integer arguments (a value) and __local pointers "
 				    "(a size in bytes) take a value", a->name);
@@ -235,6 +263,11 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
 			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
 		break;
+	case CB_WHY_CALL:
+		snprintf(a->note, sizeof a->note,
+			 "calls undefined function %s, which gets a pointer into %s: its accesses "
+			 "are not seen", site->callee ? site->callee : "(unnamed)", obj);
+		break;
 	case CB_WHY_MODEL:
 		snprintf(a->note, sizeof a->note, "the model cannot price %u-byte %ss",
 			 site->elem_bytes, cb_op_name(site->op));
@@ -275,8 +308,8 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
 	/* An access of the element's size reads the element: say its type as declared. */
 	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
-	a->elem_type = cb_xstrdup(o && o->elem_bytes == site->elem_bytes ? o->elem_type
-									: site->elem_type);
+	a->elem_type = cb_xstrdup(o && (o->elem_bytes == site->elem_bytes || site->op == CB_LINT_CALL)
+				  ? o->elem_type : site->elem_type);
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;
@@ -340,16 +373,17 @@ static void array_fixes(cb_recorder *rec, cb_lint_result *res)
 		cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt);
 		if (!res->objects[k].fix.found)
 			continue;
-		for (uint32_t i = 0; i < p->nsites; i++) {
-			if (!worst[i])
+		for (size_t j = 0; j < res->naccesses; j++) {
+			cb_lint_access *a = &res->accesses[j];
+			if (!worst[a->site])
 				continue;
-			res->accesses[i].fixed = true;
-			res->accesses[i].fixed_passes = worst[i];
-			res->accesses[i].alt_passes = alt[i];
+			a->fixed = true;
+			a->fixed_passes = worst[a->site];
+			a->alt_passes = alt[a->site];
 		}
 	}
-	for (uint32_t i = 0; i < p->nsites; i++)
-		fix_note(rec, res, i, &res->accesses[i]);
+	for (size_t j = 0; j < res->naccesses; j++)
+		fix_note(rec, res, res->accesses[j].site, &res->accesses[j]);
 	free(worst);
 	free(alt);
 }
@@ -428,15 +462,31 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		res->objects[k].name = cb_xstrdup(p->objects[k].name);
 		res->objects[k].elem_type = cb_xstrdup(p->objects[k].elem_type);
 	}
-	res->naccesses = p->nsites;
 	res->accesses = cb_xcalloc(p->nsites ? p->nsites : 1, sizeof *res->accesses);
-	for (uint32_t i = 0; i < p->nsites; i++)
-		fill_access(in, rec, req->kernel_path, i, &res->accesses[i]);
+	for (uint32_t i = 0; i < p->nsites; i++) {
+		/* a generic access no __local pointer reached is not a __local access */
+		if (p->sites[i].generic && !rec->sites[i].subgroups)
+			continue;
+		fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses]);
+		res->accesses[res->naccesses++].site = i;
+	}
 	array_fixes(rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	suppressions(res);
 	res->steps = in->steps;
+}
+
+cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)
+{
+	*names = NULL;
+	*n = 0;
+	cb_lint_ir ir;
+	cb_rc rc = cb_lint_compile(req, &ir, err);
+	if (rc == CB_OK)
+		cb_lint_decode_kernels(ir.mod, names, n);
+	cb_lint_ir_free(&ir);
+	return rc;
 }
 
 cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err)
@@ -458,6 +508,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 	}
 	cb_lint_ir_free(&ir);
 	cb_val *argv = NULL;
+	if (rc == CB_OK)
+		rc = work_group(req, &prog, &wg, err);
 	if (rc == CB_OK)
 		rc = arg_values(req, &prog, &argv, err);
 	if (rc == CB_OK) {

@@ -3,9 +3,15 @@
  * clbanks lint: which __local accesses of an OpenCL kernel conflict on a measured bank model,
  * how badly, and what fixes them -- without running the kernel.
  *
+ * Files: src/lint/README says which need LLVM and which do not.
+ *
  * Method. clang (the major version of the LLVM clbanks links) compiles the kernel to LLVM IR
- * at -O0 with debug info (-x cl -cl-std=CL1.2 -target spir64 -g): at -O0 every statement keeps
- * its own loads and stores and its line and column (-O1 merges stores across lines). The IR is
+ * with debug info and no LLVM passes (-x cl -cl-std=CL1.2 -target spir64 -g -O1 -Xclang
+ * -disable-llvm-passes): every statement keeps its own loads and stores and its line and
+ * column (optimized IR merges stores across lines), and C99 inline functions, which -O0 only
+ * declares, keep their bodies. A call of a function that is neither defined nor a known
+ * built-in and gets a __local pointer is an access of its own, "unknown" (what it does is not
+ * seen), never a silent gap. The IR is
  * translated once into a compact program, and a small interpreter runs every work-item of one
  * work-group with its concrete ids (get_local_id, get_group_id, get_local_size, sub-group
  * ids). Integers are concrete or "unknown with bounds" (an interval): values read from
@@ -43,12 +49,13 @@
  *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),
  *   stores by the load model, until the model has measured stores and atomics.
- * - Recorded: loads, stores, atomics (built-ins and LLVM atomics) and vloadN / vstoreN on
- *   __local memory. Not recorded: async_work_group_copy and other built-ins that touch
- *   __local memory, and aggregate copies (llvm.memcpy) into it. Private arrays initialized
+ * - Recorded: loads, stores, atomics (built-ins and LLVM atomics), vloadN / vstoreN and the
+ *   __local side of async_work_group_(strided_)copy (work-item l copies elements l, l + G,
+ *   ... of the G work-items, as implementations do; the specification leaves it open). Other
+ *   calls that get a __local pointer and are neither defined nor known are unknown accesses.
+ *   Not recorded: aggregate copies (llvm.memcpy) into __local memory. Private arrays initialized
  *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
- *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space); LLVM 15 and
- *   later (opaque pointers) are not supported yet.
+ *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space).
  * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
  *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
  *   with an error that asks for loop bounds (-D, --arg); the work-group has at most
@@ -70,6 +77,11 @@
  * --verbose and does not fail --fail-on-conflict. */
 #define CB_LINT_SUPPRESS "clbanks: ignore"
 
+/* A site's kind: the three measured ops (cb_op), or CB_LINT_CALL, a call of a function lint
+ * cannot see (neither defined nor a known built-in) that takes a __local pointer: whatever it
+ * accesses is unknown, never priced. */
+#define CB_LINT_CALL ((cb_op)CB_NOPS)
+#define CB_LINT_KINDS (CB_NOPS + 1)
 
 /* How a model prices one sub-group access; the engine does not know where it came from. */
 typedef struct cb_lint_pricer {
@@ -133,10 +145,16 @@ typedef struct {
 typedef struct {
 	const char *kernel_path;
 	const char *kernel_name;       /* NULL: the only kernel of the file */
-	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given */
+	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given: the
+					* kernel's reqd_work_group_size */
+	unsigned global[3];            /* the global size (--global); 0 = not given */
 	unsigned group[3];             /* the simulated work-group's id (--group X,Y,Z) */
 	const char *const *defines;    /* -D: "NAME" or "NAME=VALUE" */
 	size_t ndefines;
+	const char *const *includes;   /* -I: directories */
+	size_t nincludes;
+	const char *cl_std;            /* "CL1.2" (NULL), "CL2.0" or "CL3.0" */
+	const char *build_options;     /* clBuildProgram options, passed to clang once checked */
 	const char *const *args;       /* --arg: "NAME=VALUE"; a scalar argument's value, or the
 					* size in bytes of a __local pointer argument */
 	size_t nargs;
@@ -187,7 +205,7 @@ typedef struct {
 	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
 	unsigned elem_bytes;
 	unsigned rank;        /* 0: a pointer argument; 1: T a[N]; 2: T a[R][C]; ... */
-	unsigned dims[4];     /* the first four dimensions */
+	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
 	cb_lint_fix fix;      /* the result's objects: the array's fix */
@@ -227,6 +245,7 @@ typedef struct {
 	bool range_known;     /* every offset known (else lo/hi are bounds) */
 	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
 	unsigned subgroups;   /* sub-groups that reached it */
+	uint32_t site;            /* the program's site it reports */
 	uint64_t total_passes;    /* over every sub-group access the work-group made */
 	uint64_t total_min;       /* the same at the conflict-free minimum */
 	bool suppressed;          /* its line says "clbanks: ignore" */
@@ -257,10 +276,20 @@ typedef struct {
 cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err);
 void cb_lint_result_free(cb_lint_result *res);
 
+/* The kernels of req->kernel_path, in file order (compiled once; req->kernel_name is not
+ * used), so that a caller can lint each; free with cb_lint_names_free. A file that does not
+ * compile fails as cb_lint_run does (without the build log: run it for that). */
+cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err);
+void cb_lint_names_free(char **names, size_t n);
+
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);
+/* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */
+size_t cb_lint_unknown_count(const cb_lint_result *res);
 
 const char *cb_lint_status_name(cb_lint_status s);
+/* cb_op_name, and "call" for CB_LINT_CALL. */
+const char *cb_lint_op_name(cb_op op);
 
 /* Declarations for the renderers (names as the kernel spells them, not escaped):
  * "float tile[32][32]" or "float *buf"; the padded "float tile[32][32+1]"; the swizzled

@@ -3,7 +3,7 @@
  * built-in), work-item functions answered from the simulated work-group, a few integer
  * functions evaluated; everything else returns an unknown value of its type. */
 #include "config.h"
-#include "lint/lint_interp.h"
+#include "lint/lint_builtin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,9 @@ static const struct {
 	{ "mem_fence", CB_B_NOP }, { "read_mem_fence", CB_B_NOP }, { "write_mem_fence", CB_B_NOP },
 	{ "min", CB_B_MIN }, { "max", CB_B_MAX }, { "clamp", CB_B_CLAMP }, { "abs", CB_B_ABS },
 	{ "mul24", CB_B_MUL24 }, { "mad24", CB_B_MAD24 },
+	{ "async_work_group_copy", CB_B_ASYNC_COPY },
+	{ "async_work_group_strided_copy", CB_B_ASYNC_COPY },
+	{ "wait_group_events", CB_B_NOP },
 };
 
 /* The plain name of _Z<len><name><parameters>, and where the parameters start. */
@@ -44,6 +47,53 @@ static bool demangle(const char *m, char *name, size_t n, const char **params)
 	name[len] = '\0';
 	*params = end + len;
 	return true;
+}
+
+void cb_builtin_source_name(const char *mangled, char *buf, size_t n)
+{
+	const char *params;
+	if (!demangle(mangled, buf, n, &params))
+		snprintf(buf, n, "%s", mangled);
+}
+
+unsigned cb_builtin_pointee(const char *mangled, char *name, size_t n)
+{
+	static const struct { char code; const char *name; unsigned bytes; } types[] = {
+		{ 'c', "char", 1 }, { 'a', "char", 1 }, { 'h', "uchar", 1 }, { 's', "short", 2 },
+		{ 't', "ushort", 2 }, { 'i', "int", 4 }, { 'j', "uint", 4 }, { 'l', "long", 8 },
+		{ 'm', "ulong", 8 }, { 'f', "float", 4 }, { 'd', "double", 8 },
+	};
+	char fn[64];
+	const char *p;
+	if (!demangle(mangled, fn, sizeof fn, &p) || *p++ != 'P')
+		return 0;
+	if (!strncmp(p, "U3AS", 4))
+		for (p += 4; *p >= '0' && *p <= '9'; p++)
+			;
+	while (*p == 'r' || *p == 'V' || *p == 'K')
+		p++;
+	unsigned long vec = 1;
+	if (!strncmp(p, "Dv", 2)) {
+		char *end;
+		vec = strtoul(p + 2, &end, 10);
+		if (*end != '_' || (vec != 2 && vec != 3 && vec != 4 && vec != 8 && vec != 16))
+			return 0;
+		p = end + 1;
+	}
+	const char *base = NULL;
+	unsigned bytes = 0;
+	if (!strncmp(p, "Dh", 2))
+		base = "half", bytes = 2;
+	for (size_t k = 0; !base && k < sizeof types / sizeof types[0]; k++)
+		if (*p == types[k].code)
+			base = types[k].name, bytes = types[k].bytes;
+	if (!base)
+		return 0;
+	if (vec > 1)
+		snprintf(name, n, "%s%lu", base, vec);
+	else
+		snprintf(name, n, "%s", base);
+	return bytes * (unsigned)(vec == 3 ? 4 : vec);
 }
 
 /* vloadN / vstoreN: N in 2, 3, 4, 8, 16; 0 otherwise. */
@@ -121,8 +171,12 @@ static cb_val work_item(const cb_interp *in, cb_builtin b, const cb_val *dim)
 	case CB_B_GLOBAL_ID:
 		return cb_val_int(out ? 0 : (int64_t)wg->group[d] * wg->local[d] + in->lid[d]);
 	case CB_B_NUM_GROUPS: /* not given: at least one more than the group id */
+		if (!out && wg->num_groups[d])
+			return cb_val_int(wg->num_groups[d]);
 		return out ? cb_val_int(1) : sized((int64_t)wg->group[d] + 1, INT32_MAX);
 	case CB_B_GLOBAL_SIZE:
+		if (!out && wg->num_groups[d])
+			return cb_val_int((int64_t)wg->num_groups[d] * wg->local[d]);
 		return out ? cb_val_int(1) : sized(((int64_t)wg->group[d] + 1) * wg->local[d],
 						    (int64_t)INT32_MAX * wg->local[d]);
 	default:

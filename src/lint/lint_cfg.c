@@ -4,7 +4,7 @@
  * (Cooper, Harvey and Kennedy's iterative algorithm on the reverse graph), which end the region
  * an assumed branch controls. */
 #include "config.h"
-#include "lint/lint_prog.h"
+#include "lint/lint_cfg.h"
 #include "core/util.h"
 
 #include <stdlib.h>

@@ -1,340 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /* LLVM IR to the lint program, module side: the kernel, the functions it calls (found as the
- * translation reaches their calls), __local objects, kernel arguments and constants. */
+ * translation reaches their calls) and its arguments; instructions are lint_decode_ins.c's,
+ * values, objects and sites lint_dctx.c's. */
 #include "config.h"
 #include "lint/lint_decode.h"
+#include "lint/lint_cfg.h"
+#include "lint/lint_dctx.h"
+#include "lint/lint_decode_ins.h"
+#include "lint/lint_names.h"
 #include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static size_t pmap_slot(const cb_pmap *m, const void *key)
+/* The bytes of a by-value aggregate argument K: its byval type (pointers are opaque from
+ * LLVM 15 on, and the attribute carries the type since LLVM 12). */
+static uint64_t byval_bytes(cb_dctx *d, LLVMValueRef fn, unsigned k)
 {
-	size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
-	size_t i = h & (m->cap - 1);
-	while (m->keys[i] && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+	LLVMAttributeRef a = kind ? LLVMGetEnumAttributeAtIndex(fn, k + 1, kind) : NULL;
+	LLVMTypeRef t = a ? LLVMGetTypeAttributeValue(a) : NULL;
+	return t && LLVMTypeIsSized(t) ? LLVMABISizeOfType(d->td, t) : 0;
 }
 
-uint32_t cb_pmap_get(const cb_pmap *m, const void *key)
-{
-	if (!m->cap)
-		return CB_NONE;
-	size_t i = pmap_slot(m, key);
-	return m->keys[i] ? m->vals[i] : CB_NONE;
-}
-
-void cb_pmap_put(cb_pmap *m, const void *key, uint32_t val)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		cb_pmap old = *m;
-		m->cap = old.cap ? 2 * old.cap : 64;
-		m->keys = cb_xcalloc(m->cap, sizeof *m->keys);
-		m->vals = cb_xcalloc(m->cap, sizeof *m->vals);
-		m->n = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.keys[i])
-				cb_pmap_put(m, old.keys[i], old.vals[i]);
-		free(old.keys);
-		free(old.vals);
-	}
-	size_t i = pmap_slot(m, key);
-	if (!m->keys[i])
-		m->n++;
-	m->keys[i] = key;
-	m->vals[i] = val;
-}
-
-void cb_pmap_free(cb_pmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof *m);
-}
-
-unsigned cb_int_width(LLVMTypeRef t)
-{
-	if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
-		return 0;
-	unsigned w = LLVMGetIntTypeWidth(t);
-	return w <= 64 ? w : 0;
-}
-
-uint8_t cb_value_kind(LLVMTypeRef t)
-{
-	if (cb_int_width(t))
-		return CB_V_NUM;
-	return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? CB_V_PTR : CB_V_OPAQUE;
-}
-
-unsigned cb_addrspace(LLVMTypeRef t)
-{
-	return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? LLVMGetPointerAddressSpace(t) : 0;
-}
-
-/* A static __local variable: clang names it KERNEL.NAME. */
-static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
-{
-	size_t len;
-	const char *name = LLVMGetValueName2(g, &len);
-	const char *dot = memchr(name, '.', len);
-	o->name = cb_xstrdup(dot ? dot + 1 : name);
-	LLVMTypeRef t = LLVMGlobalGetValueType(g);
-	o->bytes = LLVMABISizeOfType(d->td, t);
-	while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
-		if (o->rank < 4)
-			o->dims[o->rank] = LLVMGetArrayLength(t);
-		o->rank++;
-		t = LLVMGetElementType(t);
-	}
-	char buf[64];
-	if (!cb_debug_elem_name(d, g, buf, sizeof buf))
-		cb_type_name(t, buf, sizeof buf);
-	o->elem_type = cb_xstrdup(buf);
-	o->elem_bytes = (unsigned)LLVMABISizeOfType(d->td, t);
-}
-
-static uint32_t add_object(cb_dctx *d)
+/* A __local pointer argument's object: element type and size from the kernel-argument
+ * metadata ("float4*"; base types resolve typedefs), else from its first access. */
+static uint32_t local_arg_object(cb_dctx *d, unsigned k, const char *name, char **types,
+				 char **base)
 {
 	cb_prog *p = d->prog;
-	if (p->nobjects == d->objcap) {
-		d->objcap = d->objcap ? 2 * d->objcap : 8;
-		p->objects = cb_xrealloc(p->objects, d->objcap * sizeof *p->objects);
-	}
-	memset(&p->objects[p->nobjects], 0, sizeof *p->objects);
-	return p->nobjects++;
-}
-
-static int32_t local_object(cb_dctx *d, LLVMValueRef g)
-{
-	uint32_t k = cb_pmap_get(&d->objs, g);
-	if (k != CB_NONE)
-		return (int32_t)k;
-	k = add_object(d);
-	describe_global(d, g, &d->prog->objects[k]);
-	cb_pmap_put(&d->objs, g, k);
-	return (int32_t)k;
-}
-
-static cb_val const_expr(cb_dctx *d, LLVMValueRef v)
-{
-	LLVMTypeRef t = LLVMTypeOf(v);
-	switch (LLVMGetConstOpcode(v)) {
-	case LLVMBitCast:
-	case LLVMAddrSpaceCast:
-		if (cb_value_kind(t) == CB_V_PTR)
-			return cb_dconst_value(d, LLVMGetOperand(v, 0));
-		break;
-	case LLVMIntToPtr:
-		return cb_val_ptr(CB_OBJ_NONE, 0);
-	case LLVMGetElementPtr: {
-		cb_gep_steps s;
-		if (!cb_gep_decode(d, v, &s))
-			break;
-		cb_val base = cb_dconst_value(d, LLVMGetOperand(v, 0)), idx[16];
-		for (uint32_t k = 0; k < s.n; k++)
-			idx[k] = s.idx[k] ? cb_dconst_value(d, s.idx[k]) : cb_val_int((int64_t)s.field[k]);
-		cb_ins g = { .sub = s.shape, .rows = s.rows, .cols = s.cols, .imm = s.ebytes };
-		return cb_gep_eval(d->prog, &g, base, idx, s.stride, s.n);
-	}
-	default:
-		break;
-	}
-	return cb_value_kind(t) == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_range(cb_int_width(t));
-}
-
-cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v)
-{
-	LLVMTypeRef t = LLVMTypeOf(v);
-	if (LLVMIsUndef(v)) {
-		cb_val u = cb_val_range(cb_int_width(t));
-		u.kind = CB_V_UNDEF;
-		return u;
-	}
-	if (LLVMIsAConstantInt(v)) {
-		unsigned w = cb_int_width(t);
-		return w ? cb_val_int(cb_wrap(LLVMConstIntGetSExtValue(v), w)) : cb_val_opaque();
-	}
-	if (LLVMIsAConstantPointerNull(v))
-		return cb_val_ptr(CB_OBJ_NONE, 0);
-	if (LLVMIsAGlobalVariable(v)) {
-		if (cb_addrspace(t) == 3)
-			return cb_val_ptr(CB_OBJ_FIRST + local_object(d, v), 0);
-		return cb_val_ptr(CB_OBJ_GLOBAL, 0);
-	}
-	if (LLVMIsAConstantExpr(v))
-		return const_expr(d, v);
-	return cb_val_opaque();
-}
-
-uint32_t cb_dconst(cb_dctx *d, cb_val v)
-{
-	cb_fn *f = d->f;
-	uint32_t k = f->nvals - f->const_base;
-	if (k == d->constcap) {
-		d->constcap = d->constcap ? 2 * d->constcap : 32;
-		f->consts = cb_xrealloc(f->consts, d->constcap * sizeof *f->consts);
-	}
-	f->consts[k] = v;
-	return f->nvals++;
-}
-
-uint32_t cb_dref(cb_dctx *d, LLVMValueRef v)
-{
-	uint32_t k = cb_pmap_get(&d->vals, v);
-	if (k != CB_NONE)
-		return k;
-	k = cb_dconst(d, cb_dconst_value(d, v));
-	cb_pmap_put(&d->vals, v, k);
-	return k;
-}
-
-uint32_t cb_dextra(cb_dctx *d, uint32_t a, uint32_t b)
-{
-	cb_fn *f = d->f;
-	if (f->nextra + 2 > d->extracap) {
-		d->extracap = d->extracap ? 2 * d->extracap : 64;
-		f->extra = cb_xrealloc(f->extra, d->extracap * sizeof *f->extra);
-	}
-	f->extra[f->nextra] = a;
-	f->extra[f->nextra + 1] = b;
-	f->nextra += 2;
-	return f->nextra - 2;
-}
-
-uint32_t cb_dfunction(cb_dctx *d, LLVMValueRef fn)
-{
-	uint32_t k = cb_pmap_get(&d->fns, fn);
-	if (k != CB_NONE)
-		return k;
-	cb_prog *p = d->prog;
-	if (p->nfns == d->fncap) {
-		d->fncap = d->fncap ? 2 * d->fncap : 8;
-		p->fns = cb_xrealloc(p->fns, d->fncap * sizeof *p->fns);
-		d->fnref = cb_xrealloc(d->fnref, d->fncap * sizeof *d->fnref);
-	}
-	memset(&p->fns[p->nfns], 0, sizeof *p->fns);
-	d->fnref[p->nfns] = fn;
-	cb_pmap_put(&d->fns, fn, p->nfns);
-	return p->nfns++;
-}
-
-/* The __local object a pointer addresses as far as the IR shows it without running: through
- * GEPs and casts to a static __local variable, or to a kernel argument (at -O0 kept in an
- * alloca that one store fills). */
-static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
-{
-	for (int depth = 0; v && depth < 32; depth++) {
-		if (LLVMIsAGlobalVariable(v)) {
-			if (cb_addrspace(LLVMTypeOf(v)) == 3)
-				s->object = local_object(d, v);
-			return;
+	uint32_t obj = cb_dobject(d);
+	cb_lint_object *o = &p->objects[obj];
+	o->name = cb_xstrdup(name);
+	o->elem_type = types ? cb_pointee_name(types[k]) : NULL;
+	char *bt = base ? cb_pointee_name(base[k]) : NULL;
+	o->elem_bytes = bt ? cb_cl_type_bytes(bt) : 0;
+	free(bt);
+	for (uint32_t i = 0; i < p->nsites && !o->elem_bytes; i++)
+		if (p->sites[i].arg == (int32_t)k) {
+			o->elem_bytes = p->sites[i].elem_bytes;
+			if (!o->elem_type)
+				o->elem_type = cb_xstrdup(p->sites[i].elem_type);
 		}
-		if (LLVMIsAArgument(v)) {
-			if (d->fn_index == 0)
-				for (unsigned k = 0; k < LLVMCountParams(d->fnref[0]); k++)
-					if (LLVMGetParam(d->fnref[0], k) == v)
-						s->arg = (int32_t)k;
-			return;
-		}
-		LLVMValueRef next = NULL;
-		if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
-		    (LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0)) {
-			next = LLVMGetOperand(v, 0);
-		} else if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
-			LLVMValueRef slot = LLVMGetOperand(v, 0);
-			for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-				LLVMValueRef user = LLVMGetUser(u);
-				if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
-					if (next)
-						return; /* stored more than once */
-					next = LLVMGetOperand(user, 0);
-				}
-			}
-		}
-		v = next;
-	}
-}
-
-int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMTypeRef type,
-		 uint64_t bytes)
-{
-	cb_prog *p = d->prog;
-	if (p->nsites == d->sitecap) {
-		d->sitecap = d->sitecap ? 2 * d->sitecap : 16;
-		p->sites = cb_xrealloc(p->sites, d->sitecap * sizeof *p->sites);
-	}
-	cb_site *s = &p->sites[p->nsites];
-	memset(s, 0, sizeof *s);
-	unsigned len = 0;
-	const char *file = LLVMGetDebugLocFilename(ins, &len);
-	s->file = cb_xmalloc(len + 1);
-	if (len)
-		memcpy(s->file, file, len);
-	s->file[len] = '\0';
-	s->line = LLVMGetDebugLocLine(ins);
-	s->column = LLVMGetDebugLocColumn(ins);
-	s->op = op;
-	s->elem_bytes = (unsigned)bytes;
-	char buf[64];
-	cb_type_name(type, buf, sizeof buf);
-	s->elem_type = cb_xstrdup(buf);
-	s->fn = d->fn_index;
-	s->block = d->block;
-	s->object = s->arg = -1;
-	static_object(d, ptr, s);
-	return (int32_t)p->nsites++;
-}
-
-bool cb_gep_decode(cb_dctx *d, LLVMValueRef gep, cb_gep_steps *s)
-{
-	memset(s, 0, sizeof *s);
-	unsigned nops = (unsigned)LLVMGetNumOperands(gep);
-	LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
-	if (nops < 2 || nops - 1 > 16 || LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMPointerTypeKind)
-		return false;
-	if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
-		LLVMTypeRef e = LLVMGetElementType(t);
-		LLVMTypeKind ek = LLVMGetTypeKind(e);
-		if (ek == LLVMArrayTypeKind) {
-			LLVMTypeRef ee = LLVMGetElementType(e);
-			LLVMTypeKind k = LLVMGetTypeKind(ee);
-			if (k != LLVMArrayTypeKind && k != LLVMStructTypeKind) {
-				s->shape = CB_GEP_ARRAY2;
-				s->rows = LLVMGetArrayLength(t);
-				s->cols = LLVMGetArrayLength(e);
-				s->ebytes = (uint32_t)LLVMABISizeOfType(d->td, ee);
-			}
-		} else if (ek != LLVMStructTypeKind) {
-			s->shape = CB_GEP_ROW;
-			s->cols = LLVMGetArrayLength(t);
-			s->ebytes = (uint32_t)LLVMABISizeOfType(d->td, e);
-		}
-	}
-	s->n = nops - 1;
-	s->idx[0] = LLVMGetOperand(gep, 1);
-	s->stride[0] = LLVMABISizeOfType(d->td, t);
-	for (unsigned k = 1; k < s->n; k++) {
-		LLVMValueRef ix = LLVMGetOperand(gep, k + 1);
-		LLVMTypeKind kind = LLVMGetTypeKind(t);
-		if (kind == LLVMStructTypeKind) {
-			if (!LLVMIsAConstantInt(ix))
-				return false;
-			unsigned field = (unsigned)LLVMConstIntGetZExtValue(ix);
-			s->field[k] = LLVMOffsetOfElement(d->td, t, field);
-			s->stride[k] = 1;
-			t = LLVMStructGetTypeAtIndex(t, field);
-		} else if (kind == LLVMArrayTypeKind || kind == LLVMVectorTypeKind) {
-			t = LLVMGetElementType(t);
-			s->idx[k] = ix;
-			s->stride[k] = LLVMABISizeOfType(d->td, t);
-		} else {
-			return false;
-		}
-	}
-	return LLVMGetTypeKind(LLVMTypeOf(s->idx[0])) == LLVMIntegerTypeKind;
+	if (!o->elem_type)
+		o->elem_type = cb_xstrdup("void");
+	if (!o->elem_bytes)
+		o->elem_bytes = 1;
+	o->is_arg = true;
+	return obj;
 }
 
 static void decode_args(cb_dctx *d, LLVMValueRef kernel)
@@ -343,6 +58,7 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 	unsigned n = LLVMCountParams(kernel);
 	char **names = cb_kernel_arg_strings(d, kernel, "kernel_arg_name", n);
 	char **types = cb_kernel_arg_strings(d, kernel, "kernel_arg_type", n);
+	char **base = cb_kernel_arg_strings(d, kernel, "kernel_arg_base_type", n);
 	p->nargs = n;
 	p->args = cb_xcalloc(n ? n : 1, sizeof *p->args);
 	for (unsigned i = 0; i < n; i++) {
@@ -359,29 +75,44 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 			a->kind = CB_ARG_OTHER;
 		} else if (cb_addrspace(t) == 3) {
 			a->kind = CB_ARG_LOCAL;
-			uint32_t k = add_object(d);
-			cb_lint_object *o = &p->objects[k];
-			LLVMTypeRef e = LLVMGetElementType(t);
-			o->name = cb_xstrdup(a->name);
-			char buf[64];
-			cb_type_name(e, buf, sizeof buf);
-			o->elem_type = types ? cb_pointee_name(types[i]) : cb_xstrdup(buf);
-			o->elem_bytes = LLVMTypeIsSized(e) ? (unsigned)LLVMABISizeOfType(d->td, e) : 1;
-			o->is_arg = true;
-			a->object = (int32_t)k;
+			a->object = (int32_t)local_arg_object(d, i, a->name, types, base);
 		} else if (cb_addrspace(t) == 0) {
 			a->kind = CB_ARG_PRIVATE;
-			LLVMTypeRef e = LLVMGetElementType(t);
-			a->bytes = LLVMTypeIsSized(e) ? LLVMABISizeOfType(d->td, e) : 0;
+			a->bytes = byval_bytes(d, kernel, i);
 		} else {
 			a->kind = CB_ARG_GLOBAL;
 		}
 	}
 	cb_free_strings(names, n);
 	cb_free_strings(types, n);
+	cb_free_strings(base, n);
 	for (uint32_t k = 0; k < p->nsites; k++)
 		if (p->sites[k].arg >= 0 && (unsigned)p->sites[k].arg < n)
 			p->sites[k].object = p->args[p->sites[k].arg].object;
+}
+
+/* reqd_work_group_size(X, Y, Z): metadata of three integer constants on the kernel. */
+static void reqd_size(cb_dctx *d, LLVMValueRef kernel, unsigned out[3])
+{
+	unsigned kind = LLVMGetMDKindIDInContext(d->ctx, "reqd_work_group_size", 20);
+	size_t count = 0;
+	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &count);
+	for (size_t i = 0; i < count; i++) {
+		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind)
+			continue;
+		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
+			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+		LLVMValueRef ops[3];
+		if (LLVMGetMDNodeNumOperands(node) != 3)
+			continue;
+		LLVMGetMDNodeOperands(node, ops);
+		for (int k = 0; k < 3; k++)
+			out[k] = ops[k] && LLVMIsAConstantInt(ops[k]) &&
+				 LLVMConstIntGetZExtValue(ops[k]) <= UINT32_MAX
+				 ? (unsigned)LLVMConstIntGetZExtValue(ops[k]) : 0;
+	}
+	if (md)
+		LLVMDisposeValueMetadataEntries(md);
 }
 
 static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
@@ -409,14 +140,6 @@ static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
 		return cb_error_set(d->err, CB_ERR_USAGE,
 				    "has %u kernels (%s); choose one with --kernel", count, list);
 	return CB_OK;
-}
-
-LLVMValueRef cb_callee(LLVMValueRef call)
-{
-	LLVMValueRef c = LLVMGetCalledValue(call);
-	while (c && LLVMIsAConstantExpr(c) && LLVMGetConstOpcode(c) == LLVMBitCast)
-		c = LLVMGetOperand(c, 0);
-	return c && LLVMIsAFunction(c) ? c : NULL;
 }
 
 /* Every defined function the kernel reaches, numbered before any is translated. */
@@ -492,6 +215,19 @@ static void decode_function(cb_dctx *d, uint32_t index)
 	cb_fn_analyze(f);
 }
 
+void cb_lint_decode_kernels(LLVMModuleRef mod, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv || LLVMIsDeclaration(f))
+			continue;
+		size_t len;
+		*names = cb_xrealloc(*names, (*n + 1) * sizeof **names);
+		(*names)[(*n)++] = cb_xstrdup(LLVMGetValueName2(f, &len));
+	}
+}
+
 cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_error *err)
 {
 	cb_dctx d;
@@ -502,6 +238,8 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 	d.td = LLVMGetModuleDataLayout(mod);
 	d.prog = prog;
 	d.err = err;
+	if (!getcwd(d.cwd, sizeof d.cwd))
+		d.cwd[0] = '\0';
 	LLVMValueRef kernel;
 	cb_rc rc = find_kernel(&d, name, &kernel);
 	if (rc == CB_OK) {
@@ -511,6 +249,7 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 		for (uint32_t i = 0; i < prog->nfns; i++)
 			decode_function(&d, i);
 		decode_args(&d, kernel);
+		reqd_size(&d, kernel, prog->reqd);
 	}
 	cb_pmap_free(&d.fns);
 	cb_pmap_free(&d.objs);

@@ -3,9 +3,11 @@
  * (debug intrinsics none); what the interpreter cannot follow becomes an unknown value of its
  * type, and every load, store and atomic on address space 3 becomes an access site. */
 #include "config.h"
-#include "lint/lint_decode.h"
+#include "lint/lint_decode_ins.h"
+#include "lint/lint_builtin.h"
 #include "core/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void unknown(cb_ins *o, LLVMTypeRef t)
@@ -98,11 +100,19 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	return true;
 }
 
+/* Address space 3 is __local; 4 is generic (OpenCL C 2.0 helpers with unqualified pointers),
+ * an access only when the pointer turns out to be __local. */
 static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
 			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
 {
-	if (cb_addrspace(LLVMTypeOf(ptr)) == 3)
-		o->site = cb_dsite(d, i, ptr, op, type, bytes);
+	unsigned as = cb_addrspace(LLVMTypeOf(ptr));
+	if (as != 3 && as != 4)
+		return;
+	o->site = cb_dsite(d, i, ptr, op, type, bytes);
+	if (as == 4) {
+		o->flags |= CB_INS_GENERIC;
+		d->prog->sites[o->site].generic = true;
+	}
 }
 
 static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
@@ -124,7 +134,9 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		uint32_t at = cb_dextra(d, v, stride);
 		if (k == 0)
 			o->x = at;
-		if (s.stride[k] > UINT32_MAX)
+		/* a zero index over a huge type (the object's own index 0) moves nothing */
+		bool zero = s.idx[k] && LLVMIsAConstantInt(s.idx[k]) && !LLVMConstIntGetZExtValue(s.idx[k]);
+		if (s.stride[k] > UINT32_MAX && !zero)
 			unknown(o, LLVMTypeOf(i));
 	}
 	return true;
@@ -279,6 +291,26 @@ static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 	return true;
 }
 
+/* The element type a built-in accesses, from its values rather than its pointer (opaque from
+ * LLVM 15 on): vloadN's result and vstoreN's data are vectors of it; an atomic returns it or
+ * takes it as its second argument (atomic_store); atomic_flag_* work on an int. */
+static LLVMTypeRef builtin_elem_type(cb_dctx *d, LLVMValueRef i, cb_builtin b)
+{
+	LLVMTypeRef t = LLVMTypeOf(i);
+	if (b == CB_B_VSTORE)
+		t = LLVMTypeOf(LLVMGetOperand(i, 0));
+	else if (b == CB_B_ATOMIC && LLVMGetTypeKind(t) == LLVMVoidTypeKind &&
+		 LLVMGetNumArgOperands(i) > 1)
+		t = LLVMTypeOf(LLVMGetOperand(i, 1));
+	if (b != CB_B_ATOMIC && LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+		return LLVMGetElementType(t);
+	LLVMTypeKind k = LLVMGetTypeKind(t);
+	if (b == CB_B_ATOMIC && (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+				 (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 1)))
+		return t;
+	return LLVMInt32TypeInContext(d->ctx);
+}
+
 /* Atomics and vloadN / vstoreN on __local memory are accesses; the pointer is argument
  * 0 of an atomic, 1 of vloadN (offset, p) and 2 of vstoreN (data, offset, p). */
 static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec, cb_ins *o)
@@ -287,15 +319,63 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 	if (LLVMGetNumArgOperands(i) <= arg)
 		return;
 	LLVMTypeRef pt = LLVMTypeOf(LLVMGetOperand(i, arg));
-	if (cb_addrspace(pt) != 3)
+	if (cb_addrspace(pt) != 3 && cb_addrspace(pt) != 4)
 		return;
-	LLVMTypeRef e = LLVMGetElementType(pt);
+	LLVMTypeRef e = builtin_elem_type(d, i, b);
 	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
 	cb_op op = b == CB_B_ATOMIC ? CB_OP_ATOMIC : b == CB_B_VLOAD ? CB_OP_LOAD
 									: CB_OP_STORE;
 	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
 	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
 	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
+	if (cb_addrspace(pt) == 4) {
+		o->flags |= CB_INS_GENERIC;
+		d->prog->sites[o->site].generic = true;
+	}
+}
+
+/* A call of a function that is neither defined here nor a known built-in (C99 inline without
+ * a body, a function of another file, a built-in lint does not model) that takes a __local
+ * pointer: one access site for it, unknown, naming the function; o->c is the
+ * argument whose pointer is recorded. */
+static void unseen_call_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	unsigned n = LLVMGetNumArgOperands(i);
+	for (unsigned k = 0; k < n; k++) {
+		if (cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, k))) != 3)
+			continue;
+		o->c = k;
+		o->site = cb_dsite(d, i, LLVMGetOperand(i, k), CB_LINT_CALL,
+				   LLVMInt8TypeInContext(d->ctx), 1);
+		char buf[128];
+		cb_builtin_source_name(name, buf, sizeof buf);
+		d->prog->sites[o->site].callee = cb_xstrdup(buf);
+		return;
+	}
+}
+
+/* async_work_group_(strided_)copy(dst, src, num, ...): the __local side (contiguous, also when
+ * strided) is a store into dst or a load from src; o->c is that argument, o->imm the element
+ * bytes (from the mangled name: pointers are opaque from LLVM 15 on). */
+static void async_copy_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	char type[32];
+	unsigned bytes = cb_builtin_pointee(name, type, sizeof type);
+	if (LLVMGetNumArgOperands(i) < 3 || !bytes)
+		return;
+	for (unsigned k = 0; k < 2; k++) {
+		LLVMValueRef p = LLVMGetOperand(i, k);
+		if (cb_addrspace(LLVMTypeOf(p)) != 3)
+			continue;
+		o->c = k;
+		o->imm = bytes;
+		o->site = cb_dsite(d, i, p, k == 0 ? CB_OP_STORE : CB_OP_LOAD,
+				   LLVMInt8TypeInContext(d->ctx), bytes);
+		cb_site *s = &d->prog->sites[o->site];
+		free(s->elem_type);
+		s->elem_type = cb_xstrdup(type);
+		return;
+	}
 }
 
 static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
@@ -324,6 +404,10 @@ static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	call_args(d, i, o);
 	if (b == CB_B_ATOMIC || b == CB_B_VLOAD || b == CB_B_VSTORE)
 		builtin_site(d, i, b, vec, o);
+	else if (b == CB_B_ASYNC_COPY)
+		async_copy_site(d, i, name, o);
+	else if (b == CB_B_OTHER)
+		unseen_call_site(d, i, name, o);
 	return true;
 }
 

@@ -6,6 +6,7 @@
  * post-dominator. */
 #include "config.h"
 #include "lint/lint_interp.h"
+#include "lint/lint_builtin.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -215,10 +216,34 @@ static unsigned make_key(const cb_interp *in, uint32_t *key)
 	return n;
 }
 
+/* Whether instruction I accesses __local memory at PTR: its site's pointer is __local, or
+ * generic and pointing into a __local object now. */
+static bool local_access(const cb_interp *in, const cb_ins *i, const cb_val *ptr)
+{
+	if (i->site < 0)
+		return false;
+	if (!(i->flags & CB_INS_GENERIC))
+		return true;
+	return ptr->kind == CB_V_PTR && ptr->obj >= CB_OBJ_FIRST &&
+	       ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
+}
+
 static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr)
 {
 	uint32_t key[CB_MAX_KEY];
 	unsigned n = make_key(in, key);
+	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
+	cb_rec_access(in->rec, site, key, n, in->linear % in->wg.subgroup, ptr, a,
+		      assumed(fr) ? assumed_line(fr) : 0);
+}
+
+/* An access of the K-th element a work-item copies in an async copy: the key gets K. */
+static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr,
+		       uint32_t k)
+{
+	uint32_t key[CB_MAX_KEY + 1];
+	unsigned n = make_key(in, key);
+	key[n++] = k;
 	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
 	cb_rec_access(in->rec, site, key, n, in->linear % in->wg.subgroup, ptr, a,
 		      assumed(fr) ? assumed_line(fr) : 0);
@@ -239,6 +264,29 @@ static cb_val advance(cb_val ptr, cb_val index, uint32_t bytes)
 	return ptr;
 }
 
+/* The work-group copies NUM elements; as implementations do, work-item L copies elements L,
+ * L + G, L + 2G ... of the G work-items (an assumption: the specification leaves it open).
+ * An unknown NUM makes one access at an unknown element. */
+static void async_copy(cb_interp *in, cb_frame *fr, const cb_ins *i, const cb_val *args)
+{
+	const cb_wg *wg = &in->wg;
+	uint64_t items = (uint64_t)wg->local[0] * wg->local[1] * wg->local[2];
+	cb_val ptr = args[i->c], num = args[2];
+	if (!cb_val_known(&num) || num.lo < 0) {
+		cb_val any = num.kind == CB_V_NUM ? num : cb_val_range(64);
+		any.lo = 0;
+		cb_val p = advance(ptr, any, i->imm);
+		record_nth(in, fr, i->site, &p, 0);
+		return;
+	}
+	for (uint64_t e = in->linear, k = 0; e < (uint64_t)num.lo; e += items, k++) {
+		if (in->rec->overflow)
+			return;
+		cb_val p = advance(ptr, cb_val_int((int64_t)e), i->imm);
+		record_nth(in, fr, i->site, &p, (uint32_t)k);
+	}
+}
+
 static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
@@ -249,8 +297,13 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	switch (i->sub) {
 	case CB_B_NOP:
 		return;
+	case CB_B_OTHER:
+		/* a call lint cannot see that takes a __local pointer: its access is unknown */
+		if (i->site >= 0 && i->c < n)
+			record(in, fr, i->site, &args[i->c]);
+		break;
 	case CB_B_ATOMIC:
-		if (i->site >= 0 && n >= 1)
+		if (n >= 1 && local_access(in, i, &args[0]))
 			record(in, fr, i->site, &args[0]);
 		set(fr, i, cb_val_range(i->width));
 		return;
@@ -260,13 +313,18 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (n < at + 2)
 			break;
 		cb_val p = advance(args[at + 1], args[at], i->imm);
-		if (i->site >= 0)
+		if (local_access(in, i, &p))
 			record(in, fr, i->site, &p);
 		else if (i->sub == CB_B_VSTORE)
 			cb_pmem_store(in, p, cb_val_opaque(), i->imm);
 		set(fr, i, cb_val_opaque());
 		return;
 	}
+	case CB_B_ASYNC_COPY:
+		if (i->site >= 0 && n >= 3)
+			async_copy(in, fr, i, args);
+		set(fr, i, cb_val_opaque());
+		return;
 	default:
 		break;
 	}
@@ -281,12 +339,12 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, cb_val_ptr(cb_pmem_new(in, i->imm), 0));
 		return;
 	case CB_I_LOAD:
-		if (i->site >= 0)
+		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
 		set(fr, i, cb_pmem_load(in, v[i->a], i->imm, i->sub, i->width));
 		return;
 	case CB_I_STORE:
-		if (i->site >= 0) {
+		if (local_access(in, i, &v[i->b])) {
 			record(in, fr, i->site, &v[i->b]);
 		} else {
 			cb_val x = v[i->a];
@@ -296,7 +354,7 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		}
 		return;
 	case CB_I_ATOMIC:
-		if (i->site >= 0)
+		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
 		set(fr, i, unknown_value(i->sub, i->width));
 		return;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The interpreter: runs one work-item of the translated kernel to its end, recording every
- * __local access (lint_record.h); private memory lives in lint_mem.c. */
+ * __local access (lint_record.h); private memory lives in lint_mem.h. */
 #ifndef CB_LINT_INTERP_H
 #define CB_LINT_INTERP_H
 
+#include "lint/lint_mem.h"
 #include "lint/lint_prog.h"
 #include "lint/lint_record.h"
 
@@ -15,35 +16,8 @@
 
 typedef struct {
 	unsigned local[3], group[3], work_dim, subgroup;
+	unsigned num_groups[3];   /* from --global; 0 when not known */
 } cb_wg;
-
-/* Bump allocation, released all at once between work-items. */
-typedef struct cb_chunk cb_chunk;
-typedef struct {
-	cb_chunk *head;
-} cb_arena;
-
-typedef struct {
-	cb_chunk *chunk;
-	size_t used;
-} cb_arena_mark;
-
-void *cb_arena_alloc(cb_arena *a, size_t n);  /* zeroed */
-cb_arena_mark cb_arena_get_mark(const cb_arena *a);
-/* Frees what was allocated since M (a returning call's frame and private objects). */
-void cb_arena_release(cb_arena *a, cb_arena_mark m);
-void cb_arena_reset(cb_arena *a);
-void cb_arena_free(cb_arena *a);
-
-/* A private object: the value stored at each byte offset. */
-typedef struct {
-	uint32_t size;
-	cb_val *slot;
-	uint8_t *len;   /* bytes of the value starting at that offset; 0 none; CB_ZERO: a zero byte */
-} cb_pobj;
-
-#define CB_ZERO 0xFF
-#define CB_PRIVATE_MAX (64u << 10) /* larger private objects are not modelled */
 
 typedef struct {
 	const cb_fn *fn;
@@ -63,7 +37,7 @@ typedef struct {
 	uint32_t fn, block, taken, line;
 } cb_assumed_branch;
 
-typedef struct {
+typedef struct cb_interp {
 	const cb_prog *prog;
 	cb_wg wg;
 	const cb_val *argv;       /* kernel argument values (private aggregates made per item) */
@@ -85,15 +59,5 @@ void cb_interp_init(cb_interp *in, const cb_prog *prog, const cb_wg *wg, const c
 void cb_interp_free(cb_interp *in);
 /* Runs the work-item with linear local id LINEAR. */
 cb_rc cb_interp_item(cb_interp *in, unsigned linear, cb_error *err);
-
-/* Private memory (lint_mem.c). */
-int32_t cb_pmem_new(cb_interp *in, uint64_t size);
-cb_val cb_pmem_load(cb_interp *in, cb_val ptr, uint32_t bytes, uint8_t kind, unsigned width);
-void cb_pmem_store(cb_interp *in, cb_val ptr, cb_val v, uint32_t bytes);
-void cb_pmem_set(cb_interp *in, cb_val ptr, cb_val byte, cb_val len);
-void cb_pmem_copy(cb_interp *in, cb_val dst, cb_val src, cb_val len);
-
-/* Built-ins without memory effects (lint_builtin.c). */
-cb_val cb_builtin_eval(const cb_interp *in, const cb_ins *ins, const cb_val *args, unsigned n);
 
 #endif

@@ -3,6 +3,7 @@
  * the bitcode it writes to stdout loaded with the LLVM-C API. */
 #include "config.h"
 #include "lint/lint_ir.h"
+#include "lint/lint_opts.h"
 #include "core/util.h"
 
 #include <llvm-c/BitReader.h>
@@ -154,30 +155,25 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 				     req->kernel_path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file", req->kernel_path);
-	for (size_t i = 0; i < req->ndefines; i++) {
-		const char *d = req->defines[i];
-		if (!d || !*d || *d == '=' || strchr(d, '\n'))
-			return cb_error_set(err, CB_ERR_USAGE, "-D needs NAME or NAME=VALUE");
-	}
 	return CB_OK;
 }
 
-static char **clang_argv(const cb_lint_request *req, const char *clang)
+/* -O1 with LLVM's passes disabled: the IR as clang's front end writes it (every statement
+ * keeps its loads, stores and line, as at -O0), but with the bodies of C99 inline functions
+ * (available_externally), which -O0 leaves out, so that their accesses are seen. */
+static char **clang_argv(const cb_lint_request *req, const char *clang, const cb_lint_args *user)
 {
 	static const char *const fixed[] = {
-		"-x", "cl", "-cl-std=CL1.2", "-target", "spir64", "-g", "-O0", "-cl-kernel-arg-info",
-		"-emit-llvm", "-c", "-o", "-",
+		"-x", "cl", "-target", "spir64", "-g", "-O1", "-Xclang", "-disable-llvm-passes",
+		"-cl-kernel-arg-info", "-emit-llvm", "-c", "-o", "-",
 	};
 	size_t nfixed = sizeof fixed / sizeof fixed[0], k = 0;
-	char **argv = cb_xcalloc(nfixed + req->ndefines + 4, sizeof *argv);
+	char **argv = cb_xcalloc(nfixed + user->n + 4, sizeof *argv);
 	argv[k++] = cb_xstrdup(clang);
 	for (size_t i = 0; i < nfixed; i++)
 		argv[k++] = cb_xstrdup(fixed[i]);
-	for (size_t i = 0; i < req->ndefines; i++) {
-		size_t n = strlen(req->defines[i]) + 3;
-		argv[k] = cb_xmalloc(n);
-		snprintf(argv[k++], n, "-D%s", req->defines[i]);
-	}
+	for (size_t i = 0; i < user->n; i++)
+		argv[k++] = cb_xstrdup(user->v[i]);
 	argv[k++] = cb_xstrdup("--");
 	argv[k++] = cb_xstrdup(req->kernel_path);
 	return argv;
@@ -224,8 +220,15 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 	cb_rc rc = check_request(req, err);
 	if (rc != CB_OK)
 		return rc;
+	cb_lint_args user;
+	rc = cb_lint_build_args(req, &user, err);
+	if (rc != CB_OK) {
+		cb_lint_args_free(&user);
+		return rc;
+	}
 	const char *clang = cb_lint_clang(req->clang);
-	char **argv = clang_argv(req, clang);
+	char **argv = clang_argv(req, clang, &user);
+	cb_lint_args_free(&user);
 	buffer out = { NULL, 0, 0, BITCODE_LIMIT, false }, log = { NULL, 0, 0, LOG_LIMIT, false };
 	int status = 0;
 	rc = spawn(clang, argv, &out, &log, &status, err);

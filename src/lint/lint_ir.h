@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The LLVM side of lint: compile a kernel with clang (a child process), load the bitcode, and
- * translate it into the program the interpreter runs. Only these two files see LLVM. */
+ * hand the module to the translation (lint_decode.h). */
 #ifndef CB_LINT_IR_H
 #define CB_LINT_IR_H
 
 #include "lint/lint.h"
-#include "lint/lint_prog.h"
 
 #include <llvm-c/Core.h>
 
@@ -22,8 +21,5 @@ const char *cb_lint_clang(const char *requested);
  * CB_ERR_INPUT, with clang's messages in ir->log. Call cb_lint_ir_free in every case. */
 cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err);
 void cb_lint_ir_free(cb_lint_ir *ir);
-
-/* Translates kernel NAME (NULL: the only kernel) and what it calls. */
-cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_error *err);
 
 #endif

@@ -3,6 +3,7 @@
  * accesses), private objects (what a work-item stored where, so that indices and pointers kept
  * in private variables are known again when loaded), and a bump arena for both. */
 #include "config.h"
+#include "lint/lint_mem.h"
 #include "lint/lint_interp.h"
 #include "core/util.h"
 
@@ -148,6 +149,8 @@ cb_val cb_gep_eval(const cb_prog *p, const cb_ins *g, cb_val base, const cb_val 
 	bool ok = true;
 	for (uint32_t k = 0; k < n; k++) {
 		r.flags |= idx[k].flags;
+		if (cb_val_known(&idx[k]) && idx[k].lo == 0)
+			continue;
 		int64_t s = (int64_t)stride[k], a, b;
 		if (idx[k].kind != CB_V_NUM || stride[k] > INT32_MAX ||
 		    __builtin_mul_overflow(idx[k].lo, s, &a) || __builtin_mul_overflow(idx[k].hi, s, &b) ||

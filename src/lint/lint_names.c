@@ -3,7 +3,7 @@
  * from debug information (the IR cannot tell int from uint), and kernel argument names and
  * types from clang's -cl-kernel-arg-info metadata. */
 #include "config.h"
-#include "lint/lint_decode.h"
+#include "lint/lint_names.h"
 #include "core/util.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -154,4 +154,37 @@ void cb_free_strings(char **s, unsigned n)
 	for (unsigned i = 0; s && i < n; i++)
 		free(s[i]);
 	free(s);
+}
+
+/* Bytes of an OpenCL C scalar or vector type as kernel-argument metadata spells it ("uint",
+ * "float4", "float __attribute__((ext_vector_type(4)))"); 0 when not one (a struct). */
+unsigned cb_cl_type_bytes(const char *type)
+{
+	static const struct { const char *name; unsigned bytes; } scalars[] = {
+		/* longer names before their prefixes */
+		{ "uintptr_t", 8 }, { "intptr_t", 8 }, { "size_t", 8 }, { "ptrdiff_t", 8 },
+		{ "uchar", 1 }, { "char", 1 }, { "bool", 1 }, { "ushort", 2 }, { "short", 2 },
+		{ "half", 2 }, { "uint", 4 }, { "int", 4 }, { "float", 4 }, { "ulong", 8 },
+		{ "long", 8 }, { "double", 8 },
+	};
+	if (!strncmp(type, "unsigned ", 9))
+		type += 9;
+	for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; k++) {
+		size_t len = strlen(scalars[k].name);
+		if (strncmp(type, scalars[k].name, len) != 0)
+			continue;
+		const char *rest = type + len;
+		if (!strncmp(rest, " __attribute__((ext_vector_type(", 32))
+			rest += 32;
+		if (!*rest)
+			return scalars[k].bytes;
+		char *end;
+		unsigned long n = strtoul(rest, &end, 10);
+		if (end == rest || (*end && strcmp(end, ")))") != 0))
+			return 0;
+		if (n == 2 || n == 3 || n == 4 || n == 8 || n == 16)
+			return scalars[k].bytes * (unsigned)(n == 3 ? 4 : n);
+		return 0;
+	}
+	return 0;
 }

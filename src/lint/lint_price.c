@@ -10,7 +10,7 @@
  * a[r][c ^ ((r >> shift) & mask)] of clbanks' family (mask = 2^bits - 1, 2^bits dividing C,
  * R >> shift at least 2) that does, fewest bits first, then smallest shift. */
 #include "config.h"
-#include "lint/lint_record.h"
+#include "lint/lint_price.h"
 #include "core/swizzle.h"
 #include "core/util.h"
 
@@ -180,7 +180,9 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	s->assumed |= assumed;
 	unsigned passes = 0, minp = 0, ignore;
 	const cb_lint_pricer *p = r->pricer;
-	if (!p->price(p, site->op, site->elem_bytes, r->seq, r->active, nl, &minp, &ignore))
+	if (site->op == CB_LINT_CALL)
+		why = CB_WHY_CALL; /* what the function does is not seen: never priced */
+	else if (!p->price(p, site->op, site->elem_bytes, r->seq, r->active, nl, &minp, &ignore))
 		why = CB_WHY_MODEL;
 	else if (why == CB_WHY_NONE &&
 		 !p->price(p, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes, &minp))
@@ -358,6 +360,10 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 	}
 	if (!fix->judged) {
 		snprintf(fix->note, sizeof fix->note, "no access into %s can be judged", o->name);
+		return;
+	}
+	if (o->dims[0] > 0xFFFFFF || (o->rank == 2 && o->dims[1] > 0xFFFF)) {
+		snprintf(fix->note, sizeof fix->note, "%s is too large to search fixes for", o->name);
 		return;
 	}
 	fix->computed = true;

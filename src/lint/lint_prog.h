@@ -50,11 +50,9 @@ typedef enum {
 	CB_B_GLOBAL_LINEAR_ID, CB_B_SG_SIZE, CB_B_NUM_SG, CB_B_SG_ID, CB_B_SG_LOCAL_ID,
 	CB_B_MIN, CB_B_MAX, CB_B_CLAMP, CB_B_ABS, CB_B_MUL24, CB_B_MAD24,
 	CB_B_ATOMIC, CB_B_VLOAD, CB_B_VSTORE,
+	CB_B_ASYNC_COPY,   /* async_work_group_(strided_)copy: the group copies num elements */
 } cb_builtin;
 
-/* The built-in behind a (mangled) function name; *is_signed for integer built-ins, *vec for
- * vloadN / vstoreN. */
-cb_builtin cb_builtin_classify(const char *name, bool *is_signed, unsigned *vec);
 
 typedef struct {
 	uint8_t op, sub, width, flags;   /* width: bits of an integer result; flags: see below */
@@ -67,6 +65,7 @@ typedef struct {
 } cb_ins;
 
 #define CB_INS_SIGNED 1  /* a builtin's integer arguments are signed */
+#define CB_INS_GENERIC 2 /* its site's pointer is generic: an access only when it is __local */
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */
@@ -110,6 +109,9 @@ typedef struct {
 	uint32_t fn, block;
 	int32_t object;          /* the object the IR shows it addresses, or -1 (not executed) */
 	int32_t arg;             /* that object is this kernel argument's, or -1 */
+	char *callee;            /* CB_LINT_CALL: the function's name as the source spells it */
+	bool generic;            /* through a generic pointer (OpenCL C 2.0): reported only when
+				  * a __local pointer reaches it */
 } cb_site;
 
 typedef enum {
@@ -138,18 +140,9 @@ typedef struct {
 	cb_karg *args;
 	uint32_t nargs;
 	char *kernel;
+	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
 } cb_prog;
 
-void cb_prog_free(cb_prog *p);
-
-/* A GEP G: BASE plus idx[k] * stride[k] bytes, with the row and column of a __local 2-D array
- * T a[R][C] when G indexes it as a[r][c] (directly, or through a pointer to its rows). An
- * unknown offset into a __local object of known size is bounded by the object. */
-cb_val cb_gep_eval(const cb_prog *p, const cb_ins *g, cb_val base, const cb_val *idx,
-		   const uint64_t *stride, uint32_t n);
-
-/* Loops (from depth-first back edges) and immediate post-dominators of one function's blocks,
- * from its successor lists. */
-void cb_fn_analyze(cb_fn *f);
+void cb_prog_free(cb_prog *p); /* lint_prog.c */
 
 #endif

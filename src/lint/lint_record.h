@@ -26,7 +26,7 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_NONE, CB_WHY_DATA, CB_WHY_OBJECTS, CB_WHY_POINTER, CB_WHY_BOUNDS, CB_WHY_MODEL,
-	CB_WHY_AMBIGUOUS
+	CB_WHY_AMBIGUOUS, CB_WHY_CALL
 } cb_why;
 
 typedef struct {
@@ -82,13 +82,5 @@ void cb_rec_init(cb_recorder *r, const cb_prog *prog, const cb_lint_pricer *pric
 void cb_rec_free(cb_recorder *r);
 void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
 		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line);
-/* Prices the sub-group in flight (NLANES lanes) and moves to the next (lint_price.c). */
-void cb_rec_flush(cb_recorder *r, unsigned nlanes);
-
-/* The fix of object K (lint_price.c): the padding or swizzle with the fewest passes over
- * every access into it; each site's worst passes under it (and under the other kind's best
- * when that is as good) into SITE_WORST and SITE_ALT, zeroed arrays of one per site. */
-void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
-		      unsigned *site_alt);
 
 #endif

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "lint/lint.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,11 @@ const char *cb_lint_status_name(cb_lint_status s)
 	}
 }
 
+const char *cb_lint_op_name(cb_op op)
+{
+	return op == CB_LINT_CALL ? "call" : cb_op_name(op);
+}
+
 void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 {
 	if (o->rank == 0) {
@@ -89,7 +95,7 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 	}
 	int k = snprintf(buf, n, "%s %s", o->elem_type, o->name);
 	for (unsigned d = 0; d < o->rank && d < 4 && k > 0 && (size_t)k < n; d++)
-		k += snprintf(buf + k, n - (size_t)k, "[%u]", o->dims[d]);
+		k += snprintf(buf + k, n - (size_t)k, "[%" PRIu64 "]", o->dims[d]);
 	if (o->rank > 4 && k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, "[...]");
 }
@@ -106,8 +112,8 @@ void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_li
 	if (o->rank == 2 && c->swizzle)
 		snprintf(buf, n, "%s[r][%s]", o->name, sw);
 	else if (o->rank == 2)
-		snprintf(buf, n, "%s %s[%u][%u+%u]", o->elem_type, o->name, o->dims[0], o->dims[1],
-			 c->pad);
+		snprintf(buf, n, "%s %s[%" PRIu64 "][%" PRIu64 "+%u]", o->elem_type, o->name,
+			 o->dims[0], o->dims[1], c->pad);
 	else if (c->swizzle)
 		snprintf(buf, n, "%s[r * %u + (%s)]", o->name, f->width, sw);
 	else
@@ -122,6 +128,21 @@ bool cb_lint_has_conflict(const cb_lint_result *res)
 		    !res->accesses[i].suppressed)
 			return true;
 	return false;
+}
+
+void cb_lint_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+size_t cb_lint_unknown_count(const cb_lint_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->naccesses; i++)
+		n += res->accesses[i].status == CB_LINT_UNKNOWN;
+	return n;
 }
 
 void cb_lint_result_free(cb_lint_result *res)

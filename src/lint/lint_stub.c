@@ -16,6 +16,16 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 			    "reconfigure with --with-llvm");
 }
 
+cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)
+{
+	(void)req;
+	*names = NULL;
+	*n = 0;
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "clbanks was built without LLVM; install llvm-dev and clang and "
+			    "reconfigure with --with-llvm");
+}
+
 bool cb_lint_available(void)
 {
 	return false;

@@ -198,7 +198,7 @@ static void lanes(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 /* Which model priced the stores and atomics, when the kernel has any. */
 static void models_line(FILE *out, const cb_lint_result *r)
 {
-	bool has[3] = { false, false, false };
+	bool has[CB_LINT_KINDS] = { false };
 	for (size_t i = 0; i < r->naccesses; i++)
 		has[r->accesses[i].op] = true;
 	if (r->has_model && r->flat) {

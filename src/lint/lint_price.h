@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Pricing of recorded sub-group accesses and the fix search (lint_price.c). */
+#ifndef CB_LINT_PRICE_H
+#define CB_LINT_PRICE_H
+
+#include "lint/lint_record.h"
+
+/* Prices the sub-group in flight (NLANES lanes) and moves to the next. */
+void cb_rec_flush(cb_recorder *r, unsigned nlanes);
+
+/* The fix of object K: the padding or swizzle with the fewest passes over every access into
+ * it; each site's worst passes under it (and under the other kind's best when that is as
+ * good) into SITE_WORST and SITE_ALT, zeroed arrays of one per site. */
+void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
+		      unsigned *site_alt);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* The translated program's memory. */
+#include "config.h"
+#include "lint/lint_prog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cb_prog_free(cb_prog *p)
+{
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		cb_fn *f = &p->fns[i];
+		free(f->name);
+		free(f->consts);
+		free(f->ins);
+		free(f->blocks);
+		free(f->succ);
+		free(f->succ_first);
+		free(f->extra);
+		free(f->loops);
+	}
+	for (uint32_t i = 0; i < p->nsites; i++) {
+		free(p->sites[i].file);
+		free(p->sites[i].elem_type);
+		free(p->sites[i].callee);
+	}
+	for (uint32_t i = 0; i < p->nobjects; i++) {
+		free(p->objects[i].name);
+		free(p->objects[i].elem_type);
+	}
+	for (uint32_t i = 0; i < p->nargs; i++)
+		free(p->args[i].name);
+	free(p->fns);
+	free(p->sites);
+	free(p->objects);
+	free(p->args);
+	free(p->kernel);
+	memset(p, 0, sizeof *p);
+}
