@@ -915,8 +915,8 @@ static void test_unseen_call(void)
 	cb_error err;
 	cross_check cc;
 	cb_rc rc = run(&u, &r, &err, &cc);
-	const cb_lint_access *a = rc == CB_OK ? find(&r, 10, 2, CB_LINT_LOAD) : NULL;
-	tap_ok(a && a->call && a->status == CB_LINT_UNKNOWN && strstr(a->note, "calls undefined function Helper") &&
+	const cb_lint_access *a = rc == CB_OK ? find(&r, 10, 2, CB_LINT_CALL) : NULL;
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && strstr(a->note, "calls undefined function Helper") &&
 	       a->object == 0 && cb_lint_unknown_count(&r) == 1,
 	       "a declared-only helper given a __local pointer: unknown, 'calls undefined function Helper'");
 	cb_lint_result_free(&r);

@@ -307,9 +307,8 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
 	/* An access of the element's size reads the element: say its type as declared. */
 	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
-	a->elem_type = cb_xstrdup(o && (o->elem_bytes == site->elem_bytes || site->callee)
+	a->elem_type = cb_xstrdup(o && (o->elem_bytes == site->elem_bytes || site->op == CB_LINT_CALL)
 				  ? o->elem_type : site->elem_type);
-	a->call = site->callee != NULL;
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;
@@ -357,25 +356,6 @@ static int access_order(const void *x, const void *y)
 	return (int)a->op - (int)b->op;
 }
 
-/* A generic access that no __local pointer reached is not a __local access: dropped (after
- * everything that indexes accesses by site). */
-static void drop_generic(const cb_prog *p, const cb_recorder *rec, cb_lint_result *res)
-{
-	size_t n = 0;
-	for (uint32_t i = 0; i < p->nsites; i++) {
-		cb_lint_access *a = &res->accesses[i];
-		if (!p->sites[i].generic || rec->sites[i].subgroups) {
-			res->accesses[n++] = *a;
-			continue;
-		}
-		free(a->file);
-		free(a->elem_type);
-		free(a->iter);
-		free(a->lanes);
-	}
-	res->naccesses = n;
-}
-
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -399,11 +379,11 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		res->objects[k].name = cb_xstrdup(p->objects[k].name);
 		res->objects[k].elem_type = cb_xstrdup(p->objects[k].elem_type);
 	}
-	res->naccesses = p->nsites;
 	res->accesses = cb_xcalloc(p->nsites ? p->nsites : 1, sizeof *res->accesses);
 	for (uint32_t i = 0; i < p->nsites; i++)
-		fill_access(in, rec, req->kernel_path, i, &res->accesses[i]);
-	drop_generic(p, rec, res);
+		/* a generic access no __local pointer reached is not a __local access */
+		if (!p->sites[i].generic || rec->sites[i].subgroups)
+			fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses++]);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	res->steps = in->steps;

@@ -74,7 +74,9 @@
 #define CB_LINT_ASSUMED_ITERATIONS 4
 #define CB_LINT_MAX_ITEMS 4096 /* work-items in the simulated group */
 
-typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC } cb_lint_op;
+/* CB_LINT_CALL: a call of a function lint cannot see (neither defined nor a known built-in)
+ * that takes a __local pointer: whatever it accesses is unknown, never priced. */
+typedef enum { CB_LINT_LOAD, CB_LINT_STORE, CB_LINT_ATOMIC, CB_LINT_CALL } cb_lint_op;
 
 /* How a model prices one sub-group access; the engine does not know where it came from. */
 typedef struct cb_lint_pricer {
@@ -202,9 +204,6 @@ typedef struct {
 	cb_lint_op op;
 	unsigned elem_bytes;
 	char *elem_type;      /* the accessed C type */
-	bool call;            /* a call of a function lint cannot see (neither defined nor a known
-			       * built-in) that gets a __local pointer: unknown, never priced; op
-			       * says load */
 	int object;           /* index in objects; -1 when unknown or several */
 	cb_lint_status status;
 	char note[240];       /* why unknown, assumed or not executed; "" when predicted */

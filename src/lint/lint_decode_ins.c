@@ -345,7 +345,7 @@ static void unseen_call_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 		if (cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, k))) != 3)
 			continue;
 		o->c = k;
-		o->site = cb_dsite(d, i, LLVMGetOperand(i, k), CB_LINT_LOAD,
+		o->site = cb_dsite(d, i, LLVMGetOperand(i, k), CB_LINT_CALL,
 				   LLVMInt8TypeInContext(d->ctx), 1);
 		char buf[128];
 		cb_builtin_source_name(name, buf, sizeof buf);

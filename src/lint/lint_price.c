@@ -158,7 +158,7 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	s->assumed |= assumed;
 	unsigned passes = 0, minp = 0, ignore;
 	const cb_lint_pricer *p = r->pricer;
-	if (site->callee)
+	if (site->op == CB_LINT_CALL)
 		why = CB_WHY_CALL; /* what the function does is not seen: never priced */
 	else if (!p->price(p, site->op, site->elem_bytes, r->seq, r->active, nl, &minp, &ignore))
 		why = CB_WHY_MODEL;

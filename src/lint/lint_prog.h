@@ -109,8 +109,7 @@ typedef struct {
 	uint32_t fn, block;
 	int32_t object;          /* the object the IR shows it addresses, or -1 (not executed) */
 	int32_t arg;             /* that object is this kernel argument's, or -1 */
-	char *callee;            /* a call lint cannot see: the function's name as the source
-				  * spells it (then op is a load, never priced) */
+	char *callee;            /* CB_LINT_CALL: the function's name as the source spells it */
 	bool generic;            /* through a generic pointer (OpenCL C 2.0): reported only when
 				  * a __local pointer reaches it */
 } cb_site;

@@ -76,6 +76,7 @@ const char *cb_lint_op_name(cb_lint_op op)
 	switch (op) {
 	case CB_LINT_LOAD: return "load";
 	case CB_LINT_STORE: return "store";
+	case CB_LINT_CALL: return "call";
 	default: return "atomic";
 	}
 }
