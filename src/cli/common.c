@@ -208,3 +208,25 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, bool *by_si
 	cb_result_free(&r);
 	return rc;
 }
+
+static void render_json(FILE *out, const void *ctx)
+{
+	char *s = cb_doc_write(ctx);
+	fputs(s, out);
+	free(s);
+}
+
+static void render_text(FILE *out, const void *ctx)
+{
+	cb_report_text(out, ctx);
+}
+
+static void render_csv(FILE *out, const void *ctx)
+{
+	cb_report_csv(out, ctx);
+}
+
+cb_render_fn cb_renderer(cb_format fmt)
+{
+	return fmt == CB_FMT_JSON ? render_json : fmt == CB_FMT_CSV ? render_csv : render_text;
+}

@@ -24,6 +24,8 @@ typedef void (*cb_render_fn)(FILE *out, const void *ctx);
 /* Formats with RENDER into memory, then writes PATH ("-" or NULL: standard output). Nothing is
  * written when interrupted. */
 cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err);
+/* The renderer of a result in FMT (text report, CSV, JSON document). */
+cb_render_fn cb_renderer(cb_format fmt);
 
 /* The format the output name asks for (.csv, .txt, .json), else DFLT. */
 cb_format cb_format_for_path(const char *path, cb_format dflt);

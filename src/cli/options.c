@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "predict",
-						    "compare", "plot", "lint" };
-
 #define RUN (1u << CB_CMD_RUN)
 #define PLAN (1u << CB_CMD_PLAN)
 #define ANALYZE (1u << CB_CMD_ANALYZE)
@@ -144,10 +141,6 @@ static const option table[] = {
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
 
-const char *cb_command_name(enum cb_command cmd)
-{
-	return (unsigned)cmd < CB_NCMD ? command_names[cmd] : "?";
-}
 
 static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static cb_rc usage_error(cb_error *err, const char *fmt, ...)
@@ -306,23 +299,6 @@ static void defaults(cb_cli_options *o)
 	o->ops = CB_OPS_ALL;
 }
 
-/* The command word, when ARGV[1] is one. Returns the index of the first option. */
-static cb_rc parse_command(int argc, char **argv, cb_cli_options *o, int *first, cb_error *err)
-{
-	*first = 1;
-	if (argc < 2 || argv[1][0] == '-')
-		return CB_OK;
-	for (int k = 0; k < CB_NCMD; k++)
-		if (strcmp(argv[1], command_names[k]) == 0) {
-			o->cmd = (enum cb_command)k;
-			o->command_given = true;
-			*first = 2;
-			return CB_OK;
-		}
-	return usage_error(err, "unknown command '%s' (commands: run, plan, analyze, predict, "
-			   "compare, plot, lint)", argv[1]);
-}
-
 static void getopt_tables(struct option *longs, char *shorts)
 {
 	char *s = shorts;
@@ -366,21 +342,23 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 	if (!(op->commands & (1u << o->cmd))) {
 		if (c >= 256)
 			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
-					   command_names[o->cmd]);
+					   o->cmd_name);
 		return usage_error(err, "option '-%c' does not apply to 'clbanks %s'", c,
-				   command_names[o->cmd]);
+				   o->cmd_name);
 	}
 	o->given[i] = true;
 	return set_value(op, optarg, o, err);
 }
 
-cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
+cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_options *o,
+			cb_error *err)
 {
 	defaults(o);
 	o->command_line = join_command_line(argc, argv);
-	int first;
-	if (parse_command(argc, argv, o, &first, err) != CB_OK)
-		return CB_ERR_USAGE;
+	o->cmd = w->cmd;
+	o->cmd_name = w->name;
+	o->command_given = w->given;
+	int first = w->given ? 2 : 1;
 	struct option longs[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	getopt_tables(longs, shorts);
