@@ -82,6 +82,9 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 	q->nargs = o->kernel_args.n;
 	q->pricer = &m->pricer;
 	q->model = m;
+	/* The environment is the CLI's to read; the library runs the clang it is given. */
+	const char *clang = getenv("CLBANKS_CLANG");
+	q->clang = clang && *clang ? clang : NULL;
 	return CB_OK;
 }
 

@@ -13,6 +13,31 @@
 
 static bool progress_shown;
 
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *e = cb_escape_controls(buf);
+	fprintf(stderr, "%s%s\n", prefix, e);
+	free(e);
+}
+
+void cb_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("clbanks: ", fmt, ap);
+	va_end(ap);
+}
+
+void cb_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("clbanks: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void cb_progress_done(void)
 {
 	if (progress_shown) {

@@ -12,6 +12,10 @@
 
 #include <stdio.h>
 
+/* "clbanks: <message>\n" on stderr, control characters escaped. */
+void cb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "clbanks: warning: <message>\n" on stderr. */
+void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints ERR on stderr: "clbanks: TEXT[: CALL: NAME (N)]", a hint, the detail lines. */
 void cb_print_error(const cb_error *err);
 /* The notifier of the command line: warnings and notes unless -q, detail with -v, progress on

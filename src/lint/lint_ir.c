@@ -31,12 +31,7 @@ typedef struct {
 
 const char *cb_lint_clang(const char *requested)
 {
-	if (requested && *requested)
-		return requested;
-	const char *e = getenv("CLBANKS_CLANG");
-	if (e && *e)
-		return e;
-	return CB_CLANG;
+	return requested && *requested ? requested : CB_CLANG;
 }
 
 static void buffer_add(buffer *b, const char *p, size_t n)
