@@ -329,7 +329,13 @@ else
 		> "$TMP/lf/blocked.cl"
 	"$CLBANKS" lint "$TMP/lf/blocked.cl" --model "$H200" --local 32 > "$TMP/out" 2>&1 &
 	pid=$!
-	sleep 2
+	# The signal goes once clang runs (the helper's and clang's command lines name the kernel).
+	i=0
+	while [ "$i" -lt 60 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/blocked.cl")" -lt 2 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 0.5
 	kill -INT "$pid"
 	( sleep 10; kill -KILL "$pid" 2>/dev/null ) &
 	guard=$!
