@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..83"
+echo "1..89"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -349,3 +349,59 @@ expect "a work-group size of 2e9: the document is read back" 0 "Result: +banked"
 $STUB CBSTUB_NAME="$(printf 'GPU \377\376 x')" "$CLBANKS" --quick --ops load -q -o "$TMP/name.json" >/dev/null 2>&1
 expect "a device name that is not UTF-8 is kept, its bad bytes as '?'" 0 "Device: +GPU \\?\\? x" \
 	"$CLBANKS" analyze "$TMP/name.json"
+
+# issue 23 (cli helper) ------------------------------------------------------------------------
+# 6: a symbolic link into a read-only directory fails before measuring, not after (exit 2).
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir -p "$TMP/ro" && : > "$TMP/ro/t.txt" && chmod 555 "$TMP/ro" && ln -sf "$TMP/ro/t.txt" "$TMP/link.txt"
+	expect "-o LINK -f into a read-only directory is refused before measuring (exit 2)" 2 \
+		"directory '$TMP/ro' is not writable" $STUB "$CLBANKS" --quick -o "$TMP/link.txt" -f
+	chmod 755 "$TMP/ro"
+else
+	skip "-o LINK -f into a read-only directory is refused before measuring" "root writes anywhere"
+fi
+# 11: --force keeps the replaced file's mode.
+: > "$TMP/mode.json" && chmod 600 "$TMP/mode.json"
+"$CLBANKS" plan -o "$TMP/mode.json" --force
+assert "--force keeps a 0600 file 0600" test "$(stat -c %a "$TMP/mode.json")" = 600
+# 7: a FIFO in --kernel-dir is refused unopened (exit 2); timeout 20 ends a run that blocks.
+mkdir -p "$TMP/kf"
+mkfifo "$TMP/kf/chase.cl"
+expect "--kernel-dir with a FIFO chase.cl is refused (exit 2)" 2 "chase.cl: not a regular file" \
+	timeout 20 $STUB "$CLBANKS" --quick --kernel-dir "$TMP/kf"
+rm "$TMP/kf/chase.cl"
+cp "$top_srcdir/cl/"*.cl "$TMP/kf/"
+mkfifo "$TMP/kf/lane_table.clh"
+expect "--kernel-dir with a FIFO lane_table.clh is refused (exit 2)" 2 "lane_table.clh: not a regular file" \
+	timeout 20 $STUB "$CLBANKS" --quick --kernel-dir "$TMP/kf"
+# 3: SIGINT reaches lint while clang waits on an #include of a FIFO: 130 at once, no clang left.
+if "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
+	skip "SIGINT while clang blocks on a FIFO include ends lint with 130" "built without LLVM"
+	skip "and no clang is left running" "built without LLVM"
+else
+	mkdir -p "$TMP/lf" && mkfifo "$TMP/lf/fifo.h"
+	printf '#include "fifo.h"\n__kernel void k(__local int *a) { a[get_local_id(0)] = 1; }\n' \
+		> "$TMP/lf/blocked.cl"
+	"$CLBANKS" lint "$TMP/lf/blocked.cl" --model "$H200" --local 32 > "$TMP/out" 2>&1 &
+	pid=$!
+	# The signal goes once clang runs (the helper's and clang's command lines name the kernel).
+	i=0
+	while [ "$i" -lt 60 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/blocked.cl")" -lt 2 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -INT "$pid"
+	( sleep 10; kill -KILL "$pid" 2>/dev/null ) &
+	guard=$!
+	wait "$pid"
+	got=$?
+	kill "$guard" 2>/dev/null
+	if [ "$got" -eq 130 ]; then ok "SIGINT while clang blocks on a FIFO include ends lint with 130"
+	else notok "SIGINT while clang blocks on a FIFO include ends lint with 130 (exit $got)"; fi
+	sleep 1
+	if ps -eo args | grep -v grep | grep -q "$TMP/lf/blocked.cl"; then
+		notok "and no clang is left running"
+		ps -eo pid,args | grep "$TMP/lf/blocked.cl" | grep -v grep | while read -r p _; do kill -KILL "$p"; done
+	else ok "and no clang is left running"; fi
+fi

@@ -630,7 +630,8 @@ static void bad(const job *j, cb_rc want, const char *text, const char *what)
 	cb_lint_result_free(&r);
 }
 
-/* The clang to run: the request's, else $CLBANKS_CLANG, else the configured one. */
+/* The clang to run: the request's, else the configured one; $CLBANKS_CLANG is the CLI's to
+ * read (tests/cli-table.txt), the library never looks at it. */
 static void clang_override(void)
 {
 	char path[4096], *saved = getenv("CLBANKS_CLANG") ? strdup(getenv("CLBANKS_CLANG")) : NULL;
@@ -651,7 +652,8 @@ static void clang_override(void)
 	req.clang = NULL;
 	setenv("CLBANKS_CLANG", "/nonexistent/clang-env", 1);
 	rc = cb_lint_run(&req, &r, &err);
-	tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "clang-env"), "CLBANKS_CLANG is the clang run");
+	tap_ok(rc == CB_OK, "the library runs the configured clang, not $CLBANKS_CLANG (%s)",
+	       rc == CB_OK ? "ok" : err.text);
 	cb_lint_result_free(&r);
 	if (saved)
 		setenv("CLBANKS_CLANG", saved, 1);

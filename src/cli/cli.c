@@ -1,264 +1,66 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/cli.h"
-#include "cli/lint_exec.h"
+#include "cli/cmd_run.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/lint_exec.h"
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/signals.h"
-#include "core/analyze.h"
-#include "core/util.h"
-#include "doc/doc.h"
-#include "doc/doc_outputs.h"
-#include "measure/device.h"
-#include "measure/run.h"
-#include "measure/transpose.h"
 #include "measure/watchdog.h"
-#include "core/plan.h"
 
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-static void render_json(FILE *out, const void *ctx)
+/* clbanks [run]: one device (cmd_run.c), or every device with --device all (cmd_all.c); an
+ * operand or --list is the one-device command's to judge. */
+static cb_rc run(const cb_cli_options *o, cb_error *err)
 {
-	char *s = cb_doc_write(ctx);
-	fputs(s, out);
-	free(s);
-}
-
-static void render_text(FILE *out, const void *ctx)
-{
-	cb_report_text(out, ctx);
-}
-
-static void render_csv(FILE *out, const void *ctx)
-{
-	cb_report_csv(out, ctx);
-}
-
-cb_render_fn cb_renderer(cb_format fmt)
-{
-	return fmt == CB_FMT_JSON ? render_json : fmt == CB_FMT_CSV ? render_csv : render_text;
-}
-
-typedef struct {
-	const cb_device_list *list;
-	size_t dflt;
-	cb_format fmt;
-} list_ctx;
-
-static void render_list(FILE *out, const void *p)
-{
-	const list_ctx *c = p;
-	if (c->fmt == CB_FMT_CSV)
-		fputs("index,id,type,name,vendor,platform,default\r\n", out);
-	else if (c->fmt == CB_FMT_TEXT)
-		fprintf(out, "%-7s %-5s %-12s %s\n", "index", "P:D", "type", "device (platform)");
-	cb_device_entry *e = cb_xcalloc(c->list->count, sizeof *e);
-	for (size_t i = 0; i < c->list->count; i++) {
-		const cb_device_ref *r = &c->list->items[i];
-		e[i] = (cb_device_entry){ r->flat, r->pindex, r->dindex, cb_device_type_name(r->type),
-					  r->name, r->vendor, r->platform_name, i == c->dflt };
-		char idx[32], pd[32];
-		snprintf(idx, sizeof idx, "%u%s", r->flat, i == c->dflt ? " *" : "");
-		snprintf(pd, sizeof pd, "%u:%u", r->pindex, r->dindex);
-		if (c->fmt == CB_FMT_TEXT) {
-			char *name = cb_escape_controls(r->name), *plat = cb_escape_controls(r->platform_name);
-			fprintf(out, "%-7s %-5s %-12s %s (%s)\n", idx, pd, e[i].type, name, plat);
-			free(name);
-			free(plat);
-		} else if (c->fmt == CB_FMT_CSV) {
-			snprintf(idx, sizeof idx, "%u", r->flat);
-			const char *f[] = { idx, pd, e[i].type, r->name, r->vendor, r->platform_name,
-					    i == c->dflt ? "1" : "0" };
-			for (size_t k = 0; k < 7; k++)
-				cb_csv_field(out, f[k], k == 6);
-		}
-	}
-	if (c->fmt == CB_FMT_TEXT)
-		fputs("* the default device (used without --device)\n", out);
-	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_devices_json(e, c->list->count);
-		fputs(s, out);
-		free(s);
-	}
-	free(e);
-}
-
-static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
-{
-	cb_notifier n = cb_cli_notifier(o);
-	cb_device_list list;
-	cb_rc rc = cb_output_check(o->output, o->force, err);
-	if (rc == CB_OK)
-		rc = cb_devices_enumerate(&list, &n, err);
-	if (rc != CB_OK)
-		return rc;
-	list_ctx c = { &list, cb_device_default(&list), cb_format_of(o, CB_FMT_TEXT) };
-	rc = cb_emit(o->output, o->force, render_list, &c, err);
-	cb_devices_free(&list);
-	return rc;
-}
-
-static const char *device_spec(const cb_cli_options *o)
-{
-	return o->device ? o->device : getenv("CLBANKS_DEVICE");
-}
-
-bool cb_device_spec_all(const cb_cli_options *o)
-{
-	const char *spec = device_spec(o);
-	return spec && strcmp(spec, "all") == 0;
-}
-
-/* The device: --device, else $CLBANKS_DEVICE, else the default. */
-static cb_rc pick_device(const cb_cli_options *o, const cb_device_list *list, size_t *idx,
-			 cb_error *err)
-{
-	const char *spec = device_spec(o);
-	if (spec && *spec)
-		return cb_device_select(list, spec, idx, err);
-	*idx = cb_device_default(list);
-	return CB_OK;
-}
-
-static const char *env_or(const char *value, const char *name)
-{
-	const char *v = value ? value : getenv(name);
-	return v && *v ? v : NULL;
-}
-
-cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
-		     cb_run_opts *ro, cb_error *err)
-{
-	*ro = (cb_run_opts){
-		.kernel_dir = env_or(o->kernel_dir, "CLBANKS_KERNEL_DIR"),
-		.build_options = env_or(o->build_options, "CLBANKS_BUILD_OPTIONS"),
-		.latency = o->regime == 1, .quick = o->quick, .ops = o->ops,
-		.min_rounds = (unsigned)o->min_rounds, .max_rounds = (unsigned)o->max_rounds,
-		.ci_target = o->ci_target, .max_kernel_ms = o->max_kernel_ms,
-		.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
-		.measure_subgroup = o->measure_subgroup, .local_mem = o->local_mem, .seed = o->seed,
-		.plan = plan, .command_line = o->command_line, .notify = n,
-	};
-	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
-	 * for every interval. */
-	if (o->quick && !cb_option_given(o, "max-rounds"))
-		ro->max_rounds = 12;
-	if (o->quick && !cb_option_given(o, "ci-target"))
-		ro->ci_target = 0.05;
-	ro->all_narrow = cb_option_given(o, "ci-target");
-	static const cb_timer_mode timers[] = { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST };
-	const char *t = getenv("CLBANKS_TIMER");
-	if (o->timer >= 0)
-		ro->timer = timers[o->timer];
-	else if (t && *t && strcmp(t, "auto") && strcmp(t, "event") && strcmp(t, "host"))
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_TIMER='%s' is not auto, event or host", t);
-	else if (t && *t)
-		ro->timer = t[0] == 'e' ? CB_TIMER_EVENT : t[0] == 'h' ? CB_TIMER_HOST : CB_TIMER_AUTO;
-	const char *g = getenv("CLBANKS_GROUPS_PER_CU");
-	if (g && *g && !cb_parse_ulong(g, 1, 4096, &ro->groups_per_cu))
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "
-				    "to 4096", g);
-	return CB_OK;
-}
-
-/* The analysis of a measured R (reusing the run's pass cache), then the transpose check of its
- * advice on the same device (throughput regime, when loads were measured). */
-static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *info,
-			       const cb_run_opts *ro, cb_pass_cache *cache, cb_result *r,
-			       cb_error *err)
-{
-	double t0 = cb_now();
-	cb_rc rc = cb_analyze_cached(r, cache, err);
-	r->run.seconds_analysis = cb_now() - t0;
-	/* A plan of one's own (--plan) runs only its experiments. */
-	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
-	    !r->op_present[CB_OP_LOAD])
-		return rc;
-	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
-				 .quick = ro->quick, .timeout_s = ro->timeout_s,
-				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
-				 .notify = ro->notify };
-	return cb_check_transpose(ref, info, &to, r, err);
-}
-
-cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *base, const cb_device_ref *ref,
-		    cb_result *r, cb_error *err)
-{
-	cb_run_opts ro = *base;
-	cb_pass_cache *cache = NULL;
-	ro.keep_cache = &cache;
-	cb_device_info info;
-	cb_device_info_gather(ref, &info, ro.notify);
-	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
-		o->regime == 1 ? "latency" : "throughput");
-	cb_rc rc = cb_measure(ref, &info, &ro, r, err);
-	if (rc == CB_OK)
-		rc = analyze_and_check(ref, &info, &ro, cache, r, err);
-	cb_device_info_free(&info);
-	cb_pass_cache_free(cache);
-	return rc;
-}
-
-/* Device discovery, the measurement, the analysis and the transpose check, into R. */
-static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r, cb_error *err)
-{
-	cb_notifier n = cb_cli_notifier(o);
-	cb_device_list list;
-	size_t idx = 0;
-	cb_run_opts ro;
-	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
-	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
-		return rc;
-	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK)
-		rc = cb_run_device(o, &ro, &list.items[idx], r, err);
-	cb_devices_free(&list);
-	return rc;
-}
-
-/* The document to -o (JSON, or CSV when the name says so), and the report to standard output
- * ("-o -": the document there instead). */
-static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *err)
-{
-	bool doc_to_stdout = o->output && strcmp(o->output, "-") == 0;
-	cb_rc rc = CB_OK;
-	if (o->output && !doc_to_stdout) {
-		cb_format f = cb_format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV ? CB_FMT_CSV :
-			      CB_FMT_JSON;
-		rc = cb_emit(o->output, o->force, cb_renderer(f), r, err);
-	}
-	if (rc == CB_OK && doc_to_stdout)
-		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_JSON)), r, err);
-	else if (rc == CB_OK)
-		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_TEXT)), r, err);
-	return rc;
-}
-
-static cb_rc cmd_run(const cb_cli_options *o, cb_error *err)
-{
-	if (o->nargs > 0)
-		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
-	if (o->list)
-		return cmd_list(o, err);
-	if (cb_device_spec_all(o))
+	if (o->nargs == 0 && !o->list && cb_device_spec_all(o))
 		return cb_cmd_run_all(o, err);
-	cb_result plan, r;
-	cb_result_init(&plan);
-	cb_result_init(&r);
-	cb_rc rc = cb_output_check(o->output, o->force, err);
-	if (rc == CB_OK && o->plan)
-		rc = cb_doc_read(o->plan, 0, &plan, err);
-	if (rc == CB_OK)
-		rc = measure(o, o->plan ? &plan : NULL, &r, err);
-	if (rc == CB_OK)
-		rc = write_run(o, &r, err);
-	if (rc == CB_OK)
-		rc = cb_strict_check(o, &r, err);
-	cb_result_free(&plan);
-	cb_result_free(&r);
-	return rc;
+	return cb_cmd_run(o, err);
+}
+
+enum {
+	NO_OPERANDS = 1, /* an operand is a usage error */
+	IN_HELPER = 2    /* runs in clbanks-lint, the program that links LLVM (lint_exec.c) */
+};
+
+/* The commands (git's cmd_struct table), by cb_command: name, function, flags. */
+static const struct {
+	const char *name;
+	cb_command_fn fn; /* NULL for IN_HELPER: the helper passes its own */
+	unsigned flags;
+} commands[CB_NCMD] = {
+	[CB_CMD_RUN] = { "run", run, NO_OPERANDS },
+	[CB_CMD_PLAN] = { "plan", cb_cmd_plan, NO_OPERANDS },
+	[CB_CMD_ANALYZE] = { "analyze", cb_cmd_analyze, 0 },
+	[CB_CMD_PREDICT] = { "predict", cb_cmd_predict, 0 },
+	[CB_CMD_COMPARE] = { "compare", cb_cmd_compare, 0 },
+	[CB_CMD_PLOT] = { "plot", cb_cmd_plot, 0 },
+	[CB_CMD_LINT] = { "lint", NULL, IN_HELPER },
+	[CB_CMD_EXPORT] = { "export", cb_cmd_export, 0 },
+};
+
+/* The command ARGV[1] names; run when ARGV[1] is an option or missing. */
+static cb_rc command_word(int argc, char **argv, cb_command_word *w, cb_error *err)
+{
+	*w = (cb_command_word){ CB_CMD_RUN, commands[CB_CMD_RUN].name, false };
+	if (argc < 2 || argv[1][0] == '-')
+		return CB_OK;
+	char names[128] = "";
+	for (int k = 0; k < CB_NCMD; k++) {
+		if (strcmp(argv[1], commands[k].name) == 0) {
+			*w = (cb_command_word){ (enum cb_command)k, commands[k].name, true };
+			return CB_OK;
+		}
+		size_t len = strlen(names);
+		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", commands[k].name);
+	}
+	cb_error_set(err, CB_ERR_USAGE, "unknown command '%s' (commands: %s)", argv[1], names);
+	cb_error_detail(err, "Try 'clbanks --help' for more information.");
+	return CB_ERR_USAGE;
 }
 
 static void render_help(FILE *out, const void *p)
@@ -273,27 +75,25 @@ static void render_help(FILE *out, const void *p)
 static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command_fn lint,
 		      cb_error *err)
 {
-	if (lint && o->cmd != CB_CMD_LINT)
+	unsigned flags = commands[o->cmd].flags;
+	if (lint && !(flags & IN_HELPER))
 		return cb_error_set(err, CB_ERR_USAGE, "clbanks-lint runs only 'clbanks lint'");
-	switch (o->cmd) {
-	case CB_CMD_RUN: return cmd_run(o, err);
-	case CB_CMD_PLAN: return cb_cmd_plan(o, err);
-	case CB_CMD_ANALYZE: return cb_cmd_analyze(o, err);
-	case CB_CMD_PREDICT: return cb_cmd_predict(o, err);
-	case CB_CMD_COMPARE: return cb_cmd_compare(o, err);
-	case CB_CMD_PLOT: return cb_cmd_plot(o, err);
-	case CB_CMD_EXPORT: return cb_cmd_export(o, err);
-	case CB_CMD_LINT: return lint ? lint(o, err) : cb_lint_exec(argc, argv, err);
-	default: return cb_error_set(err, CB_ERR_USAGE, "no such command");
-	}
+	if ((flags & NO_OPERANDS) && o->nargs > 0)
+		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
+	if (flags & IN_HELPER)
+		return lint ? lint(o, err) : cb_lint_exec(argc, argv, err);
+	return commands[o->cmd].fn(o, err);
 }
 
 int cb_main(int argc, char **argv, cb_command_fn lint)
 {
-	cb_cli_options o;
+	cb_cli_options o = { 0 };
+	cb_command_word w;
 	cb_error err;
 	cb_error_clear(&err);
-	cb_rc rc = cb_options_parse(argc, argv, &o, &err);
+	cb_rc rc = command_word(argc, argv, &w, &err);
+	if (rc == CB_OK)
+		rc = cb_options_parse(argc, argv, &w, &o, &err);
 	cb_signals_install();
 	cb_watchdog_set_limit(rc == CB_OK ? (unsigned)o.timeout : 0); /* every driver call */
 	if (rc == CB_OK && (o.help || o.version))

@@ -8,6 +8,7 @@
  * the documents already written are complete, the current one is never started on disk.
  */
 #include "config.h"
+#include "cli/cmd_run.h"
 #include "cli/commands.h"
 #include "cli/outfile.h"
 #include "core/util.h"

@@ -15,13 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cb_rc no_operands(const cb_cli_options *o, cb_error *err)
-{
-	if (o->nargs > 0)
-		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
-	return CB_OK;
-}
-
 static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
@@ -85,9 +78,7 @@ static void render_plan_summary(FILE *f, const void *p)
 
 cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 {
-	cb_rc rc = no_operands(o, err);
-	if (rc == CB_OK)
-		rc = cb_output_check(o->output, o->force, err);
+	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_plan_opts po = { .subgroup = o->subgroup ? (unsigned)o->subgroup : 32, .seed = o->seed,

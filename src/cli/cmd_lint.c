@@ -92,6 +92,9 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 	q->nargs = o->kernel_args.n;
 	q->pricer = &m->pricer;
 	q->model = m;
+	/* The environment is the CLI's to read; the library runs the clang it is given. */
+	const char *clang = getenv("CLBANKS_CLANG");
+	q->clang = clang && *clang ? clang : NULL;
 	return CB_OK;
 }
 
@@ -127,9 +130,13 @@ static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res,
 {
 	char **names = NULL;
 	size_t nk = 0;
-	cb_error ignored;
-	if (!q->kernel_name && cb_lint_kernels(q, &names, &nk, &ignored) != CB_OK)
+	/* A file that does not compile is linted once below, which says why; a stop is a stop. */
+	if (!q->kernel_name && cb_lint_kernels(q, &names, &nk, err) != CB_OK) {
+		if (err->rc == CB_ERR_INTERRUPTED)
+			return CB_ERR_INTERRUPTED;
+		cb_error_clear(err);
 		nk = 0;
+	}
 	*nres = nk > 1 ? nk : 1;
 	*res = cb_xcalloc(*nres, sizeof **res);
 	cb_rc rc = CB_OK;

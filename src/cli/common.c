@@ -13,6 +13,31 @@
 
 static bool progress_shown;
 
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *e = cb_escape_controls(buf);
+	fprintf(stderr, "%s%s\n", prefix, e);
+	free(e);
+}
+
+void cb_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("clbanks: ", fmt, ap);
+	va_end(ap);
+}
+
+void cb_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("clbanks: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void cb_progress_done(void)
 {
 	if (progress_shown) {
@@ -174,4 +199,26 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_ch
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c->problem);
 	cb_result_free(&r);
 	return rc;
+}
+
+static void render_json(FILE *out, const void *ctx)
+{
+	char *s = cb_doc_write(ctx);
+	fputs(s, out);
+	free(s);
+}
+
+static void render_text(FILE *out, const void *ctx)
+{
+	cb_report_text(out, ctx);
+}
+
+static void render_csv(FILE *out, const void *ctx)
+{
+	cb_report_csv(out, ctx);
+}
+
+cb_render_fn cb_renderer(cb_format fmt)
+{
+	return fmt == CB_FMT_JSON ? render_json : fmt == CB_FMT_CSV ? render_csv : render_text;
 }

@@ -13,6 +13,10 @@
 
 #include <stdio.h>
 
+/* "clbanks: <message>\n" on stderr, control characters escaped. */
+void cb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "clbanks: warning: <message>\n" on stderr. */
+void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints ERR on stderr: "clbanks: TEXT[: CALL: NAME (N)]", a hint, the detail lines. */
 void cb_print_error(const cb_error *err);
 /* The notifier of the command line: warnings and notes unless -q, detail with -v, progress on
@@ -25,6 +29,8 @@ typedef void (*cb_render_fn)(FILE *out, const void *ctx);
 /* Formats with RENDER into memory, then writes PATH ("-" or NULL: standard output). Nothing is
  * written when interrupted. */
 cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err);
+/* The renderer of a result in FMT (text report, CSV, JSON document). */
+cb_render_fn cb_renderer(cb_format fmt);
 
 /* The format the output name asks for (.csv, .txt, .json), else DFLT. */
 cb_format cb_format_for_path(const char *path, cb_format dflt);

@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const command_names[CB_NCMD] = { "run", "plan", "analyze", "predict",
-						    "compare", "plot", "lint", "export" };
-
 #define RUN (1u << CB_CMD_RUN)
 #define PLAN (1u << CB_CMD_PLAN)
 #define ANALYZE (1u << CB_CMD_ANALYZE)
@@ -157,10 +154,6 @@ static const option table[] = {
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
 
-const char *cb_command_name(enum cb_command cmd)
-{
-	return (unsigned)cmd < CB_NCMD ? command_names[cmd] : "?";
-}
 
 static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static cb_rc usage_error(cb_error *err, const char *fmt, ...)
@@ -254,7 +247,7 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset))
 			return usage_error(err, "--model given twice ('%s', '%s'): %s takes one model "
 					   "document", *(const char **)(base + op->offset), value,
-					   command_names[o->cmd]);
+					   o->cmd_name);
 		*(const char **)(base + op->offset) = value;
 		return CB_OK;
 	case K_LIST: {
@@ -324,23 +317,6 @@ static void defaults(cb_cli_options *o)
 	o->ops = CB_OPS_ALL;
 }
 
-/* The command word, when ARGV[1] is one. Returns the index of the first option. */
-static cb_rc parse_command(int argc, char **argv, cb_cli_options *o, int *first, cb_error *err)
-{
-	*first = 1;
-	if (argc < 2 || argv[1][0] == '-')
-		return CB_OK;
-	for (int k = 0; k < CB_NCMD; k++)
-		if (strcmp(argv[1], command_names[k]) == 0) {
-			o->cmd = (enum cb_command)k;
-			o->command_given = true;
-			*first = 2;
-			return CB_OK;
-		}
-	return usage_error(err, "unknown command '%s' (commands: run, plan, analyze, predict, "
-			   "compare, plot, lint, export)", argv[1]);
-}
-
 static void getopt_tables(struct option *longs, char *shorts)
 {
 	char *s = shorts;
@@ -384,21 +360,23 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 	if (!(op->commands & (1u << o->cmd))) {
 		if (c >= 256)
 			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
-					   command_names[o->cmd]);
+					   o->cmd_name);
 		return usage_error(err, "option '-%c' does not apply to 'clbanks %s'", c,
-				   command_names[o->cmd]);
+				   o->cmd_name);
 	}
 	o->given[i] = true;
 	return set_value(op, optarg, o, err);
 }
 
-cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
+cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_options *o,
+			cb_error *err)
 {
 	defaults(o);
 	o->command_line = join_command_line(argc, argv);
-	int first;
-	if (parse_command(argc, argv, o, &first, err) != CB_OK)
-		return CB_ERR_USAGE;
+	o->cmd = w->cmd;
+	o->cmd_name = w->name;
+	o->command_given = w->given;
+	int first = w->given ? 2 : 1;
 	struct option longs[NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
 	getopt_tables(longs, shorts);
@@ -423,10 +401,10 @@ cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err)
 	o->op = (int)op;
 	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
 		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
-				   "json or csv", command_names[o->cmd]);
+				   "json or csv", o->cmd_name);
 	if (o->format >= CB_OPT_FORMAT_GPGPUSIM && o->cmd != CB_CMD_EXPORT)
 		return usage_error(err, "--format gpgpusim and gem5 are export's; %s writes text, "
-				   "json or csv", command_names[o->cmd]);
+				   "json or csv", o->cmd_name);
 	if (o->min_rounds > o->max_rounds)
 		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);

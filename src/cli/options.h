@@ -28,6 +28,7 @@ typedef struct {
 
 typedef struct {
 	enum cb_command cmd;
+	const char *cmd_name; /* its name, for messages */
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool fail_on_conflict, allow_unknown, summary;
@@ -50,14 +51,22 @@ typedef struct {
 	char *command_line;   /* the whole command line, quoted, for provenance */
 } cb_cli_options;
 
-/* Parses ARGV. CB_OK to go on; CB_ERR_USAGE with a message otherwise. --help and --version
- * set o->help and o->version. */
-cb_rc cb_options_parse(int argc, char **argv, cb_cli_options *o, cb_error *err);
+/* The command that ARGV names (cli.c's command table knows the names): GIVEN when ARGV[1] is
+ * its word, else run is meant and the options start at ARGV[1]. */
+typedef struct {
+	enum cb_command cmd;
+	const char *name;
+	bool given;
+} cb_command_word;
+
+/* Parses ARGV's options for the command W. CB_OK to go on; CB_ERR_USAGE with a message
+ * otherwise. --help and --version set o->help and o->version. */
+cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_options *o,
+		       cb_error *err);
 void cb_options_free(cb_cli_options *o);
 /* Was the option with this long name given? */
 bool cb_option_given(const cb_cli_options *o, const char *name);
 /* --help: for every command, or for one (its usage line and options). */
 void cb_options_help(FILE *out, int cmd);
-const char *cb_command_name(enum cb_command cmd);
 
 #endif

@@ -73,6 +73,18 @@ static cb_rc check_dir(const char *path, cb_error *err)
 	return rc;
 }
 
+/* The file a path names: itself, or the file a symbolic link points to. Owned by the caller. */
+static char *resolve(const char *path)
+{
+	struct stat ls, st;
+	if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) && stat(path, &st) == 0) {
+		char *real = realpath(path, NULL);
+		if (real)
+			return real;
+	}
+	return cb_xstrdup(path);
+}
+
 cb_rc cb_output_check(const char *path, bool force, cb_error *err)
 {
 	if (path && !*path)
@@ -105,7 +117,11 @@ cb_rc cb_output_check(const char *path, bool force, cb_error *err)
 	if (!force)
 		return cb_error_set(err, CB_ERR_USAGE, "output file '%s' exists; use --force to replace it",
 				    path);
-	return check_dir(path, err);
+	/* A symbolic link's target is what gets replaced: its directory must be writable. */
+	char *target = resolve(path);
+	cb_rc rc = check_dir(target, err);
+	free(target);
+	return rc;
 }
 
 static cb_rc write_all(int fd, const char *data, size_t len, const char *name, cb_error *err)
@@ -152,8 +168,8 @@ static int link_noreplace(const char *tmp, const char *target)
 #endif
 }
 
-/* A temporary file in TARGET's directory with DATA in it, synced; its path in *TMP. */
-static cb_rc write_temp(const char *target, const char *data, size_t len, char **tmp,
+/* A temporary file in TARGET's directory with DATA in it and MODE, synced; its path in *TMP. */
+static cb_rc write_temp(const char *target, const char *data, size_t len, mode_t mode, char **tmp,
 			cb_error *err)
 {
 	char *dir = dir_of(target);
@@ -170,10 +186,7 @@ static cb_rc write_temp(const char *target, const char *data, size_t len, char *
 				     strerror(errno));
 	}
 	cb_signals_set_tempfile(*tmp);
-	/* mkstemp makes 0600; results are ordinary files. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	fchmod(fd, mode);
 	cb_rc rc = write_all(fd, data, len, target, err);
 	if (rc == CB_OK && fsync(fd) != 0)
 		rc = cb_error_call(err, CB_ERR_IO, "fsync", errno, "cannot write '%s': %s", target,
@@ -182,18 +195,6 @@ static cb_rc write_temp(const char *target, const char *data, size_t len, char *
 		rc = cb_error_call(err, CB_ERR_IO, "close", errno, "cannot write '%s': %s", target,
 				   strerror(errno));
 	return rc;
-}
-
-/* The file a path names: itself, or the file a symbolic link points to. Owned by the caller. */
-static char *resolve(const char *path)
-{
-	struct stat ls, st;
-	if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) && stat(path, &st) == 0) {
-		char *real = realpath(path, NULL);
-		if (real)
-			return real;
-	}
-	return cb_xstrdup(path);
 }
 
 static cb_rc commit_file(const char *path, bool force, const char *data, size_t len, cb_error *err)
@@ -207,7 +208,11 @@ static cb_rc commit_file(const char *path, bool force, const char *data, size_t 
 		return cb_error_set(err, CB_ERR_USAGE, "'%s' appeared while clbanks was working; not "
 				    "replaced (use --force)", path);
 	}
-	cb_rc rc = write_temp(target, data, len, &tmp, err);
+	/* mkstemp makes 0600: a new result is an ordinary file, a replaced one keeps its mode. */
+	mode_t mask = umask(0);
+	umask(mask);
+	mode_t mode = existed && S_ISREG(ls.st_mode) ? ls.st_mode & 0777 : 0666 & ~mask;
+	cb_rc rc = write_temp(target, data, len, mode, &tmp, err);
 	if (rc == CB_OK)
 		rc = cb_check_interrupt(err);
 	if (rc == CB_OK) {

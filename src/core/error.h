@@ -4,7 +4,14 @@
  * function that can fail returns a cb_rc and, on failure, fills a caller-owned cb_error with
  * what failed -- the OpenCL or system call and its status where there is one -- and one
  * sentence. Library code never prints and never exits; the CLI prints the record and maps the
- * code to the documented exit status (clbanks(1)).
+ * code to the documented exit status (clbanks(1)) with cb_exit_status(), the one table of
+ * exit statuses.
+ *
+ * Two exits from library code are sanctioned, each with one line on stderr and exit status 4
+ * (cb_exit_status() of CB_ERR_NOMEM and CB_ERR_RUNTIME): running out of memory in the cb_x*
+ * allocators (core/util.h; no caller could do more than say it), and the watchdog
+ * (measure/watchdog.h), which ends a driver call that hangs past --timeout and so never
+ * returns to report it.
  */
 #ifndef CB_ERROR_H
 #define CB_ERROR_H

@@ -13,18 +13,25 @@
 static cb_rc open_input(const char *path, const char *name, unsigned flags, size_t cap, int *fd,
 			cb_error *err)
 {
+	struct stat st;
 	if (strcmp(path, "-") == 0)
 		*fd = STDIN_FILENO;
+	else if ((flags & CB_READ_REGULAR_ONLY) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		/* Refused unopened: opening a FIFO for reading blocks until a writer comes. */
+		return cb_error_set(err, CB_ERR_INPUT, "%s: %s", name,
+				    S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	else {
+		/* A regular file reads the same without blocking; a FIFO swapped in after the
+		 * stat() is then opened without waiting, and refused below. */
+		int nonblock = (flags & CB_READ_REGULAR_ONLY) ? O_NONBLOCK : 0;
 		/* open() of a FIFO blocks until a writer comes; a stop signal ends the wait. */
-		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0 && errno == EINTR)
+		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | nonblock)) < 0 && errno == EINTR)
 			if (cb_check_interrupt(err) != CB_OK)
 				return CB_ERR_INTERRUPTED;
 		if (*fd < 0)
 			return cb_error_call(err, CB_ERR_INPUT, "open", errno, "%s: %s", name,
 					     strerror(errno));
 	}
-	struct stat st;
 	if (fstat(*fd, &st) != 0)
 		return cb_error_call(err, CB_ERR_IO, "fstat", errno, "%s: %s", name, strerror(errno));
 	if (S_ISDIR(st.st_mode))

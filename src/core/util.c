@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "core/util.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,10 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+/* A sanctioned exit (error.h): no caller could do more than say it. */
 static void out_of_memory(void)
 {
 	fputs("clbanks: out of memory\n", stderr);
-	exit(CB_EXIT_RUNTIME);
+	exit(cb_exit_status(&(cb_error){ .rc = CB_ERR_NOMEM }));
 }
 
 void *cb_xmalloc(size_t n)
@@ -65,31 +67,6 @@ char *cb_escape_controls(const char *s)
 	}
 	*o = '\0';
 	return out;
-}
-
-static void vmessage(const char *prefix, const char *fmt, va_list ap)
-{
-	char buf[2048];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	char *e = cb_escape_controls(buf);
-	fprintf(stderr, "%s%s\n", prefix, e);
-	free(e);
-}
-
-void cb_err(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vmessage("clbanks: ", fmt, ap);
-	va_end(ap);
-}
-
-void cb_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vmessage("clbanks: warning: ", fmt, ap);
-	va_end(ap);
 }
 
 bool cb_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by every module: allocation, messages, strict number parsing. */
+/* Small helpers shared by every module: allocation (out of memory is one of error.h's two
+ * sanctioned exits), strict number parsing, escaping, a seeded PRNG, a clock. */
 #ifndef CB_UTIL_H
 #define CB_UTIL_H
 
@@ -7,26 +8,10 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-/* Documented exit statuses (see clbanks(1)). */
-enum cb_exit {
-	CB_EXIT_OK = 0,
-	CB_EXIT_USAGE = 2,     /* usage error or bad input */
-	CB_EXIT_NODEV = 3,     /* no OpenCL platform or no such device */
-	CB_EXIT_RUNTIME = 4,   /* OpenCL or run-time failure */
-	CB_EXIT_QUALITY = 5,   /* --strict and the run was not trustworthy */
-	CB_EXIT_SIGINT = 130,
-	CB_EXIT_SIGTERM = 143
-};
-
 void *cb_xmalloc(size_t n);
 void *cb_xcalloc(size_t count, size_t size);
 void *cb_xrealloc(void *p, size_t n);
 char *cb_xstrdup(const char *s);
-
-/* "clbanks: <message>\n" on stderr. */
-void cb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "clbanks: warning: <message>\n" on stderr. */
-void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Strict parsers: the whole string must be a number in [min, max].
  * Return false (and leave *out alone) otherwise. */

@@ -160,7 +160,7 @@ typedef struct {
 	size_t nargs;
 	const cb_lint_pricer *pricer;
 	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
-	const char *clang;             /* NULL: $CLBANKS_CLANG, else the configured one */
+	const char *clang;             /* NULL: the configured one (the CLI: $CLBANKS_CLANG) */
 	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
 	void *observe_ctx;
 } cb_lint_request;

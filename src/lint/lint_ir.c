@@ -1,133 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* clang as a child process (posix_spawn, never a shell), its stderr kept as the build log, and
- * the bitcode it writes to stdout loaded with the LLVM-C API. */
+/* clang as a child process (core/child.c: posix_spawn, never a shell), its stderr kept as the
+ * build log, and the bitcode it writes to stdout loaded with the LLVM-C API. */
 #include "config.h"
 #include "lint/lint_ir.h"
-#include "lint/lint_opts.h"
+#include "core/child.h"
 #include "core/util.h"
+#include "lint/lint_opts.h"
 
 #include <llvm-c/BitReader.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define BITCODE_LIMIT ((size_t)1 << 29)
 #define LOG_LIMIT ((size_t)1 << 20)
 
-typedef struct {
-	char *data;
-	size_t len, cap, limit;
-	bool truncated;
-} buffer;
-
 const char *cb_lint_clang(const char *requested)
 {
-	if (requested && *requested)
-		return requested;
-	const char *e = getenv("CLBANKS_CLANG");
-	if (e && *e)
-		return e;
-	return CB_CLANG;
+	return requested && *requested ? requested : CB_CLANG;
 }
 
-static void buffer_add(buffer *b, const char *p, size_t n)
+/* Runs clang (core/child.c); a start failure says how to name another. */
+static cb_rc run_clang(const char *clang, char *const argv[], cb_child_result *r, cb_error *err)
 {
-	if (b->len + n > b->limit) {
-		b->truncated = true;
-		n = b->limit - b->len;
+	cb_child_spec s = { .argv = argv, .out_limit = BITCODE_LIMIT, .err_limit = LOG_LIMIT };
+	cb_rc rc = cb_child_run(&s, r, err);
+	if (rc == CB_ERR_RUNTIME && err && err->call && strcmp(err->call, "posix_spawn") == 0) {
+		int e = err->code;
+		cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", e,
+			      "cannot run clang '%s': %s; install the clang of LLVM %d (Debian: "
+			      "clang-%d) or name one with CLBANKS_CLANG", clang, strerror(e),
+			      CB_LLVM_MAJOR, CB_LLVM_MAJOR);
 	}
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->data = cb_xrealloc(b->data, b->cap);
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-}
-
-/* Reads both pipes to their end (either may fill while the other is waited on). */
-static cb_rc drain(int fd_out, int fd_err, buffer *out, buffer *log, cb_error *err)
-{
-	struct pollfd fds[2] = { { fd_out, POLLIN, 0 }, { fd_err, POLLIN, 0 } };
-	buffer *bufs[2] = { out, log };
-	char chunk[65536];
-	int open_fds = 2;
-	while (open_fds > 0) {
-		if (poll(fds, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return cb_error_call(err, CB_ERR_RUNTIME, "poll", errno,
-					     "reading clang's output failed: %s", strerror(errno));
-		}
-		for (int i = 0; i < 2; i++) {
-			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			buffer_add(bufs[i], chunk, (size_t)n);
-		}
-	}
-	return CB_OK;
-}
-
-static cb_rc spawn(const char *clang, char *const argv[], buffer *out, buffer *log, int *status,
-		   cb_error *err)
-{
-	int po[2], pe[2];
-	if (pipe(po) != 0)
-		return cb_error_call(err, CB_ERR_RUNTIME, "pipe", errno, "pipe: %s", strerror(errno));
-	if (pipe(pe) != 0) {
-		int e = errno;
-		close(po[0]);
-		close(po[1]);
-		return cb_error_call(err, CB_ERR_RUNTIME, "pipe", e, "pipe: %s", strerror(e));
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	int ends[4] = { po[0], po[1], pe[0], pe[1] };
-	for (int i = 0; i < 4; i++)
-		posix_spawn_file_actions_addclose(&fa, ends[i]);
-	pid_t pid;
-	int rc = strchr(clang, '/') ? posix_spawn(&pid, clang, &fa, NULL, argv, environ)
-				    : posix_spawnp(&pid, clang, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(po[1]);
-	close(pe[1]);
-	if (rc != 0) {
-		close(po[0]);
-		close(pe[0]);
-		return cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", rc,
-				     "cannot run clang '%s': %s; install the clang of LLVM %d "
-				     "(Debian: clang-%d) or name one with CLBANKS_CLANG",
-				     clang, strerror(rc), CB_LLVM_MAJOR, CB_LLVM_MAJOR);
-	}
-	cb_rc r = drain(po[0], pe[0], out, log, err);
-	while (waitpid(pid, status, 0) < 0) {
-		if (errno != EINTR)
-			return cb_error_call(err, CB_ERR_RUNTIME, "waitpid", errno, "waitpid: %s",
-					     strerror(errno));
-	}
-	return r;
+	return rc;
 }
 
 /* The first line of LOG that reports an error, for the one-sentence message. */
@@ -192,7 +101,7 @@ static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx)
 	LLVMDisposeMessage(msg);
 }
 
-static cb_rc load_bitcode(const buffer *bc, const char *clang, cb_lint_ir *ir, cb_error *err)
+static cb_rc load_bitcode(const cb_buf *bc, const char *clang, cb_lint_ir *ir, cb_error *err)
 {
 	diag_state d = { { 0 } };
 	ir->ctx = LLVMContextCreate();
@@ -229,39 +138,36 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 	const char *clang = cb_lint_clang(req->clang);
 	char **argv = clang_argv(req, clang, &user);
 	cb_lint_args_free(&user);
-	buffer out = { NULL, 0, 0, BITCODE_LIMIT, false }, log = { NULL, 0, 0, LOG_LIMIT, false };
-	int status = 0;
-	rc = spawn(clang, argv, &out, &log, &status, err);
+	cb_child_result res;
+	rc = run_clang(clang, argv, &res, err);
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
-	if (log.data) {
-		free(ir->log);
-		ir->log = log.data;
-	}
+	free(ir->log);
+	ir->log = cb_buf_take(&res.err, NULL);
 	/* A child that could not exec says 127 and nothing else (when posix_spawn itself cannot
 	 * tell, as under valgrind). */
-	if (rc == CB_OK && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !ir->log[0])
+	if (rc == CB_OK && res.exit_status == 127 && !ir->log[0])
 		rc = cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", 127,
 				   "cannot run clang '%s'; install the clang of LLVM %d (Debian: "
 				   "clang-%d) or name one with CLBANKS_CLANG", clang, CB_LLVM_MAJOR,
 				   CB_LLVM_MAJOR);
-	if (rc == CB_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-		char first[320];
-		first_error(ir->log, first, sizeof first);
-		if (WIFEXITED(status))
-			rc = cb_error_set(err, CB_ERR_INPUT, "%s does not compile (clang exit status %d): %s",
-					  req->kernel_path, WEXITSTATUS(status), first);
-		else
-			rc = cb_error_set(err, CB_ERR_RUNTIME, "clang '%s' was killed by signal %d",
-					  clang, WTERMSIG(status));
-	} else if (rc == CB_OK && out.truncated) {
+	if (rc == CB_OK && res.out_over) {
 		rc = cb_error_set(err, CB_ERR_INPUT, "%s: the module is larger than %zu bytes",
 				  req->kernel_path, BITCODE_LIMIT);
+	} else if (rc == CB_OK && res.exit_status != 0) {
+		char first[320];
+		first_error(ir->log, first, sizeof first);
+		if (res.exit_status > 0)
+			rc = cb_error_set(err, CB_ERR_INPUT, "%s does not compile (clang exit status %d): %s",
+					  req->kernel_path, res.exit_status, first);
+		else
+			rc = cb_error_set(err, CB_ERR_RUNTIME, "clang '%s' was killed by signal %d",
+					  clang, res.term_signal);
 	}
 	if (rc == CB_OK)
-		rc = load_bitcode(&out, clang, ir, err);
-	free(out.data);
+		rc = load_bitcode(&res.out, clang, ir, err);
+	cb_child_result_free(&res);
 	return rc;
 }
 

@@ -14,7 +14,8 @@ typedef struct {
 	char *log;   /* clang's stderr, NUL-terminated; "" when silent */
 } cb_lint_ir;
 
-/* The clang lint runs: REQUESTED, else $CLBANKS_CLANG, else the one configure found. */
+/* The clang lint runs: REQUESTED (the CLI passes $CLBANKS_CLANG), else the one configure
+ * found. */
 const char *cb_lint_clang(const char *requested);
 
 /* Compiles req->kernel_path with its -D defines and loads the module. On a build failure:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "measure/kernels.h"
+#include "core/buf.h"
 #include "core/readfile.h"
 #include "core/util.h"
 #include "cl_sources.h"
@@ -99,21 +100,15 @@ static bool include_line(const char *line, size_t len, char *name, size_t cap, b
 
 /* The expanded source as it grows: LIMIT bytes at most. */
 typedef struct {
-	char *s;
-	size_t len, cap, limit;
+	cb_buf b;
+	size_t limit;
 } text_buf;
 
 static bool append(text_buf *t, const char *s, size_t n)
 {
-	if (t->len + n > t->limit)
+	if (t->b.len + n > t->limit)
 		return false;
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->s = cb_xrealloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	cb_buf_add(&t->b, s, n);
 	return true;
 }
 
@@ -144,7 +139,7 @@ static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const 
 			cb_error_prefix(err, where);
 		return rc;
 	}
-	if (t->len > t->limit || !append_line_marker(t, 1, inc) || !append(t, body, strlen(body)) ||
+	if (t->b.len > t->limit || !append_line_marker(t, 1, inc) || !append(t, body, strlen(body)) ||
 	    !append(t, "\n", 1) || !append_line_marker(t, lineno + 1, name))
 		rc = too_large(name, err);
 	free(body);
@@ -160,11 +155,11 @@ static cb_rc expand_includes(const char *name, const char *src, const char *dir,
 	size_t lineno = 1;
 	bool in_comment = false, expanded = false;
 	cb_rc rc = CB_OK;
-	text_buf t = { cb_xmalloc(strlen(src) + 200), 0, strlen(src) + 200, SIZE_MAX };
+	text_buf t = { CB_BUF_INIT, SIZE_MAX };
 	/* Whose lines these are, kept only once something is expanded; until then the marker does
 	 * not count against the limit (the source alone is within it). */
 	append_line_marker(&t, 1, name);
-	size_t mark = t.len;
+	size_t mark = t.b.len;
 	t.limit = CB_KERNEL_MAX_BYTES + mark;
 	for (const char *line = src; *line && rc == CB_OK; lineno++) {
 		const char *nl = strchr(line, '\n');
@@ -189,13 +184,13 @@ static cb_rc expand_includes(const char *name, const char *src, const char *dir,
 		line += n;
 	}
 	if (rc != CB_OK) {
-		free(t.s);
+		cb_buf_free(&t.b);
 		*out = NULL;
 		return rc;
 	}
 	if (!expanded)
-		memmove(t.s, t.s + mark, t.len - mark + 1);
-	*out = t.s;
+		memmove(t.b.data, t.b.data + mark, t.b.len - mark + 1);
+	*out = cb_buf_take(&t.b, NULL);
 	return CB_OK;
 }
 

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* The run of one device, which clbanks [run] (cmd_run.c) and --device all (cmd_all.c) share.
+ * Internal to src/cli/. */
+#ifndef CB_CLI_CMD_RUN_H
+#define CB_CLI_CMD_RUN_H
+
+#include "cli/options.h"
+#include "core/notify.h"
+#include "core/result.h"
+#include "measure/device.h"
+#include "measure/run.h"
+
+/* The run options of the command line and the environment; notes go to N. */
+cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
+		     cb_run_opts *ro, cb_error *err);
+/* Measures the device REF with RO (notes to RO's notifier) and analyzes the result into R. */
+cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *ro, const cb_device_ref *ref,
+		    cb_result *r, cb_error *err);
+/* Does the device specification (--device, else $CLBANKS_DEVICE) say "all"? */
+bool cb_device_spec_all(const cb_cli_options *o);
+
+#endif
