@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..69"
+echo "1..79"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -294,3 +294,34 @@ if have_opencl && "$CLBANKS" --list 2>/dev/null | grep -q "Portable Computing La
 else
 	skip "PoCL without a writable cache directory gets a hint" "no PoCL"
 fi
+
+# issue 23 (reliability helper) ------------------------------------------------------------
+# scaled FACTOR OUT: the H200's document with every ns_per_access multiplied by FACTOR
+scaled() {
+	awk -v f="$1" '/^ *"ns_per_access": / { v = $2; sub(/,$/, "", v); c = $2 ~ /,$/ ? "," : "";
+		sub(/"ns_per_access": .*/, sprintf("\"ns_per_access\": %.17g%s", v * f, c)) } { print }' \
+		"$H200" > "$2"
+}
+# The verdicts and geometries of a report, nothing scale-dependent.
+verdicts() { grep -E '^(Result|Lanes/pass|Broadcast):' "$1"; }
+"$CLBANKS" analyze "$H200" > "$TMP/scale1.txt" 2>&1
+for f in 1e160 1e-160; do
+	scaled "$f" "$TMP/scale$f.json"
+	expect "times x $f: refused with the field and the range (exit 2)" 2 \
+		"measurements\\[0\\]\\.ns_per_access = .* is outside what a device measures" \
+		"$CLBANKS" analyze "$TMP/scale$f.json"
+	expect "times x $f: predict refuses the model too" 2 "outside what a device measures" \
+		"$CLBANKS" predict --model "$TMP/scale$f.json" --elem-bytes 4 --lanes "$(seq -s, 0 128 3968)"
+done
+for f in 1e3 1e-3; do
+	scaled "$f" "$TMP/scale$f.json"
+	"$CLBANKS" analyze "$TMP/scale$f.json" > "$TMP/scale$f.txt" 2>&1
+	v1=$(verdicts "$TMP/scale1.txt") vf=$(verdicts "$TMP/scale$f.txt")
+	assert "times x $f: the same verdicts and geometries as the document's own times" \
+		test -n "$v1" -a "$v1" = "$vf"
+	assert "times x $f: no NaN or infinity in the report" \
+		sh -c "! grep -Eiq '(^|[^a-z])(nan|inf)([^a-z]|x|\$)' '$TMP/scale$f.txt'"
+	"$CLBANKS" predict --model "$TMP/scale$f.json" --elem-bytes 4 --lanes "$(seq -s, 0 128 3968)" \
+		> "$TMP/pscale$f.txt" 2>&1
+	assert "times x $f: predict gives the H200's 32 passes" grep -q "^32 passes" "$TMP/pscale$f.txt"
+done

@@ -422,10 +422,41 @@ static void fit_warnings(cb_inference *out)
 			    "judged against the %.0f%% model allowance alone", 100 * CB_MODEL_ALLOWANCE);
 }
 
+/* The first number the verdict would rest on that is not finite, or NULL: such a fit is no
+ * model (a verdict from it would be arbitrary), whatever the thresholds say. */
+static const char *unsound(const infer_ctx *x)
+{
+	const cb_inference *out = x->out;
+	const cb_candidate *best = &x->cand[x->best_index];
+	if (!isfinite(out->flat.sse) || !isfinite(out->flat.score))
+		return "the flat model's residual";
+	if (!isfinite(best->sse) || !isfinite(x->min_score))
+		return "the best bank model's residual";
+	if (!isfinite(x->total_weight) || !(x->total_weight > 0) || !isfinite(x->geometry_weight))
+		return "the models' posterior weights";
+	if (!isfinite(out->lanes_share) || !isfinite(out->sigma))
+		return "the noise scale";
+	if (!isfinite(out->quality.misfit))
+		return "the misfit of the best bank model";
+	for (int e = 0; e < CB_NELEM; e++)
+		if (x->set.n[e] && (!isfinite(out->best.t0[e]) || !isfinite(out->best.c[e]) ||
+				    !isfinite(out->flat.t0[e])))
+			return "a fitted time";
+	return NULL;
+}
+
 /* Step 11: the verdict and its reason. */
 static void decide(infer_ctx *x)
 {
 	cb_inference *out = x->out;
+	const char *bad = unsound(x);
+	if (bad) {
+		out->status = CB_INCONCLUSIVE;
+		out->confidence = 0;
+		snprintf(out->reason, sizeof out->reason, "the fit is numerically unusable (%s is not a "
+			 "finite number): the times are beyond what the fit can represent", bad);
+		return;
+	}
 	cb_decision_input in = {
 		.n_fit = out->n_fit, .n_elem = x->n_elem, .flat_score = out->flat.score,
 		.best_score = x->cand[x->best_index].score, .r2 = out->r2, .max_ratio = out->max_ratio,
@@ -517,6 +548,64 @@ static void init_output(cb_inference *out)
 	out->r2 = NAN;
 }
 
+/* The fit is scale-invariant, but its sums (1 / t^2 times passes^2, and their products)
+ * overflow or underflow for absurd times. So the times are divided by a power of two near
+ * their median -- exact, so that a document of ordinary times fits bit for bit as without it --
+ * and the fitted times multiplied back. Returns the exponent; 0 when there is nothing to do. */
+static int time_exponent(const cb_dataset *ds)
+{
+	double *t = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *t);
+	size_t n = 0;
+	for (size_t i = 0; i < ds->n; i++)
+		if (ds->obs[i].t > 0 && isfinite(ds->obs[i].t))
+			t[n++] = ds->obs[i].t;
+	int ex = 0;
+	if (n) {
+		qsort(t, n, sizeof *t, cb_cmp_double);
+		frexp(t[n / 2], &ex);
+	}
+	free(t);
+	/* Times between 2^-32 and 2^32 need no scaling (and keep exactly their old fit). */
+	return ex < -32 || ex > 32 ? ex : 0;
+}
+
+/* Times this far from their median cannot be fitted together (no device spans that much). */
+#define SPAN_MAX 1e60
+
+/* Whether every time of DS lies within SPAN_MAX of 2^EX. */
+static bool times_fit_together(const cb_dataset *ds, int ex)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		double t = ldexp(ds->obs[i].t, -ex);
+		if (t > 0 && isfinite(t) && (t > SPAN_MAX || t < 1 / SPAN_MAX))
+			return false;
+	}
+	return true;
+}
+
+/* DS with its times divided by 2^EX, in observations of its own (freed by the caller). */
+static cb_dataset scale_times(const cb_dataset *ds, int ex)
+{
+	cb_dataset scaled = *ds;
+	scaled.obs = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *scaled.obs);
+	for (size_t i = 0; i < ds->n; i++) {
+		scaled.obs[i] = ds->obs[i];
+		scaled.obs[i].t = ldexp(ds->obs[i].t, -ex);
+	}
+	return scaled;
+}
+
+static void unscale_fit(cb_fit *f, int ex)
+{
+	for (int e = 0; e < CB_NELEM; e++) {
+		f->t0[e] = ldexp(f->t0[e], ex);
+		f->c[e] = ldexp(f->c[e], ex);
+	}
+}
+
+static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+			  cb_error *err);
+
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 {
 	return cb_infer_cached(ds, NULL, out, err);
@@ -524,6 +613,31 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err)
+{
+	int ex = time_exponent(ds);
+	if (!times_fit_together(ds, ex)) {
+		init_output(out);
+		out->status = CB_INCONCLUSIVE;
+		snprintf(out->reason, sizeof out->reason, "the times span more than %.0e times their "
+			 "median: no device measures that, and no fit could use them together", SPAN_MAX);
+		return CB_OK;
+	}
+	if (ex == 0)
+		return infer_scaled(ds, cache, out, err);
+	cb_dataset scaled = scale_times(ds, ex);
+	cb_rc rc = infer_scaled(&scaled, cache, out, err);
+	free(scaled.obs);
+	unscale_fit(&out->best, ex);
+	unscale_fit(&out->runner_up, ex);
+	unscale_fit(&out->flat, ex);
+	out->cost_per_pass_ns = ldexp(out->cost_per_pass_ns, ex);
+	out->cost_per_pass_cycles = ldexp(out->cost_per_pass_cycles, ex);
+	return rc;
+}
+
+/* cb_infer_cached on a dataset whose times are near 1 (or were given so). */
+static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+			  cb_error *err)
 {
 	infer_ctx x;
 	memset(&x, 0, sizeof x);
