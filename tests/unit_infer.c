@@ -353,6 +353,38 @@ static void outside_family(void)
 	}
 }
 
+/* Issue 23: devices with more banks than the search holds (up to 128) read much like
+ * in-family ones with half the banks at twice the width; never a confident in-family answer.
+ * In-family devices at the edge keep theirs. */
+static void beyond_family(void)
+{
+	static const cb_geometry beyond[] = { { 256, 4, true, false }, { 192, 4, true, false },
+					      { 256, 8, true, false }, { 160, 4, false, false } };
+	for (size_t k = 0; k < sizeof beyond / sizeof *beyond; k++)
+		for (int quick = 1; quick >= 0; quick--) {
+			synth_device d = { .name = "beyond the family", .subgroup = 32, .geom = beyond[k],
+					   .lanes_per_pass = { 32, 32, 32, 32, 32 }, .t0 = 1, .c = 1,
+					   .noise = 0.02, .seed = 40 + k };
+			cb_inference inf = run(&d, quick, NULL);
+			/* The full plan may miss the family by more than the edge (the reason then
+			 * says so); --quick's few tables fit the shadow well enough to need it. */
+			tap_ok(inf.status != CB_BANKED && (!quick || strstr(inf.reason, "edge of the search")),
+			       "%u x %u B%s%s: never banked, %s (got %s %u x %u B, %.3f: %s)",
+			       d.geom.banks, d.geom.width, d.geom.broadcast ? "" : " without broadcast",
+			       quick ? " (quick)" : "", quick ? "beyond the search" : "inconclusive",
+			       cb_status_name(inf.status), inf.best.geom.banks,
+			       inf.best.geom.width, inf.confidence, inf.reason);
+		}
+	static const cb_geometry edge[] = { { 128, 4, true, false }, { 128, 8, true, false },
+					    { 96, 4, true, false }, { 72, 8, true, false } };
+	for (size_t k = 0; k < sizeof edge / sizeof *edge; k++) {
+		synth_device d = { .name = "at the edge of the family", .subgroup = 32, .geom = edge[k],
+				   .lanes_per_pass = { 32, 32, 32, 32, 32 }, .t0 = 1, .c = 1,
+				   .noise = 0.02, .seed = 50 + k };
+		expect_banked(&d, true);
+	}
+}
+
 /* Flat devices are not banked; one buried in noise is never a wrong count. */
 static void flat_and_noise(void)
 {
@@ -530,6 +562,7 @@ int main(void)
 	nvidia_variants();
 	family();
 	outside_family();
+	beyond_family();
 	flat_and_noise();
 	uninformative();
 	ops_recovered();

@@ -41,6 +41,8 @@ typedef struct {
 	double min_score, total_weight, geometry_weight;
 	size_t tie_geometries;
 	char tie_desc[200];
+	bool beyond_fits;             /* a geometry beyond the search fits as well as the best */
+	char beyond_desc[32];
 } infer_ctx;
 
 const char *cb_status_name(cb_status s)
@@ -307,6 +309,46 @@ static void find_runner_up(infer_ctx *x)
 	x->out->has_runner_up = true;
 }
 
+/* Observations the edge check fits at most (an evenly spread sample of larger sets). */
+#define EDGE_SAMPLE 2048
+
+/* The smallest residual of BANKS x WIDTH under the three rules (broadcast, with pair
+ * packing, none) on every STEP-th fit observation. */
+static double direct_sse(const infer_ctx *x, unsigned banks, unsigned width, size_t step)
+{
+	double best = INFINITY;
+	for (int rule = 0; rule < 3; rule++) {
+		cb_geometry g = { banks, width, rule != 2, rule == 1 };
+		double sse = cb_fit_direct(&x->set, &g, step);
+		best = sse < best ? sse : best;
+	}
+	return best;
+}
+
+/* Step 8b: a best geometry whose bank count doubled lies beyond the search (B > 64 of at most
+ * 128) may be the shadow of a device with more banks: 256 x 4 B reads much like 128 x 8 B.
+ * The doubled counts (at the same width and at half of it) are fitted on the same tables; if
+ * one fits as well or better, the family cannot single out the device. */
+static void check_edge(infer_ctx *x)
+{
+	const cb_candidate *rep = x->reported;
+	if (2 * rep->banks <= CB_MAX_BANKS_SEARCHED)
+		return;
+	size_t step = x->out->n_fit / EDGE_SAMPLE + 1;
+	double in = direct_sse(x, rep->banks, rep->width, step);
+	const unsigned widths[2] = { rep->width, rep->width / 2 };
+	for (int k = 0; k < 2 && !x->beyond_fits; k++) {
+		if (widths[k] < 4)
+			continue;
+		double out = direct_sse(x, 2 * rep->banks, widths[k], step);
+		if (isfinite(in) && isfinite(out) && (out - in) / x->sigma2 <= TIE_SCORE) {
+			x->beyond_fits = true;
+			snprintf(x->beyond_desc, sizeof x->beyond_desc, "%u x %u B", 2 * rep->banks,
+				 widths[k]);
+		}
+	}
+}
+
 cb_decision cb_infer_decide(const cb_decision_input *in)
 {
 	double banked_confidence = in->geometry_weight / in->total_weight * in->lanes_share *
@@ -327,6 +369,8 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 		} else {
 			d.why = CB_WHY_UNEXPLAINED;
 		}
+	} else if (in->beyond_fits) {
+		d.why = CB_WHY_BEYOND;
 	} else if (in->tie_geometries > 0) {
 		d.why = CB_WHY_TIE;
 	} else if (in->misfit > CB_FIT_NONE) {
@@ -378,6 +422,12 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 	case CB_WHY_TIE:
 		snprintf(s, n, "the measurements cannot separate %s from %s%s", best, x->tie_desc,
 			 x->tie_geometries > 3 ? " and others" : "");
+		break;
+	case CB_WHY_BEYOND:
+		snprintf(s, n, "the best model, %s, lies near the edge of the search (at most %d banks), "
+			 "and %s beyond it fits as well or better: the device may have more banks than "
+			 "clbanks searches", best,
+			 CB_MAX_BANKS_SEARCHED, x->beyond_desc);
 		break;
 	case CB_WHY_MISFIT:
 		snprintf(s, n, "no bank model describes these measurements: the best, %s, misses them "
@@ -464,6 +514,7 @@ static void decide(infer_ctx *x)
 		.flat_weight = exp(-(out->flat.score - x->min_score) / 2),
 		.geometry_weight = x->geometry_weight, .total_weight = x->total_weight,
 		.lanes_share = out->lanes_share, .misfit = misfit_of(out),
+		.beyond_fits = x->beyond_fits,
 	};
 	cb_decision d = cb_infer_decide(&in);
 	out->status = d.status;
@@ -665,6 +716,7 @@ static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_i
 	pick_reported(&x);
 	find_ties(&x);
 	find_runner_up(&x);
+	check_edge(&x);
 	judge(&x);
 	validate(&x, &out->best);
 	decide(&x);

@@ -133,11 +133,13 @@ typedef struct {
 	double flat_weight, geometry_weight, total_weight;
 	double lanes_share;         /* posterior share of the reported lanes per pass */
 	double misfit;              /* the larger of the fit's and the validation's misfit */
+	bool beyond_fits;           /* the best sits at the edge of the search, and a geometry
+				     * beyond it fits as well or better */
 } cb_decision_input;
 
 typedef enum {
 	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_MISFIT, CB_WHY_BANKED
+	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND
 } cb_decision_reason;
 
 typedef struct {
