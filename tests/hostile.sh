@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..79"
+echo "1..82"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -325,3 +325,15 @@ for f in 1e3 1e-3; do
 		> "$TMP/pscale$f.txt" 2>&1
 	assert "times x $f: predict gives the H200's 32 passes" grep -q "^32 passes" "$TMP/pscale$f.txt"
 done
+# C1 controls (CSI, OSC) and bidi overrides from a document reach no terminal raw
+doc c1.json '"A\u009b31mB\u202eC\u009d0;x\u0007"'
+for fmt in text csv; do
+	"$CLBANKS" analyze "$TMP/c1.json" --format $fmt > "$TMP/c1.$fmt" 2>&1
+	assert "C1 controls and bidi overrides are escaped in the $fmt report" \
+		sh -c "grep -q 'A\\\\u009b31mB\\\\u202eC\\\\u009d0;x' '$TMP/c1.$fmt' &&
+			! grep -q \"\$(printf '\\302\\233')\" '$TMP/c1.$fmt' &&
+			! grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/c1.$fmt'"
+done
+"$CLBANKS" compare "$TMP/c1.json" "$H200" > "$TMP/c1.cmp" 2>&1
+assert "C1 controls and bidi overrides are escaped in compare" \
+	sh -c "! grep -q \"\$(printf '\\302\\233')\" '$TMP/c1.cmp' && ! grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/c1.cmp'"
