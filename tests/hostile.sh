@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..89"
+echo "1..102"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -405,3 +405,46 @@ else
 		ps -eo pid,args | grep "$TMP/lf/blocked.cl" | grep -v grep | while read -r p _; do kill -KILL "$p"; done
 	else ok "and no clang is left running"; fi
 fi
+
+# issue 23 (reliability helper) ------------------------------------------------------------
+# scaled FACTOR OUT: the H200's document with every ns_per_access multiplied by FACTOR
+scaled() {
+	awk -v f="$1" '/^ *"ns_per_access": / { v = $2; sub(/,$/, "", v); c = $2 ~ /,$/ ? "," : "";
+		sub(/"ns_per_access": .*/, sprintf("\"ns_per_access\": %.17g%s", v * f, c)) } { print }' \
+		"$H200" > "$2"
+}
+# The verdicts and geometries of a report, nothing scale-dependent.
+verdicts() { grep -E '^(Result|Lanes/pass|Broadcast):' "$1"; }
+"$CLBANKS" analyze "$H200" > "$TMP/scale1.txt" 2>&1
+for f in 1e160 1e-160; do
+	scaled "$f" "$TMP/scale$f.json"
+	expect "times x $f: refused with the field and the range (exit 2)" 2 \
+		"measurements\\[0\\]\\.ns_per_access = .* is outside what a device measures" \
+		"$CLBANKS" analyze "$TMP/scale$f.json"
+	expect "times x $f: predict refuses the model too" 2 "outside what a device measures" \
+		"$CLBANKS" predict --model "$TMP/scale$f.json" --elem-bytes 4 --lanes "$(seq -s, 0 128 3968)"
+done
+for f in 1e3 1e-3; do
+	scaled "$f" "$TMP/scale$f.json"
+	"$CLBANKS" analyze "$TMP/scale$f.json" > "$TMP/scale$f.txt" 2>&1
+	v1=$(verdicts "$TMP/scale1.txt") vf=$(verdicts "$TMP/scale$f.txt")
+	assert "times x $f: the same verdicts and geometries as the document's own times" \
+		test -n "$v1" -a "$v1" = "$vf"
+	assert "times x $f: no NaN or infinity in the report" \
+		sh -c "! grep -Eiq '(^|[^a-z])(nan|inf)([^a-z]|x|\$)' '$TMP/scale$f.txt'"
+	"$CLBANKS" predict --model "$TMP/scale$f.json" --elem-bytes 4 --lanes "$(seq -s, 0 128 3968)" \
+		> "$TMP/pscale$f.txt" 2>&1
+	assert "times x $f: predict gives the H200's 32 passes" grep -q "^32 passes" "$TMP/pscale$f.txt"
+done
+# C1 controls (CSI, OSC) and bidi overrides from a document reach no terminal raw
+doc c1.json '"A\u009b31mB\u202eC\u009d0;x\u0007"'
+for fmt in text csv; do
+	"$CLBANKS" analyze "$TMP/c1.json" --format $fmt > "$TMP/c1.$fmt" 2>&1
+	assert "C1 controls and bidi overrides are escaped in the $fmt report" \
+		sh -c "grep -q 'A\\\\u009b31mB\\\\u202eC\\\\u009d0;x' '$TMP/c1.$fmt' &&
+			! grep -q \"\$(printf '\\302\\233')\" '$TMP/c1.$fmt' &&
+			! grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/c1.$fmt'"
+done
+"$CLBANKS" compare "$TMP/c1.json" "$H200" > "$TMP/c1.cmp" 2>&1
+assert "C1 controls and bidi overrides are escaped in compare" \
+	sh -c "! grep -q \"\$(printf '\\302\\233')\" '$TMP/c1.cmp' && ! grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/c1.cmp'"

@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..59"
+echo "1..62"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -210,3 +210,12 @@ CLBANKS_DEVICE=all "$CLBANKS" --quick --regime latency -q -o "$D" >"$TMP/all.out
 got=$?
 check "CLBANKS_DEVICE=all works too; a latency run is named -latency; -q keeps stderr quiet" \
 	eval '[ $got -eq 0 ] && [ -f "$D/clbanks-stub-gpu-latency.json" ] && [ ! -s "$TMP/out" ] && grep -Eq "^clbanks stub GPU +latency" "$TMP/all.out"'
+
+# issue 23 (reliability helper) ------------------------------------------------------------
+expect "256 x 4 B, beyond the search (at most 128 banks): --quick is inconclusive" 0 \
+	"Result: +inconclusive" CBSTUB_BANKS=256 -- --quick --ops load
+expect "and says why, naming the geometry beyond the search that fits as well" 0 \
+	'"reason": "the best model, 128 x 8 B, lies near the edge of the search .*256 x 4 B beyond it' \
+	CBSTUB_BANKS=256 -- --quick --ops load -F json
+expect "128 x 4 B, at the edge but inside the search: banked" 0 "Result: +banked, 128 banks x 4 bytes" \
+	CBSTUB_BANKS=128 CBSTUB_LANES=32,32,32,32,32 -- --quick --ops load

@@ -11,6 +11,7 @@
 #include "core/analyze.h"
 #include "core/plan.h"
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static cb_inference run(const synth_device *d, bool quick, double *seconds)
@@ -352,6 +353,38 @@ static void outside_family(void)
 	}
 }
 
+/* Issue 23: devices with more banks than the search holds (up to 128) read much like
+ * in-family ones with half the banks at twice the width; never a confident in-family answer.
+ * In-family devices at the edge keep theirs. */
+static void beyond_family(void)
+{
+	static const cb_geometry beyond[] = { { 256, 4, true, false }, { 192, 4, true, false },
+					      { 256, 8, true, false }, { 160, 4, false, false } };
+	for (size_t k = 0; k < sizeof beyond / sizeof *beyond; k++)
+		for (int quick = 1; quick >= 0; quick--) {
+			synth_device d = { .name = "beyond the family", .subgroup = 32, .geom = beyond[k],
+					   .lanes_per_pass = { 32, 32, 32, 32, 32 }, .t0 = 1, .c = 1,
+					   .noise = 0.02, .seed = 40 + k };
+			cb_inference inf = run(&d, quick, NULL);
+			/* The full plan may miss the family by more than the edge (the reason then
+			 * says so); --quick's few tables fit the shadow well enough to need it. */
+			tap_ok(inf.status != CB_BANKED && (!quick || strstr(inf.reason, "edge of the search")),
+			       "%u x %u B%s%s: never banked, %s (got %s %u x %u B, %.3f: %s)",
+			       d.geom.banks, d.geom.width, d.geom.broadcast ? "" : " without broadcast",
+			       quick ? " (quick)" : "", quick ? "beyond the search" : "inconclusive",
+			       cb_status_name(inf.status), inf.best.geom.banks,
+			       inf.best.geom.width, inf.confidence, inf.reason);
+		}
+	static const cb_geometry edge[] = { { 128, 4, true, false }, { 128, 8, true, false },
+					    { 96, 4, true, false }, { 72, 8, true, false } };
+	for (size_t k = 0; k < sizeof edge / sizeof *edge; k++) {
+		synth_device d = { .name = "at the edge of the family", .subgroup = 32, .geom = edge[k],
+				   .lanes_per_pass = { 32, 32, 32, 32, 32 }, .t0 = 1, .c = 1,
+				   .noise = 0.02, .seed = 50 + k };
+		expect_banked(&d, true);
+	}
+}
+
 /* Flat devices are not banked; one buried in noise is never a wrong count. */
 static void flat_and_noise(void)
 {
@@ -458,6 +491,52 @@ static void decide(void)
 	       "decide: a model that misses by over 6x its noise is inconclusive");
 }
 
+/* Issue 23: the fit is scale-invariant. Times scaled by 1e-160 .. 1e300 give the verdict,
+ * geometry, lanes and confidence of the original; times spanning more than any device does
+ * are inconclusive, never a model; no number of the answer is NaN. */
+static void absurd_scales(void)
+{
+	static const double scales[] = { 1e-300, 1e-160, 1e-100, 1e-20, 1e20, 1e100, 1e160, 1e300 };
+	cb_result r;
+	synth_result(&nvidia_like, true, &r);
+	cb_dataset ds;
+	cb_dataset_of(&r, CB_OP_LOAD, &ds);
+	cb_inference ref, inf;
+	cb_infer(&ds, &ref, NULL);
+	for (size_t k = 0; k < sizeof scales / sizeof *scales; k++) {
+		cb_dataset sc = ds;
+		sc.obs = cb_xmalloc(ds.n * sizeof *sc.obs);
+		for (size_t i = 0; i < ds.n; i++) {
+			sc.obs[i] = ds.obs[i];
+			sc.obs[i].t = ds.obs[i].t * scales[k];
+		}
+		cb_infer(&sc, &inf, NULL);
+		bool same = inf.status == ref.status && inf.status == CB_BANKED &&
+			    inf.best.geom.banks == ref.best.geom.banks &&
+			    inf.best.geom.width == ref.best.geom.width && lanes_equal(&inf, ref.best.lanes_per_pass) &&
+			    fabs(inf.confidence - ref.confidence) < 1e-6 &&
+			    fabs(inf.cost_per_pass_ns / scales[k] - ref.cost_per_pass_ns) <
+				    1e-6 * ref.cost_per_pass_ns &&
+			    isfinite(inf.quality.misfit) && isfinite(inf.val_rms);
+		tap_ok(same, "times x %g: %s %u x %u B, confidence %.4f, cost %.3g ns (unscaled: %s "
+		       "%u x %u B, %.4f, %.3g ns)", scales[k], cb_status_name(inf.status),
+		       inf.best.geom.banks, inf.best.geom.width, inf.confidence, inf.cost_per_pass_ns,
+		       cb_status_name(ref.status), ref.best.geom.banks, ref.best.geom.width,
+		       ref.confidence, ref.cost_per_pass_ns);
+		/* One table at an absurd distance from the others. */
+		sc.obs[0].t = ds.obs[0].t * (scales[k] > 1 ? 1e-150 : 1e150);
+		for (size_t i = 1; i < ds.n; i++)
+			sc.obs[i].t = ds.obs[i].t;
+		cb_infer(&sc, &inf, NULL);
+		tap_ok(inf.status == CB_INCONCLUSIVE && strstr(inf.reason, "span"),
+		       "one time x %g against the others: inconclusive (got %s: %s)",
+		       scales[k] > 1 ? 1e-150 : 1e150, cb_status_name(inf.status), inf.reason);
+		free(sc.obs);
+	}
+	cb_dataset_free(&ds);
+	cb_result_free(&r);
+}
+
 /* A stop asked for during the analysis ends it. */
 static void stops(void)
 {
@@ -483,6 +562,7 @@ int main(void)
 	nvidia_variants();
 	family();
 	outside_family();
+	beyond_family();
 	flat_and_noise();
 	uninformative();
 	ops_recovered();
@@ -491,6 +571,7 @@ int main(void)
 	noisy_quick(true);
 
 	decide();
+	absurd_scales();
 	stops();
 	return tap_done();
 }

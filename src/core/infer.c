@@ -41,6 +41,8 @@ typedef struct {
 	double min_score, total_weight, geometry_weight;
 	size_t tie_geometries;
 	char tie_desc[200];
+	bool beyond_fits;             /* a geometry beyond the search fits as well as the best */
+	char beyond_desc[32];
 } infer_ctx;
 
 const char *cb_status_name(cb_status s)
@@ -50,19 +52,6 @@ const char *cb_status_name(cb_status s)
 	case CB_NOT_BANKED: return "not_banked";
 	default: return "inconclusive";
 	}
-}
-
-double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes, const uint32_t *lanes)
-{
-	int ei = cb_elem_index(elem_bytes);
-	if (ei < 0)
-		return NAN;
-	if (f->flat)
-		return f->t0[ei] > 0 ? f->t0[ei] : NAN;
-	if (!f->lanes_per_pass[ei])
-		return NAN;
-	unsigned p = cb_passes(&f->geom, f->lanes_per_pass[ei], elem_bytes, lanes, subgroup);
-	return f->t0[ei] + f->c[ei] * p;
 }
 
 static void describe_geom(char *buf, size_t n, const cb_fit *f)
@@ -307,6 +296,46 @@ static void find_runner_up(infer_ctx *x)
 	x->out->has_runner_up = true;
 }
 
+/* Observations the edge check fits at most (an evenly spread sample of larger sets). */
+#define EDGE_SAMPLE 2048
+
+/* The smallest residual of BANKS x WIDTH under the three rules (broadcast, with pair
+ * packing, none) on every STEP-th fit observation. */
+static double direct_sse(const infer_ctx *x, unsigned banks, unsigned width, size_t step)
+{
+	double best = INFINITY;
+	for (int rule = 0; rule < 3; rule++) {
+		cb_geometry g = { banks, width, rule != 2, rule == 1 };
+		double sse = cb_fit_direct(&x->set, &g, step);
+		best = sse < best ? sse : best;
+	}
+	return best;
+}
+
+/* Step 8b: a best geometry whose bank count doubled lies beyond the search (B > 64 of at most
+ * 128) may be the shadow of a device with more banks: 256 x 4 B reads much like 128 x 8 B.
+ * The doubled counts (at the same width and at half of it) are fitted on the same tables; if
+ * one fits as well or better, the family cannot single out the device. */
+static void check_edge(infer_ctx *x)
+{
+	const cb_candidate *rep = x->reported;
+	if (2 * rep->banks <= CB_MAX_BANKS_SEARCHED)
+		return;
+	size_t step = x->out->n_fit / EDGE_SAMPLE + 1;
+	double in = direct_sse(x, rep->banks, rep->width, step);
+	const unsigned widths[2] = { rep->width, rep->width / 2 };
+	for (int k = 0; k < 2 && !x->beyond_fits; k++) {
+		if (widths[k] < 4)
+			continue;
+		double out = direct_sse(x, 2 * rep->banks, widths[k], step);
+		if (isfinite(in) && isfinite(out) && (out - in) / x->sigma2 <= TIE_SCORE) {
+			x->beyond_fits = true;
+			snprintf(x->beyond_desc, sizeof x->beyond_desc, "%u x %u B", 2 * rep->banks,
+				 widths[k]);
+		}
+	}
+}
+
 cb_decision cb_infer_decide(const cb_decision_input *in)
 {
 	double banked_confidence = in->geometry_weight / in->total_weight * in->lanes_share *
@@ -327,6 +356,8 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 		} else {
 			d.why = CB_WHY_UNEXPLAINED;
 		}
+	} else if (in->beyond_fits) {
+		d.why = CB_WHY_BEYOND;
 	} else if (in->tie_geometries > 0) {
 		d.why = CB_WHY_TIE;
 	} else if (in->misfit > CB_FIT_NONE) {
@@ -379,6 +410,12 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 		snprintf(s, n, "the measurements cannot separate %s from %s%s", best, x->tie_desc,
 			 x->tie_geometries > 3 ? " and others" : "");
 		break;
+	case CB_WHY_BEYOND:
+		snprintf(s, n, "the best model, %s, lies near the edge of the search (at most %d banks), "
+			 "and %s beyond it fits as well or better: the device may have more banks than "
+			 "clbanks searches", best,
+			 CB_MAX_BANKS_SEARCHED, x->beyond_desc);
+		break;
 	case CB_WHY_MISFIT:
 		snprintf(s, n, "no bank model describes these measurements: the best, %s, misses them "
 			 "by %.1fx what their noise and a %.0f%% model allowance explain", best,
@@ -422,10 +459,41 @@ static void fit_warnings(cb_inference *out)
 			    "judged against the %.0f%% model allowance alone", 100 * CB_MODEL_ALLOWANCE);
 }
 
+/* The first number the verdict would rest on that is not finite, or NULL: such a fit is no
+ * model (a verdict from it would be arbitrary), whatever the thresholds say. */
+static const char *unsound(const infer_ctx *x)
+{
+	const cb_inference *out = x->out;
+	const cb_candidate *best = &x->cand[x->best_index];
+	if (!isfinite(out->flat.sse) || !isfinite(out->flat.score))
+		return "the flat model's residual";
+	if (!isfinite(best->sse) || !isfinite(x->min_score))
+		return "the best bank model's residual";
+	if (!isfinite(x->total_weight) || !(x->total_weight > 0) || !isfinite(x->geometry_weight))
+		return "the models' posterior weights";
+	if (!isfinite(out->lanes_share) || !isfinite(out->sigma))
+		return "the noise scale";
+	if (!isfinite(out->quality.misfit))
+		return "the misfit of the best bank model";
+	for (int e = 0; e < CB_NELEM; e++)
+		if (x->set.n[e] && (!isfinite(out->best.t0[e]) || !isfinite(out->best.c[e]) ||
+				    !isfinite(out->flat.t0[e])))
+			return "a fitted time";
+	return NULL;
+}
+
 /* Step 11: the verdict and its reason. */
 static void decide(infer_ctx *x)
 {
 	cb_inference *out = x->out;
+	const char *bad = unsound(x);
+	if (bad) {
+		out->status = CB_INCONCLUSIVE;
+		out->confidence = 0;
+		snprintf(out->reason, sizeof out->reason, "the fit is numerically unusable (%s is not a "
+			 "finite number): the times are beyond what the fit can represent", bad);
+		return;
+	}
 	cb_decision_input in = {
 		.n_fit = out->n_fit, .n_elem = x->n_elem, .flat_score = out->flat.score,
 		.best_score = x->cand[x->best_index].score, .r2 = out->r2, .max_ratio = out->max_ratio,
@@ -433,6 +501,7 @@ static void decide(infer_ctx *x)
 		.flat_weight = exp(-(out->flat.score - x->min_score) / 2),
 		.geometry_weight = x->geometry_weight, .total_weight = x->total_weight,
 		.lanes_share = out->lanes_share, .misfit = misfit_of(out),
+		.beyond_fits = x->beyond_fits,
 	};
 	cb_decision d = cb_infer_decide(&in);
 	out->status = d.status;
@@ -517,6 +586,64 @@ static void init_output(cb_inference *out)
 	out->r2 = NAN;
 }
 
+/* The fit is scale-invariant, but its sums (1 / t^2 times passes^2, and their products)
+ * overflow or underflow for absurd times. So the times are divided by a power of two near
+ * their median -- exact, so that a document of ordinary times fits bit for bit as without it --
+ * and the fitted times multiplied back. Returns the exponent; 0 when there is nothing to do. */
+static int time_exponent(const cb_dataset *ds)
+{
+	double *t = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *t);
+	size_t n = 0;
+	for (size_t i = 0; i < ds->n; i++)
+		if (ds->obs[i].t > 0 && isfinite(ds->obs[i].t))
+			t[n++] = ds->obs[i].t;
+	int ex = 0;
+	if (n) {
+		qsort(t, n, sizeof *t, cb_cmp_double);
+		frexp(t[n / 2], &ex);
+	}
+	free(t);
+	/* Times between 2^-32 and 2^32 need no scaling (and keep exactly their old fit). */
+	return ex < -32 || ex > 32 ? ex : 0;
+}
+
+/* Times this far from their median cannot be fitted together (no device spans that much). */
+#define SPAN_MAX 1e60
+
+/* Whether every time of DS lies within SPAN_MAX of 2^EX. */
+static bool times_fit_together(const cb_dataset *ds, int ex)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		double t = ldexp(ds->obs[i].t, -ex);
+		if (t > 0 && isfinite(t) && (t > SPAN_MAX || t < 1 / SPAN_MAX))
+			return false;
+	}
+	return true;
+}
+
+/* DS with its times divided by 2^EX, in observations of its own (freed by the caller). */
+static cb_dataset scale_times(const cb_dataset *ds, int ex)
+{
+	cb_dataset scaled = *ds;
+	scaled.obs = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *scaled.obs);
+	for (size_t i = 0; i < ds->n; i++) {
+		scaled.obs[i] = ds->obs[i];
+		scaled.obs[i].t = ldexp(ds->obs[i].t, -ex);
+	}
+	return scaled;
+}
+
+static void unscale_fit(cb_fit *f, int ex)
+{
+	for (int e = 0; e < CB_NELEM; e++) {
+		f->t0[e] = ldexp(f->t0[e], ex);
+		f->c[e] = ldexp(f->c[e], ex);
+	}
+}
+
+static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+			  cb_error *err);
+
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 {
 	return cb_infer_cached(ds, NULL, out, err);
@@ -524,6 +651,31 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err)
+{
+	int ex = time_exponent(ds);
+	if (!times_fit_together(ds, ex)) {
+		init_output(out);
+		out->status = CB_INCONCLUSIVE;
+		snprintf(out->reason, sizeof out->reason, "the times span more than %.0e times their "
+			 "median: no device measures that, and no fit could use them together", SPAN_MAX);
+		return CB_OK;
+	}
+	if (ex == 0)
+		return infer_scaled(ds, cache, out, err);
+	cb_dataset scaled = scale_times(ds, ex);
+	cb_rc rc = infer_scaled(&scaled, cache, out, err);
+	free(scaled.obs);
+	unscale_fit(&out->best, ex);
+	unscale_fit(&out->runner_up, ex);
+	unscale_fit(&out->flat, ex);
+	out->cost_per_pass_ns = ldexp(out->cost_per_pass_ns, ex);
+	out->cost_per_pass_cycles = ldexp(out->cost_per_pass_cycles, ex);
+	return rc;
+}
+
+/* cb_infer_cached on a dataset whose times are near 1 (or were given so). */
+static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+			  cb_error *err)
 {
 	infer_ctx x;
 	memset(&x, 0, sizeof x);
@@ -551,6 +703,7 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 	pick_reported(&x);
 	find_ties(&x);
 	find_runner_up(&x);
+	check_edge(&x);
 	judge(&x);
 	validate(&x, &out->best);
 	decide(&x);

@@ -20,58 +20,14 @@
 #define CB_INFER_H
 
 #include "core/error.h"
+#include "core/fit.h"
 #include "core/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-	unsigned elem_bytes;
-	const uint32_t *lanes;  /* subgroup offsets in bytes */
-	double t;               /* time per access step; only ratios matter */
-	double rel_err;         /* relative uncertainty of t when known, else 0 */
-	bool holdout;           /* random tables: validation only */
-	const char *kind;       /* the kind of table ("stride", "pool", ...), or NULL */
-	size_t index;           /* position in the document's measurement array */
-} cb_obs;
-
-typedef struct {
-	cb_obs *obs;
-	size_t n;
-	unsigned subgroup;
-	double clock_mhz;         /* 0 when unknown */
-	double subgroups_per_cu;  /* sub-groups sharing one compute unit per step; 0 when unknown */
-} cb_dataset;
-
 typedef enum { CB_BANKED, CB_NOT_BANKED, CB_INCONCLUSIVE } cb_status;
-
-typedef struct {
-	bool flat;
-	cb_geometry geom;
-	unsigned lanes_per_pass[CB_NELEM]; /* 0 where there is no data for that size */
-	double t0[CB_NELEM], c[CB_NELEM];
-	double sse;    /* sum of squared relative residuals over the fit set */
-	double score;  /* sse / sigma^2 + parameters * ln(n): lower is better */
-	double rms;    /* relative RMS residual */
-} cb_fit;
-
-/* How well the reported model fits (infer_quality.h says how it is judged). */
-#define CB_WORST_TABLES 3
-typedef struct {
-	bool judged;
-	bool noise_known;           /* some measurement records its uncertainty */
-	double noise;               /* median relative standard error of the fit tables (0 unknown) */
-	double expected;            /* RMS of the residual that noise and allowance explain */
-	double misfit;              /* RMS of residual / expected over the fit tables */
-	double val_misfit;          /* the same over the hold-out tables; NAN when none */
-	double elem_misfit[CB_NELEM];        /* NAN without tables */
-	bool approximate[CB_NELEM];          /* this element size's tables stand out */
-	char approx_kind[CB_NELEM][24];      /* the kind of table that misses most, or "" */
-	double approx_kind_misfit[CB_NELEM];
-	size_t worst[CB_NELEM][CB_WORST_TABLES]; /* document indices of the worst tables */
-	unsigned nworst[CB_NELEM];
-} cb_fit_quality;
 
 typedef struct {
 	cb_status status;
@@ -117,10 +73,6 @@ void cb_pass_cache_free(cb_pass_cache *cache);
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err);
 
-/* Predicted time of one table under a fit (NAN when that element size has no fit). */
-double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes,
-		      const uint32_t *lanes);
-
 const char *cb_status_name(cb_status s);
 
 /* The numbers the verdict rests on, and the verdict. Exposed for the tests. */
@@ -133,11 +85,13 @@ typedef struct {
 	double flat_weight, geometry_weight, total_weight;
 	double lanes_share;         /* posterior share of the reported lanes per pass */
 	double misfit;              /* the larger of the fit's and the validation's misfit */
+	bool beyond_fits;           /* the best sits at the edge of the search, and a geometry
+				     * beyond it fits as well or better */
 } cb_decision_input;
 
 typedef enum {
 	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_MISFIT, CB_WHY_BANKED
+	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND
 } cb_decision_reason;
 
 typedef struct {

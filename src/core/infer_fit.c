@@ -407,6 +407,36 @@ static cb_candidate *fit_two_stages(const cb_fit_set *set, size_t *n)
 	return cand;
 }
 
+double cb_fit_direct(const cb_fit_set *set, const cb_geometry *g, size_t step)
+{
+	double total = 0;
+	for (int e = 0; e < CB_NELEM; e++) {
+		double best = INFINITY;
+		for (unsigned gi = 0; gi < set->ngroupings && set->n[e]; gi++) {
+			cb_sums s = { 0 };
+			for (size_t k = 0; k < set->n[e]; k += step) {
+				const cb_obs *o = &set->ds->obs[set->idx[e][k]];
+				double p = cb_passes(g, set->groupings[gi], o->elem_bytes, o->lanes,
+						     set->ds->subgroup);
+				double t = o->t;
+				s.s0 += 1 / (t * t);
+				s.s1 += p / (t * t);
+				s.s2 += p * p / (t * t);
+				s.t0 += 1 / t;
+				s.t1 += p / t;
+				s.tt += 1;
+			}
+			cb_line_fit f = cb_sums_solve(&s);
+			best = f.sse < best ? f.sse : best;
+		}
+		if (set->n[e])
+			total += best;
+		if (cb_stop_signal)
+			return NAN;
+	}
+	return total;
+}
+
 cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cache, size_t *n)
 {
 	cb_candidate *cand;

@@ -59,6 +59,11 @@ cb_line_fit cb_sums_solve(const cb_sums *s);
  * stop was asked for. CACHE, when not NULL, holds the passes of SET's tables. */
 cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cache, size_t *n);
 
+/* The residual of geometry G (its broadcast and packing rules, each element size's best
+ * grouping) fitted on every STEP-th observation of SET, passes computed directly: for
+ * geometries outside the family. NAN when a stop was asked for. */
+double cb_fit_direct(const cb_fit_set *set, const cb_geometry *g, size_t step);
+
 /* The number of candidate models of the family (what the report counts). */
 size_t cb_family_size(void);
 /* Lanes per pass a candidate may have for sub-groups of SUBGROUP: 4, 8, ... dividing it, and

@@ -12,7 +12,7 @@
 #ifndef CB_INFER_QUALITY_H
 #define CB_INFER_QUALITY_H
 
-#include "core/infer.h"
+#include "core/fit.h"
 
 /* The error a correct model may show beyond the measured noise (relative). */
 #define CB_MODEL_ALLOWANCE 0.02

@@ -51,18 +51,50 @@ char *cb_xstrdup(const char *s)
 	return p;
 }
 
+/* The length of the valid UTF-8 sequence at P (1 to 4), or 0; *CP gets its code point. */
+static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
+{
+	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3 :
+		   p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : 0;
+	if (!n)
+		return 0;
+	uint32_t c = n == 1 ? p[0] : p[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* C0, DEL, C1 (U+0080..U+009F: CSI, OSC in 8-bit terminals) and the bidirectional controls
+ * that reorder what a terminal shows (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069). */
+static bool is_control(uint32_t c)
+{
+	return c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x61c || c == 0x200e || c == 0x200f ||
+	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+}
+
 char *cb_escape_controls(const char *s)
 {
-	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		n += *p < 0x20 || *p == 0x7f ? 4 : 1;
-	char *out = cb_xmalloc(n + 1), *o = out;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			snprintf(o, 5, "\\x%02x", *p);
-			o += 4;
+	/* An escape takes at most 4 bytes per input byte ("\\xNN" for one, "\\u009b" for two). */
+	char *out = cb_xmalloc(4 * strlen(s) + 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		uint32_t c;
+		size_t n = utf8_seq(p, &c);
+		if (!n) { /* not UTF-8: the byte itself, escaped */
+			o += sprintf(o, "\\x%02x", *p++);
+		} else if (is_control(c)) {
+			o += c < 0x80 ? sprintf(o, "\\x%02x", (unsigned)c) : sprintf(o, "\\u%04x", (unsigned)c);
+			p += n;
 		} else {
-			*o++ = (char)*p;
+			memcpy(o, p, n);
+			o += n;
+			p += n;
 		}
 	}
 	*o = '\0';

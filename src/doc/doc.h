@@ -23,6 +23,12 @@
 /* Inputs larger than this are refused rather than parsed (every kind of input). */
 #define CB_DOC_MAX_BYTES (256UL * 1024 * 1024)
 #define CB_DOC_MAX_MEASUREMENTS 200000
+/* The times a reader accepts (ns per step): a launch lasts at most a second, and a timer ticks
+ * at a nanosecond at best; beyond a wide margin on both sides a time is no measurement. */
+#define CB_DOC_MIN_NS 1e-6
+#define CB_DOC_MAX_NS 1e12
+/* The largest ratio to the baseline a measurement's statistics may hold. */
+#define CB_DOC_MAX_RATIO 1e9
 
 enum {
 	CB_DOC_REQUIRE_TIMES = 1  /* every measurement needs ns_per_access (a result, not a plan) */

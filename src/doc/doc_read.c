@@ -172,6 +172,12 @@ static cb_rc read_stats(reader *rd, json_t *s, size_t i, cb_ratio_stats *st)
 	    !json_is_boolean(conv))
 		return fail(rd, "measurements[%zu].stats must have rounds, ratio_median, ratio_ci95 "
 			    "[low, high], ratio_mad, outliers, invalid and converged", i);
+	/* Ratios to the baseline time: anything near the double range is no measurement. */
+	const json_t *ratio[] = { med, json_array_get(ci, 0), json_array_get(ci, 1), mad };
+	for (size_t k = 0; k < sizeof ratio / sizeof ratio[0]; k++)
+		if (fabs(json_number_value(ratio[k])) > CB_DOC_MAX_RATIO)
+			return fail(rd, "measurements[%zu].stats holds a ratio of %g (at most %g)", i,
+				    json_number_value(ratio[k]), CB_DOC_MAX_RATIO);
 	st->rounds = (unsigned)json_integer_value(rounds);
 	st->median = json_number_value(med);
 	st->ci_lo = json_number_value(json_array_get(ci, 0));
@@ -243,6 +249,9 @@ static cb_rc read_time(reader *rd, json_t *jm, size_t i, cb_measurement *m)
 	double tv = json_number_value(t);
 	if (!isfinite(tv) || tv <= 0)
 		return fail(rd, "measurements[%zu].ns_per_access = %g is not a positive time", i, tv);
+	if (tv < CB_DOC_MIN_NS || tv > CB_DOC_MAX_NS)
+		return fail(rd, "measurements[%zu].ns_per_access = %g ns is outside what a device "
+			    "measures (%g to %g ns per step)", i, tv, CB_DOC_MIN_NS, CB_DOC_MAX_NS);
 	m->ns_per_access = tv;
 	return CB_OK;
 }

@@ -243,7 +243,7 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 		"(flat %.1f%%), explains %.1f%% of the variation\n", inf->n_fit, inf->candidates,
 		100 * inf->best.rms, 100 * inf->flat.rms, 100 * (inf->r2 > 0 ? inf->r2 : 0));
 	const cb_fit_quality *q = &inf->quality;
-	if (q->judged) {
+	if (q->judged && isfinite(q->misfit)) {
 		fprintf(out, "Fit check:  %smisses by %.2fx the expected error (",
 			inf->status == CB_BANKED ? "" : "the best bank model ", q->misfit);
 		if (q->noise_known)
@@ -261,6 +261,9 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 		fprintf(out, "Validation: %zu random tables not used for the fit: RMS error %.1f%%, "
 			"worst %.1f%%, %.0f%% within 10%%\n", inf->val_n, 100 * inf->val_rms,
 			100 * inf->val_max, 100 * inf->val_within10);
+	else if (inf->n_holdout)
+		fprintf(out, "Validation: none (no model predicts the %zu random tables)\n",
+			inf->n_holdout);
 	else
 		fprintf(out, "Validation: none (the document has no random tables)\n");
 }
