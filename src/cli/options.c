@@ -122,7 +122,7 @@ static const option table[] = {
 	{ "local", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(local_size), NULL, 0, "X[,Y[,Z]]",
 	  "lint: the work-group size the kernel is launched with", NULL },
 	{ "kernel", 'k', LINT, K_STRING, 0, 0, 0, NULL, OFF(kernel_name), NULL, 0, "NAME",
-	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other; json needs one)", NULL },
+	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other)", NULL },
 	{ "group", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(group_id), NULL, 0, "X[,Y[,Z]]",
 	  "lint: the id of the simulated work-group (default 0,0,0)", NULL },
 	{ "include", 'I', LINT, K_LIST, 0, 0, 0, NULL, OFF(includes), NULL, 0, "DIR",

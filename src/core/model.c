@@ -187,18 +187,42 @@ static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_wor
 	return worst;
 }
 
+/* A table prepared for G, the bank of each of its words and the lanes served together: what
+ * the passes and the schedule share. False when the table cannot be modelled. */
+typedef struct {
+	cb_prepared p;
+	uint16_t *banks;
+	unsigned eff;
+} banked;
+
+static bool bank_table(const cb_geometry *g, unsigned group, unsigned elem_bytes,
+		       const uint32_t *offsets, const bool *active, unsigned nlanes, banked *b)
+{
+	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
+	    !cb_prepare_active(&b->p, g->width, elem_bytes, offsets, active, nlanes))
+		return false;
+	b->banks = cb_xmalloc((b->p.nwords ? b->p.nwords : 1) * sizeof *b->banks);
+	cb_prepared_banks(&b->p, g->banks, b->banks);
+	b->eff = cb_effective_group(&b->p, g->broadcast && g->pair_packing, group);
+	return true;
+}
+
+static void banked_free(banked *b)
+{
+	free(b->banks);
+	cb_prepared_free(&b->p);
+}
+
 unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 			  const uint32_t *offsets, const bool *active, unsigned nlanes,
 			  unsigned *pass_of_lane)
 {
-	cb_prepared p;
-	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
-	    !cb_prepare_active(&p, g->width, elem_bytes, offsets, active, nlanes))
+	banked b;
+	if (!bank_table(g, group, elem_bytes, offsets, active, nlanes, &b))
 		return 0;
-	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
-	cb_prepared_banks(&p, g->banks, banks);
-	unsigned eff = cb_effective_group(&p, g->broadcast && g->pair_packing, group);
-	unsigned total = 0;
+	const cb_prepared p = b.p;
+	const uint16_t *banks = b.banks;
+	unsigned eff = b.eff, total = 0;
 	for (unsigned g0 = 0; g0 < p.nlanes; g0 += eff) {
 		unsigned g1 = g0 + eff < p.nlanes ? g0 + eff : p.nlanes;
 		unsigned n = schedule_group(&p, banks, g, g0, g1, pass_of_lane);
@@ -207,8 +231,7 @@ unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_by
 				pass_of_lane[l] += total;
 		total += n;
 	}
-	free(banks);
-	cb_prepared_free(&p);
+	banked_free(&b);
 	return total;
 }
 
@@ -242,15 +265,10 @@ unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 unsigned cb_passes_active(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 			  const uint32_t *offsets, const bool *active, unsigned nlanes)
 {
-	cb_prepared p;
-	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
-	    !cb_prepare_active(&p, g->width, elem_bytes, offsets, active, nlanes))
+	banked b;
+	if (!bank_table(g, group, elem_bytes, offsets, active, nlanes, &b))
 		return 0;
-	uint16_t *banks = cb_xmalloc((p.nwords ? p.nwords : 1) * sizeof *banks);
-	cb_prepared_banks(&p, g->banks, banks);
-	unsigned eff = cb_effective_group(&p, g->broadcast && g->pair_packing, group);
-	unsigned passes = cb_prepared_passes(&p, banks, g->banks, g->broadcast, eff);
-	free(banks);
-	cb_prepared_free(&p);
+	unsigned passes = cb_prepared_passes(&b.p, b.banks, g->banks, g->broadcast, b.eff);
+	banked_free(&b);
 	return passes;
 }

@@ -52,30 +52,33 @@ static char *valid_utf8(char *s)
 	return s;
 }
 
-/* A string property, or a copy of "?" when the driver refuses it (drivers differ, never crash). */
-static char *platform_string(cl_platform_id p, cl_platform_info what)
+/* A string property of a platform (PLATFORM) or a device, or a copy of "?" when the driver
+ * refuses it (drivers differ, never crash). */
+static char *info_string(cl_platform_id platform, cl_device_id device, cl_uint what)
 {
 	size_t n = 0;
-	if (clGetPlatformInfo(p, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
+	cl_int st = platform ? clGetPlatformInfo(platform, what, 0, NULL, &n)
+			     : clGetDeviceInfo(device, what, 0, NULL, &n);
+	if (st != CL_SUCCESS || n == 0)
 		return cb_xstrdup("?");
 	char *s = cb_xcalloc(1, n + 1);
-	if (clGetPlatformInfo(p, what, n, s, NULL) != CL_SUCCESS) {
+	st = platform ? clGetPlatformInfo(platform, what, n, s, NULL)
+		      : clGetDeviceInfo(device, what, n, s, NULL);
+	if (st != CL_SUCCESS) {
 		free(s);
 		return cb_xstrdup("?");
 	}
-	return valid_utf8(s);
+	return s;
+}
+
+static char *platform_string(cl_platform_id p, cl_platform_info what)
+{
+	return valid_utf8(info_string(p, NULL, what));
 }
 
 static char *device_string(cl_device_id d, cl_device_info what)
 {
-	size_t n = 0;
-	if (clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
-		return cb_xstrdup("?");
-	char *s = cb_xcalloc(1, n + 1);
-	if (clGetDeviceInfo(d, what, n, s, NULL) != CL_SUCCESS) {
-		free(s);
-		return cb_xstrdup("?");
-	}
+	char *s = info_string(NULL, d, what);
 	/* Some drivers pad names with spaces. */
 	size_t len = strlen(s);
 	while (len && isspace((unsigned char)s[len - 1]))
