@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..102"
+echo "1..103"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -448,3 +448,8 @@ done
 "$CLBANKS" compare "$TMP/c1.json" "$H200" > "$TMP/c1.cmp" 2>&1
 assert "C1 controls and bidi overrides are escaped in compare" \
 	sh -c "! grep -q \"\$(printf '\\302\\233')\" '$TMP/c1.cmp' && ! grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/c1.cmp'"
+
+# issue 25: a latency run of stores says at once that stores cannot be timed there.
+expect "--regime latency --ops store warns that a store chain has no dependency to time" 0 \
+	"warning: --regime latency with stores: a store chain has no dependency to time" \
+	$STUB "$CLBANKS" --regime latency --ops store --quick -o "$TMP/lat-store.json"

@@ -123,6 +123,10 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	if (o->quick && !cb_option_given(o, "ci-target"))
 		ro->ci_target = 0.05;
 	ro->all_narrow = cb_option_given(o, "ci-target");
+	if (ro->latency && cb_option_given(o, "ops") && (o->ops & CB_OP_BIT(CB_OP_STORE)))
+		cb_note(n, CB_NOTE_WARNING, "--regime latency with stores: a store chain has no "
+			"dependency to time, so stores come out inconclusive there; measure them in the "
+			"throughput regime (the default)");
 	static const cb_timer_mode timers[] = { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST };
 	const char *t = getenv("CLBANKS_TIMER");
 	if (o->timer >= 0)
