@@ -19,13 +19,26 @@ void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsi
 		lanes[l] = (row * cols + cb_swizzle_column(row, l % cols, bits, shift)) * elem_bytes;
 }
 
-void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n)
+void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n)
 {
 	unsigned mask = (1u << bits) - 1u;
 	if (shift)
-		snprintf(buf, n, "%s[r][c ^ ((r >> %u) & %u)]", name, shift, mask);
+		snprintf(buf, n, "c ^ ((r >> %u) & %u)", shift, mask);
 	else
-		snprintf(buf, n, "%s[r][c ^ (r & %u)]", name, mask);
+		snprintf(buf, n, "c ^ (r & %u)", mask);
+}
+
+void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n)
+{
+	char col[64];
+	cb_swizzle_column_expr(bits, shift, col, sizeof col);
+	snprintf(buf, n, "%s[r][%s]", name, col);
+}
+
+bool cb_fix_beats(double passes, unsigned long bytes, double best_passes,
+		  unsigned long best_bytes)
+{
+	return passes < best_passes || (passes == best_passes && bytes < best_bytes);
 }
 
 unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes)
@@ -37,12 +50,9 @@ unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes)
 static void keep(const cb_fix_space *s, const cb_fix *c, const cb_fix_score *sc, bool *found,
 		 cb_fix *best, cb_fix_score *score)
 {
-	if (*found) {
-		double a = sc->total_passes, b = score->total_passes;
-		if (a > b || (a == b && cb_fix_bytes(c, s->rows, s->elem_bytes) >=
-				       cb_fix_bytes(best, s->rows, s->elem_bytes)))
-			return;
-	}
+	if (*found && !cb_fix_beats(sc->total_passes, cb_fix_bytes(c, s->rows, s->elem_bytes),
+				    score->total_passes, cb_fix_bytes(best, s->rows, s->elem_bytes)))
+		return;
 	*found = true;
 	*best = *c;
 	*score = *sc;

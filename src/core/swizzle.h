@@ -21,6 +21,8 @@ void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, u
 /* A row write: lane l writes row ROW, column l (n <= cols). */
 void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			  unsigned bits, unsigned shift, unsigned row);
+/* The swizzled column: "c ^ ((r >> 1) & 15)", "c ^ (r & 31)". */
+void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n);
 /* The declaration's index expression: "tile[r][c ^ ((r >> 1) & 15)]", "tile[r][c ^ (r & 31)]". */
 void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n);
 
@@ -76,6 +78,10 @@ typedef struct {
 
 /* The one search (advice and lint): each candidate of SPACE in order, judged by JUDGE. */
 void cb_fix_search(const cb_fix_space *space, cb_fix_judge judge, void *ctx, cb_fix_result *out);
+/* Does a fix of PASSES in all and BYTES of memory beat the best so far? Fewer passes, then
+ * less memory: the order of the one search, and of lint's choice across row widths. */
+bool cb_fix_beats(double passes, unsigned long bytes, double best_passes,
+		  unsigned long best_bytes);
 /* Bytes a fix adds to a tile of ROWS rows. */
 unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes);
 

@@ -408,21 +408,26 @@ static bool line_suppressed(const char *text, size_t len, unsigned line)
 /* Accesses on a line that says CB_LINT_SUPPRESS, a conflict the author accepts. */
 static void suppressions(cb_lint_result *res)
 {
+	/* Accesses come sorted by file: each file is read once, when the file changes. */
+	const char *file = NULL;
+	char *text = NULL;
+	size_t len = 0;
 	for (size_t i = 0; i < res->naccesses; i++) {
 		cb_lint_access *a = &res->accesses[i];
-		char *text = NULL;
-		size_t len = 0;
-		cb_error ignored;
-		if (!a->file[0] || (i > 0 && strcmp(res->accesses[i - 1].file, a->file) == 0 &&
-				    res->accesses[i - 1].line == a->line)) {
-			a->suppressed = i > 0 && res->accesses[i - 1].suppressed && a->file[0];
+		if (!a->file[0])
 			continue;
+		if (!file || strcmp(file, a->file) != 0) {
+			cb_error ignored;
+			free(text);
+			text = NULL;
+			file = a->file;
+			if (cb_read_file(file, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
+					 &text, &len, &ignored) != CB_OK)
+				text = NULL;
 		}
-		if (cb_read_file(a->file, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
-				 &text, &len, &ignored) == CB_OK)
-			a->suppressed = line_suppressed(text, len, a->line);
-		free(text);
+		a->suppressed = text && line_suppressed(text, len, a->line);
 	}
+	free(text);
 }
 
 static int access_order(const void *x, const void *y)

@@ -295,12 +295,6 @@ static void choice(const cb_fix *f, const cb_fix_score *sc, unsigned rows, unsig
 		sc->at_minimum };
 }
 
-static bool better(const cb_lint_fix_choice *a, const cb_lint_fix_choice *b)
-{
-	return a->total_passes < b->total_passes ||
-	       (a->total_passes == b->total_passes && a->bytes < b->bytes);
-}
-
 /* The search over one shape (ROWS x COLS); keeps the best fix and the other kind's best. */
 static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix *fix)
 {
@@ -319,7 +313,8 @@ static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix
 		choice(res.best.swizzle ? &res.pad_best : &res.swizzle_best,
 		       res.best.swizzle ? &res.pad_best_score : &res.swizzle_best_score, rows, E,
 		       &alt);
-	if (fix->found && !better(&best, &fix->best))
+	if (fix->found && !cb_fix_beats(best.total_passes, best.bytes, fix->best.total_passes,
+					fix->best.bytes))
 		return;
 	fix->found = true;
 	fix->best = best;

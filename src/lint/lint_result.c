@@ -3,6 +3,7 @@
  * the result's names and memory. */
 #include "config.h"
 #include "lint/lint.h"
+#include "core/swizzle.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -103,14 +104,10 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
 		      char *buf, size_t n)
 {
-	unsigned mask = (1u << c->bits) - 1u;
 	char sw[64];
-	if (c->shift)
-		snprintf(sw, sizeof sw, "c ^ ((r >> %u) & %u)", c->shift, mask);
-	else
-		snprintf(sw, sizeof sw, "c ^ (r & %u)", mask);
+	cb_swizzle_column_expr(c->bits, c->shift, sw, sizeof sw);
 	if (o->rank == 2 && c->swizzle)
-		snprintf(buf, n, "%s[r][%s]", o->name, sw);
+		cb_swizzle_expr(o->name, c->bits, c->shift, buf, n);
 	else if (o->rank == 2)
 		snprintf(buf, n, "%s %s[%" PRIu64 "][%" PRIu64 "+%u]", o->elem_type, o->name,
 			 o->dims[0], o->dims[1], c->pad);
