@@ -4,6 +4,7 @@
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/cmd_lint_measure.h"
 #include "cli/lint_exec.h"
 #include "cli/options.h"
 #include "cli/outfile.h"
@@ -81,7 +82,8 @@ static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command
 	if ((flags & NO_OPERANDS) && o->nargs > 0)
 		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
 	if (flags & IN_HELPER)
-		return lint ? lint(o, err) : cb_lint_exec(argc, argv, err);
+		return lint ? lint(o, err) : o->measure ? cb_cmd_lint_measure(o, argc, argv, err)
+						       : cb_lint_exec(argc, argv, err);
 	return commands[o->cmd].fn(o, err);
 }
 

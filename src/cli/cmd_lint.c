@@ -4,11 +4,13 @@
 #include "config.h"
 #include "cli/commands.h"
 #include "cli/outfile.h"
+#include "core/plan.h"
 #include "core/select.h"
 #include "core/util.h"
 #include "doc/doc.h"
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
+#include "lint/lint_measure.h"
 #include "views/lint_text.h"
 
 #include <stdio.h>
@@ -47,12 +49,20 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "lint takes one kernel file; "
 				    "unexpected argument '%s'" : "lint needs a kernel file: clbanks lint "
 				    "KERNEL.cl --model FILE --local X[,Y[,Z]]", o->nargs ? o->args[1] : "");
-	if (!o->model)
-		return cb_error_set(err, CB_ERR_USAGE, "lint needs --model FILE (an analyzed result "
-				    "document) and --local X[,Y[,Z]] (the work-group size) unless the "
-				    "kernel has a reqd_work_group_size");
+	bool plan = o->format == CB_OPT_FORMAT_PLAN;
+	if (plan && o->measured)
+		return cb_error_set(err, CB_ERR_USAGE, "lint --format plan writes the lane tables to "
+				    "measure; --measured reads a measurement of them: one or the other");
+	if (o->measure && !plan && !o->measured)
+		return cb_error_set(err, CB_ERR_USAGE, "lint --measure is run by clbanks (the program "
+				    "that measures), not by the lint helper itself");
+	if (!o->model && !o->measured && !(plan && o->subgroup))
+		return cb_error_set(err, CB_ERR_USAGE, plan ? "lint --format plan needs --model FILE "
+				    "or --subgroup N (the sub-group size of the tables)" : "lint needs "
+				    "--model FILE (an analyzed result document) and --local X[,Y[,Z]] "
+				    "(the work-group size) unless the kernel has a reqd_work_group_size");
 	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
-		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json or sarif, not csv");
+		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json, sarif or plan, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])
@@ -63,8 +73,8 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 }
 
 /* The request, with the work-group size and id checked. */
-static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_lint_request *q,
-			  cb_error *err)
+static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool has_model,
+			  cb_lint_request *q, cb_error *err)
 {
 	memset(q, 0, sizeof *q);
 	q->kernel_path = o->args[0];
@@ -91,7 +101,8 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, cb_li
 	q->args = o->kernel_args.v;
 	q->nargs = o->kernel_args.n;
 	q->pricer = &m->pricer;
-	q->model = m;
+	q->model = has_model ? m : NULL;
+	q->keep_tables = o->measured || o->format == CB_OPT_FORMAT_PLAN;
 	/* The environment is the CLI's to read; the library runs the clang it is given. */
 	const char *clang = getenv("CLBANKS_CLANG");
 	q->clang = clang && *clang ? clang : NULL;
@@ -153,6 +164,14 @@ static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res,
 	return rc;
 }
 
+/* Element size E's fitted time from SRC into DST (what --measure's prediction uses). */
+static void copy_time(cb_lint_op_model *dst, const cb_recorded_model *src, int e)
+{
+	dst->has_time[e] = src->has_time[e];
+	dst->t0[e] = src->t0_ns[e];
+	dst->cost[e] = src->cost_ns[e];
+}
+
 /* Stores and atomics get their own model, size by size by the core rule (core/select.h),
  * when the sizes that have one share one geometry; a size without one cannot be priced.
  * An op the document never measured is priced with the loads' model (the text and JSON say
@@ -162,6 +181,7 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
 		cb_geometry g = { 0 };
 		unsigned lanes[CB_NELEM] = { 0 };
+		int from[CB_NELEM];
 		bool any = false, by_size = false;
 		for (int e = 0; e < CB_NELEM; e++) {
 			cb_model_choice c;
@@ -172,18 +192,24 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 				continue; /* sizes that disagree: only the first geometry prices */
 			g = c.geom;
 			lanes[e] = c.lanes_per_pass;
+			from[e] = c.source == CB_CHOICE_BY_SIZE ? 1 : 0;
 			by_size |= c.source == CB_CHOICE_BY_SIZE;
 			any = true;
 		}
 		if (any) {
 			cb_lint_model_set_op(m, (cb_op)op, &g, lanes);
 			m->ops[op].by_size = by_size;
+			for (int e = 0; e < CB_NELEM; e++)
+				if (lanes[e])
+					copy_time(&m->ops[op], from[e] ? &r->recorded_size[op][e] :
+						  &r->recorded[op], e);
 		}
 	}
 }
 
-/* The loads' model and the others' from the document at PATH, read once. */
-static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
+/* The loads' model and the others' from the document at PATH, read once; SUBGROUP (0: any)
+ * the sub-group size it must have. */
+static cb_rc lint_model(const char *path, unsigned subgroup, cb_lint_model *m, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
@@ -195,49 +221,124 @@ static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
 	if (rc == CB_OK && c.source == CB_CHOICE_FLAT) {
 		cb_lint_pricer_flat(m, r.device.subgroup_size);
-	} else if (rc == CB_OK) {
+	}
+	if (rc == CB_OK && subgroup && subgroup != r.device.subgroup_size)
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes; the "
+				  "tables to measure are of %u (the device's): lint with a model of "
+				  "this device", path, r.device.subgroup_size, subgroup);
+	if (rc == CB_OK && c.source != CB_CHOICE_FLAT) {
 		cb_recorded_model *rec = &r.recorded[CB_OP_LOAD];
 		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r.device.subgroup_size);
+		for (int e = 0; e < CB_NELEM; e++)
+			copy_time(&m->ops[CB_OP_LOAD], rec, e);
 		add_op_models(&r, m);
 	}
 	cb_result_free(&r);
 	return rc;
 }
 
+static void render_plan(FILE *out, const void *p)
+{
+	char *s = cb_doc_write(p);
+	if (s)
+		fputs(s, out);
+	free(s);
+}
+
+/* The pricer: --model's, or without one (a measurement only) one pass for everything on
+ * sub-groups of SUBGROUP lanes, no prediction reported. */
+static cb_rc pricer(const cb_cli_options *o, unsigned subgroup, cb_lint_model *m, bool *has_model,
+		    cb_error *err)
+{
+	*has_model = o->model != NULL;
+	if (o->model)
+		return lint_model(o->model, subgroup, m, err);
+	if (subgroup < 4 || subgroup > CB_MAX_LANES)
+		return cb_error_set(err, CB_ERR_INPUT, "%s: sub-group size %u is outside 4..%u",
+				    o->measured, subgroup, CB_MAX_LANES);
+	cb_lint_pricer_flat(m, subgroup);
+	return CB_OK;
+}
+
+/* --format plan: the lane tables as a plan; --measured: the measured figures added. */
+static cb_rc measurement(const cb_cli_options *o, cb_lint_result *res, size_t nres,
+			 const cb_result *measured, cb_error *err)
+{
+	if (o->measured)
+		return cb_lint_apply_measured(res, nres, measured, err);
+	if (o->format != CB_OPT_FORMAT_PLAN)
+		return CB_OK;
+	cb_result plan;
+	unsigned long local = o->local_mem ? o->local_mem : CB_DEFAULT_LOCAL_BYTES;
+	cb_rc rc = cb_lint_plan(res, nres, res[0].subgroup, local, &plan, err);
+	if (rc == CB_OK && plan.nms == 0)
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s: no __local access can be measured",
+				  o->args[0]);
+	if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, render_plan, &plan, err);
+	cb_result_free(&plan);
+	return rc;
+}
+
+/* --fail-on-conflict over every kernel linted: a predicted or measured conflict, or an
+ * unknown access unless --allow-unknown. */
+static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nres, cb_error *err)
+{
+	size_t unknown = 0;
+	bool conflict = false, measured = false;
+	for (size_t i = 0; i < nres; i++) {
+		unknown += cb_lint_unknown_count(&res[i]);
+		conflict |= cb_lint_has_conflict(&res[i]);
+		for (size_t j = 0; j < res[i].naccesses; j++) {
+			const cb_lint_access *a = &res[i].accesses[j];
+			measured |= a->measured.done && !a->suppressed &&
+				    a->measured.ci_lo > CB_LINT_MEASURE_CONFLICT;
+		}
+	}
+	if (!o->fail_on_conflict)
+		return CB_OK;
+	if (conflict || measured)
+		return cb_error_set(err, CB_ERR_QUALITY, "%s: a %s __local access conflicts "
+				    "(--fail-on-conflict)", o->args[0], conflict ? "predicted" :
+				    "measured");
+	if (unknown && !o->allow_unknown)
+		return cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
+				    "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
+				    "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
+	return CB_OK;
+}
+
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 {
+	cb_result measured;
+	cb_result_init(&measured);
 	cb_rc rc = check_args(o, err);
 	if (rc == CB_OK)
 		rc = cb_output_check(o->output, o->force, err);
+	if (rc == CB_OK && o->measured)
+		rc = cb_doc_read(o->measured, CB_DOC_REQUIRE_TIMES, &measured, err);
+	unsigned subgroup = o->subgroup ? (unsigned)o->subgroup : measured.device.subgroup_size;
 	cb_lint_model m;
+	bool has_model = false;
 	if (rc == CB_OK)
-		rc = lint_model(o->model, &m, err);
-	if (rc != CB_OK)
-		return rc;
+		rc = pricer(o, subgroup, &m, &has_model, err);
 	cb_lint_request q;
 	cb_lint_result *res = NULL;
 	size_t nres = 0;
-	rc = make_request(o, &m, &q, err);
+	if (rc == CB_OK)
+		rc = make_request(o, &m, has_model, &q, err);
 	if (rc == CB_OK)
 		rc = lint_all(&q, &res, &nres, err);
-	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
 	if (rc == CB_OK)
+		rc = measurement(o, res, nres, &measured, err);
+	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
+	if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
-	size_t unknown = 0;
-	bool conflict = false;
-	for (size_t i = 0; rc == CB_OK && i < nres; i++) {
-		unknown += cb_lint_unknown_count(&res[i]);
-		conflict |= cb_lint_has_conflict(&res[i]);
-	}
-	if (rc == CB_OK && o->fail_on_conflict && conflict)
-		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: a predicted __local access conflicts "
-				  "(--fail-on-conflict)", o->args[0]);
-	else if (rc == CB_OK && o->fail_on_conflict && unknown && !o->allow_unknown)
-		rc = cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
-				  "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
-				  "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
+	if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
+		rc = gate(o, res, nres, err);
 	for (size_t i = 0; i < nres; i++)
 		cb_lint_result_free(&res[i]);
 	free(res);
+	cb_result_free(&measured);
 	return rc;
 }

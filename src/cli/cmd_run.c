@@ -86,9 +86,8 @@ bool cb_device_spec_all(const cb_cli_options *o)
 	return spec && strcmp(spec, "all") == 0;
 }
 
-/* The device: --device, else $CLBANKS_DEVICE, else the default. */
-static cb_rc pick_device(const cb_cli_options *o, const cb_device_list *list, size_t *idx,
-			 cb_error *err)
+cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list, size_t *idx,
+		     cb_error *err)
 {
 	const char *spec = device_spec(o);
 	if (spec && *spec)
@@ -190,7 +189,7 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
-	if ((rc = pick_device(o, &list, &idx, err)) == CB_OK)
+	if ((rc = cb_pick_device(o, &list, &idx, err)) == CB_OK)
 		rc = cb_run_device(o, &ro, &list.items[idx], r, err);
 	cb_devices_free(&list);
 	return rc;

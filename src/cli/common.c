@@ -163,7 +163,7 @@ cb_format cb_format_for_path(const char *path, cb_format dflt)
 cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
 {
 	static const cb_format by_index[] = { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF,
-					      CB_FMT_TEXT, CB_FMT_TEXT };
+					      CB_FMT_TEXT, CB_FMT_TEXT, CB_FMT_TEXT };
 	return o->format >= 0 ? by_index[o->format] : dflt;
 }
 

@@ -31,42 +31,89 @@ static void self_dir(const char *argv0, char *dir, size_t n)
 	snprintf(dir, n, "%s", slash ? path : "");
 }
 
-cb_rc cb_lint_exec(int argc, char **argv, cb_error *err)
+/* Where the helper may be, in order: $CLBANKS_LINT (alone, when set), beside this program,
+ * installed. */
+static int candidates(const char *argv0, char (*c)[PATH_MAX + 32], char *dir, size_t n)
 {
-#ifndef CB_HAVE_LLVM
-	(void)argc;
-	(void)argv;
-	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
-			    "and clang and reconfigure with --with-llvm");
-#else
-	char dir[PATH_MAX], candidates[3][PATH_MAX + 32];
-	int n = 0;
+	int k = 0;
 	const char *env = getenv("CLBANKS_LINT");
-	if (env && *env)
-		snprintf(candidates[n++], sizeof candidates[0], "%s", env);
-	self_dir(argv[0], dir, sizeof dir);
-	if (dir[0])
-		snprintf(candidates[n++], sizeof candidates[0], "%s/%s", dir, HELPER);
-	snprintf(candidates[n++], sizeof candidates[0], "%s/%s", CB_PKGLIBEXECDIR, HELPER);
-	char **args = malloc(((size_t)argc + 1) * sizeof *args);
-	if (!args)
-		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
-	memcpy(args, argv, (size_t)argc * sizeof *args);
-	args[argc] = NULL;
-	fflush(NULL);
-	for (int i = 0; i < n; i++) {
-		args[0] = candidates[i];
-		execv(candidates[i], args);
-		if (env && *env && i == 0)
-			break; /* CLBANKS_LINT names the one to run */
+	if (env && *env) {
+		snprintf(c[k++], sizeof c[0], "%s", env);
+		dir[0] = '\0';
+		return k;
 	}
-	int e = errno;
-	free(args);
+	self_dir(argv0, dir, n);
+	if (dir[0])
+		snprintf(c[k++], sizeof c[0], "%s/%s", dir, HELPER);
+	snprintf(c[k++], sizeof c[0], "%s/%s", CB_PKGLIBEXECDIR, HELPER);
+	return k;
+}
+
+static cb_rc not_found(const char *dir, int e, cb_error *err)
+{
+	const char *env = getenv("CLBANKS_LINT");
 	if (env && *env)
 		return cb_error_set(err, CB_ERR_RUNTIME, "cannot run CLBANKS_LINT=%s: %s", env,
 				    strerror(e));
 	return cb_error_set(err, CB_ERR_RUNTIME, "cannot run the lint helper %s (looked in %s%s%s): "
 			    "%s", HELPER, dir[0] ? dir : "", dir[0] ? " and " : "", CB_PKGLIBEXECDIR,
 			    strerror(e));
+}
+
+cb_rc cb_lint_helper_path(const char *argv0, char *path, size_t n, cb_error *err)
+{
+#ifndef CB_HAVE_LLVM
+	(void)argv0;
+	(void)path;
+	(void)n;
+	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
+			    "and clang and reconfigure with --with-llvm");
+#else
+	char dir[PATH_MAX], c[3][PATH_MAX + 32];
+	int k = candidates(argv0, c, dir, sizeof dir), e = ENOENT;
+	for (int i = 0; i < k; i++) {
+		if (access(c[i], X_OK) == 0) {
+			snprintf(path, n, "%s", c[i]);
+			return CB_OK;
+		}
+		e = errno;
+	}
+	return not_found(dir, e, err);
 #endif
+}
+
+cb_rc cb_lint_exec_with(int argc, char **argv, const char *const *extra, size_t nextra,
+			cb_error *err)
+{
+#ifndef CB_HAVE_LLVM
+	(void)argc;
+	(void)argv;
+	(void)extra;
+	(void)nextra;
+	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
+			    "and clang and reconfigure with --with-llvm");
+#else
+	char dir[PATH_MAX], c[3][PATH_MAX + 32];
+	int k = candidates(argv[0], c, dir, sizeof dir);
+	char **args = malloc(((size_t)argc + nextra + 1) * sizeof *args);
+	if (!args)
+		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
+	memcpy(args, argv, (size_t)argc * sizeof *args);
+	memcpy(args + argc, extra, nextra * sizeof *args);
+	args[(size_t)argc + nextra] = NULL;
+	fflush(NULL);
+	int e = ENOENT;
+	for (int i = 0; i < k; i++) {
+		args[0] = c[i];
+		execv(c[i], args);
+		e = errno;
+	}
+	free(args);
+	return not_found(dir, e, err);
+#endif
+}
+
+cb_rc cb_lint_exec(int argc, char **argv, cb_error *err)
+{
+	return cb_lint_exec_with(argc, argv, NULL, 0, err);
 }

@@ -20,6 +20,8 @@
 #define EXPORT (1u << CB_CMD_EXPORT)
 #define LINT (1u << CB_CMD_LINT)
 #define ALL ((1u << CB_NCMD) - 1)
+/* The run options that lint --measure takes for its measurement. */
+#define MEASURE (RUN | LINT)
 
 typedef enum {
 	K_FLAG,     /* bool */
@@ -49,11 +51,11 @@ typedef struct {
 #define OFF(f) offsetof(cb_cli_options, f)
 
 static const option table[] = {
-	{ "device", 'd', RUN, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
+	{ "device", 'd', MEASURE, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
 	  "device: index or P:D from --list, or a name substring\n"
 	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU);\n"
 	  "'all': every device in turn, one document each in -o DIR,\n"
-	  "then their compare table", NULL },
+	  "then their compare table; lint --measure: the device to time on", NULL },
 	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
 	  "list devices (the default marked) and exit", NULL },
 	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
@@ -62,11 +64,12 @@ static const option table[] = {
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
 	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT | EXPORT, K_CHOICE, 0, 0, 0,
-	  "text|json|csv|sarif|gpgpusim|gem5", OFF(format), NULL, 0, "FMT",
-	  "text, json or csv (default text; plan: json; lint: text or json)", NULL },
+	  "text|json|csv|sarif|gpgpusim|gem5|plan", OFF(format), NULL, 0, "FMT",
+	  "text, json or csv (default text; plan: json; lint: text, json,\n"
+	  "sarif, or plan: its lane tables as a plan for --plan)", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
-	{ "timer", 0, RUN, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
+	{ "timer", 0, MEASURE, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
 	  "what times launches: auto (the device's event timer when it agrees\n"
 	  "with the host clock, else the host clock; default), event or host\n"
 	  "(also $CLBANKS_TIMER)", NULL },
@@ -82,28 +85,28 @@ static const option table[] = {
 	  "fewer experiments and shorter launches", NULL },
 	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE",
 	  "run the experiments of FILE instead of the default plan", NULL },
-	{ "seed", 0, RUN | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
+	{ "seed", 0, MEASURE | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
 	  "seed of the plan and of the launch order (default 1)", NULL },
-	{ "subgroup", 0, RUN | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
+	{ "subgroup", 0, MEASURE | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
 	  OFF(measure_subgroup), "N", "sub-group size (default: from the driver, or measured);\n"
 	  "run --subgroup measure ignores what the driver says", NULL },
-	{ "min-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(min_rounds), NULL, 0, "N",
+	{ "min-rounds", 0, MEASURE, K_UINT, 6, 1000, 0, NULL, OFF(min_rounds), NULL, 0, "N",
 	  "rounds before the run may stop (default 6): it stops once the\n"
 	  "answer has settled",
 	  "need at least 6 rounds for a 95% confidence interval" },
-	{ "max-rounds", 0, RUN, K_UINT, 6, 1000, 0, NULL, OFF(max_rounds), NULL, 0, "N",
+	{ "max-rounds", 0, MEASURE, K_UINT, 6, 1000, 0, NULL, OFF(max_rounds), NULL, 0, "N",
 	  "most rounds (default 30; 12 with --quick)",
 	  "need at least 6 rounds for a 95% confidence interval" },
-	{ "ci-target", 0, RUN, K_DOUBLE, 0.1, 50, 0.01, NULL, OFF(ci_target), NULL, 0, "PCT",
+	{ "ci-target", 0, MEASURE, K_DOUBLE, 0.1, 50, 0.01, NULL, OFF(ci_target), NULL, 0, "PCT",
 	  "the 95% CI the printed ratios need (default 2; 5 with --quick);\n"
 	  "given, every ratio's CI must meet it before the run stops", NULL },
-	{ "max-kernel-ms", 0, RUN, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
+	{ "max-kernel-ms", 0, MEASURE, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
 	  "longest launch (default 50)", "longer launches risk a display watchdog reset" },
-	{ "timeout", 0, RUN, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",
+	{ "timeout", 0, MEASURE, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",
 	  "host watchdog of a launch or driver call (default 20)", NULL },
-	{ "local-mem", 0, RUN, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
+	{ "local-mem", 0, MEASURE, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
 	  "local memory per work-group (default min(device, 32768))", NULL },
-	{ "kernel-dir", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
+	{ "kernel-dir", 0, MEASURE, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
 	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)", NULL },
 	{ "build-options", 0, RUN | LINT, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
 	  "extra clBuildProgram options (run: also $CLBANKS_BUILD_OPTIONS;\nlint: passed to clang, "
@@ -140,6 +143,12 @@ static const option table[] = {
 	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
 	  "or an access is unknown",
 	  NULL },
+	{ "measure", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(measure), NULL, 0, NULL,
+	  "lint: time each access's lane tables on --device and report\n"
+	  "the measured slowdown beside the prediction (--model optional)", NULL },
+	{ "measured", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(measured), NULL, 0, "FILE",
+	  "lint: the measured slowdowns from FILE, a run of the plan that\n"
+	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)", NULL },
 	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
 	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
 	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
@@ -402,7 +411,11 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
 		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
 				   "json or csv", o->cmd_name);
-	if (o->format >= CB_OPT_FORMAT_GPGPUSIM && o->cmd != CB_CMD_EXPORT)
+	if (o->format == CB_OPT_FORMAT_PLAN && o->cmd != CB_CMD_LINT)
+		return usage_error(err, "--format plan is lint's (its lane tables); %s writes text, "
+				   "json or csv", o->cmd_name);
+	if ((o->format == CB_OPT_FORMAT_GPGPUSIM || o->format == CB_OPT_FORMAT_GEM5) &&
+	    o->cmd != CB_CMD_EXPORT)
 		return usage_error(err, "--format gpgpusim and gem5 are export's; %s writes text, "
 				   "json or csv", o->cmd_name);
 	if (o->min_rounds > o->max_rounds)

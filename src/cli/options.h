@@ -16,6 +16,7 @@
 #define CB_OPT_FORMAT_SARIF 3
 #define CB_OPT_FORMAT_GPGPUSIM 4
 #define CB_OPT_FORMAT_GEM5 5
+#define CB_OPT_FORMAT_PLAN 6
 
 enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
 		  CB_CMD_PLOT, CB_CMD_LINT, CB_CMD_EXPORT, CB_NCMD };
@@ -31,11 +32,13 @@ typedef struct {
 	const char *cmd_name; /* its name, for messages */
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
+	bool measure;              /* lint --measure */
 	bool fail_on_conflict, allow_unknown, summary;
 	int format;           /* index into "text|json|csv|sarif|gpgpusim|gem5", -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
+	const char *measured;      /* lint --measured FILE */
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride, active;
 	const char *ops_text, *op_text; /* --ops LIST, --op OP */

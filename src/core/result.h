@@ -150,6 +150,9 @@ typedef struct {
 	char problem[160];                     /* why a "banked" model is unusable, else "" */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */
+	/* The fitted time per access step, t0 + cost x passes, per element size (per_elem). */
+	bool has_time[CB_NELEM];
+	double t0_ns[CB_NELEM], cost_ns[CB_NELEM];
 } cb_recorded_model;
 
 typedef struct {

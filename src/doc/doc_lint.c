@@ -3,7 +3,10 @@
 #include "doc/doc_json.h"
 #include "doc/doc_lint.h"
 
+#include "lint/lint_measure.h"
+
 #include <ctype.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +156,33 @@ static json_t *objects(const cb_lint_result *r)
 	return arr;
 }
 
+static json_t *number(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* What --measure timed of one access (lint_measure.h): null slowdown, with the note, when
+ * nothing was. */
+static json_t *measured(const cb_lint_result *r, const cb_lint_measured *m)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "slowdown", m->done ? number(m->slowdown) : json_null());
+	json_object_set_new(j, "ci95", m->done ? json_pack("[oo]", number(m->ci_lo),
+							   number(m->ci_hi)) : json_null());
+	json_object_set_new(j, "predicted_slowdown", m->done && r->has_model ? number(m->predicted)
+									     : json_null());
+	json_object_set_new(j, "disagrees", m->done && r->has_model ? json_boolean(m->disagrees)
+								    : json_null());
+	json_object_set_new(j, "tables", json_integer(m->tables));
+	json_object_set_new(j, "coverage", m->done ? number(m->coverage) : json_null());
+	json_object_set_new(j, "ns_per_access", m->done ? number(m->ns) : json_null());
+	json_object_set_new(j, "baseline", m->done ? json_pack("{s:o, s:s}", "ns_per_access",
+			    number(m->baseline_ns), "table", "conflict-free: the same op, element "
+			    "size and active lanes reading consecutive elements") : json_null());
+	json_object_set_new(j, "note", m->note[0] ? text(m->note) : json_null());
+	return j;
+}
+
 static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 {
 	json_t *o = json_object();
@@ -186,6 +216,11 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 	json_object_set_new(o, "fixed_passes", a->fixed ? json_integer(a->fixed_passes)
 						       : json_null());
 	json_object_set_new(o, "fix_note", a->fix_note[0] ? text(a->fix_note) : json_null());
+	if (r->measured) {
+		json_object_set_new(o, "measured", measured(r, &a->measured));
+		json_object_set_new(o, "fixed_measured", a->fixed ? measured(r, &a->fixed_measured)
+								  : json_null());
+	}
 	return o;
 }
 
@@ -207,6 +242,14 @@ static json_t *kernel(const cb_lint_result *r)
 	json_object_set_new(k, "objects", objects(r));
 	json_object_set_new(k, "total_passes", json_integer((json_int_t)total));
 	json_object_set_new(k, "excess_passes", json_integer((json_int_t)(total - min)));
+	if (r->measured)
+		json_object_set_new(k, "measured", json_pack("{s:o, s:o, s:o, s:o, s:I}", "device",
+				    text(r->measured_device ? r->measured_device : ""), "slowdown",
+				    number(r->measured_total), "ci95", json_pack("[oo]",
+				    number(r->measured_total - r->measured_total_ci),
+				    number(r->measured_total + r->measured_total_ci)),
+				    "predicted_slowdown", number(r->predicted_total), "accesses",
+				    (json_int_t)r->measured_accesses));
 	return k;
 }
 
@@ -259,9 +302,17 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 			 decl[0] ? decl : a->elem_type, a->note);
 		return json_pack("{s:o}", "text", text(msg));
 	}
-	int k = snprintf(msg, sizeof msg, "%s %s: %u passes, %u-way bank conflict (minimum %u)",
-			 cb_op_name(a->op), decl[0] ? decl : a->elem_type, a->passes_max, a->ways,
-			 a->min_passes);
+	int k = r->has_model ? snprintf(msg, sizeof msg, "%s %s: %u passes, %u-way bank conflict "
+					"(minimum %u)", cb_op_name(a->op), decl[0] ? decl : a->elem_type,
+					a->passes_max, a->ways, a->min_passes)
+			     : snprintf(msg, sizeof msg, "%s %s", cb_op_name(a->op),
+					decl[0] ? decl : a->elem_type);
+	const cb_lint_measured *m = &a->measured;
+	if (m->done && k > 0 && (size_t)k < sizeof msg)
+		k += snprintf(msg + k, sizeof msg - (size_t)k, "; measured %.2fx the conflict-free "
+			      "time on %s (95%%: %.2f-%.2f)%s", m->slowdown, r->measured_device,
+			      m->ci_lo, m->ci_hi, m->disagrees ? ", which the model does not predict"
+			      : "");
 	if (a->fixed && k > 0 && (size_t)k < sizeof msg) {
 		const cb_lint_object *o = &r->objects[a->object];
 		cb_lint_fix_text(o, &o->fix, &o->fix.best, fix, sizeof fix);
@@ -302,7 +353,9 @@ char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < res[k].naccesses; i++) {
 			const cb_lint_access *a = &res[k].accesses[i];
-			if (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced))
+			bool measured = a->measured.done &&
+					(a->measured.ci_lo > CB_LINT_MEASURE_CONFLICT || a->measured.disagrees);
+			if (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced) || measured)
 				json_array_append_new(results, sarif_result(&res[k], a));
 		}
 	json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "clbanks", "version", version,

@@ -482,6 +482,15 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 			return;
 		}
 		m->lanes_per_pass[e] = v ? (unsigned)json_integer_value(v) : 0;
+		json_t *pe = json_object_get(json_object_get(inf, "per_elem"), key);
+		json_t *t0 = json_object_get(pe, "t0_ns"), *c = json_object_get(pe, "cost_per_pass_ns");
+		if (json_is_number(t0) && json_is_number(c) && json_number_value(t0) >= 0 &&
+		    json_number_value(c) > 0 && isfinite(json_number_value(t0)) &&
+		    isfinite(json_number_value(c))) {
+			m->has_time[e] = true;
+			m->t0_ns[e] = json_number_value(t0);
+			m->cost_ns[e] = json_number_value(c);
+		}
 	}
 	m->banked = true;
 }

@@ -327,6 +327,11 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 		return;
 	}
 	a->priced = true;
+	if (rec->keep_tables) {
+		a->tables = rec->sites[i].tables;
+		memset(&rec->sites[i].tables, 0, sizeof rec->sites[i].tables);
+		cb_lint_tables_sort(&a->tables);
+	}
 	a->total_passes = s->total;
 	a->total_min = s->total_min;
 	a->passes_max = s->passes_max;
@@ -367,10 +372,11 @@ static void array_fixes(cb_recorder *rec, cb_lint_result *res)
 	const cb_prog *p = rec->prog;
 	unsigned *worst = cb_xcalloc(p->nsites + 1, sizeof *worst);
 	unsigned *alt = cb_xcalloc(p->nsites + 1, sizeof *alt);
+	cb_lint_tables *fixed = rec->keep_tables ? cb_xcalloc(p->nsites + 1, sizeof *fixed) : NULL;
 	for (uint32_t k = 0; k < p->nobjects; k++) {
 		memset(worst, 0, (p->nsites + 1) * sizeof *worst);
 		memset(alt, 0, (p->nsites + 1) * sizeof *alt);
-		cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt);
+		cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt, fixed);
 		if (!res->objects[k].fix.found)
 			continue;
 		for (size_t j = 0; j < res->naccesses; j++) {
@@ -380,8 +386,16 @@ static void array_fixes(cb_recorder *rec, cb_lint_result *res)
 			a->fixed = true;
 			a->fixed_passes = worst[a->site];
 			a->alt_passes = alt[a->site];
+			if (fixed) {
+				a->fixed_tables = fixed[a->site];
+				memset(&fixed[a->site], 0, sizeof fixed[a->site]);
+				cb_lint_tables_sort(&a->fixed_tables);
+			}
 		}
 	}
+	for (uint32_t i = 0; fixed && i < p->nsites; i++)
+		cb_lint_tables_free(&fixed[i]);
+	free(fixed);
 	for (size_t j = 0; j < res->naccesses; j++)
 		fix_note(rec, res, res->accesses[j].site, &res->accesses[j]);
 	free(worst);
@@ -521,6 +535,7 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		cb_recorder rec;
 		cb_interp in;
 		cb_rec_init(&rec, &prog, req->pricer);
+		rec.keep_tables = req->keep_tables;
 		rec.observe = req->observe;
 		rec.observe_ctx = req->observe_ctx;
 		cb_interp_init(&in, &prog, &wg, argv, &rec);

@@ -103,6 +103,10 @@ typedef struct {
 	bool by_size;       /* the element sizes' own models (by_elem_bytes): only those sizes */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	/* The fitted time per step, t0 + cost x passes, where the document has it (for the
+	 * loads in ops[CB_OP_LOAD], whose `measured` stays false): what --measure compares. */
+	bool has_time[CB_NELEM];
+	double t0[CB_NELEM], cost[CB_NELEM];
 } cb_lint_op_model;
 
 /* A pricer over a measured bank model: the loads' (geom, lanes_per_pass), and the stores' and
@@ -127,6 +131,44 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM]);
 /* "measured" when OP has its own model, else what stands in for it. */
 const char *cb_lint_model_source(const cb_lint_model *m, cb_op op);
+
+/* One distinct lane table of an access: the byte offsets of a sub-group's lanes in the object
+ * (inactive lanes: 0, active false), how many of the work-group's sub-group accesses had it,
+ * and its passes on the model. */
+typedef struct {
+	uint32_t *offsets;
+	bool *active;
+	unsigned nlanes;
+	uint64_t count;
+	unsigned passes, min_passes;
+	uint32_t hash;
+} cb_lint_table;
+
+/* The distinct lane tables of an access (kept with cb_lint_request.keep_tables), most frequent
+ * first. Only the first CB_LINT_TABLES_KEPT distinct ones are counted; sub-group accesses
+ * with a later new table are counted in `dropped`. */
+#define CB_LINT_TABLES_KEPT 64
+typedef struct {
+	cb_lint_table *v;
+	size_t n, cap;
+	uint64_t total;      /* sub-group accesses seen */
+	uint64_t dropped;    /* ... whose table was not kept */
+} cb_lint_tables;
+
+/* An access's measured cost (clbanks lint --measure): its most frequent lane tables timed on a
+ * device against the conflict-free table of the same op, element size and active lanes. */
+typedef struct {
+	bool done;
+	char note[200];      /* not measured: why ("" when measured) */
+	double slowdown;     /* time over the conflict-free table's, weighted by how often each
+			      * table occurs */
+	double ci_lo, ci_hi; /* its 95% interval */
+	double predicted;    /* passes over minimum, weighted the same way; NAN without a model */
+	bool disagrees;      /* measured and predicted differ beyond the noise and tolerance */
+	unsigned tables;     /* tables measured */
+	double coverage;     /* share of the access's sub-group accesses they stand for */
+	double ns, baseline_ns; /* ns per access of the tables and of their references, weighted */
+} cb_lint_measured;
 
 /* One priced sub-group access, for callers that want every one (tests, traces). */
 typedef struct {
@@ -161,6 +203,7 @@ typedef struct {
 	const cb_lint_pricer *pricer;
 	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
 	const char *clang;             /* NULL: the configured one (the CLI: $CLBANKS_CLANG) */
+	bool keep_tables;              /* keep each access's distinct lane tables (--measure) */
 	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
 	void *observe_ctx;
 } cb_lint_request;
@@ -252,6 +295,9 @@ typedef struct {
 	bool fixed;           /* judged by its object's fix: passes under it follow */
 	unsigned fixed_passes, alt_passes;
 	char fix_note[200];   /* a conflict its object's fix does not judge: why */
+	cb_lint_tables tables;       /* with keep_tables: its lane tables */
+	cb_lint_tables fixed_tables; /* ... and under its object's fix */
+	cb_lint_measured measured, fixed_measured;
 } cb_lint_access;
 
 typedef struct {
@@ -268,6 +314,13 @@ typedef struct {
 	size_t naccesses;
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
+	/* Measured (cb_lint_apply_measured): on which device, and the kernel's measured time over
+	 * its accesses' conflict-free time (and the model's passes over minimum) for the
+	 * accesses measured. */
+	bool measured;
+	char *measured_device;
+	double measured_total, measured_total_ci, predicted_total;
+	size_t measured_accesses;
 } cb_lint_result;
 
 /* Compiles, simulates and prices. On failure ERR says why; a kernel that does not compile
@@ -286,6 +339,13 @@ void cb_lint_names_free(char **names, size_t n);
 bool cb_lint_has_conflict(const cb_lint_result *res);
 /* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */
 size_t cb_lint_unknown_count(const cb_lint_result *res);
+
+/* Tables (lint_tables.c): one more sub-group access with this table; most frequent first;
+ * free. */
+void cb_lint_tables_add(cb_lint_tables *t, const uint32_t *offsets, const bool *active,
+			unsigned nlanes, unsigned passes, unsigned min_passes);
+void cb_lint_tables_sort(cb_lint_tables *t);
+void cb_lint_tables_free(cb_lint_tables *t);
 
 const char *cb_lint_status_name(cb_lint_status s);
 /* cb_op_name, and "call" for CB_LINT_CALL. */

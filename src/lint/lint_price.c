@@ -207,6 +207,8 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 				     r->sg, k, nl, r->offsets, r->active, passes, minp };
 		r->observe(r->observe_ctx, &x);
 	}
+	if (r->keep_tables)
+		cb_lint_tables_add(&s->tables, r->offsets, r->active, nl, passes, minp);
 	keep_fix(r, s, site, lanes, nl, obj);
 }
 
@@ -239,6 +241,7 @@ typedef struct {
 	int32_t obj;
 	unsigned cols;            /* the row width judged */
 	unsigned *site_worst;     /* when not NULL: each site's worst passes under the fix */
+	cb_lint_tables *site_fixed; /* when not NULL: each site's lane tables under the fix */
 } array_ctx;
 
 static bool judged(const cb_site_rec *s, int32_t obj)
@@ -273,6 +276,8 @@ static bool judge_site(const array_ctx *x, uint32_t i, const cb_fix *fix, cb_fix
 		sc->worst_passes = passes > sc->worst_passes ? passes : sc->worst_passes;
 		if (x->site_worst && passes > x->site_worst[i])
 			x->site_worst[i] = passes;
+		if (x->site_fixed)
+			cb_lint_tables_add(&x->site_fixed[i], r->offsets, r->active, nl, passes, minp);
 	}
 	return true;
 }
@@ -341,10 +346,10 @@ static void census(const cb_recorder *r, int32_t obj, cb_lint_fix *fix)
 }
 
 void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
-		      unsigned *site_alt)
+		      unsigned *site_alt, cb_lint_tables *site_fixed)
 {
 	const cb_lint_object *o = &r->prog->objects[k];
-	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL };
+	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL };
 	memset(fix, 0, sizeof *fix);
 	census(r, x.obj, fix);
 	if (!fix->wanted)
@@ -386,6 +391,7 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 			break;
 		cb_fix f = { c->swizzle, c->pad, c->bits, c->shift };
 		x.site_worst = kind ? site_alt : site_worst;
+		x.site_fixed = kind ? NULL : site_fixed;
 		judge(&x, &f, &sc);
 	}
 }

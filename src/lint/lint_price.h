@@ -10,8 +10,9 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes);
 
 /* The fix of object K: the padding or swizzle with the fewest passes over every access into
  * it; each site's worst passes under it (and under the other kind's best when that is as
- * good) into SITE_WORST and SITE_ALT, zeroed arrays of one per site. */
+ * good) into SITE_WORST and SITE_ALT, zeroed arrays of one per site; when SITE_FIXED is not
+ * NULL, each site's lane tables under the fix into it (one per site). */
 void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
-		      unsigned *site_alt);
+		      unsigned *site_alt, cb_lint_tables *site_fixed);
 
 #endif

@@ -41,6 +41,7 @@ void cb_rec_free(cb_recorder *r)
 		free(x->stamp);
 		free(x->first);
 		free(x->fix);
+		cb_lint_tables_free(&x->tables);
 	}
 	free(r->sites);
 	free(r->pool);

@@ -56,6 +56,7 @@ typedef struct {
 	char fix_note[128];
 	uint32_t *fix;
 	size_t nfix, fixcap;
+	cb_lint_tables tables;    /* with keep_tables: the distinct lane tables priced */
 } cb_site_rec;
 
 /* Lane records of one sub-group in flight, and words of fix data, at most (memory stays
@@ -74,6 +75,7 @@ typedef struct cb_recorder {
 	bool overflow;            /* more lane records than CB_REC_LANES in one sub-group */
 	uint32_t *offsets, *seq;
 	bool *active;
+	bool keep_tables;         /* keep each site's distinct lane tables */
 	void (*observe)(void *ctx, const cb_lint_sample *s);
 	void *observe_ctx;
 } cb_recorder;

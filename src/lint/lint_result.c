@@ -155,7 +155,10 @@ void cb_lint_result_free(cb_lint_result *res)
 		free(res->accesses[i].elem_type);
 		free(res->accesses[i].iter);
 		free(res->accesses[i].lanes);
+		cb_lint_tables_free(&res->accesses[i].tables);
+		cb_lint_tables_free(&res->accesses[i].fixed_tables);
 	}
+	free(res->measured_device);
 	free(res->objects);
 	free(res->accesses);
 	free(res->kernel);

@@ -222,16 +222,9 @@ static cb_rc choose_subgroup(cb_runner *r, cb_error *err)
 	return rc;
 }
 
-/* The measurements to run, in RES: the given plan's or the default one. */
-static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
+/* The measurements of PLAN, untimed, into RES. */
+static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_error *err)
 {
-	const cb_run_opts *o = r->o;
-	if (!o->plan) {
-		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
-				    .quick = o->quick, .ops = o->ops };
-		return cb_plan_make(&po, res, err);
-	}
-	const cb_result *plan = o->plan;
 	if (plan->device.subgroup_size != r->S)
 		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, but %s "
 				    "has %u (%s); make one with 'clbanks plan --subgroup %u'",
@@ -258,6 +251,31 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 		free(t.samples_short_ns);
 	}
 	return CB_OK;
+}
+
+/* The measurements to run, in RES: the given plan's, the one made for the device, or the
+ * default one. */
+static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
+{
+	const cb_run_opts *o = r->o;
+	if (!o->plan && !o->make_plan) {
+		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
+				    .quick = o->quick, .ops = o->ops };
+		return cb_plan_make(&po, res, err);
+	}
+	cb_result made;
+	const cb_result *plan = o->plan;
+	if (o->make_plan) {
+		/* A plan made for this device's sub-group size and allocation (lint --measure). */
+		cb_rc rc = o->make_plan(o->make_plan_ctx, r->S, r->local_alloc, &made, err);
+		if (rc != CB_OK)
+			return rc;
+		plan = &made;
+	}
+	cb_rc rc = copy_plan(r, plan, res, err);
+	if (plan == &made)
+		cb_result_free(&made);
+	return rc;
 }
 
 /* Experiments: the baseline (4-byte elements at stride 1), then every measurement. Checks that

@@ -34,6 +34,11 @@ typedef struct {
 	unsigned long groups_per_cu;/* throughput regime: work-groups per compute unit (0: 64) */
 	uint64_t seed;
 	const cb_result *plan;      /* NULL: make the default plan for the device */
+	/* When not NULL (and plan is NULL): makes the plan, into PLAN (initialized there), once
+	 * the run knows the device's sub-group size and the local memory it allocates. */
+	cb_rc (*make_plan)(void *ctx, unsigned subgroup, unsigned long local_bytes, cb_result *plan,
+			   cb_error *err);
+	void *make_plan_ctx;
 	const char *command_line;
 	const cb_notifier *notify;
 	/* When not NULL: receives the pass cache of the measured tables (for cb_analyze_cached),

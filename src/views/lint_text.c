@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/lint_text.h"
+#include "lint/lint_measure.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -85,13 +86,55 @@ static void where(FILE *out, const cb_lint_access *a)
 	fprintf(out, ":%u:%u: ", a->line, a->column);
 }
 
+static bool measured_conflict(const cb_lint_measured *m)
+{
+	return m->done && (m->ci_lo > CB_LINT_MEASURE_CONFLICT || m->disagrees);
+}
+
+/* "; measured 31.4x (95%: 31.0-31.8)", or why it was not measured. */
+static void measured(FILE *out, const cb_lint_result *r, const cb_lint_measured *m)
+{
+	if (m->done)
+		fprintf(out, "%s%.2fx%s (95%%: %.2f-%.2f)", r->has_model ? "; measured " : "measured ",
+			m->slowdown, r->has_model ? "" : " the conflict-free time", m->ci_lo, m->ci_hi);
+	else if (m->note[0] && strncmp(m->note, "not measured", 12) == 0)
+		fprintf(out, "%s%s", r->has_model ? "; " : "", m->note);
+	else
+		fputs(r->has_model ? "; not measured" : "not measured", out);
+}
+
+/* What --measure found beyond the line: a prediction it contradicts, the tables' share. */
+static void measured_notes(FILE *out, const cb_lint_result *r, const cb_lint_access *a,
+			   bool verbose)
+{
+	const cb_lint_measured *m = &a->measured;
+	char buf[320];
+	if (m->done && m->disagrees) {
+		where(out, a);
+		fprintf(out, "note: measured %.2fx where the model predicts %.2fx: the model is wrong "
+			"for this pattern on ", m->slowdown, m->predicted);
+		put_escaped(out, r->measured_device);
+		fputc('\n', out);
+	}
+	if (m->done && m->note[0] && verbose)
+		note(out, " measured:", m->note);
+	if (m->done && verbose) {
+		snprintf(buf, sizeof buf, "%u lane table%s timed (%.0f%% of its sub-group accesses): "
+			 "%.3g ns per access, conflict-free %.3g ns", m->tables, m->tables == 1 ? "" :
+			 "s", 100 * m->coverage, m->ns, m->baseline_ns);
+		note(out, " measured:", buf);
+	}
+}
+
 /* A warning for a conflict or an access that cannot be priced, as compilers write them; a
- * conflict-free, suppressed or not executed access only with --verbose. False when nothing
- * is written. */
+ * conflict-free, suppressed or not executed access only with --verbose, or when measured.
+ * False when nothing is written. */
 static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bool verbose)
 {
-	bool warn = !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
-	if (!warn && !verbose)
+	bool warn = !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict ||
+				       measured_conflict(&a->measured));
+	bool shown = r->measured && a->status != CB_LINT_NOT_EXECUTED;
+	if (!warn && !verbose && !shown)
 		return false;
 	where(out, a);
 	fputs(warn ? "warning" : a->suppressed ? "note: accepted" : "note", out);
@@ -101,14 +144,19 @@ static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bo
 		fputs("unknown (not priced)", out);
 	else if (a->status == CB_LINT_NOT_EXECUTED)
 		fputs("not executed", out);
+	else if (!r->has_model)
+		;
 	else if (a->conflict)
 		fprintf(out, "%u %s, %u-way conflict (minimum %u)", a->passes_max,
 			passes(a->passes_max), a->ways, a->min_passes);
 	else
 		fprintf(out, "%u %s (conflict-free)", a->passes_max, passes(a->passes_max));
+	if (r->measured && a->status != CB_LINT_UNKNOWN && a->status != CB_LINT_NOT_EXECUTED)
+		measured(out, r, &a->measured);
 	fputc('\n', out);
 	if (a->note[0])
 		note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
+	measured_notes(out, r, a, verbose);
 	return true;
 }
 
@@ -136,10 +184,14 @@ static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		where(out, a);
 		fputs(k ? "note: or: " : "note: fix: ", out);
 		put_escaped(out, buf);
+		fprintf(out, " (%u %s here, ", here, passes(here));
 		if (c->bytes)
-			fprintf(out, " (%u %s here, +%" PRIu64 " B)\n", here, passes(here), c->bytes);
+			fprintf(out, "+%" PRIu64 " B", c->bytes);
 		else
-			fprintf(out, " (%u %s here, no memory)\n", here, passes(here));
+			fputs("no memory", out);
+		if (!k && a->fixed_measured.done)
+			fprintf(out, "; measured %.2fx", a->fixed_measured.slowdown);
+		fputs(")\n", out);
 	}
 }
 
@@ -293,8 +345,11 @@ static void excess(FILE *out, const cb_lint_result *r)
 		if (rank && a->total_passes > a->total_min && !a->suppressed)
 			rank[n++] = a;
 	}
-	fprintf(out, "passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum",
-		total, total - min);
+	if (!r->has_model && r->measured)
+		n = 0; /* nothing was predicted: only the measurement below */
+	else
+		fprintf(out, "passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free "
+			"minimum", total, total - min);
 	if (rank && n) {
 		qsort(rank, n, sizeof *rank, by_excess);
 		fputs("; most:", out);
@@ -302,13 +357,29 @@ static void excess(FILE *out, const cb_lint_result *r)
 			fprintf(out, "%s line %u (%" PRIu64 ")", i ? "," : "", rank[i]->line,
 				rank[i]->total_passes - rank[i]->total_min);
 	}
-	fputc('\n', out);
+	if (r->has_model || !r->measured)
+		fputc('\n', out);
 	free(rank);
+	if (r->measured && r->measured_accesses)
+	if (r->measured && r->measured_accesses) {
+		fputs("measured on ", out);
+		put_escaped(out, r->measured_device);
+	}
+	if (r->measured && r->measured_accesses)
+		fprintf(out, ": %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
+			"access%s%s", r->measured_total,
+			r->measured_total - r->measured_total_ci, r->measured_total + r->measured_total_ci,
+			r->measured_accesses, r->measured_accesses == 1 ? "" : "es",
+			r->has_model ? "" : "\n");
+	else if (r->measured)
+		fputs("measured: no access could be timed\n", out);
+	if (r->measured && r->measured_accesses && r->has_model)
+		fprintf(out, "; the model predicts %.2fx\n", r->predicted_total);
 }
 
 void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 {
-	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0;
+	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
 	put_escaped(out, r->path ? r->path : "");
 	fputs(": kernel ", out);
 	put_escaped(out, r->kernel ? r->kernel : "");
@@ -318,7 +389,9 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
 		counts[a->status]++;
-		conflicts += a->conflict && a->status != CB_LINT_UNKNOWN && !a->suppressed;
+		conflicts += (a->conflict || measured_conflict(&a->measured)) &&
+			     a->status != CB_LINT_UNKNOWN && !a->suppressed;
+		measured_n += a->measured.done;
 		accepted += a->conflict && a->suppressed;
 		if (!head(out, r, a, verbose) || a->status == CB_LINT_NOT_EXECUTED)
 			continue;
@@ -329,10 +402,16 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 		}
 	}
 	array_fixes(out, r);
-	fprintf(out, "%zu __local access%s: %zu predicted, %zu assumed, %zu unknown, %zu not "
-		"executed; %zu with conflicts", r->naccesses, r->naccesses == 1 ? "" : "es",
-		counts[CB_LINT_PREDICTED], counts[CB_LINT_ASSUMED], counts[CB_LINT_UNKNOWN],
-		counts[CB_LINT_NOT_EXECUTED], conflicts);
+	if (r->has_model)
+		fprintf(out, "%zu __local access%s: %zu predicted, %zu assumed, %zu unknown, %zu not "
+			"executed; %zu with conflicts", r->naccesses, r->naccesses == 1 ? "" : "es",
+			counts[CB_LINT_PREDICTED], counts[CB_LINT_ASSUMED], counts[CB_LINT_UNKNOWN],
+			counts[CB_LINT_NOT_EXECUTED], conflicts);
+	else
+		fprintf(out, "%zu __local access%s: %zu measured, %zu unknown, %zu not executed; %zu "
+			"with measured conflicts (no model: nothing predicted)", r->naccesses,
+			r->naccesses == 1 ? "" : "es", measured_n, counts[CB_LINT_UNKNOWN],
+			counts[CB_LINT_NOT_EXECUTED], conflicts);
 	if (accepted)
 		fprintf(out, ", %zu accepted", accepted);
 	fputc('\n', out);
