@@ -476,7 +476,9 @@ static const char *const usage_lines[CB_NCMD] = {
 	"clbanks compare FILE... [OPTION]...  devices side by side",
 	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
 	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
-	"                                   predicted conflicts of each __local access",
+	"                                   predicted conflicts of each __local access\n"
+	"       clbanks lint KERNEL.cl --local X[,Y[,Z]] --measure [--device SPEC] [--model FILE]\n"
+	"                                   ... and each access timed on the device",
 	"clbanks export FILE [--format json|gpgpusim|gem5]\n"
 	"                                   the bank model for simulators and compilers",
 };

@@ -92,7 +92,7 @@ static bool fold(builder *b, unsigned E, char *note, size_t nn)
 /* T as a table the lane-table kernels run, into b->lanes; false (and why in NOTE) when it
  * cannot be one. FIRST: the first active lane. */
 static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E, unsigned *first,
-			char *note, size_t nn)
+			bool merges, char *note, size_t nn)
 {
 	unsigned f = b->S, inactive = 0;
 	for (unsigned l = 0; l < b->S; l++) {
@@ -102,10 +102,11 @@ static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E
 	}
 	if (f == b->S)
 		return false;
-	if (inactive && op != CB_OP_LOAD) {
+	if (inactive && op != CB_OP_LOAD && !merges) {
 		snprintf(note, nn, "not measured: %u of %u lanes are inactive; the lane-table kernels "
-			 "run every lane, and a repeated %s would change the cost", inactive, b->S,
-			 op == CB_OP_STORE ? "store" : "atomic");
+			 "run every lane, and a repeated %s would change the cost%s", inactive, b->S,
+			 op == CB_OP_STORE ? "store" : "atomic", op == CB_OP_STORE ? " (unless the "
+			 "model says same-word stores merge)" : "");
 		return false;
 	}
 	for (unsigned l = 0; l < b->S; l++)
@@ -114,14 +115,24 @@ static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E
 	return fold(b, E, note, nn);
 }
 
-static void plan_tables(builder *b, size_t k, size_t ai, const cb_lint_access *a, int fixed,
-			cb_lint_measured *m)
+/* Do lanes of OP on one word take one pass on R's model (the op's own measured one)? Then an
+ * inactive lane may repeat an active one's word. Loads always may: the reference repeats it
+ * too. */
+static bool merges(const cb_lint_result *r, cb_op op)
+{
+	return op == CB_OP_LOAD || (r->has_model && !r->flat && op == CB_OP_STORE &&
+				    r->ops[op].measured && r->ops[op].geom.broadcast);
+}
+
+static void plan_tables(builder *b, const cb_lint_result *r, size_t k, size_t ai,
+			const cb_lint_access *a, int fixed, cb_lint_measured *m)
 {
 	const cb_lint_tables *ts = fixed ? &a->fixed_tables : &a->tables;
 	static const char *const names[] = { "kernel", "access", "table", "fixed", "reference_id" };
 	for (size_t t = 0; t < ts->n && t < CB_LINT_MEASURE_TABLES; t++) {
 		unsigned first = 0;
-		if (!table_lanes(b, &ts->v[t], a->op, a->elem_bytes, &first, m->note, sizeof m->note))
+		if (!table_lanes(b, &ts->v[t], a->op, a->elem_bytes, &first, merges(r, a->op), m->note,
+				 sizeof m->note))
 			continue;
 		long long ref = reference(b, a->op, a->elem_bytes, &ts->v[t], first);
 		long long v[] = { (long long)k, (long long)ai, (long long)t, fixed, ref };
@@ -152,8 +163,8 @@ cb_rc cb_lint_plan(cb_lint_result *res, size_t n, unsigned subgroup, unsigned lo
 			if (!a->priced || a->op == CB_LINT_CALL)
 				continue;
 			ops |= CB_OP_BIT(a->op);
-			plan_tables(&b, k, i, a, 0, &a->measured);
-			plan_tables(&b, k, i, a, 1, &a->fixed_measured);
+			plan_tables(&b, &res[k], k, i, a, 0, &a->measured);
+			plan_tables(&b, &res[k], k, i, a, 1, &a->fixed_measured);
 		}
 	free(b.lanes);
 	free(b.seq);

@@ -94,9 +94,12 @@ static bool measured_conflict(const cb_lint_measured *m)
 /* "; measured 31.4x (95%: 31.0-31.8)", or why it was not measured. */
 static void measured(FILE *out, const cb_lint_result *r, const cb_lint_measured *m)
 {
-	if (m->done)
-		fprintf(out, "%s%.2fx%s (95%%: %.2f-%.2f)", r->has_model ? "; measured " : "measured ",
-			m->slowdown, r->has_model ? "" : " the conflict-free time", m->ci_lo, m->ci_hi);
+	if (m->done && r->has_model)
+		fprintf(out, "; measured %.2fx (95%%: %.2f-%.2f), model %.2fx", m->slowdown, m->ci_lo,
+			m->ci_hi, m->predicted);
+	else if (m->done)
+		fprintf(out, "measured %.2fx the conflict-free time (95%%: %.2f-%.2f)", m->slowdown,
+			m->ci_lo, m->ci_hi);
 	else if (m->note[0] && strncmp(m->note, "not measured", 12) == 0)
 		fprintf(out, "%s%s", r->has_model ? "; " : "", m->note);
 	else
