@@ -136,7 +136,7 @@ static void render_lint(FILE *out, const void *p)
 
 /* Without --kernel, every kernel of the file, each with its own result (a file that does not
  * compile, or has one kernel or none, is one run that says so). */
-static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res,
+static cb_rc lint_all(cb_lint_request *q, const cb_lint_result *fix_from, cb_lint_result **res,
 		      size_t *nres, cb_error *err)
 {
 	char **names = NULL;
@@ -154,6 +154,9 @@ static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res,
 	for (size_t i = 0; i < *nres && rc == CB_OK; i++) {
 		if (nk > 1)
 			q->kernel_name = names[i];
+		/* several models: each judges the fix the run over all of them chose */
+		q->fixes_from = fix_from ? fix_from[i].objects : NULL;
+		q->nfixes_from = fix_from ? fix_from[i].nobjects : 0;
 		rc = cb_lint_run(q, &(*res)[i], err);
 		if (rc == CB_ERR_INPUT && (*res)[i].build_log && (*res)[i].build_log[0])
 			cb_error_detail(err, "%s", (*res)[i].build_log);
@@ -308,8 +311,150 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 	return CB_OK;
 }
 
+/* Several models: priced at once, each sub-group access's passes summed over them. */
+typedef struct {
+	cb_lint_pricer pricer;
+	const cb_lint_model *models;
+	size_t n;
+} summed_pricer;
+
+static bool summed_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
+			 const uint32_t *offsets, const bool *active, unsigned nlanes,
+			 unsigned *passes, unsigned *min_passes)
+{
+	const summed_pricer *s = p->ctx;
+	unsigned sp = 0, sm = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const cb_lint_pricer *m = &s->models[i].pricer;
+		unsigned a, b;
+		if (!m->price(m, op, elem_bytes, offsets, active, nlanes, &a, &b))
+			return false;
+		sp += a;
+		sm += b;
+	}
+	*passes = sp;
+	*min_passes = sm;
+	return true;
+}
+
+typedef struct {
+	cb_format fmt;
+	bool verbose;
+	cb_lint_result **res;   /* per model, the kernels' results */
+	const char *const *labels;
+	size_t nmodels, nkernels;
+} models_ctx;
+
+static void render_models(FILE *out, const void *p)
+{
+	const models_ctx *c = p;
+	if (c->fmt == CB_FMT_JSON) {
+		char *s = cb_lint_models_to_json((const cb_lint_result *const *)c->res, c->labels,
+						 c->nmodels, c->nkernels);
+		if (s)
+			fputs(s, out);
+		free(s);
+		return;
+	}
+	for (size_t k = 0; k < c->nkernels; k++) {
+		if (k)
+			fputc('\n', out);
+		cb_lint_print_models(out, (const cb_lint_result *const *)c->res, c->labels, c->nmodels,
+				     k, c->verbose);
+	}
+}
+
+/* "h200" for ".../h200.json", into a new string. */
+static char *label_of(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		n -= 5;
+	char *s = cb_xmalloc(n + 1);
+	memcpy(s, base, n);
+	s[n] = '\0';
+	return s;
+}
+
+/* Each model's results, with the fix the summed pricer chose for every array. */
+static cb_rc lint_models(const cb_cli_options *o, cb_lint_model *m, cb_lint_result **res,
+			 size_t *nres, cb_error *err)
+{
+	size_t n = o->models.n;
+	summed_pricer sum = { { m[0].pricer.subgroup, 0, summed_price, NULL }, m, n };
+	sum.pricer.ctx = &sum;
+	for (size_t i = 0; i < n; i++)
+		sum.pricer.period = m[i].pricer.period > sum.pricer.period ? m[i].pricer.period
+									    : sum.pricer.period;
+	cb_lint_request q;
+	cb_lint_result *chosen = NULL;
+	size_t nchosen = 0;
+	cb_rc rc = make_request(o, &m[0], false, &q, err);
+	q.pricer = &sum.pricer;
+	if (rc == CB_OK)
+		rc = lint_all(&q, NULL, &chosen, &nchosen, err);
+	for (size_t i = 0; rc == CB_OK && i < n; i++) {
+		rc = make_request(o, &m[i], true, &q, err);
+		if (rc == CB_OK)
+			rc = lint_all(&q, chosen, &res[i], &nres[i], err);
+		if (rc == CB_OK && nres[i] != nchosen)
+			rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu",
+					  nchosen, nres[i]);
+	}
+	for (size_t k = 0; k < nchosen; k++)
+		cb_lint_result_free(&chosen[k]);
+	free(chosen);
+	return rc;
+}
+
+/* lint --model A --model B ...: a column per model, one fix per array across them. */
+static cb_rc cmd_lint_models(const cb_cli_options *o, cb_error *err)
+{
+	size_t n = o->models.n;
+	if (o->measure || o->measured || o->format == CB_OPT_FORMAT_PLAN ||
+	    o->format == CB_OPT_FORMAT_SARIF)
+		return cb_error_set(err, CB_ERR_USAGE, "several --model files compare models in text "
+				    "or json; --measure, --measured, --format plan and sarif take one");
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	cb_lint_model *m = cb_xcalloc(n, sizeof *m);
+	for (size_t i = 0; rc == CB_OK && i < n; i++) {
+		rc = lint_model(o->models.v[i], 0, &m[i], err);
+		if (rc == CB_OK && m[i].pricer.subgroup != m[0].pricer.subgroup)
+			rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes, "
+					  "%s of %u: lint simulates one sub-group size", o->models.v[i],
+					  m[i].pricer.subgroup, o->models.v[0], m[0].pricer.subgroup);
+	}
+	cb_lint_result **res = cb_xcalloc(n, sizeof *res);
+	size_t *nres = cb_xcalloc(n, sizeof *nres);
+	char **labels = cb_xcalloc(n, sizeof *labels);
+	for (size_t i = 0; i < n; i++)
+		labels[i] = label_of(o->models.v[i]);
+	if (rc == CB_OK)
+		rc = lint_models(o, m, res, nres, err);
+	models_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, (const char *const *)labels,
+			 n, nres[0] };
+	if (rc == CB_OK)
+		rc = cb_emit(o->output, o->force, render_models, &c, err);
+	for (size_t i = 0; rc == CB_OK && i < n; i++)
+		rc = gate(o, res[i], nres[i], err);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < nres[i]; k++)
+			cb_lint_result_free(&res[i][k]);
+		free(res[i]);
+		free(labels[i]);
+	}
+	free(res);
+	free(nres);
+	free(labels);
+	free(m);
+	return rc;
+}
+
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 {
+	if (o->models.n > 1)
+		return check_args(o, err) != CB_OK ? err->rc : cmd_lint_models(o, err);
 	cb_result measured;
 	cb_result_init(&measured);
 	cb_rc rc = check_args(o, err);
@@ -328,7 +473,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	if (rc == CB_OK)
 		rc = make_request(o, &m, has_model, &q, err);
 	if (rc == CB_OK)
-		rc = lint_all(&q, &res, &nres, err);
+		rc = lint_all(&q, NULL, &res, &nres, err);
 	if (rc == CB_OK)
 		rc = measurement(o, res, nres, &measured, err);
 	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };

@@ -117,7 +117,8 @@ static const option table[] = {
 	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
 	  "exit 5 unless the loads are banked and the run was clean", NULL },
 	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
-	  "predict, lint: the analyzed document whose model to use", NULL },
+	  "predict, lint: the analyzed document whose model to use (lint:\n"
+	  "several, one column each, and the fix best across them)", NULL },
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
 	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
@@ -252,11 +253,19 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 	case K_STRING:
 		if (!*value)
 			return usage_error(err, "empty value for --%s", op->name);
-		/* A second document is never dropped in silence: one model at a time. */
-		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset))
+		/* A second document is never dropped in silence: lint takes several (a column
+		 * each), the others one. */
+		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset) &&
+		    o->cmd != CB_CMD_LINT)
 			return usage_error(err, "--model given twice ('%s', '%s'): %s takes one model "
 					   "document", *(const char **)(base + op->offset), value,
 					   o->cmd_name);
+		if (strcmp(op->name, "model") == 0) {
+			o->models.v = cb_xrealloc(o->models.v, (o->models.n + 1) * sizeof *o->models.v);
+			o->models.v[o->models.n++] = value;
+			if (o->models.n > 1)
+				return CB_OK; /* o->model stays the first */
+		}
 		*(const char **)(base + op->offset) = value;
 		return CB_OK;
 	case K_LIST: {
@@ -432,8 +441,9 @@ void cb_options_free(cb_cli_options *o)
 	free(o->defines.v);
 	free(o->kernel_args.v);
 	free(o->includes.v);
+	free(o->models.v);
 	o->command_line = NULL;
-	o->defines = o->kernel_args = o->includes = (cb_strings){ NULL, 0 };
+	o->defines = o->kernel_args = o->includes = o->models = (cb_strings){ NULL, 0 };
 }
 
 bool cb_option_given(const cb_cli_options *o, const char *name)

@@ -271,6 +271,71 @@ char *cb_lint_to_json(const cb_lint_result *res, size_t n)
 	return cb_json_text(root, 2);
 }
 
+static json_t *access_by_model(const cb_lint_result *const *res, size_t n, size_t k, size_t i)
+{
+	json_t *arr = json_array();
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = &res[m][k].accesses[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "model", json_integer((json_int_t)m));
+		json_object_set_new(j, "status", json_string(cb_lint_status_name(a->status)));
+		json_object_set_new(j, "passes_max", a->priced ? json_integer(a->passes_max) : json_null());
+		json_object_set_new(j, "min_passes", a->min_passes ? json_integer(a->min_passes)
+								   : json_null());
+		json_object_set_new(j, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
+		json_object_set_new(j, "total_passes", a->priced ?
+				    json_integer((json_int_t)a->total_passes) : json_null());
+		json_object_set_new(j, "fixed_passes", a->fixed ? json_integer(a->fixed_passes)
+							       : json_null());
+		json_array_append_new(arr, j);
+	}
+	return arr;
+}
+
+static void fix_by_model(json_t *objects, const cb_lint_result *const *res, size_t n, size_t k)
+{
+	for (size_t j = 0; j < res[0][k].nobjects; j++) {
+		json_t *fix = json_object_get(json_array_get(objects, j), "fix");
+		if (!json_is_object(fix) || !res[0][k].objects[j].fix.found)
+			continue;
+		json_t *arr = json_array();
+		for (size_t m = 0; m < n; m++) {
+			const cb_lint_fix *f = &res[m][k].objects[j].fix;
+			json_array_append_new(arr, json_pack("{s:I, s:I, s:I}", "model", (json_int_t)m,
+				"total_passes_before", (json_int_t)f->total_before,
+				"total_passes_after", (json_int_t)f->best.total_passes));
+		}
+		json_object_set_new(fix, "by_model", arr);
+	}
+}
+
+char *cb_lint_models_to_json(const cb_lint_result *const *res, const char *const *labels,
+			     size_t nmodels, size_t nk)
+{
+	json_t *root = json_object(), *ks = json_array(), *models = json_array();
+	json_object_set_new(root, "format_version", json_integer(CB_LINT_JSON_FORMAT));
+	for (size_t k = 0; k < nk; k++) {
+		json_t *kj = kernel(&res[0][k]), *acc = json_object_get(kj, "accesses");
+		for (size_t i = 0; i < res[0][k].naccesses; i++)
+			json_object_set_new(json_array_get(acc, i), "by_model",
+					    access_by_model(res, nmodels, k, i));
+		fix_by_model(json_object_get(kj, "objects"), res, nmodels, k);
+		json_array_append_new(ks, kj);
+	}
+	for (size_t m = 0; m < nmodels; m++)
+		json_array_append_new(models, json_pack("{s:o, s:o}", "label", text(labels[m]),
+							"model", nk ? model(&res[m][0]) : json_null()));
+	if (nk) {
+		json_object_set_new(root, "kernel", text(res[0][0].kernel ? res[0][0].kernel : ""));
+		json_object_set(root, "work_group", json_object_get(json_array_get(ks, 0), "work_group"));
+		json_object_set(root, "accesses", json_object_get(json_array_get(ks, 0), "accesses"));
+		json_object_set_new(root, "model", model(&res[0][0]));
+	}
+	json_object_set_new(root, "models", models);
+	json_object_set_new(root, "kernels", ks);
+	return cb_json_text(root, 2);
+}
+
 /* A path as a relative URI reference: unreserved characters and '/' as they are, the rest
  * percent-encoded (SARIF's artifactLocation.uri). */
 static json_t *uri(const char *path)

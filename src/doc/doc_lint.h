@@ -19,6 +19,12 @@
 /* A NUL-terminated document ending in a newline (free it), or NULL when out of memory: the N
  * kernels' results. */
 char *cb_lint_to_json(const cb_lint_result *res, size_t n);
+/* Several models (RES[m][0..NK), LABELS naming them): the first model's document, with the
+ * top-level "models" [{"label", "model"}] and in each access "by_model" [{"model",
+ * "passes_max", "min_passes", "conflict_ways", "total_passes", "fixed_passes", "status"}] and
+ * each array's fix "by_model" [{"model", "total_passes_before", "total_passes_after"}]. */
+char *cb_lint_models_to_json(const cb_lint_result *const *res, const char *const *labels,
+			     size_t nmodels, size_t nk);
 /* SARIF 2.1.0 (one run, rules bank-conflict and unpriced-access; an accepted conflict carries
  * an in-source suppression), or NULL when out of memory. */
 char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version);

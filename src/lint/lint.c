@@ -366,8 +366,9 @@ static void fix_note(const cb_recorder *rec, const cb_lint_result *res, uint32_t
 			 res->objects[s->obj - CB_OBJ_FIRST].fix.note);
 }
 
-/* One fix per array, and each access's passes under its array's fix. */
-static void array_fixes(cb_recorder *rec, cb_lint_result *res)
+/* One fix per array (the search's, or the one the request gives), and each access's passes
+ * under its array's fix. */
+static void array_fixes(const cb_lint_request *req, cb_recorder *rec, cb_lint_result *res)
 {
 	const cb_prog *p = rec->prog;
 	unsigned *worst = cb_xcalloc(p->nsites + 1, sizeof *worst);
@@ -376,7 +377,11 @@ static void array_fixes(cb_recorder *rec, cb_lint_result *res)
 	for (uint32_t k = 0; k < p->nobjects; k++) {
 		memset(worst, 0, (p->nsites + 1) * sizeof *worst);
 		memset(alt, 0, (p->nsites + 1) * sizeof *alt);
-		cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt, fixed);
+		if (req->fixes_from && k < req->nfixes_from)
+			cb_rec_judge_fix(rec, k, &req->fixes_from[k].fix, &res->objects[k].fix, worst,
+					 fixed);
+		else
+			cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt, fixed);
 		if (!res->objects[k].fix.found)
 			continue;
 		for (size_t j = 0; j < res->naccesses; j++) {
@@ -489,7 +494,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses]);
 		res->accesses[res->naccesses++].site = i;
 	}
-	array_fixes(rec, res);
+	array_fixes(req, rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	suppressions(res);

@@ -204,6 +204,11 @@ typedef struct {
 	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
 	const char *clang;             /* NULL: the configured one (the CLI: $CLBANKS_CLANG) */
 	bool keep_tables;              /* keep each access's distinct lane tables (--measure) */
+	/* When not NULL: object k's fix is fixes_from[k].fix (found there, by a run of the same
+	 * kernel), judged on this pricer, instead of the search's: with several models, the fix
+	 * best across them. */
+	const struct cb_lint_object *fixes_from;
+	size_t nfixes_from;
 	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
 	void *observe_ctx;
 } cb_lint_request;
@@ -243,7 +248,7 @@ typedef struct {
 	cb_lint_fix_choice alt;
 } cb_lint_fix;
 
-typedef struct {
+typedef struct cb_lint_object {
 	char *name;           /* "tile", or the argument's name */
 	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
 	unsigned elem_bytes;

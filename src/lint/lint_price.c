@@ -395,3 +395,31 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 		judge(&x, &f, &sc);
 	}
 }
+
+void cb_rec_judge_fix(cb_recorder *r, uint32_t k, const cb_lint_fix *given, cb_lint_fix *fix,
+		      unsigned *site_worst, cb_lint_tables *site_fixed)
+{
+	const cb_lint_object *o = &r->prog->objects[k];
+	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL };
+	memset(fix, 0, sizeof *fix);
+	census(r, x.obj, fix);
+	fix->wanted = given->wanted;
+	snprintf(fix->note, sizeof fix->note, "%s", given->note);
+	if (!given->found)
+		return;
+	fix->computed = fix->found = true;
+	fix->rows = given->rows;
+	fix->width = given->width;
+	cb_fix none = { false, 0, 0, 0 };
+	cb_fix_score sc;
+	x.cols = o->rank == 2 ? o->dims[1] : 1;
+	judge(&x, &none, &sc);
+	fix->total_before = sc.total_passes;
+	const cb_lint_fix_choice *c = &given->best;
+	cb_fix f = { c->swizzle, c->pad, c->bits, c->shift };
+	x.cols = given->width;
+	x.site_worst = site_worst;
+	x.site_fixed = site_fixed;
+	judge(&x, &f, &sc);
+	choice(&f, &sc, given->rows, o->elem_bytes, &fix->best);
+}

@@ -15,4 +15,9 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes);
 void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
 		      unsigned *site_alt, cb_lint_tables *site_fixed);
 
+/* Object K's fix as GIVEN chose it (the same shape and candidate), judged on this recorder's
+ * pricer into FIX; SITE_WORST and SITE_FIXED as cb_rec_array_fix. */
+void cb_rec_judge_fix(cb_recorder *r, uint32_t k, const cb_lint_fix *given, cb_lint_fix *fix,
+		      unsigned *site_worst, cb_lint_tables *site_fixed);
+
 #endif

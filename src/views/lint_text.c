@@ -420,3 +420,98 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	fputc('\n', out);
 	excess(out, r);
 }
+
+/* One access under every model: "h200 32 passes, 32-way (minimum 1); amd 16 passes, ...". */
+static void by_model(FILE *out, const cb_lint_result *const *res, const char *const *labels,
+		     size_t n, size_t k, size_t i)
+{
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = &res[m][k].accesses[i];
+		fputs(m ? "; " : "", out);
+		put_escaped(out, labels[m]);
+		if (!a->priced)
+			fputs(" not priced", out);
+		else if (a->conflict)
+			fprintf(out, " %u %s, %u-way (minimum %u)", a->passes_max, passes(a->passes_max),
+				a->ways, a->min_passes);
+		else
+			fprintf(out, " %u %s", a->passes_max, passes(a->passes_max));
+	}
+}
+
+static void fix_by_model(FILE *out, const cb_lint_result *const *res, const char *const *labels,
+			 size_t n, size_t k, size_t i)
+{
+	const cb_lint_access *a0 = &res[0][k].accesses[i];
+	if (a0->object < 0 || !res[0][k].objects[a0->object].fix.found)
+		return;
+	const cb_lint_object *o = &res[0][k].objects[a0->object];
+	char buf[256];
+	cb_lint_fix_text(o, &o->fix, &o->fix.best, buf, sizeof buf);
+	where(out, a0);
+	fputs("note: fix across the models: ", out);
+	put_escaped(out, buf);
+	fputs(" (here:", out);
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = &res[m][k].accesses[i];
+		fputs(m ? ", " : " ", out);
+		put_escaped(out, labels[m]);
+		fprintf(out, " %u %s", a->fixed_passes, passes(a->fixed_passes));
+	}
+	if (o->fix.best.bytes)
+		fprintf(out, "; +%" PRIu64 " B)\n", o->fix.best.bytes);
+	else
+		fputs("; no memory)\n", out);
+}
+
+void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const char *const *labels,
+			  size_t n, size_t k, bool verbose)
+{
+	const cb_lint_result *r = &res[0][k];
+	put_escaped(out, r->path ? r->path : "");
+	fputs(": kernel ", out);
+	put_escaped(out, r->kernel ? r->kernel : "");
+	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u; %zu models\n",
+		r->local[0], r->local[1], r->local[2], r->group[0], r->group[1], r->group[2],
+		r->subgroup, n);
+	for (size_t i = 0; i < r->naccesses; i++) {
+		bool warn = false;
+		for (size_t m = 0; m < n; m++) {
+			const cb_lint_access *a = &res[m][k].accesses[i];
+			warn |= !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
+		}
+		const cb_lint_access *a = &r->accesses[i];
+		if ((!warn && !verbose) || a->status == CB_LINT_NOT_EXECUTED)
+			continue;
+		where(out, a);
+		fputs(warn ? "warning" : "note", out);
+		what(out, r, a);
+		fputs(": ", out);
+		by_model(out, res, labels, n, k, i);
+		fputc('\n', out);
+		if (a->note[0])
+			note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
+		if (warn)
+			fix_by_model(out, res, labels, n, k, i);
+	}
+	for (size_t m = 0; m < n; m++) {
+		uint64_t total = 0, min = 0;
+		for (size_t i = 0; i < res[m][k].naccesses; i++) {
+			total += res[m][k].accesses[i].total_passes;
+			min += res[m][k].accesses[i].total_min;
+		}
+		fputs("passes in all, ", out);
+		put_escaped(out, labels[m]);
+		fprintf(out, ": %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum", total,
+			total - min);
+		for (size_t j = 0; j < res[m][k].nobjects; j++) {
+			const cb_lint_fix *f = &res[m][k].objects[j].fix;
+			if (f->found) {
+				fputs("; fix of ", out);
+				put_escaped(out, res[m][k].objects[j].name);
+				fprintf(out, ": %.0f -> %.0f", f->total_before, f->best.total_passes);
+			}
+		}
+		fputc('\n', out);
+	}
+}
