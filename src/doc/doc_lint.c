@@ -29,6 +29,11 @@ static json_t *text(const char *s)
 	return j ? j : json_null();
 }
 
+static json_t *number(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
 /* Geometry and lanes per pass into M. */
 static void geometry(json_t *m, const cb_geometry *g, const unsigned lanes_per_pass[CB_NELEM])
 {
@@ -125,6 +130,10 @@ static json_t *array_fix(const cb_lint_result *r, size_t k)
 	json_object_set_new(j, "total_passes_after", json_integer((json_int_t)f->best.total_passes));
 	json_object_set_new(j, "best", best);
 	json_object_set_new(j, "alternative", f->alt_found ? choice(o, f, &f->alt) : json_null());
+	if (f->measured)
+		json_object_set_new(j, "measured", json_pack("{s:o, s:o}", "slowdown_before",
+				    number(f->measured_before), "slowdown_after",
+				    number(f->measured_after)));
 	json_object_set_new(j, "rows", json_integer(f->rows));
 	json_object_set_new(j, "width", json_integer(f->width));
 	json_t *after = json_array();
@@ -154,11 +163,6 @@ static json_t *objects(const cb_lint_result *r)
 		json_array_append_new(arr, j);
 	}
 	return arr;
-}
-
-static json_t *number(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
 }
 
 /* What --measure timed of one access (lint_measure.h): null slowdown, with the note, when

@@ -246,6 +246,10 @@ typedef struct {
 	cb_lint_fix_choice best;
 	bool alt_found;        /* the best of the other kind, when it lowers the total as much */
 	cb_lint_fix_choice alt;
+	/* --measure: the measured slowdown over the accesses into the array, without and with
+	 * the fix (each access weighted by its sub-group accesses), where both were measured */
+	bool measured;
+	double measured_before, measured_after;
 } cb_lint_fix;
 
 typedef struct cb_lint_object {

@@ -296,6 +296,28 @@ static void kernel_totals(cb_lint_result *r, const sums *acc)
 	r->predicted_total = r->has_model && den > 0 ? pred / den : NAN;
 }
 
+/* Each array's measured slowdown without and with its fix. */
+static void array_totals(cb_lint_result *r)
+{
+	for (size_t j = 0; j < r->nobjects; j++) {
+		cb_lint_fix *f = &r->objects[j].fix;
+		double before = 0, after = 0, n = 0;
+		for (size_t i = 0; i < r->naccesses; i++) {
+			const cb_lint_access *a = &r->accesses[i];
+			if (a->object != (int)j || !a->fixed || !a->measured.done ||
+			    !a->fixed_measured.done)
+				continue;
+			double w = (double)a->tables.total;
+			before += w * a->measured.slowdown;
+			after += w * a->fixed_measured.slowdown;
+			n += w;
+		}
+		f->measured = f->found && n > 0;
+		f->measured_before = f->measured ? before / n : NAN;
+		f->measured_after = f->measured ? after / n : NAN;
+	}
+}
+
 static void apply_one(cb_lint_result *r, size_t k, const cb_result *plan,
 		      const cb_measurement *const *by)
 {
@@ -319,6 +341,7 @@ static void apply_one(cb_lint_result *r, size_t k, const cb_result *plan,
 		finish(r, &a->fixed_tables, &fixed[i], &a->fixed_measured);
 	}
 	kernel_totals(r, acc);
+	array_totals(r);
 	free(acc);
 	free(fixed);
 }

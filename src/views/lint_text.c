@@ -304,9 +304,14 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 		w.col += put_escaped(out, decl);
 		w.col += fprintf(out, ": ");
 		w.col += put_escaped(out, buf);
-		char t[96];
-		snprintf(t, sizeof t, ": passes in all %.0f -> %.0f; per access:", f->total_before,
-			 f->best.total_passes);
+		char t[128];
+		if (f->measured)
+			snprintf(t, sizeof t, ": passes in all %.0f -> %.0f, measured %.2fx -> %.2fx; "
+				 "per access:", f->total_before, f->best.total_passes,
+				 f->measured_before, f->measured_after);
+		else
+			snprintf(t, sizeof t, ": passes in all %.0f -> %.0f; per access:",
+				 f->total_before, f->best.total_passes);
 		w.col += fprintf(out, "%s", t);
 		size_t left = 0;
 		for (size_t i = 0; i < r->naccesses; i++)
