@@ -40,7 +40,7 @@ lacks() { # DESCRIPTION REGEX: the last output has no such line
 	if grep -Eq -- "$2" "$TMP/out"; then notok "$1"; else ok "$1"; fi
 }
 
-echo "1..27"
+echo "1..28"
 "$CLBANKS" --quick -q -o "$TMP/stub.json" >/dev/null 2>&1
 CBSTUB_BANKS=64 "$CLBANKS" --quick -q -o "$TMP/stub64.json" >/dev/null 2>&1
 T="$K/transpose.cl --local 32,8"
@@ -58,6 +58,10 @@ if grep -Eq '^measured on clbanks stub GPU: [0-9.]+x .* over 2 accesses; the mod
 else
 	notok "naive: the kernel's measured total beside the prediction"
 fi
+CBSTUB_T0=0 "$CLBANKS" --quick -q -o "$TMP/stub-t0.json" >/dev/null 2>&1
+expect "a stub whose time is its passes (CBSTUB_T0=0): the column read measures 32x" 0 \
+	'22:26: warning: load float tile\[32\]\[32\]: 32 passes.*measured 3[12]\.[0-9]+x \(95%: [0-9.-]+\), model 3[12]\.[0-9]+x' \
+	CBSTUB_T0=0 -- lint $T -k naive --measure --model "$TMP/stub-t0.json"
 expect "padded: conflict-free, measured about 1x" 0 \
 	'36:26: note: load float tile\[32\]\[33\]: 1 pass \(conflict-free\); measured (0\.9[5-9]|1\.0[0-5])x' \
 	-- lint $T -k padded --measure --model "$TMP/stub.json"

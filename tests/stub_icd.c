@@ -13,6 +13,7 @@
  *   CBSTUB_REPORT_SUBGROUP=0        do not report it (clbanks must measure it)
  *   CBSTUB_FLAT=1                   no banks: every table costs the same
  *   CBSTUB_NOISE                    relative noise of durations (0.01)
+ *   CBSTUB_T0                       a step's fixed time, in passes (2: a step costs 2 + passes)
  *   CBSTUB_TIMER_RES                profiling timer resolution in ns (1000)
  *   CBSTUB_LOCAL_TYPE=global        report CL_GLOBAL local memory
  *   CBSTUB_AMD=1                    report like AMD: wavefront width, a bank count of 32 and
@@ -112,6 +113,7 @@ static struct {
 	bool report_subgroup, flat, global_local, amd, intel;
 	unsigned kernel_subgroup, loop_cap;
 	double noise;
+	double t0;                  /* the fixed part of a step's time, in passes (CBSTUB_T0) */
 	size_t timer_res, max_wg, kernel_wg;
 	cl_uint units, clock_mhz;
 	const char *name;
@@ -195,6 +197,8 @@ static void setup(void)
 	dev.loop_cap = env_uint("CBSTUB_LOOP_CAP", 0);
 	const char *n = getenv("CBSTUB_NOISE");
 	dev.noise = n && *n ? atof(n) : 0.01;
+	const char *t0 = getenv("CBSTUB_T0");
+	dev.t0 = t0 && *t0 ? atof(t0) : 2.0;
 	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
 	dev.max_wg = env_size("CBSTUB_WG", 1024);
 	dev.kernel_wg = env_size("CBSTUB_KERNEL_WG", 1024);
@@ -650,7 +654,7 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	double passes = dev.flat ? 1 : cb_passes(&dev.op_geom[k->op], dev.op_lanes[k->op][e], k->elem,
 						 lanes, S);
 	double groups = (double)n / S / 4;
-	double per_step = (2.0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
+	double per_step = (dev.t0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
 	double ns = (double)k->steps * per_step + 3000;
 	cl_event event = new_event(ns);
 	if (ev)
