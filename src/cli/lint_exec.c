@@ -14,6 +14,13 @@
 
 #define HELPER "clbanks-lint"
 
+#ifndef CB_HAVE_LLVM
+static cb_rc no_llvm(cb_error *err)
+{
+	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
+			    "and clang and reconfigure with --with-llvm");
+}
+#else
 /* The directory of the running program ("" when unknown): a build tree keeps the helper there. */
 static void self_dir(const char *argv0, char *dir, size_t n)
 {
@@ -60,14 +67,15 @@ static cb_rc not_found(const char *dir, int e, cb_error *err)
 			    strerror(e));
 }
 
+#endif
+
 cb_rc cb_lint_helper_path(const char *argv0, char *path, size_t n, cb_error *err)
 {
 #ifndef CB_HAVE_LLVM
 	(void)argv0;
 	(void)path;
 	(void)n;
-	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
-			    "and clang and reconfigure with --with-llvm");
+	return no_llvm(err);
 #else
 	char dir[PATH_MAX], c[3][PATH_MAX + 32];
 	int k = candidates(argv0, c, dir, sizeof dir), e = ENOENT;
@@ -90,8 +98,7 @@ cb_rc cb_lint_exec_with(int argc, char **argv, const char *const *extra, size_t 
 	(void)argv;
 	(void)extra;
 	(void)nextra;
-	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
-			    "and clang and reconfigure with --with-llvm");
+	return no_llvm(err);
 #else
 	char dir[PATH_MAX], c[3][PATH_MAX + 32];
 	int k = candidates(argv[0], c, dir, sizeof dir);
