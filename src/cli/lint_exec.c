@@ -106,7 +106,8 @@ cb_rc cb_lint_exec_with(int argc, char **argv, const char *const *extra, size_t 
 	if (!args)
 		return cb_error_set(err, CB_ERR_NOMEM, "out of memory");
 	memcpy(args, argv, (size_t)argc * sizeof *args);
-	memcpy(args + argc, extra, nextra * sizeof *args);
+	if (nextra)
+		memcpy(args + argc, extra, nextra * sizeof *args);
 	args[(size_t)argc + nextra] = NULL;
 	fflush(NULL);
 	int e = ENOENT;
