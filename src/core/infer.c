@@ -43,6 +43,8 @@ typedef struct {
 	char tie_desc[200];
 	bool beyond_fits;             /* a geometry beyond the search fits as well as the best */
 	char beyond_desc[32];
+	cb_leader *leaders;           /* when not NULL: the leading models, up to max_leaders */
+	size_t max_leaders, nleaders;
 } infer_ctx;
 
 const char *cb_status_name(cb_status s)
@@ -334,6 +336,64 @@ static void check_edge(infer_ctx *x)
 				 widths[k]);
 		}
 	}
+}
+
+static void add_leader(infer_ctx *x, const cb_fit *f, double weight)
+{
+	if (x->nleaders < x->max_leaders)
+		x->leaders[x->nleaders++] = (cb_leader){ *f, weight };
+}
+
+static int cmp_leader(const void *a, const void *b)
+{
+	double wa = ((const cb_leader *)a)->weight, wb = ((const cb_leader *)b)->weight;
+	return wa > wb ? -1 : wa < wb;
+}
+
+/* The leading models: the flat one, the reported model's other groupings (one element size
+ * changed at a time), then the best candidates by score; heaviest first. */
+static void collect_leaders(infer_ctx *x)
+{
+	if (!x->leaders || !x->max_leaders)
+		return;
+	const cb_inference *out = x->out;
+	add_leader(x, &out->flat, exp(-(out->flat.score - x->min_score) / 2) / x->total_weight);
+	add_leader(x, &out->best, exp(-(out->best.score - x->min_score) / 2) / x->total_weight);
+	const cb_candidate *rep = x->reported;
+	for (int e = 0; e < CB_NELEM; e++)
+		for (unsigned gi = 0; gi < x->set.ngroupings && x->set.n[e]; gi++) {
+			if (x->set.groupings[gi] == out->best.lanes_per_pass[e])
+				continue;
+			cb_fit f = out->best;
+			f.lanes_per_pass[e] = x->set.groupings[gi];
+			f.t0[e] = rep->a_eg[e][gi];
+			f.c[e] = rep->b_eg[e][gi];
+			double d = (rep->sse_eg[e][gi] - rep->sse_eg[e][rep->best_g[e]]) / (2 * x->sigma2);
+			add_leader(x, &f, exp(-(out->best.score - x->min_score) / 2 - d) / x->total_weight);
+		}
+	size_t want = x->max_leaders - x->nleaders;
+	size_t *top = cb_xmalloc((want ? want : 1) * sizeof *top), ntop = 0;
+	for (size_t i = 0; i < x->ncand && want; i++) {
+		const cb_candidate *c = &x->cand[i];
+		if (c == rep)
+			continue;
+		size_t at = ntop < want ? ntop++ : want;
+		if (at == want && c->score >= x->cand[top[want - 1]].score)
+			continue;
+		if (at == want)
+			at = want - 1;
+		while (at > 0 && x->cand[top[at - 1]].score > c->score) {
+			top[at] = top[at - 1];
+			at--;
+		}
+		top[at] = i;
+	}
+	for (size_t k = 0; k < ntop; k++) {
+		cb_fit f = candidate_to_fit(x, &x->cand[top[k]]);
+		add_leader(x, &f, exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
+	}
+	free(top);
+	qsort(x->leaders, x->nleaders, sizeof *x->leaders, cmp_leader);
 }
 
 cb_decision cb_infer_decide(const cb_decision_input *in)
@@ -642,7 +702,7 @@ static void unscale_fit(cb_fit *f, int ex)
 }
 
 static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
-			  cb_error *err);
+			  infer_ctx *lead, cb_error *err);
 
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 {
@@ -652,6 +712,15 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err)
 {
+	size_t n;
+	return cb_infer_leaders(ds, cache, out, NULL, 0, &n, err);
+}
+
+cb_rc cb_infer_leaders(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+		       cb_leader *leaders, size_t max, size_t *n, cb_error *err)
+{
+	infer_ctx lead = { .leaders = leaders, .max_leaders = leaders ? max : 0 };
+	*n = 0;
 	int ex = time_exponent(ds);
 	if (!times_fit_together(ds, ex)) {
 		init_output(out);
@@ -660,11 +729,17 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 			 "median: no device measures that, and no fit could use them together", SPAN_MAX);
 		return CB_OK;
 	}
-	if (ex == 0)
-		return infer_scaled(ds, cache, out, err);
+	if (ex == 0) {
+		cb_rc rc = infer_scaled(ds, cache, out, &lead, err);
+		*n = lead.nleaders;
+		return rc;
+	}
 	cb_dataset scaled = scale_times(ds, ex);
-	cb_rc rc = infer_scaled(&scaled, cache, out, err);
+	cb_rc rc = infer_scaled(&scaled, cache, out, &lead, err);
 	free(scaled.obs);
+	*n = lead.nleaders;
+	for (size_t i = 0; i < *n; i++)
+		unscale_fit(&leaders[i].fit, ex);
 	unscale_fit(&out->best, ex);
 	unscale_fit(&out->runner_up, ex);
 	unscale_fit(&out->flat, ex);
@@ -675,10 +750,12 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 
 /* cb_infer_cached on a dataset whose times are near 1 (or were given so). */
 static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
-			  cb_error *err)
+			  infer_ctx *lead, cb_error *err)
 {
 	infer_ctx x;
 	memset(&x, 0, sizeof x);
+	x.leaders = lead->leaders;
+	x.max_leaders = lead->max_leaders;
 	x.ds = ds;
 	x.out = out;
 	x.set.ds = ds;
@@ -710,6 +787,8 @@ static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_i
 	if (out->status == CB_NOT_BANKED)
 		validate(&x, &out->flat);
 	cost_per_pass(&x);
+	collect_leaders(&x);
+	lead->nleaders = x.nleaders;
 done:
 	free(x.cand);
 	for (int e = 0; e < CB_NELEM; e++)
