@@ -14,7 +14,7 @@
 /* Leading models the search separates the best from, and the least predicted difference
  * (relative) that counts as separating two models. */
 #define LEADERS 16
-#define MIN_SEPARATION 0.01
+#define MIN_SEPARATION 0.002
 
 void cb_design_init(cb_design *d, const cb_result *pool)
 {
@@ -51,8 +51,14 @@ void cb_design_record(cb_design *d, cb_run_meta *run)
 	}
 }
 
-static bool decided(const cb_design *d, const cb_inference *inf)
+/* Decided: banked or not banked at the target confidence; or not banked twice in a row, the
+ * second time after a search batch measured where banked models differ most from the flat one
+ * (the confidence of "not banked" grows only slowly with the tables: it is the flat model's
+ * share against every banked candidate that fits as well with one more parameter). */
+static bool decided(const cb_design *d, cb_op op, const cb_inference *inf)
 {
+	if (inf->status == CB_NOT_BANKED && d->was_flat[op] && d->searches[op] >= 1)
+		return true;
 	return (inf->status == CB_BANKED || inf->status == CB_NOT_BANKED) &&
 	       inf->confidence >= d->target;
 }
@@ -307,6 +313,8 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 {
 	const cb_inference *inf = &res->inference[op];
 	size_t before = *n;
+	if (d->phase[op] == CB_DESIGN_START)
+		d->was_flat[op] = false;
 	switch (d->phase[op]) {
 	case CB_DESIGN_START:
 		take_start(d, res, op, out, n);
@@ -315,8 +323,9 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 		d->phase[op] = CB_DESIGN_SEARCH;
 		return CB_OK;
 	case CB_DESIGN_SEARCH:
-		if (decided(d, inf)) {
-			set_stop(d, op, "decided", inf);
+		if (decided(d, op, inf)) {
+			set_stop(d, op, inf->confidence >= d->target ? "decided" : "decided, not banked "
+				 "in two analyses in a row, the second after a search batch", inf);
 		} else if (d->searches[op] >= CB_DESIGN_MAX_SEARCH) {
 			set_stop(d, op, "the search's batches are spent", inf);
 		} else {
@@ -333,7 +342,7 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 	case CB_DESIGN_FINAL:
 		/* The validation took a decided verdict below the target: search on. */
 		d->phase[op] = CB_DESIGN_DONE;
-		if (!decided(d, inf) && d->stop[op] && strncmp(d->stop[op], "decided", 7) == 0 &&
+		if (!decided(d, op, inf) && d->stop[op] && strncmp(d->stop[op], "decided", 7) == 0 &&
 		    d->searches[op] < CB_DESIGN_MAX_SEARCH) {
 			d->phase[op] = CB_DESIGN_SEARCH;
 			return op_next(d, res, op, out, n, err);
@@ -355,6 +364,8 @@ cb_rc cb_design_next(cb_design *d, const cb_result *res, size_t *out, size_t *n,
 		cb_rc rc = op_next(d, res, (cb_op)op, out, n, err);
 		if (rc != CB_OK)
 			return rc;
+		d->was_flat[op] = d->phase[op] != CB_DESIGN_START &&
+				  res->inference[op].status == CB_NOT_BANKED;
 	}
 	return CB_OK;
 }

@@ -338,10 +338,17 @@ static void check_edge(infer_ctx *x)
 	}
 }
 
-static void add_leader(infer_ctx *x, const cb_fit *f, double weight)
+/* Leaders are gathered in a buffer of their own (the flat model, the reported one, its other
+ * groupings, the best candidates), sorted, and the heaviest kept. */
+typedef struct {
+	cb_leader *v;
+	size_t n, cap;
+} leader_buf;
+
+static void add_leader(leader_buf *b, const cb_fit *f, double weight)
 {
-	if (x->nleaders < x->max_leaders)
-		x->leaders[x->nleaders++] = (cb_leader){ *f, weight };
+	if (b->n < b->cap)
+		b->v[b->n++] = (cb_leader){ *f, weight };
 }
 
 static int cmp_leader(const void *a, const void *b)
@@ -357,8 +364,10 @@ static void collect_leaders(infer_ctx *x)
 	if (!x->leaders || !x->max_leaders)
 		return;
 	const cb_inference *out = x->out;
-	add_leader(x, &out->flat, exp(-(out->flat.score - x->min_score) / 2) / x->total_weight);
-	add_leader(x, &out->best, exp(-(out->best.score - x->min_score) / 2) / x->total_weight);
+	leader_buf b = { .cap = 2 + CB_NELEM * CB_MAX_GROUPINGS + x->max_leaders };
+	b.v = cb_xmalloc(b.cap * sizeof *b.v);
+	add_leader(&b, &out->flat, exp(-(out->flat.score - x->min_score) / 2) / x->total_weight);
+	add_leader(&b, &out->best, exp(-(out->best.score - x->min_score) / 2) / x->total_weight);
 	const cb_candidate *rep = x->reported;
 	for (int e = 0; e < CB_NELEM; e++)
 		for (unsigned gi = 0; gi < x->set.ngroupings && x->set.n[e]; gi++) {
@@ -369,19 +378,16 @@ static void collect_leaders(infer_ctx *x)
 			f.t0[e] = rep->a_eg[e][gi];
 			f.c[e] = rep->b_eg[e][gi];
 			double d = (rep->sse_eg[e][gi] - rep->sse_eg[e][rep->best_g[e]]) / (2 * x->sigma2);
-			add_leader(x, &f, exp(-(out->best.score - x->min_score) / 2 - d) / x->total_weight);
+			add_leader(&b, &f, exp(-(out->best.score - x->min_score) / 2 - d) / x->total_weight);
 		}
-	size_t want = x->max_leaders - x->nleaders;
-	size_t *top = cb_xmalloc((want ? want : 1) * sizeof *top), ntop = 0;
-	for (size_t i = 0; i < x->ncand && want; i++) {
+	/* The best candidates by score, other than the reported one. */
+	size_t want = x->max_leaders, ntop = 0;
+	size_t *top = cb_xmalloc(want * sizeof *top);
+	for (size_t i = 0; i < x->ncand; i++) {
 		const cb_candidate *c = &x->cand[i];
-		if (c == rep)
+		if (c == rep || (ntop == want && c->score >= x->cand[top[want - 1]].score))
 			continue;
-		size_t at = ntop < want ? ntop++ : want;
-		if (at == want && c->score >= x->cand[top[want - 1]].score)
-			continue;
-		if (at == want)
-			at = want - 1;
+		size_t at = ntop < want ? ntop++ : want - 1;
 		while (at > 0 && x->cand[top[at - 1]].score > c->score) {
 			top[at] = top[at - 1];
 			at--;
@@ -390,10 +396,13 @@ static void collect_leaders(infer_ctx *x)
 	}
 	for (size_t k = 0; k < ntop; k++) {
 		cb_fit f = candidate_to_fit(x, &x->cand[top[k]]);
-		add_leader(x, &f, exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
+		add_leader(&b, &f, exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
 	}
 	free(top);
-	qsort(x->leaders, x->nleaders, sizeof *x->leaders, cmp_leader);
+	qsort(b.v, b.n, sizeof *b.v, cmp_leader);
+	x->nleaders = b.n < x->max_leaders ? b.n : x->max_leaders;
+	memcpy(x->leaders, b.v, x->nleaders * sizeof *b.v);
+	free(b.v);
 }
 
 cb_decision cb_infer_decide(const cb_decision_input *in)

@@ -17,6 +17,7 @@
 
 /* Rounds a batch may take beyond the minimum while its intervals are not yet narrow. */
 #define BATCH_EXTRA_ROUNDS 6
+#define BUDGET_TABLES 400
 
 /* What the rounds so far say, in RES as analyze reads it: each measured table's median ratio
  * and its interval; every other table untimed. */
@@ -165,8 +166,10 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 	size_t *idx = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *idx), n = 0;
 	double t = cb_now();
 	unsigned total = 0;
-	/* The budget plans for the tables a design typically measures. */
-	cb_rc rc = cb_calibrate_timing(l, po, &r->ex[0], 160, &r->st, err);
+	/* The launch length's budget (6 s of rounds) is planned for BUDGET_TABLES experiments:
+	 * a design measures about 130 tables, some of them in more than the minimum rounds, and a
+	 * CPU's run (whose noise asks for long launches) should take a few seconds. */
+	cb_rc rc = cb_calibrate_timing(l, po, &r->ex[0], BUDGET_TABLES, &r->st, err);
 	seconds[1] = cb_now() - t;
 	t = cb_now();
 	if (rc == CB_OK)
@@ -183,6 +186,14 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 				100 * r->st.noise, r->st.launch_ns / 1e6);
 		interim(r, res);
 		rc = cb_analyze(res, err);
+		for (int op = 0; rc == CB_OK && op < CB_NOPS; op++)
+			if (d.present[op])
+				cb_note(po->notify, CB_NOTE_DETAIL, "%s after batch %zu: %s, confidence "
+					"%.3f (geometry %.3f x lanes %.3f x fit %.3f x run %.3f)",
+					cb_op_name((cb_op)op), d.nlog, cb_status_name(res->inference[op].status),
+					res->inference[op].confidence, res->inference[op].geometry_share,
+					res->inference[op].lanes_share, res->inference[op].fit_factor,
+					res->inference[op].run_factor);
 		cb_note(po->notify, CB_NOTE_PROGRESS, "adaptive design: %zu tables measured in batch %zu",
 			n, d.nlog);
 	}
