@@ -183,7 +183,7 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 }
 
 /* The loads' model and the others' from the document at PATH, read once. */
-static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
+static cb_rc lint_model(const char *path, const cb_notifier *n, cb_lint_model *m, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
@@ -191,6 +191,7 @@ static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
 		return rc;
 	cb_model_choice c;
 	cb_select_model(&r, CB_OP_LOAD, 0, &c);
+	cb_warn_unsure_model(n, path, CB_OP_LOAD, &c);
 	if (c.source == CB_CHOICE_NONE)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
 	if (rc == CB_OK && c.source == CB_CHOICE_FLAT) {
@@ -210,8 +211,9 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	if (rc == CB_OK)
 		rc = cb_output_check(o->output, o->force, err);
 	cb_lint_model m;
+	cb_notifier n = cb_cli_notifier(o);
 	if (rc == CB_OK)
-		rc = lint_model(o->model, &m, err);
+		rc = lint_model(o->model, &n, &m, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_lint_request q;
