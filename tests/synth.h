@@ -37,5 +37,7 @@ typedef struct {
 
 /* A timed result for the default plan (or the quick one), into R. */
 void synth_result(const synth_device *d, bool quick, cb_result *r);
+/* The same for the adaptive design's pool (every op with the loads' full set of tables). */
+void synth_pool(const synth_device *d, cb_result *r);
 
 #endif
