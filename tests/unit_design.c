@@ -209,6 +209,29 @@ static void leaders(const synth_device *d)
 	cb_result_free(&r);
 }
 
+/* A run whose baseline drifted by 572% (Mesa llvmpipe) decides nothing: inconclusive, not a
+ * confident or a zero-confidence "not banked"; a drift of 10% only lowers the confidence. */
+static void drift(void)
+{
+	synth_device flat = { .name = "flat", .subgroup = 32, .flat = true, .t0 = 1, .noise = 0.02,
+			      .seed = 31 };
+	cb_result r;
+	cb_error err;
+	synth_result(&flat, true, &r);
+	r.quality.present = r.quality.has_drift = true;
+	r.quality.drift = 5.72;
+	cb_analyze(&r, &err);
+	const cb_inference *inf = &r.inference[CB_OP_LOAD];
+	tap_ok(inf->status == CB_INCONCLUSIVE && strstr(inf->reason, "drifted by +572%"),
+	       "a baseline drift of 572%%: inconclusive (%s: %s)", cb_status_name(inf->status),
+	       inf->reason);
+	r.quality.drift = 0.1;
+	cb_analyze(&r, &err);
+	tap_ok(inf->status == CB_NOT_BANKED, "a drift of 10%%: still not banked (%.3f)",
+	       inf->confidence);
+	cb_result_free(&r);
+}
+
 static const synth_device nvidia = {
 	.name = "NVIDIA-like 32 x 4 B, loads, stores and atomics", .subgroup = 32,
 	.geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1,
@@ -266,6 +289,7 @@ int main(void)
 	sim_free(&s);
 	record_and_reanalysis(&nvidia);
 	leaders(&nvidia);
+	drift();
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
