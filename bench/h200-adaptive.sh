@@ -28,6 +28,13 @@ models_of() {
 	     END { print "" }' "$1"
 }
 
+# "2:1.99 4:3.98 ...": the 4-byte stride ratios 2..32 of the report's loads table (ncu: 2..32).
+strides_of() {
+	awk '/^Strides \(loads\)/ { on = 1; next } on && /^$/ { exit }
+	     on && $1 ~ /^(2|4|8|16|32)$/ && NF >= 11 { printf "%s%s:%s", n++ ? " " : "", $1, $6 }
+	     END { print "" }' "$1"
+}
+
 run_kind() { # KIND COUNT ARGS...
 	kind=$1 count=$2
 	shift 2
@@ -46,6 +53,7 @@ run_kind() { # KIND COUNT ARGS...
 				"$(key_of "$doc" device_seconds)" \
 				"$(sed -n 's/^  "protocol": "\(.*\)",*$/\1/p' "$doc" | head -1)" \
 				"$(models_of "$out/$kind-$i.txt")" >>"$summary"
+			echo "    4-byte strides: $(strides_of "$out/$kind-$i.txt")" >>"$summary"
 		fi
 		i=$((i + 1))
 	done
@@ -62,8 +70,10 @@ run_kind full 3 --plan full
 check() { # KIND TARGET_S (0: none)
 	awk -v kind="$1" -v target="$2" '
 	$1 == kind && $3 == "seconds" { t[n++] = $4; m = $0; sub(/.*protocol [a-z]+  /, "", m)
-					models[m]++; if (!(m in first)) { first[m] = 1; nm++ } }
+					gsub(/ \(confidence [0-9.]+\)/, "", m)
+					if (!(m in first)) { first[m] = 1; nm++ } }
 	$1 == kind && $3 == "exit" { failed++ }
+	# (the "4-byte strides" lines that follow each run are not runs)
 	END {
 		if (!n) { printf "%-8s no successful run\n", kind; exit }
 		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
@@ -73,7 +83,7 @@ check() { # KIND TARGET_S (0: none)
 		printf "%-8s %d runs (%d failed): median %.3f s, slowest %.3f s (%.2fx the median), %d of %d within 1.25x",
 		       kind, n, failed, med, t[n - 1], t[n - 1] / med, within, n
 		if (target > 0) printf "; target %.2f s: %s (%d over)", target, med <= target && over == 0 ? "met" : "NOT met", over
-		printf "; %s\n", nm == 1 ? "the same model every run" : nm " different model lines"
+		printf "; %s\n", nm == 1 ? "the same model every run" : nm " different models"
 	}' "$summary"
 }
 {
