@@ -96,6 +96,8 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
 				d->amd_b128_sets && E == 16 ? b128_passes(d, lanes) :
 				cb_passes(g, lpp, E, lanes, d->subgroup);
+			if (d->port_floor && E >= 8 && p < d->port_floor)
+				p = d->port_floor;
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
 				t -= d->pair_saving * d->c * p;
