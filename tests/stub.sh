@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..62"
+echo "1..75"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -71,7 +71,7 @@ expect "an unreported sub-group size is measured" 0 "Sub-group: +32 lanes \(meas
 expect "a flat stub is not banked" 0 "Result: +not banked" CBSTUB_FLAT=1 -- --quick
 expect "the latency regime runs one sub-group" 0 "latency regime, [0-9]+ rounds, 32 work-items" \
 	-- --quick --regime latency
-expect "the full default plan runs" 0 "Fit: +701 measurements" -- -q --format text
+expect "the full default plan runs (--plan full)" 0 "Fit: +701 measurements" -- -q --format text --plan full
 expect "global local memory is reported with a caveat" 0 "local memory is of type global" \
 	CBSTUB_LOCAL_TYPE=global -- --quick
 expect "--strict on a noisy run exits 5" 5 "--strict: the run has quality warnings" \
@@ -219,3 +219,45 @@ expect "and says why, naming the geometry beyond the search that fits as well" 0
 	CBSTUB_BANKS=256 -- --quick --ops load -F json
 expect "128 x 4 B, at the edge but inside the search: banked" 0 "Result: +banked, 128 banks x 4 bytes" \
 	CBSTUB_BANKS=128 CBSTUB_LANES=32,32,32,32,32 -- --quick --ops load
+
+# issue 24: the adaptive design (the default protocol) ------------------------------------
+# A default run on each geometry: at most 2,000 launches (run.launches counts every one, the
+# calibration's too), the stub's model for every op at a confidence of 0.9 or more.
+# adaptive NAME WANT_BANKS WANT_WIDTH [ENV=VALUE...]
+adaptive() {
+	name=$1 banks=$2 width=$3
+	shift 3
+	env "$@" "$CLBANKS" -q -o "$TMP/adaptive.json" --force >"$TMP/out" 2>&1
+	got=$?
+	launches=$(sed -n 's/^ *"launches": \([0-9]*\),*$/\1/p' "$TMP/adaptive.json" | head -1)
+	sure=$(grep -Ec "^Result: +banked, $banks banks x $width bytes \(confidence (0\.9[0-9]*|1\.000)\)" "$TMP/out")
+	if [ "$got" -eq 0 ] && [ "${launches:-99999}" -le 2000 ] && [ "$sure" -eq 3 ]; then
+		ok "adaptive, $name: $banks x $width B for loads, stores and atomics at 0.9 or more, $launches launches"
+	else
+		notok "adaptive, $name: exit $got, $launches launches, $sure of 3 ops $banks x $width B at 0.9"
+	fi
+}
+adaptive "the default stub" 32 4
+adaptive "Intel-like SIMD16" 16 4 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANES=16,16,16,16,16
+adaptive "8-byte banks" 32 8 CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16
+adaptive "AMD-like wave64" 32 4 CBSTUB_AMD=1 CBSTUB_SUBGROUP=64
+adaptive "64 banks" 64 4 CBSTUB_BANKS=64 CBSTUB_LANES=32,32,32,32,32
+"$CLBANKS" -q -o "$TMP/adaptive.json" --force >"$TMP/adaptive.txt" 2>&1
+check "the document records the protocol, the batches in order and why each op stopped" \
+	eval 'grep -q "\"protocol\": \"adaptive\"" "$TMP/adaptive.json" && grep -q "\"why\": \"start: " "$TMP/adaptive.json" && grep -q "\"why\": \"search: " "$TMP/adaptive.json" && grep -q "\"why\": \"final: " "$TMP/adaptive.json" && grep -q "\"atomic\": \"decided: banked" "$TMP/adaptive.json" && grep -q "\"device_seconds\": " "$TMP/adaptive.json"'
+"$CLBANKS" analyze "$TMP/adaptive.json" >"$TMP/reanalyzed.txt" 2>&1
+check "analyze of the adaptive document gives the run's answer" \
+	eval 'grep "^Result:" "$TMP/adaptive.txt" >"$TMP/r1" && grep "^Result:" "$TMP/reanalyzed.txt" >"$TMP/r2" && [ -s "$TMP/r1" ] && cmp -s "$TMP/r1" "$TMP/r2"'
+expect "a flat stub: not banked for every op, adaptively" 0 "Result: +not banked" CBSTUB_FLAT=1 -- -q
+expect "--plan full records its protocol" 0 '"protocol": "full"' -- --plan full --ops load -q -o - -F json
+expect "--plan FILE measures exactly its tables" 0 '"protocol": "plan"' \
+	-- --plan "$TMP/small-plan.json" -q -o - -F json
+check "every table of the plan is timed and has statistics (3 and the baseline)" \
+	eval '[ "$(grep -c "\"ns_per_access\"" "$TMP/out")" -eq 4 ] && [ "$(grep -c "\"ratio_ci95\"" "$TMP/out")" -eq 3 ]'
+# predict and lint warn below 0.9 (a recorded confidence edited down: a document is only read).
+sed 's/"confidence": [0-9.e-]*/"confidence": 0.5/' "$TMP/adaptive.json" >"$TMP/unsure.json"
+expect "predict warns when the model it uses has a confidence below 0.9" 0 \
+	"the load model used \(32 x 4 B\) has confidence 0.500, below 0.9" \
+	-- predict --model "$TMP/unsure.json" --elem-bytes 4 --stride 2
+"$CLBANKS" predict --model "$TMP/adaptive.json" --elem-bytes 4 --stride 2 >"$TMP/out" 2>&1
+check "and not at 0.9 or above" eval '! grep -q "below 0.9" "$TMP/out"'

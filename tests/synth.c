@@ -50,10 +50,25 @@ static double noise_draw(const synth_device *d, cb_rng *rng)
 	return d->noise * sqrt(-2 * log(u + 0x1p-31)) * cos(6.283185307179586 * v);
 }
 
+static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *r);
+
 void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
 	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
 			    .quick = quick, .ops = d->ops };
+	synth_plan(d, &po, r);
+}
+
+void synth_pool(const synth_device *d, cb_result *r)
+{
+	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7,
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .ops = d->ops, .pool = true };
+	synth_plan(d, &po, r);
+}
+
+static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *r)
+{
+	cb_plan_opts po = *o;
 	cb_error err;
 	if (cb_plan_make(&po, r, &err) != CB_OK)
 		abort();
@@ -81,6 +96,8 @@ void synth_result(const synth_device *d, bool quick, cb_result *r)
 			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
 				d->amd_b128_sets && E == 16 ? b128_passes(d, lanes) :
 				cb_passes(g, lpp, E, lanes, d->subgroup);
+			if (d->port_floor && E >= 8 && p < d->port_floor)
+				p = d->port_floor;
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
 				t -= d->pair_saving * d->c * p;

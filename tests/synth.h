@@ -25,6 +25,8 @@ typedef struct {
 	double fake_step;      /* > 0: PoCL-like slowdown when every offset is a multiple of 64 B */
 	double pair_saving;    /* > 0: a 16-byte broadcast costs this share less (NVIDIA) */
 	int xor_shift;         /* > 0: out of the family, bank = (w ^ (w >> xor_shift)) % banks */
+	unsigned port_floor;   /* > 0: out of the family, 8- and 16-byte accesses cost at least
+				* this many passes (a per-wave port limit) */
 	uint64_t seed;
 	unsigned ops;          /* CB_OP_BIT bits of the plan (0: loads only) */
 	/* Stores' and atomics' models (index by cb_op; banks 0: the loads' model). */
@@ -37,5 +39,7 @@ typedef struct {
 
 /* A timed result for the default plan (or the quick one), into R. */
 void synth_result(const synth_device *d, bool quick, cb_result *r);
+/* The same for the adaptive design's pool (every op with the loads' full set of tables). */
+void synth_pool(const synth_device *d, cb_result *r);
 
 #endif

@@ -315,6 +315,67 @@ static void baseline_outlier(void)
 	free_experiments(ex, 2);
 }
 
+/* The launch length of a 1%-noise device, with a launch 10x slower at SPIKE (0: none). */
+static double length_with_spike(unsigned spike, unsigned *launches)
+{
+	cb_error err;
+	fake f = { .cost = { 100, 200 }, .fixed = 1000, .noise = 0.01, .spike_launch = spike };
+	cb_rng_seed(&f.rng, 11);
+	cb_launcher l = { fake_run, fake_now, &f, 1 };
+	cb_protocol_opts o = options(6, 30, 0.02);
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(2, 30);
+	cb_calibrate_timing(&l, &o, &ex[0], 2, &st, &err);
+	*launches = f.launches;
+	free_experiments(ex, 2);
+	return st.launch_ns;
+}
+
+/* One slow launch anywhere in the timer check, the warm-up or the length's noise samples does
+ * not move the launch length (0.2.0's range-based spread of 8 pairs did). */
+static void robust_length(void)
+{
+	unsigned total, n;
+	double quiet = length_with_spike(0, &total);
+	unsigned moved = 0;
+	for (unsigned k = 1; k <= total; k++)
+		moved += length_with_spike(k, &n) > 1.5 * quiet;
+	tap_ok(moved == 0, "one launch 10x slower at any of the %u launches of the calibration moves "
+	       "the launch length %u times (quiet: %.3g ms)", total, moved, quiet / 1e6);
+	tap_ok(total <= 80, "the timer, the warm-up and the length take %u launches", total);
+}
+
+/* The rounds' noise revisits the length: doubled when the baseline's rounds are much noisier
+ * than the length was chosen for, kept otherwise. */
+static void revisit(void)
+{
+	cb_error err;
+	fake f = { .cost = { 100, 200 }, .fixed = 1000 };
+	cb_rng_seed(&f.rng, 12);
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 6, 0.02);
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(2, 6);
+	cb_calibrate(&l, &o, ex, 2, &st, &err);
+	cb_measure_rounds(&l, &o, ex, 2, &st, &err);
+	double before = st.launch_ns;
+	unsigned steps = ex[0].steps;
+	tap_ok(!cb_revisit_length(&o, &ex[0], 0, st.rounds, &st) && st.launch_ns == before,
+	       "quiet rounds keep the launch length");
+	f.noise = 0.3;
+	ex[1].n = 0;
+	cb_measure_rounds(&l, &o, ex, 2, &st, &err);
+	bool doubled = cb_revisit_length(&o, &ex[0], 0, st.rounds, &st);
+	tap_ok(doubled && st.launch_ns == 2 * before && ex[0].steps >= 2 * steps - 8 &&
+	       st.lengthened == 1, "noisy rounds double it (%u -> %u steps)", steps, ex[0].steps);
+	/* Chains from a model's expected ratios: a 32x slower table gets 1/32 of the steps. */
+	double ratio[2] = { 1, 32 };
+	cb_size_chains_predicted(ex, 2, ratio, &st);
+	tap_ok(fabs(ex[1].steps * 32.0 - ex[0].steps) <= 32 * 8 && ex[1].steps_short * 4 <= ex[1].steps + 32,
+	       "predicted chains: %u steps against the baseline's %u", ex[1].steps, ex[0].steps);
+	free_experiments(ex, 2);
+}
+
 static void probe(void)
 {
 	uint32_t tables[2 * CB_PROBE_MAXN];
@@ -344,6 +405,8 @@ int main(void)
 	timer_and_chains();
 	invalid_and_interrupted();
 	baseline_outlier();
+	robust_length();
+	revisit();
 	probe();
 	tap_ok(cb_round_steps(0) == CB_STEPS_MIN && cb_round_steps(1e12) == CB_STEPS_MAX &&
 	       cb_round_steps(13) == 16, "chain lengths are clamped and multiples of 8");

@@ -214,10 +214,10 @@ cb_rc cb_cmd_run_all(const cb_cli_options *o, cb_error *err)
 	cb_device_list list = { 0 };
 	char **paths = NULL;
 	cb_rc rc = check_dir(o->output, err);
-	if (rc == CB_OK && o->plan)
+	if (rc == CB_OK && cb_plan_file(o))
 		rc = cb_doc_read(o->plan, 0, &plan, err);
 	if (rc == CB_OK)
-		rc = cb_run_options(o, o->plan ? &plan : NULL, &n, &ro, err);
+		rc = cb_run_options(o, cb_plan_file(o) ? &plan : NULL, &n, &ro, err);
 	if (rc == CB_OK)
 		rc = cb_devices_enumerate(&list, &n, err);
 	if (rc == CB_OK)

@@ -210,9 +210,10 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 	}
 }
 
-/* The loads' model and the others' from the document at PATH, read once; SUBGROUP (0: any)
- * the sub-group size it must have. */
-static cb_rc lint_model(const char *path, unsigned subgroup, cb_lint_model *m, cb_error *err)
+/* The loads' model and the others' from the document at PATH, read once (a model less sure
+ * than 0.9 is warned of to N); SUBGROUP (0: any) the sub-group size it must have. */
+static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *n,
+			cb_lint_model *m, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
@@ -220,6 +221,7 @@ static cb_rc lint_model(const char *path, unsigned subgroup, cb_lint_model *m, c
 		return rc;
 	cb_model_choice c;
 	cb_select_model(&r, CB_OP_LOAD, 0, &c);
+	cb_warn_unsure_model(n, path, CB_OP_LOAD, &c);
 	if (c.source == CB_CHOICE_NONE)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
 	if (rc == CB_OK && c.source == CB_CHOICE_FLAT) {
@@ -253,9 +255,11 @@ static void render_plan(FILE *out, const void *p)
 static cb_rc pricer(const cb_cli_options *o, unsigned subgroup, cb_lint_model *m, bool *has_model,
 		    cb_error *err)
 {
+	cb_notifier notes = cb_cli_notifier(o);
+	const cb_notifier *n = &notes;
 	*has_model = o->model != NULL;
 	if (o->model)
-		return lint_model(o->model, subgroup, m, err);
+		return lint_model(o->model, subgroup, n, m, err);
 	if (subgroup < 4 || subgroup > CB_MAX_LANES)
 		return cb_error_set(err, CB_ERR_INPUT, "%s: sub-group size %u is outside 4..%u",
 				    o->measured, subgroup, CB_MAX_LANES);
@@ -417,9 +421,10 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, "several --model files compare models in text "
 				    "or json; --measure, --measured, --format plan and sarif take one");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
+	cb_notifier notes = cb_cli_notifier(o);
 	cb_lint_model *m = cb_xcalloc(n, sizeof *m);
 	for (size_t i = 0; rc == CB_OK && i < n; i++) {
-		rc = lint_model(o->models.v[i], 0, &m[i], err);
+		rc = lint_model(o->models.v[i], 0, &notes, &m[i], err);
 		if (rc == CB_OK && m[i].pricer.subgroup != m[0].pricer.subgroup)
 			rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes, "
 					  "%s of %u: lint simulates one sub-group size", o->models.v[i],

@@ -172,6 +172,8 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 		rc = cb_load_model(o->model, op, E, &m, &S, err);
 	if (rc != CB_OK)
 		return rc;
+	cb_notifier n = cb_cli_notifier(o);
+	cb_warn_unsure_model(&n, o->model, op, &m);
 	bool banked = m.source != CB_CHOICE_FLAT;
 	if (banked && !m.lanes_per_pass)
 		return cb_error_set(err, CB_ERR_USAGE, "%s: the %s model has no lanes per pass for "

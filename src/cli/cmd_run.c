@@ -114,6 +114,7 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 		.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
 		.measure_subgroup = o->measure_subgroup, .local_mem = o->local_mem, .seed = o->seed,
 		.plan = plan, .command_line = o->command_line, .notify = n,
+		.full_plan = o->plan && !cb_plan_file(o),
 	};
 	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
 	 * for every interval. */
@@ -221,10 +222,10 @@ cb_rc cb_cmd_run(const cb_cli_options *o, cb_error *err)
 	cb_result_init(&plan);
 	cb_result_init(&r);
 	cb_rc rc = cb_output_check(o->output, o->force, err);
-	if (rc == CB_OK && o->plan)
+	if (rc == CB_OK && cb_plan_file(o))
 		rc = cb_doc_read(o->plan, 0, &plan, err);
 	if (rc == CB_OK)
-		rc = measure(o, o->plan ? &plan : NULL, &r, err);
+		rc = measure(o, cb_plan_file(o) ? &plan : NULL, &r, err);
 	if (rc == CB_OK)
 		rc = write_run(o, &r, err);
 	if (rc == CB_OK)

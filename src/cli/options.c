@@ -83,8 +83,9 @@ static const option table[] = {
 	  "predict: load, store or atomic (default load)", NULL },
 	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
 	  "fewer experiments and shorter launches", NULL },
-	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE",
-	  "run the experiments of FILE instead of the default plan", NULL },
+	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE|full",
+	  "run the experiments of FILE, every one timed; 'full': the whole\n"
+	  "default plan, every table timed (default: the adaptive design)", NULL },
 	{ "seed", 0, MEASURE | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
 	  "seed of the plan and of the launch order (default 1)", NULL },
 	{ "subgroup", 0, MEASURE | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
@@ -444,6 +445,11 @@ void cb_options_free(cb_cli_options *o)
 	free(o->models.v);
 	o->command_line = NULL;
 	o->defines = o->kernel_args = o->includes = o->models = (cb_strings){ NULL, 0 };
+}
+
+bool cb_plan_file(const cb_cli_options *o)
+{
+	return o->plan && strcmp(o->plan, "full") != 0;
 }
 
 bool cb_option_given(const cb_cli_options *o, const char *name)

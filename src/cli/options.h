@@ -70,6 +70,8 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 void cb_options_free(cb_cli_options *o);
 /* Was the option with this long name given? */
 bool cb_option_given(const cb_cli_options *o, const char *name);
+/* Is --plan a file (not 'full', the whole default plan; ./full names a file so named)? */
+bool cb_plan_file(const cb_cli_options *o);
 /* --help: for every command, or for one (its usage line and options). */
 void cb_options_help(FILE *out, int cmd);
 

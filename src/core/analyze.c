@@ -67,11 +67,24 @@ static double run_factor(const cb_result *r, cb_op op, size_t *unconverged, size
 	return f * (drift < 0.5 ? 1 - drift / 0.5 : 0);
 }
 
+/* A baseline that drifted by this share or more leaves times that cannot be compared. */
+#define DRIFT_INCONCLUSIVE 0.5
+
 static void apply_run_factor(const cb_result *r, cb_op op, cb_inference *inf)
 {
 	size_t bad, total;
 	inf->run_factor = run_factor(r, op, &bad, &total);
 	inf->confidence *= inf->run_factor;
+	double drift = r->quality.has_drift && isfinite(r->quality.drift) ? r->quality.drift : 0;
+	if (fabs(drift) >= DRIFT_INCONCLUSIVE && inf->status != CB_INCONCLUSIVE) {
+		/* No verdict, not a confident "not banked": the times moved more than any pattern. */
+		inf->status = CB_INCONCLUSIVE;
+		inf->confidence = 0;
+		snprintf(inf->reason, sizeof inf->reason, "the baseline drifted by %+.0f%% during the "
+			 "run (clock changes or other load): times measured at different moments cannot "
+			 "be compared, so the run decides nothing; measure again on a quiet device",
+			 100 * drift);
+	}
 	if (inf->run_factor < 0.9 && inf->nwarnings < CB_MAX_INFER_WARNINGS)
 		snprintf(inf->warnings[inf->nwarnings++], sizeof inf->warnings[0],
 			 "the run was noisy (%zu of %zu measurements did not reach their CI target; "

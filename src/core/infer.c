@@ -24,6 +24,10 @@
  * noise and vectorizer steps; banked GPUs deviate by 15% and more even in the latency regime). */
 #define MIN_EFFECT 1.5
 #define FLAT_RMS_MAX 0.10
+/* Hold-out tables from which their misfit counts against the confidence: a few tables far off
+ * are evidence enough (0.2.0 asked for five, and 8-byte atomics of the quick plan, four tables
+ * off by 31%, kept a confidence of 0.998). */
+#define VAL_MIN 3
 /* Relative noise floor: even perfect data is not trusted beyond 1%. */
 #define SIGMA_FLOOR 0.01
 
@@ -43,6 +47,8 @@ typedef struct {
 	char tie_desc[200];
 	bool beyond_fits;             /* a geometry beyond the search fits as well as the best */
 	char beyond_desc[32];
+	cb_leader *leaders;           /* when not NULL: the leading models, up to max_leaders */
+	size_t max_leaders, nleaders;
 } infer_ctx;
 
 const char *cb_status_name(cb_status s)
@@ -336,6 +342,73 @@ static void check_edge(infer_ctx *x)
 	}
 }
 
+/* Leaders are gathered in a buffer of their own (the flat model, the reported one, its other
+ * groupings, the best candidates), sorted, and the heaviest kept. */
+typedef struct {
+	cb_leader *v;
+	size_t n, cap;
+} leader_buf;
+
+static void add_leader(leader_buf *b, const cb_fit *f, double weight)
+{
+	if (b->n < b->cap)
+		b->v[b->n++] = (cb_leader){ *f, weight };
+}
+
+static int cmp_leader(const void *a, const void *b)
+{
+	double wa = ((const cb_leader *)a)->weight, wb = ((const cb_leader *)b)->weight;
+	return wa > wb ? -1 : wa < wb;
+}
+
+/* The leading models: the flat one, the reported model's other groupings (one element size
+ * changed at a time), then the best candidates by score; heaviest first. */
+static void collect_leaders(infer_ctx *x)
+{
+	if (!x->leaders || !x->max_leaders)
+		return;
+	const cb_inference *out = x->out;
+	leader_buf b = { .cap = 2 + CB_NELEM * CB_MAX_GROUPINGS + x->max_leaders };
+	b.v = cb_xmalloc(b.cap * sizeof *b.v);
+	add_leader(&b, &out->flat, exp(-(out->flat.score - x->min_score) / 2) / x->total_weight);
+	add_leader(&b, &out->best, exp(-(out->best.score - x->min_score) / 2) / x->total_weight);
+	const cb_candidate *rep = x->reported;
+	for (int e = 0; e < CB_NELEM; e++)
+		for (unsigned gi = 0; gi < x->set.ngroupings && x->set.n[e]; gi++) {
+			if (x->set.groupings[gi] == out->best.lanes_per_pass[e])
+				continue;
+			cb_fit f = out->best;
+			f.lanes_per_pass[e] = x->set.groupings[gi];
+			f.t0[e] = rep->a_eg[e][gi];
+			f.c[e] = rep->b_eg[e][gi];
+			double d = (rep->sse_eg[e][gi] - rep->sse_eg[e][rep->best_g[e]]) / (2 * x->sigma2);
+			add_leader(&b, &f, exp(-(out->best.score - x->min_score) / 2 - d) / x->total_weight);
+		}
+	/* The best candidates by score, other than the reported one. */
+	size_t want = x->max_leaders, ntop = 0;
+	size_t *top = cb_xmalloc(want * sizeof *top);
+	for (size_t i = 0; i < x->ncand; i++) {
+		const cb_candidate *c = &x->cand[i];
+		if (c == rep || (ntop == want && c->score >= x->cand[top[want - 1]].score))
+			continue;
+		size_t at = ntop < want ? ntop++ : want - 1;
+		while (at > 0 && x->cand[top[at - 1]].score > c->score) {
+			top[at] = top[at - 1];
+			at--;
+		}
+		top[at] = i;
+	}
+	for (size_t k = 0; k < ntop; k++) {
+		cb_fit f = candidate_to_fit(x, &x->cand[top[k]]);
+		add_leader(&b, &f, exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
+	}
+	free(top);
+	qsort(b.v, b.n, sizeof *b.v, cmp_leader);
+	x->nleaders = b.n < x->max_leaders ? b.n : x->max_leaders;
+	memcpy(x->leaders, b.v, x->nleaders * sizeof *b.v);
+	free(b.v);
+}
+
 cb_decision cb_infer_decide(const cb_decision_input *in)
 {
 	double banked_confidence = in->geometry_weight / in->total_weight * in->lanes_share *
@@ -373,7 +446,7 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 static double misfit_of(const cb_inference *out)
 {
 	double q = out->quality.misfit, v = out->quality.val_misfit;
-	if (out->val_n >= 5 && isfinite(v) && v > q)
+	if (out->val_n >= VAL_MIN && isfinite(v) && v > q)
 		q = v;
 	return q;
 }
@@ -451,7 +524,7 @@ static void fit_warnings(cb_inference *out)
 	if (out->fit_factor < 1)
 		add_warning(out, "the model explains this device only approximately: it misses the %s by "
 			    "%.1fx what their noise and a %.0f%% model allowance explain (confidence x %.2f)",
-			    out->val_n >= 5 && isfinite(held) && held > q->misfit ? "held-out random "
+			    out->val_n >= VAL_MIN && isfinite(held) && held > q->misfit ? "held-out random "
 			    "tables (over-fitted)" : "measurements", misfit_of(out),
 			    100 * CB_MODEL_ALLOWANCE, out->fit_factor);
 	if (!q->noise_known)
@@ -642,7 +715,7 @@ static void unscale_fit(cb_fit *f, int ex)
 }
 
 static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
-			  cb_error *err);
+			  infer_ctx *lead, cb_error *err);
 
 cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 {
@@ -652,6 +725,15 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err)
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err)
 {
+	size_t n;
+	return cb_infer_leaders(ds, cache, out, NULL, 0, &n, err);
+}
+
+cb_rc cb_infer_leaders(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+		       cb_leader *leaders, size_t max, size_t *n, cb_error *err)
+{
+	infer_ctx lead = { .leaders = leaders, .max_leaders = leaders ? max : 0 };
+	*n = 0;
 	int ex = time_exponent(ds);
 	if (!times_fit_together(ds, ex)) {
 		init_output(out);
@@ -660,11 +742,17 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 			 "median: no device measures that, and no fit could use them together", SPAN_MAX);
 		return CB_OK;
 	}
-	if (ex == 0)
-		return infer_scaled(ds, cache, out, err);
+	if (ex == 0) {
+		cb_rc rc = infer_scaled(ds, cache, out, &lead, err);
+		*n = lead.nleaders;
+		return rc;
+	}
 	cb_dataset scaled = scale_times(ds, ex);
-	cb_rc rc = infer_scaled(&scaled, cache, out, err);
+	cb_rc rc = infer_scaled(&scaled, cache, out, &lead, err);
 	free(scaled.obs);
+	*n = lead.nleaders;
+	for (size_t i = 0; i < *n; i++)
+		unscale_fit(&leaders[i].fit, ex);
 	unscale_fit(&out->best, ex);
 	unscale_fit(&out->runner_up, ex);
 	unscale_fit(&out->flat, ex);
@@ -675,10 +763,12 @@ cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_infer
 
 /* cb_infer_cached on a dataset whose times are near 1 (or were given so). */
 static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
-			  cb_error *err)
+			  infer_ctx *lead, cb_error *err)
 {
 	infer_ctx x;
 	memset(&x, 0, sizeof x);
+	x.leaders = lead->leaders;
+	x.max_leaders = lead->max_leaders;
 	x.ds = ds;
 	x.out = out;
 	x.set.ds = ds;
@@ -710,6 +800,8 @@ static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_i
 	if (out->status == CB_NOT_BANKED)
 		validate(&x, &out->flat);
 	cost_per_pass(&x);
+	collect_leaders(&x);
+	lead->nleaders = x.nleaders;
 done:
 	free(x.cand);
 	for (int e = 0; e < CB_NELEM; e++)

@@ -73,6 +73,18 @@ void cb_pass_cache_free(cb_pass_cache *cache);
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err);
 
+/* A leading model of the posterior: a fit (flat, or a candidate with a grouping for each
+ * element size) and its posterior weight (the weights of all models sum to 1). */
+typedef struct {
+	cb_fit fit;
+	double weight;
+} cb_leader;
+/* cb_infer_cached that also gives up to MAX leading models, heaviest first, in LEADERS (*N of
+ * them): the best candidates by score, the reported geometry with each element size's other
+ * groupings, and the flat model. The adaptive design measures where they disagree. */
+cb_rc cb_infer_leaders(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
+		       cb_leader *leaders, size_t max, size_t *n, cb_error *err);
+
 const char *cb_status_name(cb_status s);
 
 /* The numbers the verdict rests on, and the verdict. Exposed for the tests. */

@@ -272,7 +272,7 @@ cb_rc cb_plan_make(const cb_plan_opts *o, cb_result *r, cb_error *err)
 		if (!(ops & CB_OP_BIT(op)))
 			continue;
 		b.op = (cb_op)op;
-		b.quick = o->quick || op != CB_OP_LOAD;
+		b.quick = o->quick || (op != CB_OP_LOAD && !o->pool);
 		for (int ei = 0; ei < CB_NELEM; ei++) {
 			const unsigned E = cb_elems[ei].bytes;
 			if (!cb_op_has_elem(b.op, E))

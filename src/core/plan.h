@@ -17,6 +17,8 @@ typedef struct {
 	unsigned long local_mem_budget; /* bytes a table may span */
 	bool quick;            /* fewer experiments: enough for banks and width */
 	unsigned ops;          /* CB_OPS_* bits; 0: loads only */
+	bool pool;             /* stores and atomics get the loads' full set of tables too (the
+				* adaptive design's pool, which measures only what it needs) */
 } cb_plan_opts;
 
 #define CB_OP_BIT(op) (1u << (op))

@@ -93,17 +93,26 @@ static void run_init(cb_run_meta *r)
 	r->timer_granularity_ns = r->chain_cap = r->shortened = r->work_groups_per_cu = CB_UNSET;
 	r->resident_work_groups_per_cu = CB_UNSET;
 	r->launch_noise = NAN;
+	r->launches = r->lengthened = CB_UNSET;
+	r->device_seconds = NAN;
 }
 
 static void run_free(cb_run_meta *r)
 {
 	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
 			     &r->command_line, &r->warmup, &r->timer_reason, &r->stop, &r->timing,
-			     &r->extra };
+			     &r->extra, &r->protocol };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
 	for (int k = 0; k < CB_NKERNELS; k++)
 		free(r->build_options[k]);
+	for (size_t i = 0; i < r->ndesign; i++) {
+		free(r->design[i].why);
+		free(r->design[i].ids);
+	}
+	free(r->design);
+	for (int op = 0; op < CB_NOPS; op++)
+		free(r->design_stop[op]);
 	run_init(r);
 }
 

@@ -99,9 +99,26 @@ typedef struct {
 	char *extra;
 } cb_device_doc;
 
+/* One batch of the adaptive design: the op, the measurements it chose (their ids) and why. */
+typedef struct {
+	cb_op op;
+	char *why;
+	long long *ids;
+	size_t nids;
+} cb_design_batch;
+
 typedef struct {
 	bool present;
 	char *regime, *timer, *kernels, *clbanks_version, *command_line, *warmup;
+	/* The protocol: "adaptive" (the default), "full" (--plan full) or "plan" (--plan FILE);
+	 * NULL in documents before it was recorded. */
+	char *protocol;
+	long long launches;         /* every launch of the measurement, calibration included */
+	double device_seconds;      /* their summed event times (NAN: not recorded) */
+	long long lengthened;       /* times the rounds' noise doubled the launch length */
+	cb_design_batch *design;    /* the adaptive design's batches, in the order chosen */
+	size_t ndesign;
+	char *design_stop[CB_NOPS]; /* why the design stopped measuring each op (NULL: not run) */
 	long long work_group_size, global_size, local_mem_alloc_bytes, rounds, min_rounds;
 	long long max_rounds, seed;
 	double subgroups_per_cu, ci_target, target_launch_ms;

@@ -375,6 +375,47 @@ static cb_rc read_device(reader *rd, json_t *dev, cb_device_doc *d)
 	return CB_OK;
 }
 
+static cb_rc read_design_batch(reader *rd, json_t *e, size_t i, cb_design_batch *b)
+{
+	json_t *op = json_object_get(e, "op"), *why = json_object_get(e, "why");
+	json_t *ids = json_object_get(e, "ids");
+	if (!json_is_object(e) || !json_is_string(op) || !cb_op_parse(json_string_value(op), &b->op) ||
+	    (why && !json_is_string(why)) || !json_is_array(ids))
+		return fail(rd, "run.design.batches[%zu] needs an op, a why and ids", i);
+	b->why = why ? cb_xstrdup(json_string_value(why)) : NULL;
+	b->nids = json_array_size(ids);
+	b->ids = cb_xmalloc((b->nids ? b->nids : 1) * sizeof *b->ids);
+	for (size_t k = 0; k < b->nids; k++) {
+		json_t *v = json_array_get(ids, k);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(rd, "run.design.batches[%zu].ids[%zu] is not a measurement id", i, k);
+		b->ids[k] = json_integer_value(v);
+	}
+	return CB_OK;
+}
+
+/* run.design (written by the adaptive protocol since 0.3.0). */
+static cb_rc read_design(reader *rd, json_t *d, cb_run_meta *m)
+{
+	json_t *batches = json_object_get(d, "batches"), *stop = json_object_get(d, "stop");
+	if (!json_is_object(d) || (batches && !json_is_array(batches)) || (stop && !json_is_object(stop)))
+		return fail(rd, "run.design must be an object with a batches array and a stop object");
+	size_t n = batches ? json_array_size(batches) : 0;
+	m->design = cb_xcalloc(n ? n : 1, sizeof *m->design);
+	for (size_t i = 0; i < n; i++) {
+		m->ndesign++;
+		if (read_design_batch(rd, json_array_get(batches, i), i, &m->design[i]) != CB_OK)
+			return CB_ERR_INPUT;
+	}
+	for (int op = 0; stop && op < CB_NOPS; op++) {
+		json_t *v = json_object_get(stop, cb_op_name((cb_op)op));
+		if (v && !json_is_string(v))
+			return fail(rd, "run.design.stop.%s is not a string", cb_op_name((cb_op)op));
+		m->design_stop[op] = v ? cb_xstrdup(json_string_value(v)) : NULL;
+	}
+	return CB_OK;
+}
+
 static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 {
 	if (read_object(rd, run, "run", cb_run_fields, CB_NFIELDS(cb_run_fields), cb_run_other, m,
@@ -382,6 +423,9 @@ static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 		return CB_ERR_INPUT;
 	m->present = true;
 	json_t *bo = json_object_get(run, "build_options"), *sec = json_object_get(run, "seconds");
+	json_t *design = json_object_get(run, "design");
+	if (design && read_design(rd, design, m) != CB_OK)
+		return CB_ERR_INPUT;
 	if (bo) {
 		if (!json_is_object(bo))
 			return fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));

@@ -48,8 +48,12 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_INT(cb_run_meta, work_groups_per_cu, 0, 1e9),
 	CB_FIELD_INT(cb_run_meta, resident_work_groups_per_cu, 0, 1e9),
 	CB_FIELD_REAL(cb_run_meta, launch_noise, 0, 1e9),
+	CB_FIELD_STR(cb_run_meta, protocol),
+	CB_FIELD_INT(cb_run_meta, launches, 0, 1e15),
+	CB_FIELD_REAL(cb_run_meta, device_seconds, 0, 1e12),
+	CB_FIELD_INT(cb_run_meta, lengthened, 0, 1e9),
 };
-static const char *const cb_run_other[] = { "build_options", "seconds", NULL };
+static const char *const cb_run_other[] = { "build_options", "seconds", "design", NULL };
 
 static const cb_field cb_seconds_fields[] = {
 	{ "build", CB_F_REAL, offsetof(cb_run_meta, seconds_build), 0, 1e12, 0 },

@@ -105,6 +105,28 @@ static json_t *device_json(const cb_device_doc *d)
 	return o;
 }
 
+/* run.design: the adaptive design's batches in order, and why it stopped for each op. */
+static json_t *design_json(const cb_run_meta *m)
+{
+	json_t *o = json_object(), *batches = json_array(), *stop = json_object();
+	for (size_t i = 0; i < m->ndesign; i++) {
+		const cb_design_batch *b = &m->design[i];
+		json_t *e = json_object(), *ids = json_array();
+		json_object_set_new(e, "op", json_string(cb_op_name(b->op)));
+		json_object_set_new(e, "why", json_string(b->why ? b->why : ""));
+		for (size_t k = 0; k < b->nids; k++)
+			json_array_append_new(ids, json_integer(b->ids[k]));
+		json_object_set_new(e, "ids", ids);
+		json_array_append_new(batches, e);
+	}
+	for (int op = 0; op < CB_NOPS; op++)
+		if (m->design_stop[op])
+			json_object_set_new(stop, cb_op_name((cb_op)op), json_string(m->design_stop[op]));
+	json_object_set_new(o, "batches", batches);
+	json_object_set_new(o, "stop", stop);
+	return o;
+}
+
 static json_t *run_json(const cb_run_meta *m)
 {
 	json_t *o = json_object();
@@ -124,6 +146,8 @@ static json_t *run_json(const cb_run_meta *m)
 		cb_fields_write(s, cb_seconds_fields, CB_NFIELDS(cb_seconds_fields), m);
 		json_object_set_new(o, "seconds", s);
 	}
+	if (m->ndesign)
+		json_object_set_new(o, "design", design_json(m));
 	cb_extra_merge(o, m->extra);
 	return o;
 }

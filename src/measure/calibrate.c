@@ -222,12 +222,14 @@ static double per_step_of(const growth *g, const cb_protocol_state *st)
 	return t > 0 ? t / p->steps : 1;
 }
 
-/* Relative noise of K differential times of B with (L, S): 1.4826 MAD over the median, or a
- * quarter of the range when that is larger (a round's rare outlier matters too). */
+/* Relative noise of K differential times of B with (L, S): 1.4826 MAD over the median. Twelve
+ * pairs, and a median-based spread, so that one slow launch (a clock still ramping, another
+ * process) does not move the launch length: 0.2.0's (max - min) / 4 of eight pairs taken
+ * before the warm-up chose 0.5 ms launches on the H200 in 4 runs of 10 where 0.1 ms was enough. */
 static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_experiment *b,
 				unsigned L, unsigned S, double *noise, double *per_step, cb_error *err)
 {
-	enum { K = 8 };
+	enum { K = 12 };
 	cb_launch_item items[2 * K];
 	uint64_t ns[2 * K];
 	for (int k = 0; k < K; k++) {
@@ -240,13 +242,16 @@ static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_
 	if (rc != CB_OK)
 		return rc;
 	double d[K];
+	size_t nd = 0;
 	cb_summary s;
-	for (int k = 0; k < K; k++)
-		d[k] = cb_differential(ns[2 * k], ns[2 * k + 1], L, S);
-	cb_summarize(d, K, &s);
-	*per_step = s.median;
-	*noise = s.min > 0 && s.median > 0 ?
-		fmax(1.4826 * s.mad, (s.max - s.min) / 4) / s.median : INFINITY;
+	for (int k = 0; k < K; k++) {
+		double v = cb_differential(ns[2 * k], ns[2 * k + 1], L, S);
+		if (v > 0)
+			d[nd++] = v;
+	}
+	cb_summarize(d, nd, &s);
+	*per_step = nd ? s.median : 0;
+	*noise = nd * 4 >= 3 * K && s.median > 0 ? 1.4826 * s.mad / s.median : INFINITY;
 	return CB_OK;
 }
 
@@ -281,6 +286,7 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 	floor = fmin(floor, o->max_launch_ns);
 	if (ceil < floor)
 		ceil = floor;
+	st->launch_ceil_ns = ceil;
 	double ps = per_step;
 	for (size_t i = 0; i < sizeof ladder / sizeof *ladder; i++) {
 		double T = fmax(floor, fmin(ladder[i], ceil));
@@ -307,6 +313,26 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 	return CB_OK;
 }
 
+/* X's chains for a time per step of PS ns. */
+static void set_chain(cb_experiment *x, double ps, unsigned cap, const cb_protocol_state *st)
+{
+	double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
+	if (MIN_CHAIN * ps > SLOW_CAP * st->launch_ns)
+		steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_CHAIN);
+	x->steps = cb_round_steps(cap && steps > cap ? cap : steps);
+	x->steps_short = cb_round_steps(x->steps / 4.0);
+	if (x->steps <= x->steps_short)
+		x->steps = x->steps_short + 8;
+}
+
+void cb_size_chains_predicted(cb_experiment *ex, size_t nex, const double *ratio,
+			      const cb_protocol_state *st)
+{
+	double base_ps = st->launch_ns / ex[0].steps;
+	for (size_t i = 1; i < nex; i++)
+		set_chain(&ex[i], base_ps * ratio[i], st->chain_cap, st);
+}
+
 /* Two verified probe chains per experiment, one batch: each experiment's time per step, and
  * from it its chain for the launch length. */
 static cb_rc size_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
@@ -329,13 +355,7 @@ static cb_rc size_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_exp
 		double ps = cb_differential(ns[2 * i + 1], ns[2 * i], p2, p1);
 		if (!(ps > 0))
 			ps = ns[2 * i + 1] ? (double)ns[2 * i + 1] / p2 : base_ps;
-		double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
-		if (MIN_CHAIN * ps > SLOW_CAP * st->launch_ns)
-			steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_CHAIN);
-		ex[i].steps = cb_round_steps(cap && steps > cap ? cap : steps);
-		ex[i].steps_short = cb_round_steps(ex[i].steps / 4.0);
-		if (ex[i].steps <= ex[i].steps_short)
-			ex[i].steps = ex[i].steps_short + 8;
+		set_chain(&ex[i], ps, cap, st);
 		cb_note(o->notify, CB_NOTE_PROGRESS, "calibrating %zu/%zu", i, nex - 1);
 	}
 	free(items);
@@ -397,20 +417,92 @@ static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *
 	return rc;
 }
 
-cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
-		   size_t nex, cb_protocol_state *st, cb_error *err)
+/* Before the launch length is chosen: about 50 ms of the baseline in at most WARM_LAUNCHES long
+ * launches, so that the clock has left its idle state (an H200 starts at 345 MHz) when the
+ * noise that decides the length is measured. */
+#define WARM_LAUNCHES 10
+static cb_rc warm_before_length(const cb_launcher *l, cb_experiment *b, double per_step,
+				unsigned cap, cb_protocol_state *st, cb_error *err)
+{
+	unsigned steps = cb_round_steps(fmax(0.05e9 / WARM_LAUNCHES / fmax(per_step, 1e-3), 64));
+	if (cap && steps > cap)
+		steps = cap;
+	cb_launch_item items[WARM_LAUNCHES];
+	uint64_t ns[WARM_LAUNCHES];
+	size_t n = st->timer == CB_TIMER_HOST ? 4 : WARM_LAUNCHES;
+	for (size_t i = 0; i < n; i++)
+		items[i] = (cb_launch_item){ b, steps };
+	long bad;
+	return cb_run_items(l, st->timer, items, n, 0.1, ns, &bad, NULL, err);
+}
+
+cb_rc cb_calibrate_timing(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
+			  size_t nex, cb_protocol_state *st, cb_error *err)
 {
 	growth g;
-	cb_rc rc = grow_baseline(l, &ex[0], &g, err);
+	cb_rc rc = grow_baseline(l, b, &g, err);
 	if (rc != CB_OK)
 		return rc;
 	st->chain_cap = g.bad ? g.good : 0;
 	if ((rc = decide_timer(o, &g, st, err)) != CB_OK)
 		return rc;
 	double per_step = per_step_of(&g, st);
-	if ((rc = choose_length(l, o, &ex[0], nex, per_step, st->chain_cap, st, err)) != CB_OK ||
-	    (rc = size_chains(l, o, ex, nex, st->chain_cap, st, err)) != CB_OK ||
+	if ((rc = warm_before_length(l, b, per_step, st->chain_cap, st, err)) != CB_OK ||
+	    (rc = choose_length(l, o, b, nex, per_step, st->chain_cap, st, err)) != CB_OK)
+		return rc;
+	return cb_stop_signal ? cb_check_interrupt(err) : CB_OK;
+}
+
+cb_rc cb_calibrate_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+			  size_t nex, cb_protocol_state *st, cb_error *err)
+{
+	cb_rc rc;
+	if ((rc = size_chains(l, o, ex, nex, st->chain_cap, st, err)) != CB_OK ||
 	    (rc = verify_chains(l, ex, nex, st, err)) != CB_OK || cb_stop_signal)
 		return rc != CB_OK ? rc : cb_check_interrupt(err);
+	return CB_OK;
+}
+
+cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+		   size_t nex, cb_protocol_state *st, cb_error *err)
+{
+	cb_rc rc;
+	if ((rc = cb_calibrate_timing(l, o, &ex[0], nex, st, err)) != CB_OK ||
+	    (rc = cb_calibrate_chains(l, o, ex, nex, st, err)) != CB_OK)
+		return rc;
 	return warm_up(l, &ex[0], st, err);
+}
+
+/* The baseline's relative noise over rounds [FROM, TO): 1.4826 MAD of its differentials over
+ * their median (INFINITY with fewer than 6). */
+static double rounds_noise(const cb_experiment *b, unsigned from, unsigned to)
+{
+	size_t n = 0, cap = (size_t)(to - from) * CB_BASELINE_REPS;
+	double *d = cb_xmalloc((cap ? cap : 1) * sizeof *d);
+	for (size_t k = (size_t)from * CB_BASELINE_REPS; k < (size_t)to * CB_BASELINE_REPS; k++) {
+		double v = cb_differential(b->samples[k], b->samples_short[k], b->steps, b->steps_short);
+		if (v > 0)
+			d[n++] = v;
+	}
+	cb_summary s;
+	cb_summarize(d, n, &s);
+	free(d);
+	return n >= 6 && s.median > 0 ? 1.4826 * s.mad / s.median : INFINITY;
+}
+
+bool cb_revisit_length(const cb_protocol_opts *o, cb_experiment *b, unsigned from, unsigned to,
+		       cb_protocol_state *st)
+{
+	double seen = rounds_noise(b, from, to);
+	if (!isfinite(seen) || seen <= 2 * noise_limit(o) || st->launch_ns * 2 > st->launch_ceil_ns)
+		return false;
+	unsigned L = cb_round_steps(b->steps * 2.0);
+	if (st->chain_cap && L > st->chain_cap)
+		return false;
+	b->steps = L;
+	b->steps_short = cb_round_steps(L / 4.0);
+	st->launch_ns *= 2;
+	st->noise = seen;
+	st->lengthened++;
+	return true;
 }

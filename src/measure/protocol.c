@@ -207,6 +207,8 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 			break;
 	}
 	free(order);
+	for (size_t i = 0; i < nex; i++)
+		ex[i].rounds = st->rounds;
 	return rc != CB_OK ? rc : rounds_end(o, st, err);
 }
 

@@ -54,6 +54,7 @@ typedef struct {
 	unsigned steps, steps_short;/* the long and the short chain */
 	double *ratios;             /* one per round with a valid pair of samples */
 	unsigned n;
+	unsigned rounds;            /* rounds it was measured in */
 	/* Per round (the baseline: CB_BASELINE_REPS per round, round-major): the long chain's
 	 * time, ns (0: invalid), and the short chain's. */
 	uint64_t *samples, *samples_short;
@@ -104,6 +105,8 @@ typedef struct {
 	double noise;               /* the baseline's relative noise at that length */
 	unsigned chain_cap;         /* the longest chain that verified, when the device cut one */
 	unsigned shortened;         /* experiments whose chain was halved to verify */
+	double launch_ceil_ns;      /* the longest launch the budget allows */
+	unsigned lengthened;        /* times the rounds' noise doubled the launch length */
 } cb_protocol_state;
 
 /* "the baseline", "the sub-group probe" or "measurement N (E-byte)". */
@@ -118,6 +121,21 @@ bool cb_ratio_converged(const cb_experiment *x, double target);
 /* EX[0] is the baseline. Chooses the timer and the launch length and sizes every chain. */
 cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
 		   size_t nex, cb_protocol_state *st, cb_error *err);
+/* The parts of cb_calibrate: the timer, a warm-up and the launch length from the baseline B
+ * (NEX: the experiments the budget plans for); then EX's chains (EX[0] the baseline, whose
+ * chain is kept), verified. */
+cb_rc cb_calibrate_timing(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
+			  size_t nex, cb_protocol_state *st, cb_error *err);
+cb_rc cb_calibrate_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
+			  size_t nex, cb_protocol_state *st, cb_error *err);
+/* EX's chains (EX[0] the baseline, kept) from the time per step each is expected to take,
+ * RATIO[i] times the baseline's (from a model fitted to what is measured), without probes. */
+void cb_size_chains_predicted(cb_experiment *ex, size_t nex, const double *ratio,
+			      const cb_protocol_state *st);
+/* After rounds [FROM, TO) of B: when the noise they show is over twice what the launch length
+ * was chosen for, the launch length doubles (within the budget); returns whether it did. */
+bool cb_revisit_length(const cb_protocol_opts *o, cb_experiment *b, unsigned from, unsigned to,
+		       cb_protocol_state *st);
 /* The rounds; EX[i]'s samples and ratios need room for o->max_rounds entries (the baseline's
  * samples for CB_BASELINE_REPS times as many). */
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,

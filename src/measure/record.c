@@ -3,6 +3,7 @@
  * warnings, the device and the run's provenance. */
 #include "config.h"
 #include "measure/run_internal.h"
+#include "measure/protocol_internal.h"
 #include "core/stats.h"
 #include "core/util.h"
 
@@ -38,8 +39,9 @@ static void record_baseline(const cb_runner *r, cb_result *res, cb_summary *bs, 
 	unsigned rounds = r->st.rounds * CB_BASELINE_REPS, nbt = 0;
 	double *bt = cb_xmalloc((rounds ? rounds : 1) * sizeof *bt);
 	for (unsigned k = 0; k < rounds; k++) {
-		double t = b->samples[k] && b->samples[k] > b->samples_short[k] && b->samples_short[k] ?
-			(double)(b->samples[k] - b->samples_short[k]) / (b->steps - b->steps_short) : 0;
+		unsigned L = r->base_steps ? r->base_steps[k] : b->steps;
+		unsigned S = r->base_steps ? r->base_steps_short[k] : b->steps_short;
+		double t = cb_differential(b->samples[k], b->samples_short[k], L, S);
 		if (t > 0)
 			bt[nbt++] = t;
 	}
@@ -75,6 +77,8 @@ static void record_measurements(const cb_runner *r, cb_result *res, double base_
 	for (size_t i = 1; i < r->nex; i++) {
 		const cb_experiment *x = &r->ex[i];
 		cb_measurement *m = &res->ms[x->index];
+		if (r->adaptive && !x->rounds)
+			continue; /* not chosen by the design: dropped from the result */
 		cb_summary s;
 		cb_summarize(x->ratios, x->n, &s);
 		*outliers += s.outliers;
@@ -86,15 +90,15 @@ static void record_measurements(const cb_runner *r, cb_result *res, double base_
 		m->steps_short = x->steps_short;
 		m->verified = 1;
 		m->has_samples = true;
-		m->samples_ns = copy_samples(x->samples, r->st.rounds);
-		m->samples_short_ns = copy_samples(x->samples_short, r->st.rounds);
-		m->nsamples = m->nsamples_short = r->st.rounds;
+		m->samples_ns = copy_samples(x->samples, x->rounds);
+		m->samples_short_ns = copy_samples(x->samples_short, x->rounds);
+		m->nsamples = m->nsamples_short = x->rounds;
 		m->has_stats = true;
 		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = as_written(s.median),
 			.ci_lo = as_written(isfinite(s.ci_lo) ? s.ci_lo : s.min),
 			.ci_hi = as_written(isfinite(s.ci_hi) ? s.ci_hi : s.max),
 			.mad = as_written(s.mad), .outliers = (long long)s.outliers,
-			.invalid = (long long)(r->st.rounds - x->n), .converged = conv };
+			.invalid = (long long)(x->rounds - x->n), .converged = conv };
 	}
 }
 
@@ -130,7 +134,13 @@ static void record_quality(const cb_runner *r, cb_result *res, double drift, siz
 	cb_quality *q = &res->quality;
 	double outlier_share = nsamples ? (double)outliers / (double)nsamples : 0;
 	q->present = true;
-	if (!r->st.settled && !r->st.converged)
+	size_t measured = 0;
+	for (size_t i = 1; i < r->nex; i++)
+		measured += r->ex[i].rounds > 0;
+	if (r->adaptive && not_converged)
+		add_warning(q, "%zu of %zu measurements did not reach a 95%% CI within +/-%.0f%% in "
+			    "the rounds of their batch", not_converged, measured, 100 * r->o->ci_target);
+	else if (!r->adaptive && !r->st.settled && !r->st.converged)
 		add_warning(q, "the answer did not settle in %u rounds, and %zu of %zu measurements did "
 			    "not reach a 95%% CI within +/-%.0f%%", r->st.rounds, not_converged,
 			    r->nex - 1, 100 * r->o->ci_target);
@@ -144,7 +154,7 @@ static void record_quality(const cb_runner *r, cb_result *res, double drift, siz
 	timing_warnings(r, q);
 	for (unsigned i = 0; i < r->info->nwarnings; i++) /* driver values out of range */
 		add_warning(q, "%s", r->info->warnings[i]);
-	q->converged = r->st.converged;
+	q->converged = r->adaptive ? not_converged == 0 : r->st.converged;
 	q->has_drift = true;
 	q->drift = drift;
 	q->outlier_share = outlier_share;
@@ -179,8 +189,16 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->launch_noise = isfinite(st->noise) ? st->noise : NAN;
 	m->chain_cap = st->chain_cap ? (long long)st->chain_cap : CB_UNSET;
 	m->shortened = st->shortened;
+	m->lengthened = st->lengthened;
+	if (r->adaptive) {
+		m->stop = cb_xstrdup("design");
+		m->warmup = cb_xstrdup("the baseline for 50 ms in 10 launches before the launch length "
+				       "was chosen");
+		return;
+	}
 	m->stop = cb_xstrdup(st->settled ? "settled" : st->converged ? "converged" : "max_rounds");
-	m->warmup = cb_xstrdup("the baseline for 50 ms after every chain was verified");
+	m->warmup = cb_xstrdup("the baseline for 50 ms before the launch length was chosen, and "
+			       "for 50 ms after every chain was verified");
 }
 
 static void record_meta(const cb_runner *r, cb_result *res, const double seconds[4])
@@ -215,6 +233,9 @@ static void record_meta(const cb_runner *r, cb_result *res, const double seconds
 	m->kernels = cb_xstrdup(o->kernel_dir ? o->kernel_dir : "embedded");
 	m->clbanks_version = cb_xstrdup(PACKAGE_VERSION);
 	m->command_line = o->command_line ? cb_xstrdup(o->command_line) : NULL;
+	m->protocol = cb_xstrdup(r->adaptive ? "adaptive" : o->plan ? "plan" : "full");
+	m->launches = r->launches;
+	m->device_seconds = as_written(r->device_ns * 1e-9);
 	m->has_seconds = true;
 	m->seconds_build = seconds[0];
 	m->seconds_calibration = seconds[1];

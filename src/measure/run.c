@@ -36,6 +36,9 @@ static cb_rc run_batch(void *ctx, const cb_launch_item *items, size_t n, double 
 					   .lanes = x->lanes, .what = names + i * NAME };
 	}
 	cb_rc rc = cb_ocl_run_batch(r->ocl, reqs, n, expected_s, ns, host_s, bad, err);
+	r->launches += (long long)n;
+	for (size_t i = 0; rc == CB_OK && i < n; i++)
+		r->device_ns += (double)ns[i];
 	free(names);
 	free(reqs);
 	return rc;
@@ -260,7 +263,7 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 	const cb_run_opts *o = r->o;
 	if (!o->plan && !o->make_plan) {
 		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
-				    .quick = o->quick, .ops = o->ops };
+				    .quick = o->quick, .ops = o->ops, .pool = r->adaptive };
 		return cb_plan_make(&po, res, err);
 	}
 	cb_result made;
@@ -304,6 +307,13 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 	const unsigned max_rounds = r->o->max_rounds;
 	r->nex = res->nms + 1;
 	r->ex = cb_xcalloc(r->nex, sizeof *r->ex);
+	/* The adaptive design measures batch after batch against one baseline. */
+	r->base_rounds = r->adaptive ? 16 * max_rounds : max_rounds;
+	if (r->adaptive) {
+		r->base_steps = cb_xcalloc((size_t)r->base_rounds * CB_BASELINE_REPS, sizeof(unsigned));
+		r->base_steps_short = cb_xcalloc((size_t)r->base_rounds * CB_BASELINE_REPS,
+						 sizeof(unsigned));
+	}
 	r->baseline_lanes = cb_xmalloc(r->S * sizeof(uint32_t));
 	cb_stride_lanes(r->baseline_lanes, r->S, 4, 1);
 	for (size_t i = 0; i < r->nex; i++) {
@@ -316,7 +326,7 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 		x->nlanes = r->S;
 		x->lanes = m ? m->lanes : r->baseline_lanes;
 		x->ratios = cb_xcalloc(max_rounds, sizeof(double));
-		size_t slots = (size_t)max_rounds * (i ? 1 : CB_BASELINE_REPS);
+		size_t slots = i ? max_rounds : (size_t)r->base_rounds * CB_BASELINE_REPS;
 		x->samples = cb_xcalloc(slots, sizeof(uint64_t));
 		x->samples_short = cb_xcalloc(slots, sizeof(uint64_t));
 		unsigned E = cb_elems[x->elem].bytes;
@@ -403,6 +413,8 @@ static void release(cb_runner *r)
 	}
 	free(r->ex);
 	free(r->baseline_lanes);
+	free(r->base_steps);
+	free(r->base_steps_short);
 	for (int op = 0; op < CB_NOPS; op++)
 		cb_pass_cache_free(r->cache[op]);
 	cb_ocl_close(r->ocl);
@@ -448,6 +460,7 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 		 cb_result *res, cb_error *err)
 {
 	cb_runner rr = { .ref = ref, .info = info, .o = o }, *r = &rr;
+	rr.adaptive = !o->plan && !o->make_plan && !o->full_plan && !o->quick;
 	double t_start = cb_now(), seconds[4] = { 0 }, t;
 	cb_result_init(res);
 	if (!cb_device_supports_12(info))
@@ -464,6 +477,14 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 	cb_protocol_opts po = protocol_opts(r);
 	cb_launcher l = launcher(r, 2 * r->nex + 64);
 	seconds[0] = cb_now() - t_start;
+	if (r->adaptive) {
+		if ((rc = cb_run_adaptive(r, &l, &po, res, seconds, err)) != CB_OK)
+			goto out;
+		seconds[3] = cb_now() - t_start;
+		cb_record_run(r, res, seconds);
+		cb_adaptive_finish(r, res);
+		goto out;
+	}
 	t = cb_now();
 	if ((rc = cb_calibrate(&l, &po, r->ex, r->nex, &r->st, err)) != CB_OK)
 		goto out;

@@ -33,7 +33,9 @@ typedef struct {
 	unsigned long local_mem;    /* 0: default budget */
 	unsigned long groups_per_cu;/* throughput regime: work-groups per compute unit (0: 64) */
 	uint64_t seed;
-	const cb_result *plan;      /* NULL: make the default plan for the device */
+	const cb_result *plan;      /* NULL: the default plan for the device, measured by the
+				     * adaptive design; given: exactly its tables, every one timed */
+	bool full_plan;             /* --plan full: the whole default plan, every table timed */
 	/* When not NULL (and plan is NULL): makes the plan, into PLAN (initialized there), once
 	 * the run knows the device's sub-group size and the local memory it allocates. */
 	cb_rc (*make_plan)(void *ctx, unsigned subgroup, unsigned long local_bytes, cb_result *plan,

@@ -33,7 +33,20 @@ typedef struct {
 	char answers[2][CB_NOPS][160]; /* the last and the one before, by op */
 	unsigned nanswers;
 	const cb_result *plan;      /* the measurements being run (for the settled check) */
+	bool adaptive;              /* the adaptive design (adaptive.c) chooses what to measure */
+	unsigned base_rounds;       /* rounds the baseline's samples have room for */
+	unsigned *base_steps, *base_steps_short; /* adaptive: the baseline's chains, by sample */
+	long long launches;         /* every launch so far */
+	double device_ns;           /* their summed device times */
 } cb_runner;
+
+/* The adaptive protocol: calibration and the design's batches into the experiments of R (the
+ * pool: every table of RES), analyzing RES between batches; SECONDS[1] and [2] get the
+ * calibration's and the batches' time. The design's log goes to RES's run record. */
+cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts *po,
+		      cb_result *res, double seconds[4], cb_error *err);
+/* After cb_record_run: RES keeps only the tables the design measured. */
+void cb_adaptive_finish(cb_runner *r, cb_result *res);
 
 /* Statistics, quality warnings and provenance into RES. */
 void cb_record_run(const cb_runner *r, cb_result *res, const double seconds[4]);

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Issue 24's targets on a GPU: 10 default runs (the adaptive design, 3 ops and the transpose
+# check), 10 loads-only runs and 3 runs of the whole plan (--plan full), one after another in
+# one session. Writes every document and report into OUT and OUT/summary.txt: each run's
+# run.seconds.total, run.launches, the model and confidence of each op, then the checks
+# (loads <= 0.6 s, default <= 1.5 s, 10 of 10 within 1.25x of their kind's median, the same
+# model in every run of a kind). Not part of make check (timings are not tests).
+#   bench/h200-adaptive.sh OUT [DEVICE]     (DEVICE default NVIDIA; clbanks from PATH, or
+#                                            CLBANKS=/path/to/clbanks)
+# Each run is stopped after 60 s; the whole script takes about 2 to 4 minutes on an H200.
+out=$1 device=${2:-NVIDIA}
+bin=${CLBANKS:-clbanks}
+[ -n "$out" ] || { echo "usage: bench/h200-adaptive.sh OUT [DEVICE]" >&2; exit 2; }
+mkdir -p "$out" || exit 1
+command -v "$bin" >/dev/null 2>&1 || { echo "bench: no $bin on PATH" >&2; exit 2; }
+summary=$out/summary.txt
+limit() { if command -v timeout >/dev/null 2>&1; then timeout 60 "$@"; else "$@"; fi; }
+
+# A number from the document: run.seconds.total, or the first "KEY": N at two spaces' depth.
+total_of() { awk '/^  "seconds": \{/ { s = 1 } s && /"total":/ { gsub(/[",]/, ""); print $2; exit }' "$1"; }
+key_of() { sed -n "s/^  \"$2\": \\([0-9.e+-]*\\),*\$/\\1/p" "$1" | head -1; }
+# "load 32 x 4 B 0.999; store ...": the Result line of each op's block in the report.
+models_of() {
+	awk '/^(Loads|Stores|Atomics)$/ { op = $1 }
+	     /^Result:/ { sub(/^Result: +/, ""); gsub(/ banks x /, "x"); gsub(/ bytes/, "B");
+			  printf "%s%s %s", n++ ? "; " : "", op, $0 }
+	     END { print "" }' "$1"
+}
+
+# "2:1.99 4:3.98 ...": the 4-byte stride ratios 2..32 of the report's loads table (ncu: 2..32).
+strides_of() {
+	awk '/^Strides \(loads\)/ { on = 1; next } on && /^$/ { exit }
+	     on && $1 ~ /^(2|4|8|16|32)$/ && NF >= 11 { printf "%s%s:%s", n++ ? " " : "", $1, $6 }
+	     END { print "" }' "$1"
+}
+
+run_kind() { # KIND COUNT ARGS...
+	kind=$1 count=$2
+	shift 2
+	i=1
+	while [ "$i" -le "$count" ]; do
+		doc=$out/$kind-$i.json
+		rm -f "$doc"
+		limit "$bin" --device "$device" "$@" -o "$doc" >"$out/$kind-$i.txt" 2>"$out/$kind-$i.err"
+		rc=$?
+		if [ "$rc" -ne 0 ] || [ ! -s "$doc" ]; then
+			printf '%s %2d  exit %d: %s\n' "$kind" "$i" "$rc" "$(tail -1 "$out/$kind-$i.err")" \
+				>>"$summary"
+		else
+			printf '%s %2d  seconds %s  launches %s  device_seconds %s  protocol %s  %s\n' \
+				"$kind" "$i" "$(total_of "$doc")" "$(key_of "$doc" launches)" \
+				"$(key_of "$doc" device_seconds)" \
+				"$(sed -n 's/^  "protocol": "\(.*\)",*$/\1/p' "$doc" | head -1)" \
+				"$(models_of "$out/$kind-$i.txt")" >>"$summary"
+			echo "    4-byte strides: $(strides_of "$out/$kind-$i.txt")" >>"$summary"
+		fi
+		i=$((i + 1))
+	done
+}
+
+: >"$summary"
+echo "# $("$bin" --version 2>&1 | head -1), device $device, $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$summary"
+start=$(date +%s)
+run_kind default 10
+run_kind loads 10 --ops load
+run_kind full 3 --plan full
+
+# The checks, per kind: the median of run.seconds.total, the slowest against it, the models.
+check() { # KIND TARGET_S (0: none)
+	awk -v kind="$1" -v target="$2" '
+	$1 == kind && $3 == "seconds" { t[n++] = $4; m = $0; sub(/.*protocol [a-z]+  /, "", m)
+					gsub(/ \(confidence [0-9.]+\)/, "", m)
+					if (!(m in first)) { first[m] = 1; nm++ } }
+	$1 == kind && $3 == "exit" { failed++ }
+	# (the "4-byte strides" lines that follow each run are not runs)
+	END {
+		if (!n) { printf "%-8s no successful run\n", kind; exit }
+		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+		med = n % 2 ? t[int(n / 2)] : (t[n / 2 - 1] + t[n / 2]) / 2
+		within = 0; over = 0
+		for (i = 0; i < n; i++) { within += t[i] <= 1.25 * med; over += target > 0 && t[i] > target }
+		printf "%-8s %d runs (%d failed): median %.3f s, slowest %.3f s (%.2fx the median), %d of %d within 1.25x",
+		       kind, n, failed, med, t[n - 1], t[n - 1] / med, within, n
+		if (target > 0) printf "; target %.2f s: %s (%d over)", target, med <= target && over == 0 ? "met" : "NOT met", over
+		printf "; %s\n", nm == 1 ? "the same model every run" : nm " different models"
+	}' "$summary"
+}
+{
+	echo
+	echo "# checks (run.seconds.total)"
+	check default 1.5
+	check loads 0.6
+	check full 0
+	echo "# wall time of the script: $(( $(date +%s) - start )) s"
+} >>"$summary"
+cat "$summary"

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "core/design.h"
+#include "core/analyze.h"
+#include "core/infer.h"
+#include "core/swizzle.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Leading models the search separates the best from, and the least predicted difference
+ * (relative) that counts as separating two models. */
+#define LEADERS 16
+#define MIN_SEPARATION 0.002
+
+void cb_design_init(cb_design *d, const cb_result *pool)
+{
+	memset(d, 0, sizeof *d);
+	d->nms = pool->nms;
+	d->taken = cb_xcalloc(pool->nms ? pool->nms : 1, sizeof *d->taken);
+	d->target = CB_DESIGN_TARGET;
+	for (size_t i = 0; i < pool->nms; i++)
+		d->present[pool->ms[i].op] = true;
+}
+
+void cb_design_free(cb_design *d)
+{
+	for (size_t i = 0; i < d->nlog; i++) {
+		free(d->log[i].why);
+		free(d->log[i].ids);
+	}
+	free(d->log);
+	for (int op = 0; op < CB_NOPS; op++)
+		free(d->stop[op]);
+	free(d->taken);
+	memset(d, 0, sizeof *d);
+}
+
+void cb_design_record(cb_design *d, cb_run_meta *run)
+{
+	run->design = d->log;
+	run->ndesign = d->nlog;
+	d->log = NULL;
+	d->nlog = 0;
+	for (int op = 0; op < CB_NOPS; op++) {
+		run->design_stop[op] = d->stop[op];
+		d->stop[op] = NULL;
+	}
+}
+
+/* Decided: banked or not banked at the target confidence; or not banked twice in a row, the
+ * second time after a search batch measured where banked models differ most from the flat one
+ * (the confidence of "not banked" grows only slowly with the tables: it is the flat model's
+ * share against every banked candidate that fits as well with one more parameter). */
+static bool decided(const cb_design *d, cb_op op, const cb_inference *inf)
+{
+	if (inf->status == CB_NOT_BANKED && d->was_flat[op] && d->searches[op] >= 1)
+		return true;
+	return (inf->status == CB_BANKED || inf->status == CB_NOT_BANKED) &&
+	       inf->confidence >= d->target;
+}
+
+/* Chooses measurement I unless it is chosen already. */
+static void take(cb_design *d, size_t i, size_t *out, size_t *n)
+{
+	if (i < d->nms && !d->taken[i]) {
+		d->taken[i] = true;
+		out[(*n)++] = i;
+	}
+}
+
+static void log_batch(cb_design *d, const cb_result *res, cb_op op, const size_t *idx, size_t n,
+		      const char *why)
+{
+	if (!n)
+		return;
+	d->log = cb_xrealloc(d->log, (d->nlog + 1) * sizeof *d->log);
+	cb_design_batch *b = &d->log[d->nlog++];
+	b->op = op;
+	b->why = cb_xstrdup(why);
+	b->nids = n;
+	b->ids = cb_xmalloc(n * sizeof *b->ids);
+	for (size_t k = 0; k < n; k++)
+		b->ids[k] = res->ms[idx[k]].id;
+}
+
+static bool is_stride(const cb_measurement *m, cb_op op, long long *stride)
+{
+	return m->op == op && cb_kind_is(m, "stride") && cb_param_get(m, "stride", stride);
+}
+
+/* The strides of every element size of OP in LIST. */
+static void take_strides(cb_design *d, const cb_result *res, cb_op op, const unsigned *list,
+			 size_t nlist, size_t *out, size_t *n)
+{
+	for (size_t i = 0; i < res->nms; i++) {
+		long long s;
+		if (!is_stride(&res->ms[i], op, &s))
+			continue;
+		for (size_t k = 0; k < nlist; k++)
+			if (s == list[k])
+				take(d, i, out, n);
+	}
+}
+
+/* The first batch: strides that set the scale of every element size and give the search its
+ * first posterior. */
+static void take_start(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n)
+{
+	static const unsigned four[] = { 0, 1, 2, 8, 32 }, other[] = { 1, 8, 32 };
+	for (size_t i = 0; i < res->nms; i++) {
+		const cb_measurement *m = &res->ms[i];
+		long long s;
+		if (!is_stride(m, op, &s))
+			continue;
+		const unsigned *list = m->elem_bytes == 4 ? four : other;
+		size_t nlist = m->elem_bytes == 4 ? 5 : 3;
+		for (size_t k = 0; k < nlist; k++)
+			if (s == list[k])
+				take(d, i, out, n);
+	}
+}
+
+/* "16 x 8 B", "without broadcast", "8 B: 16 lanes": how leader K differs from the best. */
+static void describe(const cb_fit *best, const cb_fit *k, char *buf, size_t len)
+{
+	if (k->flat || best->flat) {
+		snprintf(buf, len, "%s", k->flat ? "flat" : "banked");
+		return;
+	}
+	if (k->geom.banks != best->geom.banks || k->geom.width != best->geom.width) {
+		snprintf(buf, len, "%u x %u B", k->geom.banks, k->geom.width);
+		return;
+	}
+	if (k->geom.broadcast != best->geom.broadcast || k->geom.pair_packing != best->geom.pair_packing) {
+		snprintf(buf, len, "%s", !k->geom.broadcast ? "without broadcast" :
+			 k->geom.pair_packing ? "with packing" : "without packing");
+		return;
+	}
+	for (int e = 0; e < CB_NELEM; e++)
+		if (k->lanes_per_pass[e] != best->lanes_per_pass[e]) {
+			snprintf(buf, len, "%u B: %u lanes", cb_elems[e].bytes, k->lanes_per_pass[e]);
+			return;
+		}
+	snprintf(buf, len, "the same passes");
+}
+
+/* Log predicted times of the candidate tables C (NC) under the leaders, leader-major. */
+static double *predict_all(const cb_leader *L, size_t nl, const cb_result *res, const size_t *c,
+			   size_t nc)
+{
+	size_t cells = nl * nc;
+	double *p = cb_xmalloc((cells ? cells : 1) * sizeof *p);
+	for (size_t k = 0; k < nl; k++)
+		for (size_t j = 0; j < nc; j++) {
+			const cb_measurement *m = &res->ms[c[j]];
+			double t = cb_fit_predict(&L[k].fit, res->device.subgroup_size, m->elem_bytes,
+						  m->lanes);
+			p[k * nc + j] = t > 0 && isfinite(t) ? log(t) : NAN;
+		}
+	return p;
+}
+
+/* For each leader after the best, in order of weight, the table (not yet taken) whose
+ * prediction differs most from the best's, until WANT are chosen; WHY names the leaders. */
+static void separate(cb_design *d, const cb_result *res, const cb_leader *L, size_t nl,
+		     const size_t *c, size_t nc, size_t want, size_t *out, size_t *n, char *why,
+		     size_t whylen)
+{
+	double *p = predict_all(L, nl, res, c, nc);
+	size_t len = (size_t)snprintf(why, whylen, "search: where the best model disagrees with");
+	unsigned named = 0;
+	size_t start = *n;
+	for (int pass = 0; pass < 4 && *n - start < want; pass++)
+		for (size_t k = 1; k < nl && *n - start < want; k++) {
+			size_t pick = SIZE_MAX;
+			double most = MIN_SEPARATION;
+			for (size_t j = 0; j < nc; j++) {
+				double diff = fabs(p[k * nc + j] - p[j]);
+				if (!d->taken[c[j]] && isfinite(diff) && diff > most) {
+					most = diff;
+					pick = j;
+				}
+			}
+			if (pick == SIZE_MAX)
+				continue;
+			take(d, c[pick], out, n);
+			if (pass == 0 && named < 4 && len < whylen) {
+				char what[48];
+				describe(&L[0].fit, &L[k].fit, what, sizeof what);
+				len += (size_t)snprintf(why + len, whylen - len, "%s %s (weight %.2g)",
+							named ? "," : "", what, L[k].weight);
+				named++;
+			}
+		}
+	free(p);
+}
+
+static cb_rc search(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n,
+		    cb_error *err)
+{
+	cb_dataset ds;
+	cb_dataset_of(res, op, &ds);
+	cb_inference inf;
+	cb_leader *L = cb_xmalloc(LEADERS * sizeof *L);
+	size_t nl = 0;
+	cb_rc rc = cb_infer_leaders(&ds, NULL, &inf, L, LEADERS, &nl, err);
+	cb_dataset_free(&ds);
+	size_t *c = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *c), nc = 0;
+	for (size_t i = 0; i < res->nms; i++)
+		if (res->ms[i].op == op && !d->taken[i] && !cb_kind_is(&res->ms[i], "random"))
+			c[nc++] = i;
+	size_t before = *n;
+	char why[320];
+	if (rc == CB_OK && nl > 1)
+		separate(d, res, L, nl, c, nc, CB_DESIGN_BATCH, out, n, why, sizeof why);
+	if (*n > before)
+		log_batch(d, res, op, out + before, *n - before, why);
+	free(c);
+	free(L);
+	return rc;
+}
+
+/* The lane table of a swizzle the advice cites, if the pool has it. */
+static void take_swizzle(cb_design *d, const cb_result *res, const cb_swizzle_advice *a,
+			 size_t *out, size_t *n)
+{
+	unsigned S = res->device.subgroup_size;
+	uint32_t *lanes = cb_xmalloc(S * sizeof *lanes);
+	cb_swizzle_column_lanes(lanes, S, a->elem_bytes, a->tile, a->bits, a->shift, 0);
+	for (size_t i = 0; i < res->nms; i++) {
+		const cb_measurement *m = &res->ms[i];
+		if (m->op == CB_OP_LOAD && m->elem_bytes == a->elem_bytes &&
+		    memcmp(m->lanes, lanes, S * sizeof *lanes) == 0)
+			take(d, i, out, n);
+	}
+	free(lanes);
+}
+
+/* Validation tables of each element size of OP: VALIDATION per op (at least one per size;
+ * validation counts from five tables on). */
+#define VALIDATION 6
+static void take_random(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n)
+{
+	unsigned sizes = 0;
+	for (int e = 0; e < CB_NELEM; e++)
+		sizes += cb_op_has_elem(op, cb_elems[e].bytes);
+	unsigned per = sizes ? VALIDATION / sizes : 0, count[CB_NELEM] = { 0 };
+	if (per < 1)
+		per = 1;
+	for (size_t i = 0; i < res->nms; i++) {
+		const cb_measurement *m = &res->ms[i];
+		int e = cb_elem_index(m->elem_bytes);
+		if (m->op == op && e >= 0 && cb_kind_is(m, "random") && count[e] < per) {
+			count[e]++;
+			take(d, i, out, n);
+		}
+	}
+}
+
+/* Validation, the printed strides (loads) and the advice's tables. */
+static void final_tables(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n)
+{
+	static const unsigned printed[] = { 0, 1, 2, 3, 4, 8, 16, 17, 32, 33, 64, 128 };
+	size_t before = *n;
+	take_random(d, res, op, out, n);
+	if (op == CB_OP_LOAD) {
+		take_strides(d, res, op, printed, sizeof printed / sizeof *printed, out, n);
+		for (unsigned k = 0; k < res->npad; k++) {
+			const cb_pad_advice *a = &res->pad[k];
+			unsigned list[2] = { a->tile, a->tile + (a->found ? a->pad : 0) };
+			for (size_t i = 0; i < res->nms; i++) {
+				long long s;
+				if (is_stride(&res->ms[i], op, &s) && res->ms[i].elem_bytes == a->elem_bytes &&
+				    (s == list[0] || s == list[1]))
+					take(d, i, out, n);
+			}
+		}
+		for (unsigned k = 0; k < res->nswizzle; k++)
+			if (res->swizzle[k].found)
+				take_swizzle(d, res, &res->swizzle[k], out, n);
+	}
+	log_batch(d, res, op, out + before, *n - before, op == CB_OP_LOAD ?
+		  "final: the random tables (validation), the strides the report prints and the "
+		  "advice's padding and swizzle tables" : "final: the random tables (validation)");
+}
+
+static void set_stop(cb_design *d, cb_op op, const char *why, const cb_inference *inf)
+{
+	char buf[240];
+	snprintf(buf, sizeof buf, "%s: %s at confidence %.3f after %u search batches", why,
+		 cb_status_name(inf->status), inf->confidence, d->searches[op]);
+	free(d->stop[op]);
+	d->stop[op] = cb_xstrdup(buf);
+}
+
+/* The stop reason with the verdict after the final tables. */
+static void after_final(cb_design *d, cb_op op, const cb_inference *inf)
+{
+	char buf[400];
+	snprintf(buf, sizeof buf, "%s; with the final tables: %s at confidence %.3f",
+		 d->stop[op] ? d->stop[op] : "", cb_status_name(inf->status), inf->confidence);
+	free(d->stop[op]);
+	d->stop[op] = cb_xstrdup(buf);
+}
+
+/* OP's share of the next batch. */
+static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n,
+		     cb_error *err)
+{
+	const cb_inference *inf = &res->inference[op];
+	size_t before = *n;
+	if (d->phase[op] == CB_DESIGN_START)
+		d->was_flat[op] = false;
+	switch (d->phase[op]) {
+	case CB_DESIGN_START:
+		take_start(d, res, op, out, n);
+		log_batch(d, res, op, out + before, *n - before,
+			  "start: strides 0, 1, 2, 8 and 32 of 4-byte elements, 1, 8 and 32 of the others");
+		d->phase[op] = CB_DESIGN_SEARCH;
+		return CB_OK;
+	case CB_DESIGN_SEARCH:
+		if (decided(d, op, inf)) {
+			set_stop(d, op, inf->confidence >= d->target ? "decided" : "decided, not banked "
+				 "in two analyses in a row, the second after a search batch", inf);
+		} else if (d->searches[op] >= CB_DESIGN_MAX_SEARCH) {
+			set_stop(d, op, "the search's batches are spent", inf);
+		} else {
+			cb_rc rc = search(d, res, op, out, n, err);
+			if (rc != CB_OK || *n > before) {
+				d->searches[op]++;
+				return rc;
+			}
+			set_stop(d, op, "no table left separates the leading models", inf);
+		}
+		final_tables(d, res, op, out, n);
+		d->phase[op] = CB_DESIGN_FINAL;
+		return CB_OK;
+	case CB_DESIGN_FINAL:
+		/* The validation took a decided verdict below the target: search on. */
+		d->phase[op] = CB_DESIGN_DONE;
+		if (!decided(d, op, inf) && d->stop[op] && strncmp(d->stop[op], "decided", 7) == 0 &&
+		    d->searches[op] < CB_DESIGN_MAX_SEARCH) {
+			d->phase[op] = CB_DESIGN_SEARCH;
+			return op_next(d, res, op, out, n, err);
+		}
+		after_final(d, op, inf);
+		return CB_OK;
+	case CB_DESIGN_DONE:
+		return CB_OK;
+	}
+	return CB_OK;
+}
+
+cb_rc cb_design_next(cb_design *d, const cb_result *res, size_t *out, size_t *n, cb_error *err)
+{
+	*n = 0;
+	for (int op = 0; op < CB_NOPS; op++) {
+		if (!d->present[op])
+			continue;
+		cb_rc rc = op_next(d, res, (cb_op)op, out, n, err);
+		if (rc != CB_OK)
+			return rc;
+		d->was_flat[op] = d->phase[op] != CB_DESIGN_START &&
+				  res->inference[op].status == CB_NOT_BANKED;
+	}
+	return CB_OK;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* The adaptive protocol (the default): the timer and the launch length once, then batches of
+ * the pool's tables that the design (core/design.h) chooses from what has been measured, each
+ * batch calibrated and measured in rounds of its own against the same baseline, analyzed as
+ * analyze would analyze the document, until the design is done. */
+#include "config.h"
+#include "measure/run_internal.h"
+#include "core/analyze.h"
+#include "core/design.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rounds a batch may take beyond the minimum while its intervals are not yet narrow. */
+#define BATCH_EXTRA_ROUNDS 6
+#define BUDGET_TABLES 400
+
+/* What the rounds so far say, in RES as analyze reads it: each measured table's median ratio
+ * and its interval; every other table untimed. */
+static void interim(const cb_runner *r, cb_result *res)
+{
+	for (size_t i = 1; i < r->nex; i++) {
+		const cb_experiment *x = &r->ex[i];
+		cb_measurement *m = &res->ms[x->index];
+		if (!x->rounds) {
+			m->ns_per_access = NAN;
+			continue;
+		}
+		cb_summary s;
+		cb_summarize(x->ratios, x->n, &s);
+		m->ns_per_access = x->n ? s.median : NAN;
+		m->has_stats = x->n > 0;
+		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = s.median,
+			.ci_lo = isfinite(s.ci_lo) ? s.ci_lo : s.min,
+			.ci_hi = isfinite(s.ci_hi) ? s.ci_hi : s.max, .mad = s.mad,
+			.converged = cb_ratio_converged(x, r->o->ci_target) };
+	}
+}
+
+/* Each table's expected ratio to the baseline under its op's current model (the best fit, or
+ * the flat one), into RATIO[1..n]; false when some table has none (then the chains are
+ * probed). */
+static bool predict_ratios(const cb_result *res, const size_t *idx, size_t n, double *ratio)
+{
+	for (size_t k = 0; k < n; k++) {
+		const cb_measurement *m = &res->ms[idx[k]];
+		const cb_inference *inf = &res->inference[m->op];
+		const cb_fit *f = inf->has_best && inf->status != CB_NOT_BANKED ? &inf->best : &inf->flat;
+		double t = cb_fit_predict(f, res->device.subgroup_size, m->elem_bytes, m->lanes);
+		if (!(t > 0) || !isfinite(t))
+			return false;
+		ratio[k + 1] = t;
+	}
+	return true;
+}
+
+/* Rounds of the baseline (its samples from round *FIRST on) and the experiments X[0..n) (their
+ * samples from their own rounds on) as one set; *FIRST advances. */
+static cb_rc rounds_of(cb_runner *r, const cb_launcher *l, const cb_protocol_opts *o,
+		       cb_experiment **x, size_t n, unsigned *first, cb_error *err)
+{
+	cb_experiment *bx = cb_xmalloc((n + 1) * sizeof *bx);
+	bx[0] = r->ex[0];
+	bx[0].samples += (size_t)*first * CB_BASELINE_REPS;
+	bx[0].samples_short += (size_t)*first * CB_BASELINE_REPS;
+	for (size_t k = 0; k < n; k++) {
+		bx[k + 1] = *x[k];
+		bx[k + 1].samples += x[k]->rounds;
+		bx[k + 1].samples_short += x[k]->rounds;
+	}
+	r->st.rounds = 0;
+	cb_rc rc = cb_measure_rounds(l, o, bx, n + 1, &r->st, err);
+	for (unsigned k = *first; k < *first + r->st.rounds; k++)
+		for (unsigned j = 0; j < CB_BASELINE_REPS; j++) {
+			r->base_steps[k * CB_BASELINE_REPS + j] = bx[0].steps;
+			r->base_steps_short[k * CB_BASELINE_REPS + j] = bx[0].steps_short;
+		}
+	*first += r->st.rounds;
+	for (size_t k = 0; k < n; k++) {
+		unsigned before = x[k]->rounds;
+		*x[k] = bx[k + 1];
+		x[k]->samples -= before;
+		x[k]->samples_short -= before;
+		x[k]->rounds = before + r->st.rounds;
+	}
+	free(bx);
+	return rc;
+}
+
+/* One batch: the chosen tables' chains (probed and verified in the first batch, from the model
+ * so far after it: every launch of the rounds is verified anyway), the minimum rounds of them
+ * all, then rounds of only those whose interval is not yet within the target, two at a time,
+ * up to BATCH_EXTRA_ROUNDS more. *FIRST: the baseline's next round. */
+static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_opts *po,
+			  const cb_result *res, const size_t *idx, size_t n, unsigned *first,
+			  cb_error *err)
+{
+	double *ratio = cb_xmalloc((n + 1) * sizeof *ratio);
+	cb_experiment **x = cb_xmalloc((n ? n : 1) * sizeof *x), *bx = cb_xmalloc((n + 1) * sizeof *bx);
+	cb_rc rc = CB_OK;
+	for (size_t k = 0; k < n; k++)
+		x[k] = &r->ex[idx[k] + 1];
+	if (*first && predict_ratios(res, idx, n, ratio)) {
+		bx[0] = r->ex[0];
+		for (size_t k = 0; k < n; k++)
+			bx[k + 1] = *x[k];
+		cb_size_chains_predicted(bx, n + 1, ratio, &r->st);
+	} else {
+		bx[0] = r->ex[0];
+		for (size_t k = 0; k < n; k++)
+			bx[k + 1] = *x[k];
+		rc = cb_calibrate_chains(l, po, bx, n + 1, &r->st, err);
+		r->ex[0].steps = bx[0].steps;
+		r->ex[0].steps_short = bx[0].steps_short;
+	}
+	for (size_t k = 0; k < n; k++)
+		*x[k] = bx[k + 1];
+	free(ratio);
+	free(bx);
+	cb_protocol_opts o = *po;
+	o.settled = NULL;
+	o.all_narrow = false;
+	o.max_rounds = o.min_rounds;
+	unsigned extra = 0;
+	while (rc == CB_OK && n && *first + o.max_rounds <= r->base_rounds) {
+		rc = rounds_of(r, l, &o, x, n, first, err);
+		size_t left = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!cb_ratio_converged(x[k], po->ci_target) && x[k]->rounds + 2 <= po->max_rounds)
+				x[left++] = x[k];
+		n = left;
+		if ((extra += o.max_rounds) > BATCH_EXTRA_ROUNDS + po->min_rounds || cb_stop_signal)
+			break;
+		o.min_rounds = o.max_rounds = 2;
+	}
+	free(x);
+	return rc;
+}
+
+/* Keeps the measured tables of RES (in their order) and drops the others. */
+static void keep_measured(cb_runner *r, cb_result *res)
+{
+	bool *measured = cb_xcalloc(res->nms ? res->nms : 1, sizeof *measured);
+	for (size_t i = 1; i < r->nex; i++)
+		measured[r->ex[i].index] = r->ex[i].rounds > 0;
+	size_t kept = 0;
+	for (size_t i = 0; i < res->nms; i++) {
+		if (measured[i])
+			res->ms[kept++] = res->ms[i];
+		else
+			cb_measurement_free(&res->ms[i]);
+	}
+	res->nms = kept;
+	free(measured);
+}
+
+cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts *po,
+		      cb_result *res, double seconds[4], cb_error *err)
+{
+	cb_design d;
+	cb_design_init(&d, res);
+	size_t *idx = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *idx), n = 0;
+	double t = cb_now();
+	unsigned total = 0;
+	/* The launch length's budget (6 s of rounds) is planned for BUDGET_TABLES experiments:
+	 * a design measures about 130 tables, some of them in more than the minimum rounds, and a
+	 * CPU's run (whose noise asks for long launches) should take a few seconds. */
+	cb_rc rc = cb_calibrate_timing(l, po, &r->ex[0], BUDGET_TABLES, &r->st, err);
+	seconds[1] = cb_now() - t;
+	t = cb_now();
+	if (rc == CB_OK)
+		rc = cb_analyze(res, err);
+	while (rc == CB_OK && total + po->min_rounds <= r->base_rounds) {
+		if ((rc = cb_design_next(&d, res, idx, &n, err)) != CB_OK || n == 0)
+			break;
+		unsigned from = total;
+		if ((rc = run_batch_of(r, l, po, res, idx, n, &total, err)) != CB_OK)
+			break;
+		if (cb_revisit_length(po, &r->ex[0], from, total, &r->st))
+			cb_note(po->notify, CB_NOTE_DETAIL, "the rounds' noise (%.2f%%) is above what the "
+				"launch length was chosen for; launches of %.3g ms from now on",
+				100 * r->st.noise, r->st.launch_ns / 1e6);
+		interim(r, res);
+		rc = cb_analyze(res, err);
+		for (int op = 0; rc == CB_OK && op < CB_NOPS; op++)
+			if (d.present[op])
+				cb_note(po->notify, CB_NOTE_DETAIL, "%s after batch %zu: %s, confidence "
+					"%.3f (geometry %.3f x lanes %.3f x fit %.3f x run %.3f)",
+					cb_op_name((cb_op)op), d.nlog, cb_status_name(res->inference[op].status),
+					res->inference[op].confidence, res->inference[op].geometry_share,
+					res->inference[op].lanes_share, res->inference[op].fit_factor,
+					res->inference[op].run_factor);
+		cb_note(po->notify, CB_NOTE_PROGRESS, "adaptive design: %zu tables measured in batch %zu",
+			n, d.nlog);
+	}
+	r->st.rounds = total;
+	seconds[2] = cb_now() - t;
+	if (rc == CB_OK) {
+		for (int op = 0; op < CB_NOPS; op++)
+			if (d.present[op] && !d.stop[op])
+				d.stop[op] = cb_xstrdup("the run's rounds are spent");
+		cb_design_record(&d, &res->run);
+	}
+	cb_design_free(&d);
+	free(idx);
+	return rc;
+}
+
+void cb_adaptive_finish(cb_runner *r, cb_result *res)
+{
+	keep_measured(r, res);
+}
