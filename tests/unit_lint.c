@@ -44,6 +44,8 @@ static void observe(void *ctx, const cb_lint_sample *s)
 	for (unsigned l = 0; l < n; l++)
 		seq[l] = l * s->elem_bytes;
 	unsigned m = cb_passes_active(&g, lpp, s->elem_bytes, seq, s->active, n);
+	if (p < m)
+		m = p; /* lanes sharing words: the access is at its minimum */
 	c->samples++;
 	c->full += full;
 	if (p != s->passes || m != s->min_passes) {
@@ -1061,6 +1063,36 @@ static void test_paths(void)
 	rmdir(tmp);
 }
 
+/* Issue 21 (CLBlast Xgemm with USE_INLINE_KEYWORD=1): float4 tiles through inline helpers.
+ * Work-group 8 x 8, sub-group 0 = x 0..7, y 0..3. The store t[x * 32 + y] puts lane (x, y) at
+ * byte 512 x + 16 y: 8 lanes per pass for 16-byte elements, and each group of 8 lanes (one
+ * y) writes 8 distinct 16-byte words on banks 4y..4y+3: 8 passes per group, 32 in all, minimum
+ * 4 (512 bytes at 128 a pass). The read t[k * 32 + y] gives the 8 lanes of a row one element:
+ * 4 distinct elements, 64 bytes, 2 passes (broadcast and pair packing), which is below the 4
+ * of distinct consecutive elements: the access is at its minimum (2), never "-2 beyond" it. */
+static void test_shared_words(void)
+{
+	static const unsigned two4[] = { 2, 2, 2, 2, 0 }, t32[] = { 32, 0 };
+	cb_lint_result r;
+	for (int inl = 0; inl < 2; inl++) {
+		job v = { "vec_inline.cl", NULL, 8, 8, { inl ? "USE_INLINE" : NULL }, { NULL }, NULL, 0 };
+		if (!lint(&v, &r))
+			continue;
+		expect(&r, 15, 17, CB_OP_STORE, CB_LINT_PREDICTED, 32, 4, t32,
+		       inl ? "inline StoreTile: t[x * 32 + y], float4" : "StoreTile: t[x * 32 + y]");
+		expect(&r, 20, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two4,
+		       inl ? "inline ReadTile: 8 lanes on each element" : "ReadTile: shared words");
+		bool under = r.naccesses == 2;
+		for (size_t i = 0; i < r.naccesses; i++)
+			under &= r.accesses[i].total_min <= r.accesses[i].total_passes;
+		const cb_lint_access *l = find(&r, 20, 9, CB_OP_LOAD);
+		tap_ok(under && l && !l->conflict && l->ways == 1 && l->total_passes == 16 &&
+		       l->total_min == 16, "%s: no access below its minimum; the read 16 passes, none beyond",
+		       inl ? "inline" : "plain");
+		cb_lint_result_free(&r);
+	}
+}
+
 /* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
 static void test_huge_array(void)
 {
@@ -1214,6 +1246,7 @@ int main(void)
 	test_inline_helpers();
 	test_unseen_call();
 	test_paths();
+	test_shared_words();
 	test_huge_array();
 	test_async_copy();
 	test_build_inputs();

@@ -28,11 +28,12 @@
  *
  * For each access the result has its passes per iteration (worst over sub-groups), the
  * worst passes, the conflict-free minimum (the same active lanes reading consecutive
- * elements), "k-way" (passes over minimum), and, for a conflict in a __local 2-D array
- * T a[R][C] whose row and column indices the interpreter knows, the fix: the smallest row
- * padding that takes every sub-group access to its minimum, and the XOR swizzle
- * a[r][c ^ ((r >> shift) & mask)] (shared with the rest of clbanks) with the fewest passes,
- * offered only when it reaches the minimum too.
+ * elements; an access whose lanes share words and so take fewer passes is its own minimum),
+ * "k-way" (passes over minimum), and, for a conflict in a __local 2-D array T a[R][C] whose
+ * row and column indices the interpreter knows, the fix: the smallest row padding that takes
+ * every sub-group access to its minimum, and the XOR swizzle a[r][c ^ ((r >> shift) & mask)]
+ * (shared with the rest of clbanks) with the fewest passes, offered only when it reaches the
+ * minimum too.
  *
  * Honest limits.
  * - A data-dependent index is "unknown" with bounds (from the type, masks, remainders,

@@ -187,6 +187,10 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	else if (why == CB_WHY_NONE &&
 		 !p->price(p, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes, &minp))
 		why = CB_WHY_MODEL;
+	/* Lanes that share words (broadcast) can take fewer passes than distinct consecutive
+	 * elements: such an access is at its minimum, never below it. */
+	if (why == CB_WHY_NONE && passes < minp)
+		minp = passes;
 	sum->min_passes = minp > sum->min_passes ? minp : sum->min_passes;
 	s->min_max = minp > s->min_max ? minp : s->min_max;
 	if (why != CB_WHY_NONE) {
