@@ -1093,6 +1093,76 @@ static void test_shared_words(void)
 	}
 }
 
+/* Issue 21 (SHOC stencil2d): 1 x 64 work-items over rows of 64 + 2 floats in a dynamic
+ * buffer, indices from inline helpers. Each row store and each of the three reads is 32
+ * consecutive words (1 pass; 6 and 4 rows, 2 sub-groups: 12 and 8 passes); the left halo is
+ * lane 0 alone (1 pass, 6 rows, 6). With the index helper only declared (-DEXTERN_INDEX) all
+ * five are unknown because of that call, and say so (they said "memory contents" before). */
+static void test_halo(void)
+{
+	static const unsigned six[] = { 1, 1, 1, 1, 1, 1, 0 };
+	cb_lint_result r;
+	job h = { "halo.cl", NULL, 1, 64, { NULL }, { "sh=1584" }, NULL, 0 };
+	if (lint(&h, &r)) {
+		expect(&r, 27, 30, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, six, "halo: row store");
+		expect(&r, 30, 32, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, six, "halo: left column");
+		expect(&r, 33, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: centre");
+		expect(&r, 33, 45, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: north-east");
+		expect(&r, 34, 6, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: south-west");
+		uint64_t total = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			total += r.accesses[i].total_passes;
+		tap_ok(r.naccesses == 5 && total == 12 + 6 + 3 * 8, "halo: 5 accesses, 42 passes in all");
+		cb_lint_result_free(&r);
+	}
+	job e = { "halo.cl", NULL, 1, 64, { "EXTERN_INDEX" }, { "sh=1584" }, NULL, 0 };
+	cb_error err;
+	cross_check cc;
+	if (run(&e, &r, &err, &cc) == CB_OK) {
+		unsigned named = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			named += r.accesses[i].status == CB_LINT_UNKNOWN &&
+				 strstr(r.accesses[i].note, "call lint does not evaluate: HaloIndex "
+						   "(declared, not defined)") &&
+				 !strstr(r.accesses[i].note, "memory contents");
+		tap_ok(r.naccesses == 5 && named == 5,
+		       "halo with HaloIndex only declared: 5 unknown, each naming it (%u)", named);
+	} else {
+		tap_ok(false, "halo with HaloIndex only declared: runs");
+	}
+	cb_lint_result_free(&r);
+}
+
+/* Issue 21 (Rodinia histogram1024): per-warp sub-histograms updated by an inline helper's
+ * tagged read-modify-write loop. Its three accesses are reported (unknown: the bin is read
+ * from memory; each sub-group within its own 1 KiB), 2 data items x 4 assumed retries; the
+ * clear (8 rows of 64) and the reduction (4 x 2) are 1 pass each, 16 in all. */
+static void test_warp_histogram(void)
+{
+	cb_lint_result r;
+	job h = { "warphist.cl", NULL, 64, 0, { NULL }, { "n=256" }, NULL, 0 };
+	global_size[0] = 128;
+	if (lint(&h, &r)) {
+		static const unsigned line[3] = { 13, 15, 16 }, col[3] = { 7, 10, 11 };
+		static const cb_op op[3] = { CB_OP_LOAD, CB_OP_STORE, CB_OP_LOAD };
+		unsigned ok = 0;
+		for (int k = 0; k < 3; k++) {
+			const cb_lint_access *a = find(&r, line[k], col[k], op[k]);
+			ok += a && a->status == CB_LINT_UNKNOWN && a->niter == 8 && a->subgroups == 2 &&
+			      a->range_lo == 0 && a->range_hi == 2044 && a->nlanes == 32 &&
+			      a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
+			      strstr(a->note, "memory contents");
+		}
+		tap_ok(r.naccesses == 5 && ok == 3, "warphist: the helper's 3 accesses, unknown by data, "
+		       "bytes 0..1020 for warp 0 (%u of 3)", ok);
+		const cb_lint_access *c = find(&r, 24, 11, CB_OP_STORE), *s = find(&r, 33, 11, CB_OP_LOAD);
+		tap_ok(c && s && c->passes_max == 1 && c->total_passes == 16 && s->passes_max == 1 &&
+		       s->total_passes == 16, "warphist: clear and reduction, 1 pass, 16 in all each");
+		cb_lint_result_free(&r);
+	}
+	global_size[0] = 0;
+}
+
 /* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
 static void test_huge_array(void)
 {
@@ -1247,6 +1317,8 @@ int main(void)
 	test_unseen_call();
 	test_paths();
 	test_shared_words();
+	test_halo();
+	test_warp_histogram();
 	test_huge_array();
 	test_async_copy();
 	test_build_inputs();

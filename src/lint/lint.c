@@ -240,9 +240,35 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 		 in->wg.local[2]);
 }
 
+/* The calls whose results lint does not compute: "Idx (declared, not defined)", "built-in
+ * popcount", joined by " or ". */
+static void unseen_names(const cb_prog *p, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int builtin = 0; builtin < 2; builtin++) {
+		unsigned k = 0;
+		for (uint32_t i = 0; i < p->nunseen && len < n; i++) {
+			if (p->unseen_builtin[i] != (bool)builtin)
+				continue;
+			int w = snprintf(buf + len, n - len, "%s%s%s", len ? " or " : "",
+					 builtin && !k ? "built-in " : "", p->unseen[i]);
+			len += w > 0 ? (size_t)w : 0;
+			k++;
+		}
+		if (!builtin && k && len < n) {
+			int w = snprintf(buf + len, n - len, " (declared, not defined)");
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, n, "(unnamed)");
+}
+
 static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
 			 cb_lint_access *a)
 {
+	char names[120];
 	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
 	switch (s->why) {
 	case CB_WHY_DATA:
@@ -262,6 +288,16 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	case CB_WHY_BOUNDS:
 		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
 			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
+		break;
+	case CB_WHY_UNSEEN:
+		unseen_names(p, names, sizeof names);
+		if (s->any)
+			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
+				 "lint does not evaluate: %s (within bytes %" PRId64 "..%" PRId64
+				 " of %s)", names, s->lo, s->hi, obj);
+		else
+			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
+				 "lint does not evaluate: %s", names);
 		break;
 	case CB_WHY_CALL:
 		snprintf(a->note, sizeof a->note,

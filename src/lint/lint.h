@@ -36,6 +36,8 @@
  * minimum too.
  *
  * Honest limits.
+ * - An index or pointer computed from the result of a call lint does not evaluate (a function
+ *   declared but not defined, a built-in it does not model) is "unknown", naming the call.
  * - A data-dependent index is "unknown" with bounds (from the type, masks, remainders,
  *   comparisons and the object's size), never a guess; so is a lane set that spans two
  *   __local objects: their relative placement is up to the driver. Every __local object is

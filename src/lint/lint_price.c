@@ -43,16 +43,19 @@ static cb_why check_lanes(const cb_recorder *r, const cb_site *site, const cb_la
 		if (x->state == 2 && why == CB_WHY_NONE)
 			why = CB_WHY_AMBIGUOUS;
 		if (x->obj < CB_OBJ_FIRST || x->obj >= CB_OBJ_FIRST + (int32_t)r->prog->nobjects) {
-			why = CB_WHY_POINTER;
+			why = x->unseen ? CB_WHY_UNSEEN : why == CB_WHY_UNSEEN ? why : CB_WHY_POINTER;
 			continue;
 		}
-		if (obj >= 0 && x->obj != obj && why != CB_WHY_POINTER)
+		if (obj >= 0 && x->obj != obj && why != CB_WHY_POINTER && why != CB_WHY_UNSEEN)
 			why = CB_WHY_OBJECTS;
 		obj = x->obj;
 		*lo = x->lo < *lo ? x->lo : *lo;
 		*hi = x->hi > *hi ? x->hi : *hi;
 		if (x->lo != x->hi) {
-			if (why == CB_WHY_NONE || why == CB_WHY_BOUNDS)
+			if (x->unseen && (why == CB_WHY_NONE || why == CB_WHY_BOUNDS ||
+					  why == CB_WHY_DATA))
+				why = CB_WHY_UNSEEN;
+			else if (why == CB_WHY_NONE || why == CB_WHY_BOUNDS)
 				why = CB_WHY_DATA;
 			continue;
 		}

@@ -141,6 +141,11 @@ typedef struct {
 	uint32_t nargs;
 	char *kernel;
 	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
+	/* Calls whose integer or pointer result lint does not compute, each name once as the
+	 * source spells it: functions declared but not defined, then built-ins (mangled). */
+	char **unseen;
+	bool *unseen_builtin;
+	uint32_t nunseen;
 } cb_prog;
 
 void cb_prog_free(cb_prog *p); /* lint_prog.c */

@@ -17,6 +17,7 @@ typedef struct {
 	uint32_t line;            /* the assumed branch's line, 0 when none or not known */
 	uint8_t state;            /* 0 not reached, 1 reached, 2 reached twice under one key */
 	uint8_t assumed;
+	uint8_t unseen;           /* the address depends on a call lint does not evaluate */
 } cb_lane_rec;
 
 typedef struct {
@@ -26,7 +27,8 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_NONE, CB_WHY_DATA, CB_WHY_OBJECTS, CB_WHY_POINTER, CB_WHY_BOUNDS, CB_WHY_MODEL,
-	CB_WHY_AMBIGUOUS, CB_WHY_CALL
+	CB_WHY_AMBIGUOUS, CB_WHY_CALL,
+	CB_WHY_UNSEEN             /* an offset or pointer from a call lint does not evaluate */
 } cb_why;
 
 typedef struct {

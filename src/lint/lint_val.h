@@ -14,7 +14,9 @@
 
 typedef enum { CB_V_UNDEF, CB_V_NUM, CB_V_PTR, CB_V_OPAQUE } cb_vkind;
 
-#define CB_VF_TAINT 1 /* depends on a branch that was assumed */
+#define CB_VF_TAINT 1  /* depends on a branch that was assumed */
+#define CB_VF_UNSEEN 2 /* depends on the result of a call lint does not evaluate (a function
+			* declared but not defined, a built-in it does not model) */
 
 /* Objects a pointer can point into; __local and private objects follow. */
 enum { CB_OBJ_NONE = 0, CB_OBJ_GLOBAL = 1, CB_OBJ_MULTI = 2, CB_OBJ_FIRST = 3 };
