@@ -7,6 +7,7 @@
 #include "config.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_builtin.h"
+#include "core/error.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -435,6 +436,12 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		    in->rec->overflow) {
 			in->stopped = true;
 			return in->item_steps > CB_ITEM_STEPS ? too_long(in, err) : CB_OK;
+		}
+		/* A stop signal (SIGINT, SIGTERM, SIGHUP) ends a long simulation within
+		 * milliseconds: the flag is read every CB_STOP_POLL instructions. */
+		if ((in->item_steps & (CB_STOP_POLL - 1)) == 0 && cb_stop_signal) {
+			in->stopped = true;
+			return cb_check_interrupt(err);
 		}
 		const cb_ins *i = &f->ins[pc];
 		const cb_val *v = fr->v;
