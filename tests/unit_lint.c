@@ -1163,6 +1163,47 @@ static void test_warp_histogram(void)
 	global_size[0] = 0;
 }
 
+/* Issue 23 item 11: __local use beyond the model's device (48 KiB here): 49216 B of arrays
+ * plus a 128-byte argument is 49344 B, a warning that names both sizes; without the
+ * argument's size it says so; the transpose (4 KiB) and a model without the size give none. */
+static void test_local_memory(void)
+{
+	cb_lint_result r;
+	h200.local_mem_bytes = 49152;
+	job t = { "toolarge.cl", NULL, 32, 0, { NULL }, { "dyn=128" }, NULL, 0 };
+	if (lint(&t, &r)) {
+		tap_ok(r.local_bytes == 49344 && r.local_mem_bytes == 49152 && !r.local_unsized &&
+		       strstr(r.warning, "uses 49344 B of __local memory, more than the 49152 B"),
+		       "toolarge: 49344 B of __local memory against 49152 B: a warning (%s)", r.warning);
+		char *s = cb_lint_to_json(&r, 1);
+		json_error_t e;
+		json_t *doc = s ? json_loads(s, 0, &e) : NULL;
+		json_t *w = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "warnings");
+		tap_ok(json_array_size(w) == 1 && strstr(json_string_value(json_array_get(w, 0)), "49344 B"),
+		       "toolarge: the warning in JSON (kernels[].warnings)");
+		json_decref(doc);
+		free(s);
+		cb_lint_result_free(&r);
+	}
+	job u = { "toolarge.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&u, &r)) {
+		tap_ok(r.local_bytes == 49216 && r.local_unsized == 1 &&
+		       strstr(r.warning, "49216 B of __local memory (and arguments of unknown size)"),
+		       "toolarge without the buffer's size: 49216 B and an argument of unknown size");
+		cb_lint_result_free(&r);
+	}
+	job n = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&n, &r)) {
+		tap_ok(r.local_bytes == 4096 && !r.warning[0], "transpose: 4096 B fit, no warning");
+		cb_lint_result_free(&r);
+	}
+	h200.local_mem_bytes = 0;
+	if (lint(&t, &r)) {
+		tap_ok(r.local_bytes == 49344 && !r.warning[0], "a model without the size: no warning");
+		cb_lint_result_free(&r);
+	}
+}
+
 /* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
 static void test_huge_array(void)
 {
@@ -1320,6 +1361,7 @@ int main(void)
 	test_halo();
 	test_warp_histogram();
 	test_huge_array();
+	test_local_memory();
 	test_async_copy();
 	test_build_inputs();
 	test_global();

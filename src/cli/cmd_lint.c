@@ -200,6 +200,8 @@ static cb_rc lint_model(const char *path, cb_lint_model *m, cb_error *err)
 		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r.device.subgroup_size);
 		add_op_models(&r, m);
 	}
+	if (rc == CB_OK && r.device.local_mem_bytes > 0)
+		m->local_mem_bytes = (uint64_t)r.device.local_mem_bytes;
 	cb_result_free(&r);
 	return rc;
 }
@@ -220,6 +222,9 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	rc = make_request(o, &m, &q, err);
 	if (rc == CB_OK)
 		rc = lint_all(&q, &res, &nres, err);
+	for (size_t i = 0; rc == CB_OK && !o->quiet && i < nres; i++)
+		if (res[i].warning[0])
+			cb_warn("%s", res[i].warning);
 	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);

@@ -207,6 +207,8 @@ static json_t *kernel(const cb_lint_result *r)
 	json_object_set_new(k, "objects", objects(r));
 	json_object_set_new(k, "total_passes", json_integer((json_int_t)total));
 	json_object_set_new(k, "excess_passes", json_integer((json_int_t)(total - min)));
+	if (r->warning[0]) /* only when there is one: the keys of a clean kernel stay as they are */
+		json_object_set_new(k, "warnings", json_pack("[o]", text(r->warning)));
 	return k;
 }
 

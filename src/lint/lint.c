@@ -479,6 +479,29 @@ static int access_order(const void *x, const void *y)
 	return (int)a->op - (int)b->op;
 }
 
+/* The kernel's __local memory against the model's device: a kernel that needs more cannot
+ * be launched there (CL_OUT_OF_RESOURCES), whatever its conflicts. */
+static void local_use(const cb_lint_request *req, cb_lint_result *res)
+{
+	for (size_t k = 0; k < res->nobjects; k++) {
+		const cb_lint_object *o = &res->objects[k];
+		if (o->is_arg && !o->bytes)
+			res->local_unsized++;
+		else if (res->local_bytes > UINT64_MAX - o->bytes)
+			res->local_bytes = UINT64_MAX;
+		else
+			res->local_bytes += o->bytes;
+	}
+	res->local_mem_bytes = req->model ? req->model->local_mem_bytes : 0;
+	if (!res->local_mem_bytes || res->local_bytes <= res->local_mem_bytes)
+		return;
+	snprintf(res->warning, sizeof res->warning,
+		 "kernel %s uses %" PRIu64 " B of __local memory%s, more than the %" PRIu64 " B "
+		 "of the model's device: it cannot be launched there as linted", res->kernel,
+		 res->local_bytes, res->local_unsized ? " (and arguments of unknown size)" : "",
+		 res->local_mem_bytes);
+}
+
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -516,6 +539,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	suppressions(res);
 	res->steps = in->steps;
+	local_use(req, res);
 }
 
 cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)

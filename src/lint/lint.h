@@ -119,6 +119,8 @@ typedef struct {
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];
+	uint64_t local_mem_bytes; /* the device's __local memory (the document's
+				   * device.local_mem_bytes); 0: not known. Set after the pricer. */
 } cb_lint_model;
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
@@ -271,6 +273,11 @@ typedef struct {
 	size_t naccesses;
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
+	uint64_t local_bytes;     /* __local memory of its arrays and sized __local arguments */
+	unsigned local_unsized;   /* __local arguments of unknown size (not in local_bytes) */
+	uint64_t local_mem_bytes; /* the model's device's, 0 when not known */
+	char warning[240];        /* "" or why the kernel cannot run on the model's device as
+				   * linted: more __local memory than it has */
 } cb_lint_result;
 
 /* Compiles, simulates and prices. On failure ERR says why; a kernel that does not compile
