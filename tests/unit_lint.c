@@ -1204,6 +1204,34 @@ static void test_local_memory(void)
 	}
 }
 
+/* Issue 21: a swizzle for an odd width. t[2l][0] of float t[64][3] is at word 6l: lanes l and
+ * l + 16 share a bank (2 passes) under any padding; swapping columns 0 and 1 of rows 32..63
+ * (c ^ ((r >> 5) & 1), column 2 staying) puts lanes 16..31 on odd banks: 1 pass, and the row
+ * stores stay at 1. */
+static void test_odd_width(void)
+{
+	static const unsigned two[] = { 2, 0 };
+	cb_lint_result r;
+	job o = { "oddrows.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&o, &r))
+		return;
+	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two, "oddrows: t[2l][0]");
+	const cb_lint_access *a = find(&r, 15, 11, CB_OP_LOAD);
+	const cb_lint_fix *f = a && a->object >= 0 ? &r.objects[a->object].fix : NULL;
+	char text[200] = "";
+	if (f && f->found)
+		cb_lint_fix_text(&r.objects[a->object], f, &f->best, text, sizeof text);
+	bool stores = true;
+	for (size_t i = 0; i < r.naccesses; i++)
+		if (r.accesses[i].op == CB_OP_STORE)
+			stores &= r.accesses[i].fixed && r.accesses[i].fixed_passes == 1;
+	tap_ok(f && f->found && f->best.swizzle && f->best.bits == 1 && f->best.shift == 5 &&
+	       f->best.at_minimum && !f->alt_found && a->fixed && a->fixed_passes == 1 && stores &&
+	       !strcmp(text, "t[r][(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c]"),
+	       "oddrows: the fix is the odd-width swizzle (%s), stores stay at 1", text);
+	cb_lint_result_free(&r);
+}
+
 /* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
 static void test_huge_array(void)
 {
@@ -1358,6 +1386,7 @@ int main(void)
 	test_unseen_call();
 	test_paths();
 	test_shared_words();
+	test_odd_width();
 	test_halo();
 	test_warp_histogram();
 	test_huge_array();
