@@ -1133,6 +1133,28 @@ static void test_halo(void)
 	cb_lint_result_free(&r);
 }
 
+/* Each unknown access names the calls its own address came from, not every unseen call of
+ * the kernel; an index from memory keeps its reason. */
+static void test_unseen_index(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job u = { "unseen_index.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (run(&u, &r, &err, &cc) != CB_OK) {
+		tap_ok(false, "unseen_index.cl: runs");
+		return;
+	}
+	const cb_lint_access *f = find(&r, 10, 27, CB_OP_STORE), *p = find(&r, 11, 22, CB_OP_STORE),
+			     *k = find(&r, 12, 18, CB_OP_STORE);
+	tap_ok(f && p && k && f->status == CB_LINT_UNKNOWN && p->status == CB_LINT_UNKNOWN &&
+	       k->status == CB_LINT_UNKNOWN && strstr(f->note, "memory contents") &&
+	       strstr(p->note, "evaluate: built-in popcount (within") &&
+	       strstr(k->note, "evaluate: Pick (declared, not defined) (within"),
+	       "s[floor(g[l])]: memory contents; s[popcount(l)]: popcount; s[Pick(l)]: Pick");
+	cb_lint_result_free(&r);
+}
+
 /* Issue 21 (Rodinia histogram1024): per-warp sub-histograms updated by an inline helper's
  * tagged read-modify-write loop. Its three accesses are reported (unknown: the bin is read
  * from memory; each sub-group within its own 1 KiB), 2 data items x 4 assumed retries; the
@@ -1388,6 +1410,7 @@ int main(void)
 	test_shared_words();
 	test_odd_width();
 	test_halo();
+	test_unseen_index();
 	test_warp_histogram();
 	test_huge_array();
 	test_local_memory();

@@ -242,14 +242,14 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 
 /* The calls whose results lint does not compute: "Idx (declared, not defined)", "built-in
  * popcount", joined by " or ". */
-static void unseen_names(const cb_prog *p, char *buf, size_t n)
+static void unseen_names(const cb_prog *p, uint8_t calls, char *buf, size_t n)
 {
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int builtin = 0; builtin < 2; builtin++) {
 		unsigned k = 0;
 		for (uint32_t i = 0; i < p->nunseen && len < n; i++) {
-			if (p->unseen_builtin[i] != (bool)builtin)
+			if (p->unseen_builtin[i] != (bool)builtin || !(calls & CB_VF_CALLEE(i)))
 				continue;
 			int w = snprintf(buf + len, n - len, "%s%s%s", len ? " or " : "",
 					 builtin && !k ? "built-in " : "", p->unseen[i]);
@@ -290,7 +290,7 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
 		break;
 	case CB_WHY_UNSEEN:
-		unseen_names(p, names, sizeof names);
+		unseen_names(p, s->unseen_calls, names, sizeof names);
 		if (s->any)
 			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
 				 "lint does not evaluate: %s (within bytes %" PRId64 "..%" PRId64
