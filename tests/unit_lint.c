@@ -1155,6 +1155,24 @@ static void test_unseen_index(void)
 	cb_lint_result_free(&r);
 }
 
+/* A ?: on data is a branch and a phi in the IR: both sides run and the phi gets the hull.
+ * idx = 511 +- 256 +- ... +- 1 lies in 0..1022 (bytes 0..4088): unknown, not "assumed, 1
+ * pass" (the true side alone gave every lane 0); side = l odd ? l : l + 32 is known per lane
+ * (odd words 1..31 and even 32..62: 32 banks, 1 pass). */
+static void test_ternary(void)
+{
+	cb_lint_result r;
+	job t = { "ternary.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&t, &r))
+		return;
+	const cb_lint_access *a = find(&r, 13, 9, CB_OP_STORE);
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && a->range_lo == 0 && a->range_hi == 4088 &&
+	       strstr(a->note, "memory contents"),
+	       "s[idx] after a binary search by ?: on data: unknown within bytes 0..4088");
+	expect(&r, 15, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "s[l odd ? l : l + 32]");
+	cb_lint_result_free(&r);
+}
+
 /* Issue 21 (Rodinia histogram1024): per-warp sub-histograms updated by an inline helper's
  * tagged read-modify-write loop. Its three accesses are reported (unknown: the bin is read
  * from memory; each sub-group within its own 1 KiB), 2 data items x 4 assumed retries; the
@@ -1411,6 +1429,7 @@ int main(void)
 	test_odd_width();
 	test_halo();
 	test_unseen_index();
+	test_ternary();
 	test_warp_histogram();
 	test_huge_array();
 	test_local_memory();

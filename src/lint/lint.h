@@ -42,8 +42,11 @@
  *   comparisons and the object's size), never a guess; so is a lane set that spans two
  *   __local objects: their relative placement is up to the driver. Every __local object is
  *   assumed to start on a bank row (offsets are priced from the object's start).
- * - A branch that cannot be decided takes its true side; a loop test stays in the loop for
- *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
+ * - A branch that cannot be decided and whose two sides only compute values that meet in the
+ *   phis of one block (c ? a : b, which clang emits as a branch) runs both sides: each phi is
+ *   the hull of its two values, nothing assumed.
+ * - Any other branch that cannot be decided takes its true side; a loop test stays in the
+ *   loop for CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
  *   its immediate post-dominator), and every access whose address was computed from values
  *   set there, is "assumed", saying which line; accesses on the side not taken are "not
  *   executed", saying so. (Conservative: every value computed in the region counts as set
