@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..103"
+echo "1..106"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -378,6 +378,9 @@ expect "--kernel-dir with a FIFO lane_table.clh is refused (exit 2)" 2 "lane_tab
 if "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
 	skip "SIGINT while clang blocks on a FIFO include ends lint with 130" "built without LLVM"
 	skip "and no clang is left running" "built without LLVM"
+	skip "SIGINT then SIGTERM while clang blocks: lint ends at once" "built without LLVM"
+	skip "and the second signal leaves no clang running" "built without LLVM"
+	skip "SIGTERM during a long simulation ends lint with 143 within 3 s" "built without LLVM"
 else
 	mkdir -p "$TMP/lf" && mkfifo "$TMP/lf/fifo.h"
 	printf '#include "fifo.h"\n__kernel void k(__local int *a) { a[get_local_id(0)] = 1; }\n' \
@@ -404,6 +407,54 @@ else
 		notok "and no clang is left running"
 		ps -eo pid,args | grep "$TMP/lf/blocked.cl" | grep -v grep | while read -r p _; do kill -KILL "$p"; done
 	else ok "and no clang is left running"; fi
+	# A second signal ends the helper at once; it kills clang first (an orphan before).
+	printf '#include "fifo.h"\n__kernel void k2(__local int *a) { a[get_local_id(0)] = 2; }\n' \
+		> "$TMP/lf/twice.cl"
+	"$CLBANKS" lint "$TMP/lf/twice.cl" --model "$H200" --local 32 > "$TMP/out" 2>&1 &
+	pid=$!
+	i=0
+	while [ "$i" -lt 60 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/twice.cl")" -lt 2 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -INT "$pid"
+	kill -TERM "$pid"
+	( sleep 10; kill -KILL "$pid" 2>/dev/null ) &
+	guard=$!
+	wait "$pid"
+	got=$?
+	kill "$guard" 2>/dev/null
+	if [ "$got" -eq 130 ] || [ "$got" -eq 143 ]; then ok "SIGINT then SIGTERM while clang blocks: lint ends at once"
+	else notok "SIGINT then SIGTERM while clang blocks: lint ends at once (exit $got)"; fi
+	sleep 1
+	if ps -eo args | grep -v grep | grep -q "$TMP/lf/twice.cl"; then
+		notok "and the second signal leaves no clang running"
+		ps -eo pid,args | grep "$TMP/lf/twice.cl" | grep -v grep | while read -r p _; do kill -KILL "$p"; done
+	else ok "and the second signal leaves no clang running"; fi
+	# The interpreter polls the stop flag: 256 work-items of 10^6 steps each (minutes to
+	# simulate) end within 3 s of SIGTERM, once clang is done and the simulation runs.
+	printf '__kernel void spin(__global int *o)\n{\n\tint s = 0;\n\tfor (int i = 0; i < 1000000; i++)\n\t\ts += i;\n\to[get_local_id(0)] = s;\n}\n' \
+		> "$TMP/lf/spin.cl"
+	"$CLBANKS" lint "$TMP/lf/spin.cl" --model "$H200" --local 256 > "$TMP/out" 2>&1 &
+	pid=$!
+	i=0
+	while [ "$i" -lt 60 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/spin.cl")" -ne 1 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 1
+	t0=$(date +%s)
+	kill -TERM "$pid"
+	( sleep 20; kill -KILL "$pid" 2>/dev/null ) &
+	guard=$!
+	wait "$pid"
+	got=$?
+	t1=$(date +%s)
+	kill "$guard" 2>/dev/null
+	if [ "$got" -eq 143 ] && [ $((t1 - t0)) -le 3 ] && grep -q "interrupted by SIGTERM" "$TMP/out"; then
+		ok "SIGTERM during a long simulation ends lint with 143 within 3 s"
+	else notok "SIGTERM during a long simulation ends lint with 143 within 3 s (exit $got after $((t1 - t0)) s)"; fi
 fi
 
 # issue 23 (reliability helper) ------------------------------------------------------------

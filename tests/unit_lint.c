@@ -44,6 +44,8 @@ static void observe(void *ctx, const cb_lint_sample *s)
 	for (unsigned l = 0; l < n; l++)
 		seq[l] = l * s->elem_bytes;
 	unsigned m = cb_passes_active(&g, lpp, s->elem_bytes, seq, s->active, n);
+	if (p < m)
+		m = p; /* lanes sharing words: the access is at its minimum */
 	c->samples++;
 	c->full += full;
 	if (p != s->passes || m != s->min_passes) {
@@ -1061,6 +1063,215 @@ static void test_paths(void)
 	rmdir(tmp);
 }
 
+/* Issue 21 (CLBlast Xgemm with USE_INLINE_KEYWORD=1): float4 tiles through inline helpers.
+ * Work-group 8 x 8, sub-group 0 = x 0..7, y 0..3. The store t[x * 32 + y] puts lane (x, y) at
+ * byte 512 x + 16 y: 8 lanes per pass for 16-byte elements, and each group of 8 lanes (one
+ * y) writes 8 distinct 16-byte words on banks 4y..4y+3: 8 passes per group, 32 in all, minimum
+ * 4 (512 bytes at 128 a pass). The read t[k * 32 + y] gives the 8 lanes of a row one element:
+ * 4 distinct elements, 64 bytes, 2 passes (broadcast and pair packing), which is below the 4
+ * of distinct consecutive elements: the access is at its minimum (2), never "-2 beyond" it. */
+static void test_shared_words(void)
+{
+	static const unsigned two4[] = { 2, 2, 2, 2, 0 }, t32[] = { 32, 0 };
+	cb_lint_result r;
+	for (int inl = 0; inl < 2; inl++) {
+		job v = { "vec_inline.cl", NULL, 8, 8, { inl ? "USE_INLINE" : NULL }, { NULL }, NULL, 0 };
+		if (!lint(&v, &r))
+			continue;
+		expect(&r, 15, 17, CB_OP_STORE, CB_LINT_PREDICTED, 32, 4, t32,
+		       inl ? "inline StoreTile: t[x * 32 + y], float4" : "StoreTile: t[x * 32 + y]");
+		expect(&r, 20, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two4,
+		       inl ? "inline ReadTile: 8 lanes on each element" : "ReadTile: shared words");
+		bool under = r.naccesses == 2;
+		for (size_t i = 0; i < r.naccesses; i++)
+			under &= r.accesses[i].total_min <= r.accesses[i].total_passes;
+		const cb_lint_access *l = find(&r, 20, 9, CB_OP_LOAD);
+		tap_ok(under && l && !l->conflict && l->ways == 1 && l->total_passes == 16 &&
+		       l->total_min == 16, "%s: no access below its minimum; the read 16 passes, none beyond",
+		       inl ? "inline" : "plain");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* Issue 21 (SHOC stencil2d): 1 x 64 work-items over rows of 64 + 2 floats in a dynamic
+ * buffer, indices from inline helpers. Each row store and each of the three reads is 32
+ * consecutive words (1 pass; 6 and 4 rows, 2 sub-groups: 12 and 8 passes); the left halo is
+ * lane 0 alone (1 pass, 6 rows, 6). With the index helper only declared (-DEXTERN_INDEX) all
+ * five are unknown because of that call, and say so (they said "memory contents" before). */
+static void test_halo(void)
+{
+	static const unsigned six[] = { 1, 1, 1, 1, 1, 1, 0 };
+	cb_lint_result r;
+	job h = { "halo.cl", NULL, 1, 64, { NULL }, { "sh=1584" }, NULL, 0 };
+	if (lint(&h, &r)) {
+		expect(&r, 27, 30, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, six, "halo: row store");
+		expect(&r, 30, 32, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, six, "halo: left column");
+		expect(&r, 33, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: centre");
+		expect(&r, 33, 45, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: north-east");
+		expect(&r, 34, 6, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "halo: south-west");
+		uint64_t total = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			total += r.accesses[i].total_passes;
+		tap_ok(r.naccesses == 5 && total == 12 + 6 + 3 * 8, "halo: 5 accesses, 42 passes in all");
+		cb_lint_result_free(&r);
+	}
+	job e = { "halo.cl", NULL, 1, 64, { "EXTERN_INDEX" }, { "sh=1584" }, NULL, 0 };
+	cb_error err;
+	cross_check cc;
+	if (run(&e, &r, &err, &cc) == CB_OK) {
+		unsigned named = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			named += r.accesses[i].status == CB_LINT_UNKNOWN &&
+				 strstr(r.accesses[i].note, "call lint does not evaluate: HaloIndex "
+						   "(declared, not defined)") &&
+				 !strstr(r.accesses[i].note, "memory contents");
+		tap_ok(r.naccesses == 5 && named == 5,
+		       "halo with HaloIndex only declared: 5 unknown, each naming it (%u)", named);
+	} else {
+		tap_ok(false, "halo with HaloIndex only declared: runs");
+	}
+	cb_lint_result_free(&r);
+}
+
+/* Each unknown access names the calls its own address came from, not every unseen call of
+ * the kernel; an index from memory keeps its reason. */
+static void test_unseen_index(void)
+{
+	cb_lint_result r;
+	cb_error err;
+	cross_check cc;
+	job u = { "unseen_index.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (run(&u, &r, &err, &cc) != CB_OK) {
+		tap_ok(false, "unseen_index.cl: runs");
+		return;
+	}
+	const cb_lint_access *f = find(&r, 10, 27, CB_OP_STORE), *p = find(&r, 11, 22, CB_OP_STORE),
+			     *k = find(&r, 12, 18, CB_OP_STORE);
+	tap_ok(f && p && k && f->status == CB_LINT_UNKNOWN && p->status == CB_LINT_UNKNOWN &&
+	       k->status == CB_LINT_UNKNOWN && strstr(f->note, "memory contents") &&
+	       strstr(p->note, "evaluate: built-in popcount (within") &&
+	       strstr(k->note, "evaluate: Pick (declared, not defined) (within"),
+	       "s[floor(g[l])]: memory contents; s[popcount(l)]: popcount; s[Pick(l)]: Pick");
+	cb_lint_result_free(&r);
+}
+
+/* A ?: on data is a branch and a phi in the IR: both sides run and the phi gets the hull.
+ * idx = 511 +- 256 +- ... +- 1 lies in 0..1022 (bytes 0..4088): unknown, not "assumed, 1
+ * pass" (the true side alone gave every lane 0); side = l odd ? l : l + 32 is known per lane
+ * (odd words 1..31 and even 32..62: 32 banks, 1 pass). */
+static void test_ternary(void)
+{
+	cb_lint_result r;
+	job t = { "ternary.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&t, &r))
+		return;
+	const cb_lint_access *a = find(&r, 13, 9, CB_OP_STORE);
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && a->range_lo == 0 && a->range_hi == 4088 &&
+	       strstr(a->note, "memory contents"),
+	       "s[idx] after a binary search by ?: on data: unknown within bytes 0..4088");
+	expect(&r, 15, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "s[l odd ? l : l + 32]");
+	cb_lint_result_free(&r);
+}
+
+/* Issue 21 (Rodinia histogram1024): per-warp sub-histograms updated by an inline helper's
+ * tagged read-modify-write loop. Its three accesses are reported (unknown: the bin is read
+ * from memory; each sub-group within its own 1 KiB), 2 data items x 4 assumed retries; the
+ * clear (8 rows of 64) and the reduction (4 x 2) are 1 pass each, 16 in all. */
+static void test_warp_histogram(void)
+{
+	cb_lint_result r;
+	job h = { "warphist.cl", NULL, 64, 0, { NULL }, { "n=256" }, NULL, 0 };
+	global_size[0] = 128;
+	if (lint(&h, &r)) {
+		static const unsigned line[3] = { 13, 15, 16 }, col[3] = { 7, 10, 11 };
+		static const cb_op op[3] = { CB_OP_LOAD, CB_OP_STORE, CB_OP_LOAD };
+		unsigned ok = 0;
+		for (int k = 0; k < 3; k++) {
+			const cb_lint_access *a = find(&r, line[k], col[k], op[k]);
+			ok += a && a->status == CB_LINT_UNKNOWN && a->niter == 8 && a->subgroups == 2 &&
+			      a->range_lo == 0 && a->range_hi == 2044 && a->nlanes == 32 &&
+			      a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
+			      strstr(a->note, "memory contents");
+		}
+		tap_ok(r.naccesses == 5 && ok == 3, "warphist: the helper's 3 accesses, unknown by data, "
+		       "bytes 0..1020 for warp 0 (%u of 3)", ok);
+		const cb_lint_access *c = find(&r, 24, 11, CB_OP_STORE), *s = find(&r, 33, 11, CB_OP_LOAD);
+		tap_ok(c && s && c->passes_max == 1 && c->total_passes == 16 && s->passes_max == 1 &&
+		       s->total_passes == 16, "warphist: clear and reduction, 1 pass, 16 in all each");
+		cb_lint_result_free(&r);
+	}
+	global_size[0] = 0;
+}
+
+/* Issue 23 item 11: __local use beyond the model's device (48 KiB here): 49216 B of arrays
+ * plus a 128-byte argument is 49344 B, a warning that names both sizes; without the
+ * argument's size it says so; the transpose (4 KiB) and a model without the size give none. */
+static void test_local_memory(void)
+{
+	cb_lint_result r;
+	h200.local_mem_bytes = 49152;
+	job t = { "toolarge.cl", NULL, 32, 0, { NULL }, { "dyn=128" }, NULL, 0 };
+	if (lint(&t, &r)) {
+		tap_ok(r.local_bytes == 49344 && r.local_mem_bytes == 49152 && !r.local_unsized &&
+		       strstr(r.warning, "uses 49344 B of __local memory, more than the 49152 B"),
+		       "toolarge: 49344 B of __local memory against 49152 B: a warning (%s)", r.warning);
+		char *s = cb_lint_to_json(&r, 1);
+		json_error_t e;
+		json_t *doc = s ? json_loads(s, 0, &e) : NULL;
+		json_t *w = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "warnings");
+		tap_ok(json_array_size(w) == 1 && strstr(json_string_value(json_array_get(w, 0)), "49344 B"),
+		       "toolarge: the warning in JSON (kernels[].warnings)");
+		json_decref(doc);
+		free(s);
+		cb_lint_result_free(&r);
+	}
+	job u = { "toolarge.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&u, &r)) {
+		tap_ok(r.local_bytes == 49216 && r.local_unsized == 1 &&
+		       strstr(r.warning, "49216 B of __local memory (and arguments of unknown size)"),
+		       "toolarge without the buffer's size: 49216 B and an argument of unknown size");
+		cb_lint_result_free(&r);
+	}
+	job n = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&n, &r)) {
+		tap_ok(r.local_bytes == 4096 && !r.warning[0], "transpose: 4096 B fit, no warning");
+		cb_lint_result_free(&r);
+	}
+	h200.local_mem_bytes = 0;
+	if (lint(&t, &r)) {
+		tap_ok(r.local_bytes == 49344 && !r.warning[0], "a model without the size: no warning");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* Issue 21: a swizzle for an odd width. t[2l][0] of float t[64][3] is at word 6l: lanes l and
+ * l + 16 share a bank (2 passes) under any padding; swapping columns 0 and 1 of rows 32..63
+ * (c ^ ((r >> 5) & 1), column 2 staying) puts lanes 16..31 on odd banks: 1 pass, and the row
+ * stores stay at 1. */
+static void test_odd_width(void)
+{
+	static const unsigned two[] = { 2, 0 };
+	cb_lint_result r;
+	job o = { "oddrows.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&o, &r))
+		return;
+	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two, "oddrows: t[2l][0]");
+	const cb_lint_access *a = find(&r, 15, 11, CB_OP_LOAD);
+	const cb_lint_fix *f = a && a->object >= 0 ? &r.objects[a->object].fix : NULL;
+	char text[200] = "";
+	if (f && f->found)
+		cb_lint_fix_text(&r.objects[a->object], f, &f->best, text, sizeof text);
+	bool stores = true;
+	for (size_t i = 0; i < r.naccesses; i++)
+		if (r.accesses[i].op == CB_OP_STORE)
+			stores &= r.accesses[i].fixed && r.accesses[i].fixed_passes == 1;
+	tap_ok(f && f->found && f->best.swizzle && f->best.bits == 1 && f->best.shift == 5 &&
+	       f->best.at_minimum && !f->alt_found && a->fixed && a->fixed_passes == 1 && stores &&
+	       !strcmp(text, "t[r][(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c]"),
+	       "oddrows: the fix is the odd-width swizzle (%s), stores stay at 1", text);
+	cb_lint_result_free(&r);
+}
+
 /* Issue 23 item 11: an array of 2^32 + 16 elements is declared as such, and indexed. */
 static void test_huge_array(void)
 {
@@ -1214,7 +1425,14 @@ int main(void)
 	test_inline_helpers();
 	test_unseen_call();
 	test_paths();
+	test_shared_words();
+	test_odd_width();
+	test_halo();
+	test_unseen_index();
+	test_ternary();
+	test_warp_histogram();
 	test_huge_array();
+	test_local_memory();
 	test_async_copy();
 	test_build_inputs();
 	test_global();

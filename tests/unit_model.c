@@ -2,6 +2,7 @@
 /* The bank model against hand-computed passes, and against a brute-force reference. */
 #include "config.h"
 #include "core/model.h"
+#include "core/swizzle.h"
 #include "core/util.h"
 #include "tap.h"
 
@@ -241,9 +242,84 @@ static void random_properties(void)
 	       sched_bad);
 }
 
+/* The fix search (core/swizzle.c) on one column access: lane l reads row ROW_MUL * l, column
+ * 0, of a ROWS x COLS float tile, on 32 x 4 B banks with broadcast and 32 lanes a pass. */
+typedef struct {
+	unsigned rows, cols, row_mul;
+} column_case;
+
+static bool judge_column(void *p, const cb_fix *f, cb_fix_score *sc)
+{
+	static const cb_geometry g = { 32, 4, true, false };
+	const column_case *c = p;
+	uint32_t off[32];
+	for (unsigned l = 0; l < 32; l++)
+		off[l] = cb_fix_index(f, c->row_mul * l % c->rows, 0, c->cols) * 4;
+	unsigned passes = cb_passes(&g, 32, 4, off, 32);
+	*sc = (cb_fix_score){ passes == 1, passes, passes };
+	return true;
+}
+
+/* Every row keeps its elements under F: the columns of row R map onto 0..COLS-1 once each. */
+static bool rows_permuted(const cb_fix *f, unsigned rows, unsigned cols)
+{
+	for (unsigned r = 0; r < rows; r++) {
+		unsigned seen[64] = { 0 };
+		for (unsigned c = 0; c < cols; c++) {
+			uint32_t i = cb_fix_index(f, r, c, cols);
+			if (i < r * cols || i >= (r + 1) * cols || seen[i - r * cols]++)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Issue 21: the swizzle family covers odd widths and c ^ ((r >> 4) & 1). */
+static void fix_search(void)
+{
+	cb_fix_result res;
+	char text[128];
+	/* float t[32][2], t[l][0]: bank 2l, lanes l and l + 16 share one (2-way); padding to 3
+	 * (bank 3l) or swapping the columns of rows 16..31 fixes it. */
+	column_case two = { 32, 2, 1 };
+	cb_fix_space s2 = { 32, 2, 4, 1, 64 };
+	cb_fix_search(&s2, judge_column, &two, &res);
+	cb_swizzle_column_expr_in(res.swizzle.bits, res.swizzle.shift, 2, text, sizeof text);
+	tap_ok(res.swizzle_found && res.swizzle.bits == 1 && res.swizzle.shift == 4 &&
+	       !strcmp(text, "c ^ ((r >> 4) & 1)") && res.pad_found && res.pad.pad == 1,
+	       "t[32][2] column read: c ^ ((r >> 4) & 1) (%s), or rows of 3", text);
+	/* float t[64][3], t[2l][0]: bank 6l, lanes l and l + 16 share one whatever the padding
+	 * (row 2l at 2l (3 + p) words: 16 lanes apart is 32 (3 + p) words, a multiple of 32
+	 * banks). Rows 32..63 with columns 0 and 1 swapped (2 stays: 2 ^ 1 = 3 is past the row)
+	 * put lanes 16..31 on odd banks. */
+	column_case odd = { 64, 3, 2 };
+	cb_fix_space s3 = { 64, 3, 4, 1, 64 };
+	cb_fix_search(&s3, judge_column, &odd, &res);
+	cb_swizzle_column_expr_in(res.swizzle.bits, res.swizzle.shift, 3, text, sizeof text);
+	tap_ok(!res.pad_found && res.swizzle_found && res.swizzle.bits == 1 &&
+	       res.swizzle.shift == 5 && res.swizzle_score.worst_passes == 1 &&
+	       res.best_found && res.best.swizzle,
+	       "t[64][3] two rows apart: no padding, c ^ ((r >> 5) & 1) in rows of 3");
+	tap_ok(!strcmp(text, "(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c"),
+	       "odd width: the column expression keeps column 2 (%s)", text);
+	bool perm = true;
+	for (unsigned cols = 1; cols <= 40; cols++)
+		for (unsigned bits = 1; (1u << bits) <= cols; bits++)
+			for (unsigned shift = 0; shift < 3; shift++) {
+				cb_fix f = { true, 0, bits, shift };
+				perm &= rows_permuted(&f, 16, cols);
+			}
+	tap_ok(perm, "every swizzle of widths 1..40 is a permutation of each row");
+	uint32_t l3[32];
+	cb_swizzle_column_lanes(l3, 32, 4, 3, 1, 0, 2);
+	tap_ok(l3[0] == 8 && l3[1] == 20, "odd width: column 2 stays in rows 0 and 1 (bytes %u, %u)",
+	       l3[0], l3[1]);
+}
+
 int main(void)
 {
 	by_hand();
 	random_properties();
+	fix_search();
 	return tap_done();
 }

@@ -238,6 +238,8 @@ static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *
 			copy_time(&m->ops[CB_OP_LOAD], rec, e);
 		add_op_models(&r, m);
 	}
+	if (rc == CB_OK && r.device.local_mem_bytes > 0)
+		m->local_mem_bytes = (uint64_t)r.device.local_mem_bytes;
 	cb_result_free(&r);
 	return rc;
 }
@@ -479,6 +481,9 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 		rc = make_request(o, &m, has_model, &q, err);
 	if (rc == CB_OK)
 		rc = lint_all(&q, NULL, &res, &nres, err);
+	for (size_t i = 0; rc == CB_OK && !o->quiet && i < nres; i++)
+		if (res[i].warning[0])
+			cb_warn("%s", res[i].warning);
 	if (rc == CB_OK)
 		rc = measurement(o, res, nres, &measured, err);
 	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };

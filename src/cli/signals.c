@@ -16,6 +16,8 @@ static void on_stop(int sig)
 		/* Second signal: the user means it. Leave nothing behind, then die of it. */
 		if (tempfile[0])
 			unlink(tempfile);
+		if (cb_child_pid > 0)
+			kill((pid_t)cb_child_pid, SIGKILL);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Signals: SIGINT, SIGTERM and SIGHUP ask clbanks to stop (cb_stop_signal, polled by long
  * work); a second one, or one that arrives while a temporary output file exists, removes that
- * file and ends the process at once. SIGXFSZ is ignored so that a file-size limit is a failed
- * write (exit 4) rather than a killed process. */
+ * file, kills the program core/child.c runs (cb_child_pid, clang for lint) and ends the
+ * process at once. SIGXFSZ is ignored so that a file-size limit is a failed write (exit 4)
+ * rather than a killed process. */
 #ifndef CB_SIGNALS_H
 #define CB_SIGNALS_H
 

@@ -115,7 +115,8 @@ static unsigned row_writes(const walk_ctx *w, const cb_fix *f)
 	for (unsigned row = 0; row < w->rows; row += step) {
 		for (unsigned l = 0; l < w->S; l++) {
 			unsigned r = row + l / w->tile, c = l % w->tile;
-			w->lanes[l] = (r * w->tile + cb_swizzle_column(r, c, f->bits, f->shift)) * w->E;
+			w->lanes[l] = (r * w->tile + cb_swizzle_column_in(r, c, f->bits, f->shift,
+									  w->tile)) * w->E;
 		}
 		unsigned p = passes_of(write_model(w), w->S, w->E, w->lanes);
 		worst = p > worst ? p : worst;

@@ -15,6 +15,8 @@ extern char **environ;
 
 enum { IN, OUT, ERR };
 
+#define CB_CHILD_POLL_MS 100
+
 /* Pipes: fds[k][0] is the parent's end (stdin's write end, the others' read ends). */
 typedef struct {
 	int fd[3];
@@ -115,7 +117,12 @@ static cb_rc pump(const cb_child_spec *s, pumps *p, cb_child_result *r, cb_error
 	while ((p->fd[OUT] >= 0 || p->fd[ERR] >= 0) && !r->out_over) {
 		struct pollfd f[3] = { { p->fd[OUT], POLLIN, 0 }, { p->fd[ERR], POLLIN, 0 },
 				       { p->fd[IN], POLLOUT, 0 } };
-		if (poll(f, 3, -1) < 0) {
+		/* A signal that came outside poll() interrupts nothing: look at the flag before
+		 * each wait, and wait at most CB_CHILD_POLL_MS so that one arriving between the
+		 * look and the wait is seen too. */
+		if (cb_check_interrupt(err) != CB_OK)
+			return CB_ERR_INTERRUPTED;
+		if (poll(f, 3, CB_CHILD_POLL_MS) < 0) {
 			if (errno != EINTR)
 				return cb_error_call(err, CB_ERR_RUNTIME, "poll", errno, "talking to %s: %s",
 						     s->argv[0], strerror(errno));
@@ -156,7 +163,17 @@ cb_rc cb_child_run(const cb_child_spec *s, cb_child_result *r, cb_error *err)
 	sigaction(SIGPIPE, &ign, &old);
 	pumps p = { { -1, -1, -1 }, 0 };
 	pid_t pid;
+	/* No stop signal between the spawn and cb_child_pid: a second one must find the pid. */
+	sigset_t stops, saved;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, &saved);
 	int e = start(s, &p, &pid);
+	if (e == 0)
+		cb_child_pid = (sig_atomic_t)pid;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	cb_rc rc = CB_OK;
 	if (e != 0)
 		rc = cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", e, "cannot run %s: %s",
@@ -168,6 +185,7 @@ cb_rc cb_child_run(const cb_child_spec *s, cb_child_result *r, cb_error *err)
 		for (int k = 0; k < 3; k++)
 			close_fd(&p.fd[k]);
 		wait_for(pid, r);
+		cb_child_pid = 0;
 	}
 	sigaction(SIGPIPE, &old, NULL);
 	return rc;

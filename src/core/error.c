@@ -88,6 +88,7 @@ int cb_exit_status(const cb_error *err)
 }
 
 volatile sig_atomic_t cb_stop_signal = 0;
+volatile sig_atomic_t cb_child_pid = 0;
 
 const char *cb_signal_name(int sig)
 {

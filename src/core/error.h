@@ -62,6 +62,9 @@ int cb_exit_status(const cb_error *err);
 /* The signal that asked clbanks to stop (SIGINT, SIGTERM or SIGHUP), or 0. Set only by the
  * CLI's signal handler; long-running library code polls it and returns CB_ERR_INTERRUPTED. */
 extern volatile sig_atomic_t cb_stop_signal;
+/* The program cb_child_run is running (core/child.c), or 0: a signal that ends clbanks at once
+ * (a second one) kills it first, so that no child outlives clbanks. */
+extern volatile sig_atomic_t cb_child_pid;
 /* Records the interruption when a stop was asked for: returns CB_ERR_INTERRUPTED, else CB_OK. */
 cb_rc cb_check_interrupt(cb_error *err);
 /* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */

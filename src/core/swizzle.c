@@ -9,30 +9,48 @@ void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, u
 			     unsigned bits, unsigned shift, unsigned col)
 {
 	for (unsigned l = 0; l < n; l++)
-		lanes[l] = (l * cols + cb_swizzle_column(l, col, bits, shift)) * elem_bytes;
+		lanes[l] = (l * cols + cb_swizzle_column_in(l, col, bits, shift, cols)) * elem_bytes;
 }
 
 void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			  unsigned bits, unsigned shift, unsigned row)
 {
 	for (unsigned l = 0; l < n; l++)
-		lanes[l] = (row * cols + cb_swizzle_column(row, l % cols, bits, shift)) * elem_bytes;
+		lanes[l] = (row * cols + cb_swizzle_column_in(row, l % cols, bits, shift, cols)) *
+			   elem_bytes;
+}
+
+void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, char *buf,
+			       unsigned long n)
+{
+	unsigned mask = (1u << bits) - 1u;
+	char x[48];
+	if (shift)
+		snprintf(x, sizeof x, "c ^ ((r >> %u) & %u)", shift, mask);
+	else
+		snprintf(x, sizeof x, "c ^ (r & %u)", mask);
+	if (cols && cols % (mask + 1u))
+		snprintf(buf, n, "(%s) < %u ? %s : c", x, cols, x);
+	else
+		snprintf(buf, n, "%s", x);
 }
 
 void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n)
 {
-	unsigned mask = (1u << bits) - 1u;
-	if (shift)
-		snprintf(buf, n, "c ^ ((r >> %u) & %u)", shift, mask);
-	else
-		snprintf(buf, n, "c ^ (r & %u)", mask);
+	cb_swizzle_column_expr_in(bits, shift, 0, buf, n);
+}
+
+void cb_swizzle_expr_in(const char *name, unsigned bits, unsigned shift, unsigned cols, char *buf,
+			unsigned long n)
+{
+	char col[112];
+	cb_swizzle_column_expr_in(bits, shift, cols, col, sizeof col);
+	snprintf(buf, n, "%s[r][%s]", name, col);
 }
 
 void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n)
 {
-	char col[64];
-	cb_swizzle_column_expr(bits, shift, col, sizeof col);
-	snprintf(buf, n, "%s[r][%s]", name, col);
+	cb_swizzle_expr_in(name, bits, shift, 0, buf, n);
 }
 
 bool cb_fix_beats(double passes, unsigned long bytes, double best_passes,
@@ -86,8 +104,7 @@ void cb_fix_search(const cb_fix_space *s, cb_fix_judge judge, void *ctx, cb_fix_
 			out->pad_score = sc;
 		}
 	}
-	for (unsigned bits = 1; (1u << bits) <= s->cols && s->cols % (1u << bits) == 0 &&
-	     !out->swizzle_found; bits++)
+	for (unsigned bits = 1; bits < 32 && (1u << bits) <= s->cols && !out->swizzle_found; bits++)
 		for (unsigned shift = 0; (s->rows >> shift) >= 2 && !out->swizzle_found; shift++) {
 			cb_fix c = { true, 0, bits, shift };
 			if (!judge(ctx, &c, &sc))

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* clbanks' fixes for a tile, shared by the plan, the advice and lint, and the one search over
  * them. A row padding of p elements stores element (r, c) of a tile of C columns at
- * r * (C + p) + c. The XOR swizzle family stores it at column c ^ ((r >> shift) & (2^bits - 1))
- * of row r, with 2^bits dividing C, so every row keeps its elements (a permutation within the
- * row) and no memory is added. */
+ * r * (C + p) + c. The XOR swizzle family stores it at column c ^ m of row r, with
+ * m = (r >> shift) & (2^bits - 1) and 2^bits at most C, so every row keeps its elements (a
+ * permutation within the row) and no memory is added. When 2^bits does not divide C (odd
+ * widths, 24, ...), a column whose partner c ^ m lies past the row's end stays where it is:
+ * XOR is its own inverse, so that is still a permutation. */
 #ifndef CB_SWIZZLE_H
 #define CB_SWIZZLE_H
 
@@ -15,16 +17,29 @@ static inline uint32_t cb_swizzle_column(uint32_t row, uint32_t col, unsigned bi
 	return col ^ ((row >> shift) & ((1u << bits) - 1u));
 }
 
+/* The same in a row of COLS columns: a partner past the row's end leaves COL in place. */
+static inline uint32_t cb_swizzle_column_in(uint32_t row, uint32_t col, unsigned bits,
+					    unsigned shift, uint32_t cols)
+{
+	uint32_t s = cb_swizzle_column(row, col, bits, shift);
+	return s < cols ? s : col;
+}
+
 /* A column walk through a swizzled tile: lane l reads row l, column COL. */
 void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			     unsigned bits, unsigned shift, unsigned col);
 /* A row write: lane l writes row ROW, column l (n <= cols). */
 void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			  unsigned bits, unsigned shift, unsigned row);
-/* The swizzled column: "c ^ ((r >> 1) & 15)", "c ^ (r & 31)". */
+/* The swizzled column: "c ^ ((r >> 1) & 15)", "c ^ (r & 31)"; in a row of COLS columns that
+ * 2^bits does not divide, "(c ^ (r & 1)) < 3 ? c ^ (r & 1) : c" (COLS 0: one it divides). */
 void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n);
+void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, char *buf,
+			       unsigned long n);
 /* The declaration's index expression: "tile[r][c ^ ((r >> 1) & 15)]", "tile[r][c ^ (r & 31)]". */
 void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf, unsigned long n);
+void cb_swizzle_expr_in(const char *name, unsigned bits, unsigned shift, unsigned cols, char *buf,
+			unsigned long n);
 
 /* One fix: a row padding (swizzle false) or a swizzle. */
 typedef struct {
@@ -38,11 +53,12 @@ static inline uint32_t cb_fix_index(const cb_fix *f, uint32_t row, uint32_t col,
 {
 	if (!f->swizzle)
 		return row * (cols + f->pad) + col;
-	return row * cols + cb_swizzle_column(row, col, f->bits, f->shift);
+	return row * cols + cb_swizzle_column_in(row, col, f->bits, f->shift, cols);
 }
 
 /* Where the search looks: paddings MIN_PAD..MAX_PAD elements, then every swizzle of the family
- * for a ROWS x COLS tile (fewest bits first, then the smallest shift, R >> shift at least 2). */
+ * for a ROWS x COLS tile, any COLS (fewest bits first, 2^bits at most COLS; then the smallest
+ * shift, R >> shift at least 2). */
 typedef struct {
 	unsigned rows, cols, elem_bytes;
 	unsigned min_pad, max_pad;

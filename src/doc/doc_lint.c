@@ -254,6 +254,8 @@ static json_t *kernel(const cb_lint_result *r)
 				    number(r->measured_total + r->measured_total_ci)),
 				    "predicted_slowdown", number(r->predicted_total), "accesses",
 				    (json_int_t)r->measured_accesses));
+	if (r->warning[0]) /* only when there is one: the keys of a clean kernel stay as they are */
+		json_object_set_new(k, "warnings", json_pack("[o]", text(r->warning)));
 	return k;
 }
 

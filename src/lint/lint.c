@@ -240,9 +240,35 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 		 in->wg.local[2]);
 }
 
+/* The calls whose results lint does not compute: "Idx (declared, not defined)", "built-in
+ * popcount", joined by " or ". */
+static void unseen_names(const cb_prog *p, uint8_t calls, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int builtin = 0; builtin < 2; builtin++) {
+		unsigned k = 0;
+		for (uint32_t i = 0; i < p->nunseen && len < n; i++) {
+			if (p->unseen_builtin[i] != (bool)builtin || !(calls & CB_VF_CALLEE(i)))
+				continue;
+			int w = snprintf(buf + len, n - len, "%s%s%s", len ? " or " : "",
+					 builtin && !k ? "built-in " : "", p->unseen[i]);
+			len += w > 0 ? (size_t)w : 0;
+			k++;
+		}
+		if (!builtin && k && len < n) {
+			int w = snprintf(buf + len, n - len, " (declared, not defined)");
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, n, "(unnamed)");
+}
+
 static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
 			 cb_lint_access *a)
 {
+	char names[120];
 	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
 	switch (s->why) {
 	case CB_WHY_DATA:
@@ -262,6 +288,16 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	case CB_WHY_BOUNDS:
 		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
 			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
+		break;
+	case CB_WHY_UNSEEN:
+		unseen_names(p, s->unseen_calls, names, sizeof names);
+		if (s->any)
+			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
+				 "lint does not evaluate: %s (within bytes %" PRId64 "..%" PRId64
+				 " of %s)", names, s->lo, s->hi, obj);
+		else
+			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
+				 "lint does not evaluate: %s", names);
 		break;
 	case CB_WHY_CALL:
 		snprintf(a->note, sizeof a->note,
@@ -462,6 +498,29 @@ static int access_order(const void *x, const void *y)
 	return (int)a->op - (int)b->op;
 }
 
+/* The kernel's __local memory against the model's device: a kernel that needs more cannot
+ * be launched there (CL_OUT_OF_RESOURCES), whatever its conflicts. */
+static void local_use(const cb_lint_request *req, cb_lint_result *res)
+{
+	for (size_t k = 0; k < res->nobjects; k++) {
+		const cb_lint_object *o = &res->objects[k];
+		if (o->is_arg && !o->bytes)
+			res->local_unsized++;
+		else if (res->local_bytes > UINT64_MAX - o->bytes)
+			res->local_bytes = UINT64_MAX;
+		else
+			res->local_bytes += o->bytes;
+	}
+	res->local_mem_bytes = req->model ? req->model->local_mem_bytes : 0;
+	if (!res->local_mem_bytes || res->local_bytes <= res->local_mem_bytes)
+		return;
+	snprintf(res->warning, sizeof res->warning,
+		 "kernel %s uses %" PRIu64 " B of __local memory%s, more than the %" PRIu64 " B "
+		 "of the model's device: it cannot be launched there as linted", res->kernel,
+		 res->local_bytes, res->local_unsized ? " (and arguments of unknown size)" : "",
+		 res->local_mem_bytes);
+}
+
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -499,6 +558,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	suppressions(res);
 	res->steps = in->steps;
+	local_use(req, res);
 }
 
 cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)

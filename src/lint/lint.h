@@ -28,19 +28,25 @@
  *
  * For each access the result has its passes per iteration (worst over sub-groups), the
  * worst passes, the conflict-free minimum (the same active lanes reading consecutive
- * elements), "k-way" (passes over minimum), and, for a conflict in a __local 2-D array
- * T a[R][C] whose row and column indices the interpreter knows, the fix: the smallest row
- * padding that takes every sub-group access to its minimum, and the XOR swizzle
- * a[r][c ^ ((r >> shift) & mask)] (shared with the rest of clbanks) with the fewest passes,
- * offered only when it reaches the minimum too.
+ * elements; an access whose lanes share words and so take fewer passes is its own minimum),
+ * "k-way" (passes over minimum), and, for a conflict in a __local 2-D array T a[R][C] whose
+ * row and column indices the interpreter knows, the fix: the smallest row padding that takes
+ * every sub-group access to its minimum, and the XOR swizzle a[r][c ^ ((r >> shift) & mask)]
+ * (shared with the rest of clbanks) with the fewest passes, offered only when it reaches the
+ * minimum too.
  *
  * Honest limits.
+ * - An index or pointer computed from the result of a call lint does not evaluate (a function
+ *   declared but not defined, a built-in it does not model) is "unknown", naming the call.
  * - A data-dependent index is "unknown" with bounds (from the type, masks, remainders,
  *   comparisons and the object's size), never a guess; so is a lane set that spans two
  *   __local objects: their relative placement is up to the driver. Every __local object is
  *   assumed to start on a bank row (offsets are priced from the object's start).
- * - A branch that cannot be decided takes its true side; a loop test stays in the loop for
- *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
+ * - A branch that cannot be decided and whose two sides only compute values that meet in the
+ *   phis of one block (c ? a : b, which clang emits as a branch) runs both sides: each phi is
+ *   the hull of its two values, nothing assumed.
+ * - Any other branch that cannot be decided takes its true side; a loop test stays in the
+ *   loop for CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
  *   its immediate post-dominator), and every access whose address was computed from values
  *   set there, is "assumed", saying which line; accesses on the side not taken are "not
  *   executed", saying so. (Conservative: every value computed in the region counts as set
@@ -120,6 +126,8 @@ typedef struct {
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];
+	uint64_t local_mem_bytes; /* the device's __local memory (the document's
+				   * device.local_mem_bytes); 0: not known. Set after the pricer. */
 } cb_lint_model;
 
 void cb_lint_pricer_from_model(cb_lint_model *m, const cb_geometry *g,
@@ -330,6 +338,11 @@ typedef struct {
 	char *measured_device;
 	double measured_total, measured_total_ci, predicted_total;
 	size_t measured_accesses;
+	uint64_t local_bytes;     /* __local memory of its arrays and sized __local arguments */
+	unsigned local_unsized;   /* __local arguments of unknown size (not in local_bytes) */
+	uint64_t local_mem_bytes; /* the model's device's, 0 when not known */
+	char warning[240];        /* "" or why the kernel cannot run on the model's device as
+				   * linted: more __local memory than it has */
 } cb_lint_result;
 
 /* Compiles, simulates and prices. On failure ERR says why; a kernel that does not compile

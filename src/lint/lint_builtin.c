@@ -233,5 +233,7 @@ cb_val cb_builtin_eval(const cb_interp *in, const cb_ins *ins, const cb_val *arg
 	if (r.kind == CB_V_NUM && ins->width)
 		r = r.lo == r.hi ? cb_val_int(cb_wrap(r.lo, ins->width)) : r;
 	r.flags |= flags;
+	if (ins->flags & CB_INS_UNSEEN)
+		r.flags |= CB_VF_UNSEEN | CB_VF_CALLEE(ins->cols);
 	return r;
 }

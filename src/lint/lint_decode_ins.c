@@ -378,6 +378,30 @@ static void async_copy_site(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins
 	}
 }
 
+/* Names the call NAME (neither defined nor modelled) in the program's list of calls whose
+ * result lint does not compute, when that result is an integer or a pointer. */
+static void note_unseen(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
+	if (k != LLVMIntegerTypeKind && k != LLVMPointerTypeKind)
+		return;
+	o->flags |= CB_INS_UNSEEN;
+	char buf[128];
+	cb_builtin_source_name(name, buf, sizeof buf);
+	cb_prog *p = d->prog;
+	for (uint32_t k2 = 0; k2 < p->nunseen; k2++)
+		if (!strcmp(p->unseen[k2], buf)) {
+			o->cols = k2;
+			return;
+		}
+	o->cols = p->nunseen;
+	p->unseen = cb_xrealloc(p->unseen, (p->nunseen + 1) * sizeof *p->unseen);
+	p->unseen_builtin = cb_xrealloc(p->unseen_builtin,
+					(p->nunseen + 1) * sizeof *p->unseen_builtin);
+	p->unseen[p->nunseen] = cb_xstrdup(buf);
+	p->unseen_builtin[p->nunseen++] = !strncmp(name, "_Z", 2);
+}
+
 static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
 	LLVMValueRef callee = cb_callee(i);
@@ -406,8 +430,10 @@ static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		builtin_site(d, i, b, vec, o);
 	else if (b == CB_B_ASYNC_COPY)
 		async_copy_site(d, i, name, o);
-	else if (b == CB_B_OTHER)
+	else if (b == CB_B_OTHER) {
 		unseen_call_site(d, i, name, o);
+		note_unseen(d, i, name, o);
+	}
 	return true;
 }
 

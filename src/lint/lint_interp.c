@@ -7,6 +7,7 @@
 #include "config.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_builtin.h"
+#include "core/error.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -161,10 +162,135 @@ static bool guess(const cb_frame *fr, const cb_ins *i)
 	return stay ? in_x : !in_x;
 }
 
+/* Instructions without memory effects, calls or control: what a value diamond may hold. */
+static bool pure_op(uint8_t op)
+{
+	return op == CB_I_BIN || op == CB_I_ICMP || op == CB_I_CAST || op == CB_I_SELECT ||
+	       op == CB_I_COPY || op == CB_I_UNKNOWN || op == CB_I_NOP;
+}
+
+/* ... and what else it may hold: address arithmetic and reads that are no __local access
+ * (private variables, as clang leaves them without LLVM passes; __global data). */
+static bool side_op(const cb_ins *i)
+{
+	return pure_op(i->op) || i->op == CB_I_GEP || (i->op == CB_I_LOAD && i->site < 0);
+}
+
+/* Runs pure instruction I; false for any other. */
+static bool exec_pure(cb_frame *fr, const cb_ins *i)
+{
+	const cb_val *v = fr->v;
+	switch (i->op) {
+	case CB_I_BIN:
+		set(fr, i, cb_val_binop((cb_binop)i->sub, i->width, v[i->a], v[i->b]));
+		return true;
+	case CB_I_ICMP:
+		set(fr, i, cb_val_icmp((cb_pred)i->sub, i->imm, v[i->a], v[i->b]));
+		return true;
+	case CB_I_CAST:
+		set(fr, i, cb_val_cast((cb_cast)i->sub, i->imm, i->width, v[i->a]));
+		return true;
+	case CB_I_SELECT: {
+		cb_val x = cb_val_known(&v[i->a]) ? (v[i->a].lo ? v[i->b] : v[i->c])
+						  : cb_val_join(v[i->b], v[i->c]);
+		x.flags |= v[i->a].flags;
+		set(fr, i, x);
+		return true;
+	}
+	case CB_I_COPY:
+		set(fr, i, v[i->a]);
+		return true;
+	case CB_I_UNKNOWN:
+		set(fr, i, unknown_value(i->sub, i->width));
+		return true;
+	case CB_I_NOP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Side TO of a branch out of FROM is pure when it is the join block J itself, or one block
+ * with FROM as its only way in (no phis), pure instructions and a jump to J. *J is set by
+ * the first side, checked by the second. */
+static bool pure_side(const cb_fn *f, uint32_t to, uint32_t *j, uint32_t *pred)
+{
+	const cb_block *b = &f->blocks[to];
+	const cb_ins *last = b->end > b->first ? &f->ins[b->end - 1] : NULL;
+	bool block = !b->nphi && !b->header && last && last->op == CB_I_BR &&
+		     (*j == CB_NONE || last->x == *j);
+	for (uint32_t k = b->first; block && k + 1 < b->end; k++)
+		block = side_op(&f->ins[k]);
+	if (block) {
+		*j = last->x;
+		*pred = to;
+		return true;
+	}
+	if (*j == CB_NONE || *j == to) {
+		*j = to;
+		*pred = CB_NONE; /* the edge from the branch's own block */
+		return true;
+	}
+	return false;
+}
+
+static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i);
+
+/* A branch whose condition is not known but whose two sides only compute values that meet
+ * in the phis of one block (c ? a : b, which clang emits as a branch): both sides run, and
+ * each phi gets the hull of its two values, sound and not assumed. Returns the join block's
+ * first instruction, or CB_NONE when the branch is no such diamond. */
+static uint32_t value_diamond(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	uint32_t j = CB_NONE, pt = CB_NONE, pf = CB_NONE, self = fr->block;
+	if (i->x == i->n || !pure_side(f, i->x, &j, &pt) || !pure_side(f, i->n, &j, &pf) ||
+	    j == self || f->blocks[j].header || (pt == CB_NONE && pf == CB_NONE))
+		return CB_NONE;
+	const uint32_t side[2] = { pt, pf };
+	for (int k = 0; k < 2; k++)
+		for (uint32_t x = side[k] == CB_NONE ? 0 : f->blocks[side[k]].first;
+		     side[k] != CB_NONE && x + 1 < f->blocks[side[k]].end; x++) {
+			if (!exec_pure(fr, &f->ins[x]))
+				exec_memory(in, fr, &f->ins[x]);
+			in->item_steps++;
+		}
+	const cb_block *b = &f->blocks[j];
+	uint32_t from[2] = { pt == CB_NONE ? self : pt, pf == CB_NONE ? self : pf };
+	cb_val tmp[64];
+	uint32_t n = b->nphi < 64 ? b->nphi : 64;
+	for (uint32_t k = 0; k < n; k++) {
+		const cb_ins *p = &f->ins[b->first + k];
+		cb_val got[2];
+		for (int e = 0; e < 2; e++) {
+			got[e] = unknown_value(CB_V_NUM, p->width);
+			for (uint32_t q = 0; q < p->n; q++)
+				if (f->extra[p->x + 2 * q] == from[e]) {
+					got[e] = fr->v[f->extra[p->x + 2 * q + 1]];
+					break;
+				}
+		}
+		tmp[k] = cb_val_join(got[0], got[1]);
+		tmp[k].flags |= fr->v[i->a].flags;
+		if (assumed(fr))
+			tmp[k].flags |= CB_VF_TAINT;
+	}
+	uint32_t pc = enter_block(fr, j); /* leaves assumed regions that end at J */
+	for (uint32_t k = 0; k < n; k++)
+		if (f->ins[b->first + k].dst != CB_NONE)
+			fr->v[f->ins[b->first + k].dst] = tmp[k];
+	return pc;
+}
+
 static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	cb_val c = fr->v[i->a];
 	bool taken;
+	int32_t l = fr->fn->blocks[fr->block].loop;
+	uint32_t pc;
+	if (!cb_val_known(&c) && (l < 0 || in_loop(fr->fn, i->x, l) == in_loop(fr->fn, i->n, l)) &&
+	    (pc = value_diamond(in, fr, i)) != CB_NONE)
+		return pc;
 	if (cb_val_known(&c)) {
 		taken = c.lo != 0;
 		if (c.flags & CB_VF_TAINT)
@@ -436,31 +562,20 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 			in->stopped = true;
 			return in->item_steps > CB_ITEM_STEPS ? too_long(in, err) : CB_OK;
 		}
+		/* A stop signal (SIGINT, SIGTERM, SIGHUP) ends a long simulation within
+		 * milliseconds: the flag is read every CB_STOP_POLL instructions. */
+		if ((in->item_steps & (CB_STOP_POLL - 1)) == 0 && cb_stop_signal) {
+			in->stopped = true;
+			return cb_check_interrupt(err);
+		}
 		const cb_ins *i = &f->ins[pc];
 		const cb_val *v = fr->v;
-		switch (i->op) {
-		case CB_I_BIN:
-			set(fr, i, cb_val_binop((cb_binop)i->sub, i->width, v[i->a], v[i->b]));
-			break;
-		case CB_I_ICMP:
-			set(fr, i, cb_val_icmp((cb_pred)i->sub, i->imm, v[i->a], v[i->b]));
-			break;
-		case CB_I_CAST:
-			set(fr, i, cb_val_cast((cb_cast)i->sub, i->imm, i->width, v[i->a]));
-			break;
-		case CB_I_SELECT: {
-			cb_val x = cb_val_known(&v[i->a]) ? (v[i->a].lo ? v[i->b] : v[i->c])
-							  : cb_val_join(v[i->b], v[i->c]);
-			x.flags |= v[i->a].flags;
-			set(fr, i, x);
-			break;
+		if (pure_op(i->op) && i->op != CB_I_NOP) {
+			exec_pure(fr, i);
+			pc++;
+			continue;
 		}
-		case CB_I_COPY:
-			set(fr, i, v[i->a]);
-			break;
-		case CB_I_UNKNOWN:
-			set(fr, i, unknown_value(i->sub, i->width));
-			break;
+		switch (i->op) {
 		case CB_I_ALLOCA: case CB_I_LOAD: case CB_I_STORE: case CB_I_ATOMIC: case CB_I_GEP:
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);

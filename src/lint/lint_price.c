@@ -43,16 +43,19 @@ static cb_why check_lanes(const cb_recorder *r, const cb_site *site, const cb_la
 		if (x->state == 2 && why == CB_WHY_NONE)
 			why = CB_WHY_AMBIGUOUS;
 		if (x->obj < CB_OBJ_FIRST || x->obj >= CB_OBJ_FIRST + (int32_t)r->prog->nobjects) {
-			why = CB_WHY_POINTER;
+			why = x->unseen ? CB_WHY_UNSEEN : why == CB_WHY_UNSEEN ? why : CB_WHY_POINTER;
 			continue;
 		}
-		if (obj >= 0 && x->obj != obj && why != CB_WHY_POINTER)
+		if (obj >= 0 && x->obj != obj && why != CB_WHY_POINTER && why != CB_WHY_UNSEEN)
 			why = CB_WHY_OBJECTS;
 		obj = x->obj;
 		*lo = x->lo < *lo ? x->lo : *lo;
 		*hi = x->hi > *hi ? x->hi : *hi;
 		if (x->lo != x->hi) {
-			if (why == CB_WHY_NONE || why == CB_WHY_BOUNDS)
+			if (x->unseen && (why == CB_WHY_NONE || why == CB_WHY_BOUNDS ||
+					  why == CB_WHY_DATA))
+				why = CB_WHY_UNSEEN;
+			else if (why == CB_WHY_NONE || why == CB_WHY_BOUNDS)
 				why = CB_WHY_DATA;
 			continue;
 		}
@@ -162,6 +165,8 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 			if (!s->assumed_line)
 				s->assumed_line = lanes[l].line;
 		}
+		if (lanes[l].state && (why == CB_WHY_UNSEEN || s->why == CB_WHY_UNSEEN))
+			s->unseen_calls |= lanes[l].unseen & CB_VF_CALLEES;
 		if (lanes[l].state && lanes[l].obj >= CB_OBJ_FIRST) {
 			s->obj = s->obj < 0 || s->obj == lanes[l].obj ? lanes[l].obj : CB_OBJ_MULTI;
 			obj = lanes[l].obj;
@@ -187,6 +192,10 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	else if (why == CB_WHY_NONE &&
 		 !p->price(p, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes, &minp))
 		why = CB_WHY_MODEL;
+	/* Lanes that share words (broadcast) can take fewer passes than distinct consecutive
+	 * elements: such an access is at its minimum, never below it. */
+	if (why == CB_WHY_NONE && passes < minp)
+		minp = passes;
 	sum->min_passes = minp > sum->min_passes ? minp : sum->min_passes;
 	s->min_max = minp > s->min_max ? minp : s->min_max;
 	if (why != CB_WHY_NONE) {

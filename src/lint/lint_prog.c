@@ -33,6 +33,10 @@ void cb_prog_free(cb_prog *p)
 	free(p->fns);
 	free(p->sites);
 	free(p->objects);
+	for (uint32_t i = 0; i < p->nunseen; i++)
+		free(p->unseen[i]);
+	free(p->unseen);
+	free(p->unseen_builtin);
 	free(p->args);
 	free(p->kernel);
 	memset(p, 0, sizeof *p);

@@ -66,6 +66,8 @@ typedef struct {
 
 #define CB_INS_SIGNED 1  /* a builtin's integer arguments are signed */
 #define CB_INS_GENERIC 2 /* its site's pointer is generic: an access only when it is __local */
+#define CB_INS_UNSEEN 4  /* a call lint does not evaluate, whose integer or pointer result is
+			  * marked CB_VF_UNSEEN; cols: its name's index in cb_prog.unseen */
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */
@@ -141,6 +143,11 @@ typedef struct {
 	uint32_t nargs;
 	char *kernel;
 	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
+	/* Calls whose integer or pointer result lint does not compute, each name once as the
+	 * source spells it: functions declared but not defined, then built-ins (mangled). */
+	char **unseen;
+	bool *unseen_builtin;
+	uint32_t nunseen;
 } cb_prog;
 
 void cb_prog_free(cb_prog *p); /* lint_prog.c */

@@ -149,6 +149,7 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 	}
 	l->state = 1;
 	l->assumed = assumed;
+	l->unseen = ptr->flags & (CB_VF_UNSEEN | CB_VF_CALLEES);
 	l->line = line;
 	if (ptr->kind == CB_V_PTR) {
 		l->obj = ptr->obj;

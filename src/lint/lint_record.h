@@ -17,6 +17,8 @@ typedef struct {
 	uint32_t line;            /* the assumed branch's line, 0 when none or not known */
 	uint8_t state;            /* 0 not reached, 1 reached, 2 reached twice under one key */
 	uint8_t assumed;
+	uint8_t unseen;           /* the address depends on calls lint does not evaluate: its
+				   * CB_VF_UNSEEN and CB_VF_CALLEE bits */
 } cb_lane_rec;
 
 typedef struct {
@@ -26,7 +28,8 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_NONE, CB_WHY_DATA, CB_WHY_OBJECTS, CB_WHY_POINTER, CB_WHY_BOUNDS, CB_WHY_MODEL,
-	CB_WHY_AMBIGUOUS, CB_WHY_CALL
+	CB_WHY_AMBIGUOUS, CB_WHY_CALL,
+	CB_WHY_UNSEEN             /* an offset or pointer from a call lint does not evaluate */
 } cb_why;
 
 typedef struct {
@@ -49,6 +52,7 @@ typedef struct {
 	int32_t obj;              /* the object, CB_OBJ_MULTI when several, -1 before any */
 	cb_why why;
 	int64_t why_lo, why_hi;
+	uint8_t unseen_calls;     /* CB_VF_CALLEE bits of the lanes an unseen call made unknown */
 	unsigned passes_max, min_max, ways;
 	uint64_t total, total_min;   /* passes over every priced sub-group access, and minimum */
 	/* fix search data: per sub-group access, nlanes then (row << 16 | col) or ~0 */

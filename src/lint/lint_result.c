@@ -104,10 +104,11 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
 		      char *buf, size_t n)
 {
-	char sw[64];
-	cb_swizzle_column_expr(c->bits, c->shift, sw, sizeof sw);
+	char sw[112];
+	unsigned cols = o->rank == 2 ? (unsigned)o->dims[1] : f->width;
+	cb_swizzle_column_expr_in(c->bits, c->shift, cols, sw, sizeof sw);
 	if (o->rank == 2 && c->swizzle)
-		cb_swizzle_expr(o->name, c->bits, c->shift, buf, n);
+		cb_swizzle_expr_in(o->name, c->bits, c->shift, cols, buf, n);
 	else if (o->rank == 2)
 		snprintf(buf, n, "%s %s[%" PRIu64 "][%" PRIu64 "+%u]", o->elem_type, o->name,
 			 o->dims[0], o->dims[1], c->pad);

@@ -14,7 +14,13 @@
 
 typedef enum { CB_V_UNDEF, CB_V_NUM, CB_V_PTR, CB_V_OPAQUE } cb_vkind;
 
-#define CB_VF_TAINT 1 /* depends on a branch that was assumed */
+#define CB_VF_TAINT 1  /* depends on a branch that was assumed */
+#define CB_VF_UNSEEN 2 /* depends on the result of a call lint does not evaluate (a function
+			* declared but not defined, a built-in it does not model) */
+/* Which of those calls (the program's list of them, cb_prog.unseen): bit 2 + K for the K-th,
+ * the last bit for the sixth and later ones. */
+#define CB_VF_CALLEE(k) ((uint8_t)(4u << ((k) < 5 ? (k) : 5)))
+#define CB_VF_CALLEES 0xFCu
 
 /* Objects a pointer can point into; __local and private objects follow. */
 enum { CB_OBJ_NONE = 0, CB_OBJ_GLOBAL = 1, CB_OBJ_MULTI = 2, CB_OBJ_FIRST = 3 };
