@@ -229,7 +229,8 @@ adaptive() {
 	shift 3
 	env "$@" "$CLBANKS" -q -o "$TMP/adaptive.json" --force >"$TMP/out" 2>&1
 	got=$?
-	launches=$(sed -n 's/^ *"launches": \([0-9]*\),*$/\1/p' "$TMP/adaptive.json" | head -1)
+	# run.launches (two spaces in): the kernel checks' own "launches" come first in the file
+	launches=$(sed -n 's/^  "launches": \([0-9]*\),*$/\1/p' "$TMP/adaptive.json" | head -1)
 	sure=$(grep -Ec "^Result: +banked, $banks banks x $width bytes \(confidence (0\.9[0-9]*|1\.000)\)" "$TMP/out")
 	if [ "$got" -eq 0 ] && [ "${launches:-99999}" -le 2000 ] && [ "$sure" -eq 3 ]; then
 		ok "adaptive, $name: $banks x $width B for loads, stores and atomics at 0.9 or more, $launches launches"

@@ -13,6 +13,7 @@
 #include "doc/doc_outputs.h"
 #include "measure/transpose.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,7 +160,13 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 				 .quick = ro->quick, .timeout_s = ro->timeout_s,
 				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
 				 .notify = ro->notify };
-	return cb_check_transpose(ref, info, &to, r, err);
+	/* run.seconds.total and run.launches count the check too: it is part of the run. */
+	t0 = cb_now();
+	rc = cb_check_transpose(ref, info, &to, r, err);
+	r->run.seconds_check = cb_now() - t0;
+	if (isfinite(r->run.seconds_total))
+		r->run.seconds_total += r->run.seconds_check;
+	return rc;
 }
 
 cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *base, const cb_device_ref *ref,

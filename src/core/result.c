@@ -89,7 +89,7 @@ static void run_init(cb_run_meta *r)
 	r->rounds = r->min_rounds = r->max_rounds = r->seed = CB_UNSET;
 	r->subgroups_per_cu = r->ci_target = r->target_launch_ms = NAN;
 	r->seconds_build = r->seconds_calibration = r->seconds_measurement = NAN;
-	r->seconds_total = r->seconds_analysis = NAN;
+	r->seconds_total = r->seconds_analysis = r->seconds_check = NAN;
 	r->timer_granularity_ns = r->chain_cap = r->shortened = r->work_groups_per_cu = CB_UNSET;
 	r->resident_work_groups_per_cu = CB_UNSET;
 	r->launch_noise = NAN;

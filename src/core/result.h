@@ -127,6 +127,7 @@ typedef struct {
 	bool has_seconds;
 	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
 	double seconds_analysis;
+	double seconds_check;                  /* the transpose check (in total); NAN: none */
 	char *timer_reason, *stop, *timing;
 	long long timer_granularity_ns, chain_cap, shortened, work_groups_per_cu;
 	long long resident_work_groups_per_cu; /* bounded by local memory, when its size per unit is known */

@@ -61,6 +61,7 @@ static const cb_field cb_seconds_fields[] = {
 	{ "measurement", CB_F_REAL, offsetof(cb_run_meta, seconds_measurement), 0, 1e12, 0 },
 	{ "total", CB_F_REAL, offsetof(cb_run_meta, seconds_total), 0, 1e12, 0 },
 	{ "analysis", CB_F_REAL, offsetof(cb_run_meta, seconds_analysis), 0, 1e12, 0 },
+	{ "check", CB_F_REAL, offsetof(cb_run_meta, seconds_check), 0, 1e12, 0 },
 };
 
 static const cb_field cb_quality_fields[] = {
