@@ -50,6 +50,8 @@ echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measu
 echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,12],"ns_per_access":-1}]}' > "$TMP/negative.json"
 echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4,"local_mem_bytes":49152},"measurements":[{"op":"load","elem_bytes":4,"lanes":[0,4,8,65536],"ns_per_access":1}]}' > "$TMP/outside.json"
 sed 's/"warnings": \[\]/"warnings": ["the baseline drifted (test)"]/' "$H200" > "$TMP/warned.json"
+# A device name of 45 characters, most of them two bytes in UTF-8.
+sed 's/"name": "NVIDIA H200"/"name": "NVIDIA \xc4\xa4200 \xc3\x84\xc3\x96\xc3\x9c \xc3\xa4\xc3\xb6\xc3\xbc \xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6"/' "$H200" > "$TMP/utf8.json"
 export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1 OPS
 have_cl=no
 have_opencl && have_cl=yes

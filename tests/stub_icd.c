@@ -38,7 +38,8 @@
  *                                   (a hang first says "stub: hanging in CALL" on stderr)
  *   CBSTUB_FAULT_DEVICE             the fault hits only this device (0-based; default: all);
  *                                   launches are counted over all devices
- *   CBSTUB_DEVICES                  identical GPUs on the platform, 1 to 4 (1)
+ *   CBSTUB_DEVICES                  identical GPUs on the platform, 0 to 4 (1; 0: a platform
+ *                                   without devices)
  *   CBSTUB_VERSION                  the device's and platform's OpenCL version ("1.2")
  *   CBSTUB_STORE, CBSTUB_ATOMIC     the geometry of stores, of atomics: "banks,width,broadcast"
  *                                   (default: that of loads; atomics without broadcast)
@@ -208,7 +209,7 @@ static void setup(void)
 	if (!dev.name)
 		dev.name = "clbanks stub GPU";
 	dev.ndevices = env_uint("CBSTUB_DEVICES", 1);
-	if (dev.ndevices < 1 || dev.ndevices > MAX_DEVICES)
+	if (dev.ndevices > MAX_DEVICES)
 		dev.ndevices = 1;
 	const char *fd = getenv("CBSTUB_FAULT_DEVICE");
 	dev.fault_device = fd && *fd ? atoi(fd) : -1;
@@ -291,7 +292,7 @@ static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type typ
 		return CL_OUT_OF_HOST_MEMORY;
 	if (fault_is("hang-devices"))
 		hang("clGetDeviceIDs");
-	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)))
+	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)) || dev.ndevices == 0)
 		return CL_DEVICE_NOT_FOUND;
 	if (count)
 		*count = dev.ndevices;

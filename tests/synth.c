@@ -54,7 +54,7 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 
 void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
-	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
+	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->plan_seed ? d->plan_seed : d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
 			    .quick = quick, .ops = d->ops };
 	synth_plan(d, &po, r);
 }

@@ -28,6 +28,7 @@ typedef struct {
 	unsigned port_floor;   /* > 0: out of the family, 8- and 16-byte accesses cost at least
 				* this many passes (a per-wave port limit) */
 	uint64_t seed;
+	uint64_t plan_seed;     /* the plan's seed (0: seed + 7) */
 	unsigned ops;          /* CB_OP_BIT bits of the plan (0: loads only) */
 	/* Stores' and atomics' models (index by cb_op; banks 0: the loads' model). */
 	cb_geometry op_geom[CB_NOPS];

@@ -11,8 +11,14 @@
 #include "cli/signals.h"
 #include "measure/watchdog.h"
 
+#include "core/util.h"
+#include "views/report.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* clbanks [run]: one device (cmd_run.c), or every device with --device all (cmd_all.c); an
  * operand or --list is the one-device command's to judge. */
@@ -87,8 +93,25 @@ static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command
 	return commands[o->cmd].fn(o, err);
 }
 
+/* The width of text output: COLUMNS when it is a number, else the terminal's when standard
+ * output is one, else the default (100). */
+static unsigned text_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	unsigned long v;
+	if (c && *c && cb_parse_ulong(c, 1, 100000, &v))
+		return (unsigned)v;
+#ifdef TIOCGWINSZ
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+#endif
+	return CB_TEXT_WIDTH_DEFAULT;
+}
+
 int cb_main(int argc, char **argv, cb_command_fn lint)
 {
+	cb_text_set_width(text_width());
 	cb_cli_options o = { 0 };
 	cb_command_word w;
 	cb_error err;

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cli/commands.h"
 #include "cli/outfile.h"
+#include "core/analyze.h"
 #include "core/plan.h"
 #include "core/util.h"
 #include "doc/doc.h"
@@ -144,18 +145,19 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 }
 
 
-/* Reads and analyzes every file; *RS (owned by the caller) has N results. */
+/* Reads every file, then analyzes them all (on every core); *RS (owned by the caller) has N
+ * results. */
 static cb_rc load_all(const char *const *files, int n, cb_result **rs, cb_error *err)
 {
 	*rs = cb_xcalloc((size_t)n, sizeof **rs);
 	for (int i = 0; i < n; i++)
 		cb_result_init(&(*rs)[i]);
 	for (int i = 0; i < n; i++) {
-		cb_rc rc = cb_load_analyzed(files[i], &(*rs)[i], err);
+		cb_rc rc = cb_doc_read(files[i], CB_DOC_REQUIRE_TIMES, &(*rs)[i], err);
 		if (rc != CB_OK)
 			return rc;
 	}
-	return CB_OK;
+	return cb_analyze_all(*rs, (size_t)n, 0, err);
 }
 
 static void free_all(cb_result *rs, int n)

@@ -174,7 +174,7 @@ cb_rc cb_cmd_lint_measure(const cb_cli_options *o, int argc, char **argv, cb_err
 		return rc;
 	cb_result r;
 	cb_result_init(&r);
-	if ((rc = cb_pick_device(o, &list, &idx, err)) == CB_OK) {
+	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK) {
 		cb_device_info info;
 		cb_device_info_gather(&list.items[idx], &info, &n);
 		cb_note(&n, CB_NOTE_INFO, "measuring the lane tables of %s on %s (%s)", o->args[0],

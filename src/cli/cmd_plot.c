@@ -6,6 +6,7 @@
 #include "core/util.h"
 #include "views/plot.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,12 +15,29 @@
 /* Pictures larger than this are not a plot of clbanks' data. */
 #define PLOT_MAX_BYTES (64UL * 1024 * 1024)
 
-/* gnuplot from $CLBANKS_GNUPLOT or the PATH; NULL when there is none. */
-static char *find_gnuplot(void)
+/* gnuplot from $CLBANKS_GNUPLOT, which must name an executable file (CB_ERR_USAGE, saying
+ * what it is instead), or else from the PATH (*GNUPLOT NULL when there is none). */
+static cb_rc gnuplot_from_env(char **gnuplot, cb_error *err)
 {
 	const char *env = getenv("CLBANKS_GNUPLOT");
-	if (env && *env)
-		return access(env, X_OK) == 0 ? cb_xstrdup(env) : NULL;
+	struct stat st;
+	*gnuplot = NULL;
+	if (!env || !*env)
+		return CB_OK;
+	if (stat(env, &st) != 0)
+		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GNUPLOT='%s': %s; it must name the "
+				    "gnuplot program to run (e.g. /usr/bin/gnuplot)", env, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(env, X_OK) != 0)
+		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GNUPLOT='%s' is %s; it must name the "
+				    "gnuplot program to run (e.g. /usr/bin/gnuplot)", env,
+				    S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ?
+				    "not executable" : "not a regular file");
+	*gnuplot = cb_xstrdup(env);
+	return CB_OK;
+}
+
+static char *find_gnuplot(void)
+{
 	const char *path = getenv("PATH");
 	if (!path)
 		return NULL;
@@ -41,13 +59,17 @@ static char *find_gnuplot(void)
 
 static cb_rc check_request(const cb_cli_options *o, cb_plot_format *fmt, cb_error *err)
 {
-	if (o->nargs < 1 || !o->output || strcmp(o->output, "-") == 0) {
+	if (o->nargs < 1 || !o->output) {
 		cb_error_set(err, CB_ERR_USAGE, o->nargs < 1 ? "plot needs at least one result document" :
-			     "plot needs an output file: -o OUT.svg (or .png, .pdf)");
+			     "plot needs an output file: -o OUT.svg (or .png, .pdf; '-': SVG on "
+			     "standard output)");
 		cb_error_detail(err, "Usage: clbanks plot FILE... -o OUT.svg");
 		return CB_ERR_USAGE;
 	}
-	if (!cb_plot_format_from_path(o->output, fmt))
+	/* Standard output gets SVG: text, which a terminal or a pipe can take. */
+	if (strcmp(o->output, "-") == 0)
+		*fmt = CB_PLOT_SVG;
+	else if (!cb_plot_format_from_path(o->output, fmt))
 		return cb_error_set(err, CB_ERR_USAGE, "cannot tell the picture format from '%s': name "
 				    "the output .svg, .png or .pdf", o->output);
 	return cb_output_check(o->output, o->force, err);
@@ -71,6 +93,9 @@ static cb_rc run_gnuplot(const char *gnuplot, const char *script, cb_plot_format
 				  fmt == CB_PLOT_SVG ? "gnuplot 5 has it unless built without it" :
 				  "use a gnuplot built with cairo, such as Debian's gnuplot-nox, or "
 				  "name the output .svg");
+	else if (res->exit_status == 126 || res->exit_status == 127)
+		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s could not be run (exit status %d); no plot "
+				  "written", gnuplot, res->exit_status);
 	else if (res->exit_status != 0)
 		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s failed (exit status %d); no plot written",
 				  gnuplot, res->exit_status);
@@ -88,7 +113,11 @@ cb_rc cb_cmd_plot(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = check_request(o, &fmt, err);
 	if (rc != CB_OK)
 		return rc;
-	char *gnuplot = find_gnuplot();
+	char *gnuplot = NULL;
+	if ((rc = gnuplot_from_env(&gnuplot, err)) != CB_OK)
+		return rc;
+	if (!gnuplot)
+		gnuplot = find_gnuplot();
 	if (!gnuplot)
 		return cb_error_set(err, CB_ERR_RUNTIME, "plot needs gnuplot, which is not on the PATH "
 				    "(Debian/Ubuntu: apt-get install gnuplot-nox; or set CLBANKS_GNUPLOT); "

@@ -23,6 +23,18 @@ typedef struct {
 	cb_format fmt;
 } list_ctx;
 
+/* The platforms FROM to TO - 1 (none of which has a listed device), as clinfo shows them. */
+static void empty_platforms(FILE *out, const cb_device_list *list, unsigned from, unsigned to)
+{
+	for (unsigned p = from; p < to && p < list->nplatforms; p++) {
+		char *plat = cb_escape_controls(list->platforms[p].name), pd[32];
+		snprintf(pd, sizeof pd, "%u:-", p);
+		fprintf(out, "%-7s %-5s %-12s %s (%s)\n", "-", pd, "-", list->platforms[p].failed ?
+			"devices not listed: clGetDeviceIDs failed" : "no devices", plat);
+		free(plat);
+	}
+}
+
 static void render_list(FILE *out, const void *p)
 {
 	const list_ctx *c = p;
@@ -30,9 +42,12 @@ static void render_list(FILE *out, const void *p)
 		fputs("index,id,type,name,vendor,platform,default\r\n", out);
 	else if (c->fmt == CB_FMT_TEXT)
 		fprintf(out, "%-7s %-5s %-12s %s\n", "index", "P:D", "type", "device (platform)");
-	cb_device_entry *e = cb_xcalloc(c->list->count, sizeof *e);
+	cb_device_entry *e = cb_xcalloc(c->list->count + 1, sizeof *e);
 	for (size_t i = 0; i < c->list->count; i++) {
 		const cb_device_ref *r = &c->list->items[i];
+		if (c->fmt == CB_FMT_TEXT)
+			empty_platforms(out, c->list, i ? c->list->items[i - 1].pindex + 1 : 0,
+					r->pindex);
 		e[i] = (cb_device_entry){ r->flat, r->pindex, r->dindex, cb_device_type_name(r->type),
 					  r->name, r->vendor, r->platform_name, i == c->dflt };
 		char idx[32], pd[32];
@@ -51,8 +66,13 @@ static void render_list(FILE *out, const void *p)
 				cb_csv_field(out, f[k], k == 6);
 		}
 	}
-	if (c->fmt == CB_FMT_TEXT)
-		fputs("* the default device (used without --device)\n", out);
+	if (c->fmt == CB_FMT_TEXT) {
+		empty_platforms(out, c->list, c->list->count ?
+				c->list->items[c->list->count - 1].pindex + 1 : 0,
+				c->list->nplatforms);
+		if (c->list->count)
+			fputs("* the default device (used without --device)\n", out);
+	}
 	if (c->fmt == CB_FMT_JSON) {
 		char *s = cb_devices_json(e, c->list->count);
 		fputs(s, out);
@@ -66,12 +86,22 @@ static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
 	cb_notifier n = cb_cli_notifier(o);
 	cb_device_list list;
 	cb_rc rc = cb_output_check(o->output, o->force, err);
-	if (rc == CB_OK)
-		rc = cb_devices_enumerate(&list, &n, err);
 	if (rc != CB_OK)
 		return rc;
+	/* Platforms without a device are shown too; none with a device is still exit 3. */
+	rc = cb_devices_enumerate_all(&list, &n, err);
 	list_ctx c = { &list, cb_device_default(&list), cb_format_of(o, CB_FMT_TEXT) };
-	rc = cb_emit(o->output, o->force, render_list, &c, err);
+	if ((rc == CB_OK || (rc == CB_ERR_NODEV && list.nplatforms > 0)) && c.fmt == CB_FMT_TEXT) {
+		cb_error e2;
+		cb_error_clear(&e2);
+		cb_rc rc2 = cb_emit(o->output, o->force, render_list, &c, &e2);
+		if (rc2 != CB_OK) {
+			*err = e2;
+			rc = rc2;
+		}
+	} else if (rc == CB_OK) {
+		rc = cb_emit(o->output, o->force, render_list, &c, err);
+	}
 	cb_devices_free(&list);
 	return rc;
 }
@@ -87,12 +117,12 @@ bool cb_device_spec_all(const cb_cli_options *o)
 	return spec && strcmp(spec, "all") == 0;
 }
 
-cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list, size_t *idx,
-		     cb_error *err)
+cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list,
+		     const cb_notifier *n, size_t *idx, cb_error *err)
 {
 	const char *spec = device_spec(o);
 	if (spec && *spec)
-		return cb_device_select(list, spec, idx, err);
+		return cb_device_select(list, spec, n, idx, err);
 	*idx = cb_device_default(list);
 	return CB_OK;
 }
@@ -197,7 +227,7 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
-	if ((rc = cb_pick_device(o, &list, &idx, err)) == CB_OK)
+	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK)
 		rc = cb_run_device(o, &ro, &list.items[idx], r, err);
 	cb_devices_free(&list);
 	return rc;

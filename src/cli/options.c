@@ -52,7 +52,9 @@ typedef struct {
 
 static const option table[] = {
 	{ "device", 'd', MEASURE, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
-	  "device: index or P:D from --list, or a name substring\n"
+	  "device: index or P:D from --list; gpu, cpu or accelerator (the\n"
+	  "first of that type); a device name or vendor substring; else a\n"
+	  "platform name substring (pocl, rusticl): its default device\n"
 	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU);\n"
 	  "'all': every device in turn, one document each in -o DIR,\n"
 	  "then their compare table; lint --measure: the device to time on", NULL },

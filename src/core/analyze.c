@@ -5,9 +5,11 @@
 #include "core/util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Relative half-width of a measurement's 95% CI, when the run recorded one; else 0. */
 static double relative_error(const cb_measurement *m)
@@ -137,6 +139,24 @@ static cb_rc infer_by_size(cb_result *r, cb_op op, cb_error *err)
 	return CB_OK;
 }
 
+bool cb_same_tables(const cb_result *a, const cb_result *b, cb_op op)
+{
+	if (a->device.subgroup_size != b->device.subgroup_size)
+		return false;
+	size_t i = 0, j = 0;
+	for (;; i++, j++) {
+		while (i < a->nms && (a->ms[i].op != op || !isfinite(a->ms[i].ns_per_access)))
+			i++;
+		while (j < b->nms && (b->ms[j].op != op || !isfinite(b->ms[j].ns_per_access)))
+			j++;
+		if (i == a->nms || j == b->nms)
+			return i == a->nms && j == b->nms;
+		if (a->ms[i].elem_bytes != b->ms[j].elem_bytes ||
+		    memcmp(a->ms[i].lanes, b->ms[j].lanes, a->device.subgroup_size * sizeof *a->ms[i].lanes))
+			return false;
+	}
+}
+
 cb_rc cb_analyze(cb_result *r, cb_error *err)
 {
 	return cb_analyze_cached(r, NULL, err);
@@ -168,4 +188,94 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 					&r->inference[CB_OP_STORE] : NULL, r, r->swizzle);
 	r->analyzed = true;
 	return CB_OK;
+}
+
+/* ---- many results at once (compare) ------------------------------------------------------ */
+
+#define MAX_CACHES 16
+
+typedef struct {
+	cb_result *rs;
+	size_t n, next;
+	const cb_pass_cache **cache_of;
+	pthread_mutex_t lock;
+	size_t failed;          /* the lowest index that failed, n when none */
+	cb_error err;
+} analyze_job;
+
+static void *analyze_worker(void *p)
+{
+	analyze_job *job = p;
+	cb_error *err = cb_xcalloc(1, sizeof *err);
+	for (;;) {
+		pthread_mutex_lock(&job->lock);
+		size_t i = job->next < job->failed ? job->next++ : job->n;
+		pthread_mutex_unlock(&job->lock);
+		if (i >= job->n)
+			break;
+		if (cb_analyze_cached(&job->rs[i], job->cache_of[i], err) == CB_OK)
+			continue;
+		pthread_mutex_lock(&job->lock);
+		if (i < job->failed) {
+			job->failed = i;
+			job->err = *err;
+		}
+		pthread_mutex_unlock(&job->lock);
+	}
+	free(err);
+	return NULL;
+}
+
+/* One pass cache per distinct set of load tables (MAX_CACHES at most; the rest get none). */
+static size_t share_caches(cb_result *rs, size_t n, const cb_pass_cache **cache_of,
+			   cb_pass_cache **caches)
+{
+	size_t owner[MAX_CACHES], ncaches = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < ncaches && !cb_same_tables(&rs[owner[k]], &rs[i], CB_OP_LOAD))
+			k++;
+		if (k == ncaches && ncaches < MAX_CACHES) {
+			cb_dataset ds;
+			cb_dataset_of(&rs[i], CB_OP_LOAD, &ds);
+			caches[ncaches] = cb_pass_cache_new(&ds);
+			cb_dataset_free(&ds);
+			owner[ncaches++] = i;
+		}
+		cache_of[i] = k < ncaches ? caches[k] : NULL;
+	}
+	return ncaches;
+}
+
+cb_rc cb_analyze_all(cb_result *rs, size_t n, unsigned threads, cb_error *err)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (threads == 0)
+		threads = online > 0 ? (unsigned)(online < 16 ? online : 16) : 1;
+	if (threads > n)
+		threads = n ? (unsigned)n : 1;
+	analyze_job *job = cb_xcalloc(1, sizeof *job);
+	cb_pass_cache *caches[MAX_CACHES];
+	*job = (analyze_job){ .rs = rs, .n = n, .failed = n,
+			      .cache_of = cb_xcalloc(n + 1, sizeof *job->cache_of) };
+	pthread_mutex_init(&job->lock, NULL);
+	size_t ncaches = share_caches(rs, n, job->cache_of, caches);
+	pthread_t *tid = cb_xcalloc(threads, sizeof *tid);
+	unsigned started = 0;
+	for (; started + 1 < threads; started++)
+		if (pthread_create(&tid[started], NULL, analyze_worker, job) != 0)
+			break; /* fewer threads: the work is the same */
+	analyze_worker(job);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	cb_rc rc = job->failed < n ? job->err.rc : CB_OK;
+	if (rc != CB_OK && err)
+		*err = job->err;
+	for (size_t k = 0; k < ncaches; k++)
+		cb_pass_cache_free(caches[k]);
+	pthread_mutex_destroy(&job->lock);
+	free(tid);
+	free(job->cache_of);
+	free(job);
+	return rc;
 }

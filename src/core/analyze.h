@@ -14,6 +14,15 @@ cb_rc cb_analyze(cb_result *r, cb_error *err);
 /* cb_analyze with the pass cache of R's load measurements (in order), or NULL. */
 cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err);
 
+/* Do A and B have the same timed tables of OP (element size, lanes, sub-group), in the same
+ * order? Then a pass cache built from one serves the other (compare: a fleet's documents). */
+bool cb_same_tables(const cb_result *a, const cb_result *b, cb_op op);
+
+/* cb_analyze of each of the N results RS, on THREADS threads (0: one per online processor, at
+ * most 16). Results with the same load tables (a fleet's documents, from one plan) share one
+ * pass cache. On failure, the error of the first result that failed (by index). */
+cb_rc cb_analyze_all(cb_result *rs, size_t n, unsigned threads, cb_error *err);
+
 /* The inference's view of the timed measurements of OP (lanes point into R). */
 void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds);
 /* Element size E's own model of OP when it is to be used in place of the op's: banked with

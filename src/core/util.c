@@ -182,3 +182,37 @@ double cb_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+/* A byte that starts a character: anything but a continuation byte (10xxxxxx). */
+static bool utf8_start(unsigned char c)
+{
+	return (c & 0xc0) != 0x80;
+}
+
+size_t cb_utf8_len(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += utf8_start((unsigned char)*s);
+	return n;
+}
+
+size_t cb_utf8_bytes(const char *s, size_t n)
+{
+	size_t i = 0, chars = 0;
+	for (; s[i]; i++) {
+		if (utf8_start((unsigned char)s[i]) && chars++ == n)
+			break;
+	}
+	return i;
+}
+
+size_t cb_utf8_tail_bytes(const char *s, size_t n)
+{
+	size_t len = strlen(s), i = len, chars = 0;
+	while (i > 0 && chars < n) {
+		i--;
+		chars += utf8_start((unsigned char)s[i]);
+	}
+	return len - i;
+}

@@ -22,6 +22,13 @@ bool cb_parse_double(const char *s, double min, double max, double *out);
  * document or a driver cannot move the cursor or recolour a terminal. Owned by the caller. */
 char *cb_escape_controls(const char *s);
 
+/* The characters of S (UTF-8: bytes that do not start a sequence are not counted). */
+size_t cb_utf8_len(const char *s);
+/* The bytes of the first N characters of S (all of S when it has fewer). */
+size_t cb_utf8_bytes(const char *s, size_t n);
+/* The bytes of the last N characters of S, counted from its end. */
+size_t cb_utf8_tail_bytes(const char *s, size_t n);
+
 /* Case-insensitive substring search. */
 bool cb_strcasestr_bool(const char *haystack, const char *needle);
 

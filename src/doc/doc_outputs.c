@@ -2,6 +2,7 @@
 #include "config.h"
 #include "doc/doc_outputs.h"
 #include "doc/doc_json.h"
+#include "core/fleet.h"
 #include "core/util.h"
 
 #include <jansson.h>
@@ -12,6 +13,44 @@
 static const char *or_dash(const char *s)
 {
 	return s ? s : "-";
+}
+
+static const char *const figure_keys[CB_FLEET_NMETRICS] = {
+	[CB_FLEET_COST] = "cost_per_pass_ns",
+	[CB_FLEET_THROUGHPUT] = "conflict_free_bytes_per_clock",
+};
+
+/* The groups of identical devices and the outliers (core/fleet.h), by document index. */
+static void add_fleet(json_t *top, const cb_result *const *rs, const char *const *files, int n)
+{
+	cb_fleet f;
+	cb_fleet_build(rs, (size_t)n, &f);
+	json_t *groups = json_array(), *outliers = json_array();
+	for (size_t g = 0; g < f.ngroups; g++) {
+		const cb_fleet_group *grp = &f.groups[g];
+		json_t *o = json_object(), *fl = json_array();
+		for (size_t i = 0; i < grp->n; i++)
+			json_array_append_new(fl, json_string(files[grp->members[i]]));
+		json_object_set_new(o, "device", json_string(or_dash(rs[grp->members[0]]->device.name)));
+		json_object_set_new(o, "count", json_integer((json_int_t)grp->n));
+		json_object_set_new(o, "files", fl);
+		for (int k = 0; k < CB_FLEET_NMETRICS; k++)
+			json_object_set_new(o, figure_keys[k], json_pack("{s:o, s:o}", "median",
+					    cb_json_number(grp->median[k]), "spread",
+					    cb_json_number(grp->spread[k])));
+		json_array_append_new(groups, o);
+	}
+	for (size_t i = 0; i < f.noutliers; i++) {
+		const cb_fleet_outlier *x = &f.outliers[i];
+		json_array_append_new(outliers, json_pack("{s:s, s:I, s:s, s:o, s:o, s:o, s:o}",
+			"file", files[x->doc], "group", (json_int_t)x->group, "figure",
+			figure_keys[x->metric], "value", cb_json_number(x->value), "median",
+			cb_json_number(x->median), "deviation", cb_json_number(x->deviation),
+			"allowed", cb_json_number(x->allowed)));
+	}
+	json_object_set_new(top, "groups", groups);
+	json_object_set_new(top, "outliers", outliers);
+	cb_fleet_free(&f);
 }
 
 char *cb_compare_json(const cb_result *const *rs, const char *const *files, int n)
@@ -30,8 +69,10 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);
 	}
-	return cb_json_text(json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 2,
-			      "devices", a), 2);
+	json_t *top = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 2,
+				"devices", a);
+	add_fleet(top, rs, files, n);
+	return cb_json_text(top, 2);
 }
 
 char *cb_devices_json(const cb_device_entry *d, size_t n)

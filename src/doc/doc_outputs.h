@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
-/* {"format": "clbanks-compare", "format_version": 1, "devices": [...]}; RS[i] came from
- * FILES[i]. */
+/* {"format": "clbanks-compare", "format_version": 2, "devices": [...], "groups": [...],
+ * "outliers": [...]}: one entry per document, then the groups of identical devices and the
+ * outliers among them (core/fleet.h); RS[i] came from FILES[i]. */
 char *cb_compare_json(const cb_result *const *rs, const char *const *files, int n);
 
 /* One device of --list. */

@@ -114,6 +114,10 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 			 const cb_notifier *notify)
 {
 	cl_uint nd = 0;
+	cb_platform_ref *pr = &list->platforms[p];
+	pr->name = platform_string(plat, CL_PLATFORM_NAME);
+	pr->vendor = platform_string(plat, CL_PLATFORM_VENDOR);
+	pr->suffix = platform_string(plat, CL_PLATFORM_ICD_SUFFIX_KHR);
 	cl_int st = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
 	if (st == CL_DEVICE_NOT_FOUND || (st == CL_SUCCESS && nd == 0))
 		return true; /* a platform without devices is not an error */
@@ -122,15 +126,16 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 		devs = cb_xcalloc(nd, sizeof *devs);
 		st = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, nd, devs, NULL);
 	}
-	char *pname = platform_string(plat, CL_PLATFORM_NAME);
+	const char *pname = pr->name;
 	if (st != CL_SUCCESS) {
 		/* One broken ICD must not hide the others. */
 		cb_note(notify, CB_NOTE_WARNING, "platform %u (%s): clGetDeviceIDs: %s (%d); skipped",
 			p, pname, cb_cl_strerror(st), (int)st);
-		free(pname);
+		pr->failed = true;
 		free(devs);
 		return false;
 	}
+	pr->ndevices = nd;
 	list->items = cb_xrealloc(list->items, (list->count + nd) * sizeof *list->items);
 	for (cl_uint d = 0; d < nd; d++) {
 		cb_device_ref *r = &list->items[list->count];
@@ -147,7 +152,6 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 			r->type = CL_DEVICE_TYPE_DEFAULT;
 		list->count++;
 	}
-	free(pname);
 	free(devs);
 	return true;
 }
@@ -172,13 +176,12 @@ static cb_rc enumerate(cb_device_list *list, const cb_notifier *notify, cb_error
 				     "cannot list the OpenCL platforms");
 	}
 	list->nplatforms = np;
+	list->platforms = cb_xcalloc(np, sizeof *list->platforms);
 	unsigned failed = 0;
 	bool pocl = false;
 	for (cl_uint p = 0; p < np; p++) {
 		failed += !add_platform(list, plats[p], p, notify);
-		char *name = platform_string(plats[p], CL_PLATFORM_NAME);
-		pocl |= strstr(name, "Portable Computing Language") != NULL;
-		free(name);
+		pocl |= strstr(list->platforms[p].name, "Portable Computing Language") != NULL;
 	}
 	free(plats);
 	if (list->count == 0) {
@@ -195,11 +198,19 @@ static cb_rc enumerate(cb_device_list *list, const cb_notifier *notify, cb_error
 }
 
 /* The ICD loader starts every driver here: the slowest calls, and the first that can hang. */
-cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+cb_rc cb_devices_enumerate_all(cb_device_list *list, const cb_notifier *notify, cb_error *err)
 {
 	cb_watchdog_slow("listing the OpenCL devices (clGetPlatformIDs, clGetDeviceIDs)");
 	cb_rc rc = enumerate(list, notify, err);
 	cb_watchdog_arm(0, NULL);
+	return rc;
+}
+
+cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err)
+{
+	cb_rc rc = cb_devices_enumerate_all(list, notify, err);
+	if (rc != CB_OK)
+		cb_devices_free(list);
 	return rc;
 }
 
@@ -220,105 +231,16 @@ void cb_devices_free(cb_device_list *list)
 		free(list->items[i].name);
 		free(list->items[i].vendor);
 	}
+	for (unsigned p = 0; p < list->nplatforms; p++) {
+		free(list->platforms[p].name);
+		free(list->platforms[p].vendor);
+		free(list->platforms[p].suffix);
+	}
+	free(list->platforms);
 	free(list->items);
 	memset(list, 0, sizeof *list);
 }
 
-/* The candidate devices, one per line, into the error's detail. */
-static void list_candidates(const cb_device_list *list, const bool *mark, cb_error *err)
-{
-	size_t len = 0;
-	for (size_t i = 0; i < list->count && len < sizeof err->detail; i++)
-		if (!mark || mark[i])
-			len += (size_t)snprintf(err->detail + len, sizeof err->detail - len,
-						"%s  %u (%u:%u) %s (%s)", len ? "\n" : "",
-						list->items[i].flat, list->items[i].pindex,
-						list->items[i].dindex, list->items[i].name,
-						list->items[i].platform_name);
-}
-
-static cb_rc no_such_device(const cb_device_list *list, cb_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static cb_rc no_such_device(const cb_device_list *list, cb_error *err, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	cb_error_set(err, CB_ERR_NODEV, "%s; %zu device%s available:", what, list->count,
-		     list->count == 1 ? " is" : "s are");
-	list_candidates(list, NULL, err);
-	return CB_ERR_NODEV;
-}
-
-static cb_rc select_pd(const cb_device_list *list, const char *spec, const char *colon,
-		       size_t *index, cb_error *err)
-{
-	char pbuf[32];
-	unsigned long a, b;
-	size_t plen = (size_t)(colon - spec);
-	if (plen >= sizeof pbuf)
-		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
-				    "P:D or a name)", spec);
-	memcpy(pbuf, spec, plen);
-	pbuf[plen] = '\0';
-	if (!cb_parse_ulong(pbuf, 0, 1000000, &a) || !cb_parse_ulong(colon + 1, 0, 1000000, &b))
-		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
-				    "P:D or a name)", spec);
-	for (size_t i = 0; i < list->count; i++)
-		if (list->items[i].pindex == a && list->items[i].dindex == b) {
-			*index = i;
-			return CB_OK;
-		}
-	return no_such_device(list, err, "no device %lu:%lu", a, b);
-}
-
-/* A name: matched against device name, vendor and platform name. */
-static cb_rc select_name(const cb_device_list *list, const char *spec, size_t *index,
-			 cb_error *err)
-{
-	bool *mark = cb_xcalloc(list->count, sizeof *mark);
-	size_t hits = 0, hit = 0;
-	for (size_t i = 0; i < list->count; i++) {
-		const cb_device_ref *r = &list->items[i];
-		if (cb_strcasestr_bool(r->name, spec) || cb_strcasestr_bool(r->vendor, spec) ||
-		    cb_strcasestr_bool(r->platform_name, spec)) {
-			mark[i] = true;
-			hits++;
-			hit = i;
-		}
-	}
-	cb_rc rc = CB_OK;
-	if (hits == 1) {
-		*index = hit;
-	} else if (hits == 0) {
-		rc = no_such_device(list, err, "no device matches '%s'", spec);
-	} else {
-		rc = cb_error_set(err, CB_ERR_USAGE, "device name '%s' is ambiguous; it matches %zu "
-				  "devices (use the index or P:D shown by --list):", spec, hits);
-		list_candidates(list, mark, err);
-	}
-	free(mark);
-	return rc;
-}
-
-cb_rc cb_device_select(const cb_device_list *list, const char *spec, size_t *index, cb_error *err)
-{
-	unsigned long a;
-	if (!spec || !*spec)
-		return cb_error_set(err, CB_ERR_USAGE, "empty device specification");
-	if (cb_parse_ulong(spec, 0, 1000000, &a)) {
-		if (a >= list->count)
-			return no_such_device(list, err, "device index %lu out of range", a);
-		*index = a;
-		return CB_OK;
-	}
-	const char *colon = strchr(spec, ':');
-	if (colon && isdigit((unsigned char)spec[0]))
-		return select_pd(list, spec, colon, index, err);
-	return select_name(list, spec, index, err);
-}
 
 static bool has_extension(const char *exts, const char *name)
 {

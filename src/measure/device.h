@@ -23,9 +23,17 @@ typedef struct {
 	cl_device_type type;
 } cb_device_ref;
 
+/* One platform, with or without devices. */
+typedef struct {
+	char *name, *vendor, *suffix;  /* CL_PLATFORM_NAME, _VENDOR, _ICD_SUFFIX_KHR ("?": refused) */
+	unsigned ndevices;
+	bool failed;                   /* clGetDeviceIDs failed: its devices are not listed */
+} cb_platform_ref;
+
 typedef struct {
 	cb_device_ref *items;
 	size_t count;
+	cb_platform_ref *platforms;
 	unsigned nplatforms;
 } cb_device_list;
 
@@ -74,16 +82,27 @@ typedef struct {
 /* Enumerates every platform and device. A platform that fails to list its devices is
  * skipped with a warning. CB_ERR_NODEV when there is no platform or no device at all. */
 cb_rc cb_devices_enumerate(cb_device_list *list, const cb_notifier *notify, cb_error *err);
+/* The same, but a list of platforms none of which has a device is kept (CB_ERR_NODEV, count
+ * 0), for --list to show them; the caller frees LIST whatever the status. */
+cb_rc cb_devices_enumerate_all(cb_device_list *list, const cb_notifier *notify, cb_error *err);
 void cb_devices_free(cb_device_list *list);
 
 /* The device clbanks measures when none is named: the first GPU, else the first
  * accelerator, else the first device. */
 size_t cb_device_default(const cb_device_list *list);
 
-/* Selects one device by SPEC: a flat index, "P:D" or a case-insensitive name substring.
- * CB_ERR_NODEV (no such device) or CB_ERR_USAGE (malformed, ambiguous); the error's detail
- * lists the candidates. */
-cb_rc cb_device_select(const cb_device_list *list, const char *spec, size_t *index, cb_error *err);
+/* Selects one device by SPEC (device_select.c), in this order:
+ *  - a flat index ("0") or "P:D" from --list;
+ *  - "gpu", "cpu" or "accelerator" (any case): the first device of that CL type;
+ *  - a case-insensitive substring of device names and vendors: exactly one device, else
+ *    ambiguous;
+ *  - else a substring of platform names, vendors and ICD suffixes: exactly one platform, and
+ *    its default device (first GPU, accelerator, else its first device).
+ * A type or platform with several devices takes the first and says so through NOTIFY.
+ * CB_ERR_NODEV (nothing matches, a platform without devices) or CB_ERR_USAGE (malformed,
+ * ambiguous); the error's detail lists the candidates. */
+cb_rc cb_device_select(const cb_device_list *list, const char *spec, const cb_notifier *notify,
+		       size_t *index, cb_error *err);
 
 /* Gathers the device facts (never fails: a driver that refuses a query leaves it unknown, and
  * one that answers outside the range a document accepts too, with a warning). */

@@ -7,10 +7,13 @@
 #include "core/analyze.h"
 #include "views/report.h"
 #include "core/advice.h"
+#include "core/fleet.h"
+#include "core/stats.h"
 #include "core/model.h"
 #include "core/util.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +21,34 @@
 typedef struct {
 	const char *file;
 	const cb_result *r;
+	/* Text rows: the group of identical devices the row stands for (NULL: R alone). */
+	const cb_fleet_group *g;
+	const cb_result *const *rs;
+	const char *const *files;
 } entry;
 
 /* A cell: TEXT for the text table and for the CSV's text columns, NUM for numeric ones (NAN:
  * empty). */
 typedef struct {
-	char text[96];
+	char text[1024];   /* a longer file name is cut at 1023 bytes */
 	double num;
 } cell;
 
 typedef void (*cell_fn)(const entry *e, int arg, cell *c);
 
+/* How a text column takes its width: as wide as its cells, or cut to what the line leaves
+ * (with "..." at the end, or at the front for file names, whose end tells them apart). */
+enum { FIXED, CUT_END, CUT_FRONT };
+
 typedef struct {
 	const char *csv;    /* CSV column (unit in the name) */
 	const char *head;   /* text column heading, NULL: CSV only */
-	int width;          /* text width; negative: left-aligned */
+	int align;          /* text: negative left-aligned, positive right-aligned */
 	cell_fn fn;
 	int arg;
 	bool numeric;       /* CSV: a number */
+	int flex;           /* text: FIXED, CUT_END or CUT_FRONT */
+	bool fleet;         /* text: only when some row stands for several devices */
 } column;
 
 static const cb_inference *inf_of(const entry *e, int op)
@@ -156,10 +169,14 @@ static void c_broadcast(const entry *e, int op, cell *c)
 	number(c, banked(inf) && inf->broadcast_known ? inf->best.geom.broadcast : NAN, INT);
 }
 
+/* A group's row: the lowest confidence of its members. */
 static void c_confidence(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
-	number(c, inf ? inf->confidence : NAN, FIXED3);
+	double v = inf ? inf->confidence : NAN;
+	for (size_t i = 1; e->g && inf && i < e->g->n; i++)
+		v = fmin(v, e->rs[e->g->members[i]]->inference[op].confidence);
+	number(c, v, FIXED3);
 }
 
 /* Text: "32/32/32/16/8" over the sizes measured ('?' when uncertain); CSV: one size (ARG is
@@ -186,10 +203,79 @@ static void c_lanes(const entry *e, int arg, cell *c)
 						inf->lanes_certain[k] ? "" : "?");
 }
 
+/* A group's row: the median of its members. */
 static void c_cycles(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
-	number(c, banked(inf) ? inf->cost_per_pass_cycles : NAN, SIG2);
+	if (!banked(inf) || !e->g || e->g->n < 2) {
+		number(c, banked(inf) ? inf->cost_per_pass_cycles : NAN, SIG2);
+		return;
+	}
+	double *v = cb_xcalloc(e->g->n, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; i < e->g->n; i++) {
+		double x = e->rs[e->g->members[i]]->inference[op].cost_per_pass_cycles;
+		if (isfinite(x))
+			v[k++] = x;
+	}
+	number(c, k ? cb_median(v, k) : NAN, SIG2);
+	free(v);
+}
+
+/* Text, fleets: how many identical devices the row stands for. */
+static void c_count(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	number(c, e->g ? (double)e->g->n : 1, INT);
+}
+
+/* Text, fleets: the median of a group's figure (ARG: CB_FLEET_COST or _THROUGHPUT) and its
+ * robust spread, "1.012 +-0.3%". */
+static void c_figure(const entry *e, int k, cell *c)
+{
+	double med = e->g ? e->g->median[k] : cb_fleet_figure(e->r, k);
+	double spread = e->g && e->g->n > 1 ? e->g->spread[k] : NAN;
+	number(c, med, k == CB_FLEET_COST ? SIG4 : INT);
+	if (isfinite(med) && isfinite(spread))
+		snprintf(c->text + strlen(c->text), sizeof c->text - strlen(c->text), " +-%.1f%%",
+			 100 * spread);
+}
+
+/* Text: the row's documents; a group's as one pattern with '*' where their names differ
+ * (runs/NODE/nvidia-h200.json: "runs" "/" "*" "/nvidia-h200.json"), or the first and how many
+ * more. */
+static void c_files(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	if (!e->g || e->g->n < 2) {
+		text(c, e->file);
+		return;
+	}
+	const char *first = e->files[e->g->members[0]];
+	size_t pre = strlen(first), suf = pre, shortest = pre;
+	for (size_t i = 1; i < e->g->n; i++) {
+		const char *f = e->files[e->g->members[i]];
+		size_t len = strlen(f), p = 0, q = 0;
+		while (p < pre && p < len && f[p] == first[p])
+			p++;
+		while (q < suf && q < len && f[len - 1 - q] == first[strlen(first) - 1 - q])
+			q++;
+		pre = p;
+		suf = q;
+		shortest = len < shortest ? len : shortest;
+	}
+	if (pre + suf > shortest)
+		suf = shortest - pre;
+	/* '*' between characters, never inside one (UTF-8 continuation bytes are 10xxxxxx). */
+	const char *end = first + strlen(first);
+	while (pre > 0 && ((unsigned char)first[pre] & 0xc0) == 0x80)
+		pre--;
+	while (suf > 0 && ((unsigned char)end[-(ptrdiff_t)suf] & 0xc0) == 0x80)
+		suf--;
+	if (pre + suf == 0)
+		snprintf(c->text, sizeof c->text, "%s (+%zu)", first, e->g->n - 1);
+	else
+		snprintf(c->text, sizeof c->text, "%.*s*%s", (int)pre, first, end - suf);
 }
 
 static void c_cost_ns(const entry *e, int op, cell *c)
@@ -236,54 +322,58 @@ static void c_transpose(const entry *e, int which, cell *c)
 #define STORE CB_OP_STORE
 #define ATOMIC CB_OP_ATOMIC
 static const column columns[] = {
-	{ "file", NULL, 0, c_file, 0, false },
-	{ "device", "device", -20, c_device, 0, false },
-	{ "platform", NULL, 0, c_platform, 0, false },
-	{ "regime", "regime", -10, c_regime, 0, false },
-	{ "subgroup_size", "sg", 3, c_subgroup, 0, true },
-	{ "status", NULL, 0, c_status, LOAD, false },
-	{ NULL, "loads", -12, c_result, LOAD, false },
-	{ "banks", NULL, 0, c_banks, LOAD, true },
-	{ "bank_width_bytes", NULL, 0, c_width, LOAD, true },
-	{ "broadcast", NULL, 0, c_broadcast, LOAD, true },
-	{ "confidence", "conf", 5, c_confidence, LOAD, true },
-	{ NULL, "lanes/pass", -14, c_lanes, 0, false },
-	{ "lanes_per_pass_1B", NULL, 0, c_lanes, 1, true },
-	{ "lanes_per_pass_2B", NULL, 0, c_lanes, 2, true },
-	{ "lanes_per_pass_4B", NULL, 0, c_lanes, 3, true },
-	{ "lanes_per_pass_8B", NULL, 0, c_lanes, 4, true },
-	{ "lanes_per_pass_16B", NULL, 0, c_lanes, 5, true },
-	{ "cost_per_pass_cycles", "cyc", 4, c_cycles, LOAD, true },
-	{ "cost_per_pass_ns", NULL, 0, c_cost_ns, LOAD, true },
-	{ "fit_rms_rel", NULL, 0, c_fit, 0, true },
-	{ "fit_misfit", NULL, 0, c_fit, 1, true },
-	{ "validation_rms_rel", NULL, 0, c_fit, 2, true },
-	{ "stride2_4B_ratio", NULL, 0, c_stride, 2, true },
-	{ "stride32_4B_ratio", NULL, 0, c_stride, 32, true },
-	{ "pad_float32_elems", NULL, 0, c_pad, 0, true },
-	{ "store_status", NULL, 0, c_status, STORE, false },
-	{ NULL, "stores", -12, c_result, STORE, false },
-	{ "store_banks", NULL, 0, c_banks, STORE, true },
-	{ "store_bank_width_bytes", NULL, 0, c_width, STORE, true },
-	{ "store_confidence", NULL, 0, c_confidence, STORE, true },
-	{ "atomic_status", NULL, 0, c_status, ATOMIC, false },
-	{ NULL, "atomics", -12, c_result, ATOMIC, false },
-	{ "atomic_banks", NULL, 0, c_banks, ATOMIC, true },
-	{ "atomic_bank_width_bytes", NULL, 0, c_width, ATOMIC, true },
-	{ "atomic_broadcast", NULL, 0, c_broadcast, ATOMIC, true },
-	{ "atomic_confidence", NULL, 0, c_confidence, ATOMIC, true },
-	{ "atomic_4B_status", NULL, 0, c_atomic_size, 20, false },
-	{ "atomic_4B_banks", NULL, 0, c_atomic_size, 21, true },
-	{ "atomic_4B_bank_width_bytes", NULL, 0, c_atomic_size, 22, true },
-	{ "atomic_4B_broadcast", NULL, 0, c_atomic_size, 23, true },
-	{ "atomic_4B_confidence", NULL, 0, c_atomic_size, 24, true },
-	{ "atomic_8B_status", NULL, 0, c_atomic_size, 30, false },
-	{ "atomic_8B_banks", NULL, 0, c_atomic_size, 31, true },
-	{ "atomic_8B_bank_width_bytes", NULL, 0, c_atomic_size, 32, true },
-	{ "atomic_8B_broadcast", NULL, 0, c_atomic_size, 33, true },
-	{ "atomic_8B_confidence", NULL, 0, c_atomic_size, 34, true },
-	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true },
-	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true },
+	{ "file", NULL, 0, c_file, 0, false, FIXED, false },
+	{ "device", "device", -20, c_device, 0, false, CUT_END, false },
+	{ "platform", NULL, 0, c_platform, 0, false, FIXED, false },
+	{ NULL, "n", 1, c_count, 0, false, FIXED, true },
+	{ "regime", "regime", -10, c_regime, 0, false, FIXED, false },
+	{ "subgroup_size", "sg", 3, c_subgroup, 0, true, FIXED, false },
+	{ "status", NULL, 0, c_status, LOAD, false, FIXED, false },
+	{ NULL, "loads", -12, c_result, LOAD, false, FIXED, false },
+	{ "banks", NULL, 0, c_banks, LOAD, true, FIXED, false },
+	{ "bank_width_bytes", NULL, 0, c_width, LOAD, true, FIXED, false },
+	{ "broadcast", NULL, 0, c_broadcast, LOAD, true, FIXED, false },
+	{ "confidence", "conf", 5, c_confidence, LOAD, true, FIXED, false },
+	{ NULL, "lanes/pass", -14, c_lanes, 0, false, FIXED, false },
+	{ "lanes_per_pass_1B", NULL, 0, c_lanes, 1, true, FIXED, false },
+	{ "lanes_per_pass_2B", NULL, 0, c_lanes, 2, true, FIXED, false },
+	{ "lanes_per_pass_4B", NULL, 0, c_lanes, 3, true, FIXED, false },
+	{ "lanes_per_pass_8B", NULL, 0, c_lanes, 4, true, FIXED, false },
+	{ "lanes_per_pass_16B", NULL, 0, c_lanes, 5, true, FIXED, false },
+	{ "cost_per_pass_cycles", "cyc", 4, c_cycles, LOAD, true, FIXED, false },
+	{ NULL, "ns/pass", 1, c_figure, CB_FLEET_COST, false, FIXED, true },
+	{ NULL, "B/clk", 1, c_figure, CB_FLEET_THROUGHPUT, false, FIXED, true },
+	{ "cost_per_pass_ns", NULL, 0, c_cost_ns, LOAD, true, FIXED, false },
+	{ "fit_rms_rel", NULL, 0, c_fit, 0, true, FIXED, false },
+	{ "fit_misfit", NULL, 0, c_fit, 1, true, FIXED, false },
+	{ "validation_rms_rel", NULL, 0, c_fit, 2, true, FIXED, false },
+	{ "stride2_4B_ratio", NULL, 0, c_stride, 2, true, FIXED, false },
+	{ "stride32_4B_ratio", NULL, 0, c_stride, 32, true, FIXED, false },
+	{ "pad_float32_elems", NULL, 0, c_pad, 0, true, FIXED, false },
+	{ "store_status", NULL, 0, c_status, STORE, false, FIXED, false },
+	{ NULL, "stores", -12, c_result, STORE, false, FIXED, false },
+	{ "store_banks", NULL, 0, c_banks, STORE, true, FIXED, false },
+	{ "store_bank_width_bytes", NULL, 0, c_width, STORE, true, FIXED, false },
+	{ "store_confidence", NULL, 0, c_confidence, STORE, true, FIXED, false },
+	{ "atomic_status", NULL, 0, c_status, ATOMIC, false, FIXED, false },
+	{ NULL, "atomics", -12, c_result, ATOMIC, false, FIXED, false },
+	{ "atomic_banks", NULL, 0, c_banks, ATOMIC, true, FIXED, false },
+	{ "atomic_bank_width_bytes", NULL, 0, c_width, ATOMIC, true, FIXED, false },
+	{ "atomic_broadcast", NULL, 0, c_broadcast, ATOMIC, true, FIXED, false },
+	{ "atomic_confidence", NULL, 0, c_confidence, ATOMIC, true, FIXED, false },
+	{ "atomic_4B_status", NULL, 0, c_atomic_size, 20, false, FIXED, false },
+	{ "atomic_4B_banks", NULL, 0, c_atomic_size, 21, true, FIXED, false },
+	{ "atomic_4B_bank_width_bytes", NULL, 0, c_atomic_size, 22, true, FIXED, false },
+	{ "atomic_4B_broadcast", NULL, 0, c_atomic_size, 23, true, FIXED, false },
+	{ "atomic_4B_confidence", NULL, 0, c_atomic_size, 24, true, FIXED, false },
+	{ "atomic_8B_status", NULL, 0, c_atomic_size, 30, false, FIXED, false },
+	{ "atomic_8B_banks", NULL, 0, c_atomic_size, 31, true, FIXED, false },
+	{ "atomic_8B_bank_width_bytes", NULL, 0, c_atomic_size, 32, true, FIXED, false },
+	{ "atomic_8B_broadcast", NULL, 0, c_atomic_size, 33, true, FIXED, false },
+	{ "atomic_8B_confidence", NULL, 0, c_atomic_size, 34, true, FIXED, false },
+	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true, FIXED, false },
+	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true, FIXED, false },
+	{ NULL, "file", -1, c_files, 0, false, CUT_FRONT, false },
 };
 #define NCOLUMNS (sizeof columns / sizeof *columns)
 
@@ -296,19 +386,23 @@ static void fill(const entry *e, const column *col, cell *c)
 
 void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *files, int n)
 {
+	size_t lastcsv = 0;
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		if (columns[k].csv)
+			lastcsv = k;
 	cb_csv_field(out, "format_version", false);
 	for (size_t k = 0; k < NCOLUMNS; k++)
 		if (columns[k].csv)
-			cb_csv_field(out, columns[k].csv, k + 1 == NCOLUMNS);
+			cb_csv_field(out, columns[k].csv, k == lastcsv);
 	for (int i = 0; i < n; i++) {
-		entry e = { files[i], rs[i] };
+		entry e = { files[i], rs[i], NULL, rs, files };
 		cb_csv_field(out, "2", false);
 		for (size_t k = 0; k < NCOLUMNS; k++) {
 			if (!columns[k].csv)
 				continue;
 			cell c;
 			fill(&e, &columns[k], &c);
-			bool last = k + 1 == NCOLUMNS;
+			bool last = k == lastcsv;
 			if (columns[k].numeric)
 				cb_csv_number(out, c.num, last);
 			else
@@ -317,10 +411,11 @@ void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *fi
 	}
 }
 
-/* Stores and atomics columns only when some document has them. */
-static bool shown(const column *col, const cb_result *const *rs, int n)
+/* Stores and atomics columns only when some document has them; the fleet's only when some
+ * row stands for several devices. */
+static bool shown(const column *col, const cb_result *const *rs, int n, bool fleet)
 {
-	if (!col->head)
+	if (!col->head || (col->fleet && !fleet))
 		return false;
 	if (col->fn != c_result || col->arg == CB_OP_LOAD)
 		return true;
@@ -330,45 +425,143 @@ static bool shown(const column *col, const cb_result *const *rs, int n)
 	return false;
 }
 
-/* One padded cell: at most |width| characters, cut with "..." when longer. */
-static void put_cell(FILE *out, const char *s, int width, bool last)
+/* One cell in W characters: cut with "..." (at the end or the front) when longer, padded
+ * (left- or right-aligned) when shorter; the last one of a line is not padded on the right. */
+static void put_cell(FILE *out, const char *s, size_t w, const column *col, bool last)
 {
-	char *e = cb_escape_controls(s);
-	int w = width < 0 ? -width : width, len = (int)strlen(e);
-	if (len > w)
-		fprintf(out, "%.*s...", w - 3, e);
-	else if (last && width < 0)
-		fputs(e, out);
-	else
-		fprintf(out, "%*s", width, e);
+	size_t len = cb_utf8_len(s);
+	if (len > w && w > 3) {
+		if (col->flex == CUT_FRONT)
+			fprintf(out, "...%s", s + strlen(s) - cb_utf8_tail_bytes(s, w - 3));
+		else
+			fprintf(out, "%.*s...", (int)cb_utf8_bytes(s, w - 3), s);
+		len = w;
+	} else if (len > w) {
+		fprintf(out, "%.*s", (int)cb_utf8_bytes(s, w), s);
+		len = w;
+	} else if (col->align > 0) {
+		fprintf(out, "%*s%s", (int)(w - len), "", s);
+		len = w;
+	} else {
+		fputs(s, out);
+	}
 	if (!last)
-		fputc(' ', out);
-	free(e);
+		fprintf(out, "%*s", (int)(w - len + 1), "");
+}
+
+/* The columns' widths: each as wide as its cells, then the cuttable ones narrowed, the widest
+ * first and none below 12 characters, until the line fits the text width. */
+static void fit_widths(const size_t *col, size_t nc, size_t *w)
+{
+	size_t total = nc ? nc - 1 : 0;
+	for (size_t k = 0; k < nc; k++)
+		total += w[k];
+	while (total > cb_text_width()) {
+		size_t best = nc;
+		for (size_t k = 0; k < nc; k++)
+			if (columns[col[k]].flex != FIXED && w[k] > 12 && (best == nc || w[k] > w[best]))
+				best = k;
+		if (best == nc)
+			break;
+		w[best]--;
+		total--;
+	}
+}
+
+/* The devices more than the noise away from their identical siblings, one line each. */
+static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *rs,
+			  const char *const *files)
+{
+	if (!f->noutliers)
+		return;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	static const char *const what[] = { "cost per pass", "conflict-free throughput" };
+	static const char *const unit[] = { "ns", "B/clk" };
+	fprintf(m, "\nOutliers: devices further from their identical siblings' median than the noise "
+		"allows:\n");
+	for (size_t i = 0; i < f->noutliers;) {
+		const cb_fleet_outlier *o = &f->outliers[i];
+		char *file = cb_escape_controls(files[o->doc]);
+		char *name = cb_escape_controls(rs[o->doc]->device.name ? rs[o->doc]->device.name : "-");
+		fprintf(m, "  %s (%s):", file, name);
+		free(file);
+		free(name);
+		for (bool first = true; i < f->noutliers && f->outliers[i].doc == o->doc; i++) {
+			const cb_fleet_outlier *x = &f->outliers[i];
+			fprintf(m, "%s %s %.4g %s, %+.1f%% from the median %.4g of %zu (allowed +-%.1f%%)",
+				first ? "" : ";", what[x->metric], x->value, unit[x->metric],
+				100 * x->deviation, x->median, f->groups[x->group].n, 100 * x->allowed);
+			first = false;
+		}
+		fputc('\n', m);
+	}
+	fclose(m);
+	cb_text_fill(out, text);
+	free(text);
+}
+
+static void legend(FILE *out, bool fleet)
+{
+	char text[1400];
+	snprintf(text, sizeof text, "\n%s"
+		 "sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
+		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
+		 "*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
+		 "element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
+		 fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
+		 "every op's model): n of them, files '*' where their names differ.\n" : "",
+		 fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
+		 "an extra pass in ns, B/clk: conflict-free bytes per compute unit per clock of 4-byte "
+		 "loads, each +- its robust spread (1.4826 x MAD / median)." : "");
+	cb_text_fill(out, text);
+}
+
+/* Row R's cells (row 0: the headings) of the NC columns COL, escaped, into CELLS. */
+static void row_cells(const entry *e, const size_t *col, size_t nc, char **cells, size_t *w)
+{
+	for (size_t k = 0; k < nc; k++) {
+		cell c;
+		if (e)
+			fill(e, &columns[col[k]], &c);
+		cells[k] = cb_escape_controls(e ? c.text : columns[col[k]].head);
+		size_t len = cb_utf8_len(cells[k]);
+		w[k] = len > w[k] ? len : w[k];
+	}
 }
 
 void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *files, int n)
 {
-	size_t last = 0;
+	cb_fleet f;
+	cb_fleet_build(rs, (size_t)n, &f);
+	bool fleet = false;
+	for (size_t g = 0; g < f.ngroups; g++)
+		fleet |= f.groups[g].n > 1;
+	size_t col[NCOLUMNS], nc = 0, w[NCOLUMNS] = { 0 };
 	for (size_t k = 0; k < NCOLUMNS; k++)
-		if (shown(&columns[k], rs, n))
-			last = k;
-	for (size_t k = 0; k < NCOLUMNS; k++)
-		if (shown(&columns[k], rs, n))
-			put_cell(out, columns[k].head, columns[k].width, k == last);
-	fputc('\n', out);
-	for (int i = 0; i < n; i++) {
-		entry e = { files[i], rs[i] };
-		for (size_t k = 0; k < NCOLUMNS; k++) {
-			if (!shown(&columns[k], rs, n))
-				continue;
-			cell c;
-			fill(&e, &columns[k], &c);
-			put_cell(out, c.text, columns[k].width, k == last);
-		}
+		if (shown(&columns[k], rs, n, fleet))
+			col[nc++] = k;
+	size_t nrows = f.ngroups + 1;
+	char **cells = cb_xcalloc(nrows * nc + 1, sizeof *cells);
+	row_cells(NULL, col, nc, cells, w);
+	for (size_t g = 0; g < f.ngroups; g++) {
+		size_t first = f.groups[g].members[0];
+		entry e = { files[first], rs[first], &f.groups[g], rs, files };
+		row_cells(&e, col, nc, cells + (g + 1) * nc, w);
+	}
+	fit_widths(col, nc, w);
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t k = 0; k < nc; k++)
+			put_cell(out, cells[r * nc + k], w[k], &columns[col[k]], k + 1 == nc);
 		fputc('\n', out);
 	}
-	fputs("\nsg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
-	      "together\nfor 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
-	      "*: no broadcast\n(lanes on one word are served one by one); 4B 32 x 4 B: only that element "
-	      "size has a model.\nEvery figure: clbanks compare --format csv.\n", out);
+	for (size_t i = 0; i < nrows * nc; i++)
+		free(cells[i]);
+	free(cells);
+	outlier_lines(out, &f, rs, files);
+	legend(out, fleet);
+	cb_fleet_free(&f);
 }

@@ -139,10 +139,25 @@ static size_t measured_strides(const cb_result *r, unsigned elem, unsigned **out
 	return k;
 }
 
+/* The model's time at stride S against its time at stride 1, in the document's own scale:
+ * its fitted t = t0 + c * passes of this element size (in the latency regime t0 is most of a
+ * step, and passes alone would sit far above the dots); passes(S) / passes(1) where the fit
+ * has no usable line. */
+static double model_ratio(const cb_inference *inf, int e, unsigned p, unsigned p1)
+{
+	double t0 = inf->best.t0[e], c = inf->best.c[e];
+	double t1 = t0 + c * p1, t = t0 + c * p;
+	if (!p || !p1)
+		return NAN;
+	if (isfinite(t0) && isfinite(c) && c > 0 && t0 >= 0 && t1 > 0)
+		return t / t1;
+	return (double)p / p1;
+}
+
 /* One datablock: a header row with the titles, then stride, measured slowdown and, for a
- * banked document, the model's: passes(stride) / passes(1), as the measurement is against
- * stride 1 (which takes 2 or 4 passes for 8- and 16-byte elements on some devices). False,
- * with nothing written, when this element size has no measured stride pair. */
+ * banked document, the model's against stride 1 (model_ratio; stride 1 takes 2 or 4 passes
+ * for 8- and 16-byte elements on some devices). False, with nothing written, when this
+ * element size has no measured stride pair. */
 static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titles[2][128],
 			extent *x)
 {
@@ -166,7 +181,7 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 		widen(x, strides[k], meas);
 		if (b->model) {
 			unsigned p = cb_inference_stride_passes(inf, S, E, strides[k]);
-			double pred = p ? (double)p / p1 : NAN;
+			double pred = model_ratio(inf, b->elem, p, p1);
 			widen(x, strides[k], pred);
 			fprintf(f, isfinite(pred) ? " %.6g" : " NaN", pred);
 		}
@@ -196,7 +211,7 @@ static void doc_titles(const cb_result *r, const char *label, char titles[2][128
 	snprintf(raw, sizeof raw, "%s%s%s%s: %s", who, regime ? " (" : "", mode, regime ? ")" : "",
 		 verdict);
 	safe_copy(raw, titles[0], sizeof titles[0], sizeof titles[0] - 1);
-	snprintf(raw, sizeof raw, "%s%s%s%s: model, passes against stride 1", who,
+	snprintf(raw, sizeof raw, "%s%s%s%s: the model, t0 + c x passes, against stride 1", who,
 		 regime ? " (" : "", mode, regime ? ")" : "");
 	safe_copy(raw, titles[1], sizeof titles[1], sizeof titles[1] - 1);
 }
@@ -257,15 +272,23 @@ static void write_axes(FILE *f, const extent *x)
 		exp2(ceil(log2(hi))));
 }
 
-/* Dots for the measurement, rings for the model; one colour per document in every panel. */
+/* Each document's colour and marks in every panel: a filled mark for the measurement, the
+ * same shape open and larger around it for the model (circle, square, triangle, diamond,
+ * inverted triangle; gnuplot's point types), so that two documents' models never look alike. */
+static const struct { int dot, ring; } marks[] = { { 7, 6 }, { 5, 4 }, { 9, 8 }, { 13, 12 }, { 11, 10 } };
+#define NMARKS (int)(sizeof marks / sizeof *marks)
+
 static void write_series(FILE *f, const block *b, int index, bool key_only, bool *first)
 {
 	const char *x = key_only ? "1" : "($1 > 0 ? $1 : 0.5)";
-	fprintf(f, "%s$d%d using %s:%s with points pt 7 ps 0.45 lc %d title columnheader(2)",
-		*first ? "" : ", \\\n     ", index, x, key_only ? "(NaN)" : "2", b->doc + 1);
+	int m = b->doc % NMARKS;
+	fprintf(f, "%s$d%d using %s:%s with points pt %d ps 0.45 lc %d title columnheader(2)",
+		*first ? "" : ", \\\n     ", index, x, key_only ? "(NaN)" : "2", marks[m].dot,
+		b->doc + 1);
 	if (b->model)
-		fprintf(f, ", \\\n     $d%d using %s:%s with points pt 6 ps 1.1 lc %d "
-			"title columnheader(3)", index, x, key_only ? "(NaN)" : "3", b->doc + 1);
+		fprintf(f, ", \\\n     $d%d using %s:%s with points pt %d ps 1.1 lc %d "
+			"title columnheader(3)", index, x, key_only ? "(NaN)" : "3", marks[m].ring,
+			b->doc + 1);
 	*first = false;
 }
 
@@ -289,8 +312,9 @@ static void write_panels(FILE *f, const block *blocks, int nb, int ndocs, const 
 	}
 }
 
-/* The terminal, the grid of panels and the key in a strip below them. */
-static void write_layout(FILE *f, cb_plot_format fmt, int panels, int key_entries)
+/* The terminal, the grid of panels and the key in a strip below them; the title speaks of
+ * the model only when one is drawn (MODELS). */
+static void write_layout(FILE *f, cb_plot_format fmt, int panels, int key_entries, bool models)
 {
 	int cols = panels < 3 ? panels : 3, rows = (panels + cols - 1) / cols;
 	int key_h = 20 + KEY_LINE_H * key_entries;
@@ -298,12 +322,15 @@ static void write_layout(FILE *f, cb_plot_format fmt, int panels, int key_entrie
 	terminal_line(f, fmt, w, h);
 	/* Screen fractions: y tics at the left, titles at the top, x labels and the key below. */
 	fprintf(f, "set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
-		"slowdown against stride 1 (log2 axes): dots measured, rings the model' "
-		"margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n", rows, cols, 50.0 / w,
-		1 - 20.0 / w, (key_h + 50.0) / h, 1 - (TITLE_H + 20.0) / h, 70.0 / w, 95.0 / h);
+		"time per access against stride 1 (log2 axes)%s' "
+		"margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n", rows, cols,
+		models ? ": filled marks measured, open marks the model of each document" :
+		": measured", 70.0 / w, 1 - 20.0 / w, (key_h + 50.0) / h, 1 - (TITLE_H + 20.0) / h,
+		90.0 / w, 95.0 / h);
 	fprintf(f, "set key at screen 0.5,%.4f center top Left reverse font ',9' samplen 1\n",
 		(key_h - 10.0) / h);
-	fputs("set xlabel 'stride (elements)'\nset grid\n", f);
+	fputs("set xlabel 'stride (elements, log2)'\nset ylabel 'slowdown (x stride 1)'\n"
+	      "set grid\n", f);
 }
 
 cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int ndocs,
@@ -320,6 +347,9 @@ cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int 
 	extent x = { .lo = INFINITY, .hi = 0 };
 	int nb = write_blocks(f, rs, labels, ndocs, blocks, elem_used, &x);
 	int panels = 0, first_elem = -1, entries = 0;
+	bool models = false;
+	for (int b = 0; b < nb; b++)
+		models |= blocks[b].model;
 	for (int e = CB_NELEM - 1; e >= 0; e--)
 		if (elem_used[e]) {
 			panels++;
@@ -331,7 +361,7 @@ cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int 
 		entries += b < 0 ? 0 : 1 + blocks[b].model;
 	}
 	if (nb) {
-		write_layout(f, fmt, panels, entries);
+		write_layout(f, fmt, panels, entries, models);
 		write_axes(f, &x);
 		write_panels(f, blocks, nb, ndocs, elem_used);
 		fputs("unset multiplot\n", f);

@@ -16,6 +16,19 @@ typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF } cb_format;
 bool cb_format_parse(const char *s, cb_format *f);
 
 void cb_report_text(FILE *out, const cb_result *r);
+
+/* The width in columns that text output keeps to: 100 unless set (the CLI sets it from
+ * COLUMNS or the terminal), within CB_TEXT_WIDTH_MIN to _MAX. */
+#define CB_TEXT_WIDTH_DEFAULT 100
+#define CB_TEXT_WIDTH_MIN 40
+#define CB_TEXT_WIDTH_MAX 1000
+void cb_text_set_width(unsigned columns);
+unsigned cb_text_width(void);
+/* Writes TEXT with every line longer than the width broken at spaces; a continuation is
+ * indented under its label ("Why:        ..."), or by two more spaces than the line. */
+void cb_text_wrap(FILE *out, const char *text);
+/* The same without the labels: a continuation is indented as its line. */
+void cb_text_fill(FILE *out, const char *text);
 void cb_report_csv(FILE *out, const cb_result *r);
 
 /* Writes one CSV field: control characters escaped as \xNN, RFC 4180 quoting. */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The text report: the device and the run, then for each operation measured its verdict and
- * model, the stride tables, the advice. Lines are kept within 100 columns. */
+ * model, the stride tables, the advice. Lines are kept within the text width (cb_text_width:
+ * 100 columns unless the CLI says otherwise). */
 #include "config.h"
 #include "views/report.h"
 #include "views/report_parts.h"
 #include "core/analyze.h"
 #include "core/infer_quality.h"
 #include "core/advice.h"
+#include "core/fleet.h"
 #include "core/model.h"
 #include "core/util.h"
 
@@ -14,8 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COLUMNS 100
 #define LABEL 12
+
+static unsigned text_width = CB_TEXT_WIDTH_DEFAULT;
+
+void cb_text_set_width(unsigned columns)
+{
+	text_width = columns < CB_TEXT_WIDTH_MIN ? CB_TEXT_WIDTH_MIN :
+		     columns > CB_TEXT_WIDTH_MAX ? CB_TEXT_WIDTH_MAX : columns;
+}
+
+unsigned cb_text_width(void)
+{
+	return text_width;
+}
 
 void cb_report_put(FILE *out, const char *s, const char *dflt)
 {
@@ -213,14 +227,8 @@ static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *in
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!inf->elem_present[e])
 			continue;
-		/* Stride 1 as measured; the model's time for one pass when it was not. */
-		const cb_measurement *m = cb_find_stride(r, op, cb_elems[e].bytes, 1);
-		double t = m ? m->ns_per_access : NAN;
-		if (!isfinite(t) || t <= 0)
-			t = inf->best.t0[e] + inf->best.c[e];
-		double bytes = spc * r->device.subgroup_size * cb_elems[e].bytes;
 		fprintf(out, "%s %u B: %.0f", first ? "" : ",", cb_elems[e].bytes,
-			bytes / (t * (double)clk * 1e-3));
+			cb_conflict_free_bytes_per_clock(r, op, e));
 		first = false;
 	}
 	fprintf(out, " B (banks x width: %u B)\n", inf->best.geom.banks * inf->best.geom.width);
@@ -324,16 +332,15 @@ static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 	fit_lines(out, inf);
 }
 
-/* Writes TEXT with every line longer than COLUMNS broken at spaces; a continuation is indented
- * under the label ("Why:        ..."), or by two more spaces than the line. */
-static void wrap(FILE *out, const char *text)
+static void wrap_lines(FILE *out, const char *text, bool labels)
 {
+	const size_t columns = text_width;
 	for (const char *line = text; *line;) {
 		size_t len = strcspn(line, "\n"), lead = strspn(line, " ");
 		bool labelled = len > LABEL && lead == 0 && memchr(line, ':', LABEL) != NULL;
-		size_t cont = labelled ? LABEL : lead + 2, col = 0, at = 0;
-		while (len - at > COLUMNS - col) {
-			size_t cut = at + COLUMNS - col;
+		size_t cont = !labels ? lead : labelled ? LABEL : lead + 2, col = 0, at = 0;
+		while (len - at > columns - col) {
+			size_t cut = at + columns - col;
 			while (cut > at && line[cut] != ' ')
 				cut--;
 			if (cut == at)
@@ -345,6 +352,16 @@ static void wrap(FILE *out, const char *text)
 		fprintf(out, "%.*s\n", (int)(len - at), line + at);
 		line += len + (line[len] == '\n');
 	}
+}
+
+void cb_text_wrap(FILE *out, const char *text)
+{
+	wrap_lines(out, text, true);
+}
+
+void cb_text_fill(FILE *out, const char *text)
+{
+	wrap_lines(out, text, false);
 }
 
 void cb_report_text(FILE *out, const cb_result *r)
@@ -370,6 +387,6 @@ void cb_report_text(FILE *out, const cb_result *r)
 		cb_report_strides(m, r, (cb_op)op);
 	cb_report_advice(m, r);
 	fclose(m);
-	wrap(out, text);
+	cb_text_wrap(out, text);
 	free(text);
 }

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "core/fleet.h"
+#include "core/infer_quality.h"
+#include "core/stats.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double cb_conflict_free_bytes_per_clock(const cb_result *r, cb_op op, int e)
+{
+	long long clk = r->device.max_clock_mhz;
+	double spc = r->run.subgroups_per_cu;
+	const cb_inference *inf = &r->inference[op];
+	if (e < 0 || e >= CB_NELEM || clk == CB_UNSET || clk <= 0 || !isfinite(spc) || !(spc > 0) ||
+	    !r->run.regime || strcmp(r->run.regime, "throughput") != 0)
+		return NAN;
+	/* Stride 1 as measured; the model's time for one pass when it was not. */
+	const cb_measurement *m = cb_find_stride(r, op, cb_elems[e].bytes, 1);
+	double t = m ? m->ns_per_access : NAN;
+	if (!isfinite(t) || t <= 0)
+		t = inf->best.t0[e] + inf->best.c[e];
+	if (!isfinite(t) || t <= 0)
+		return NAN;
+	return spc * r->device.subgroup_size * cb_elems[e].bytes / (t * (double)clk * 1e-3);
+}
+
+double cb_fleet_figure(const cb_result *r, int figure)
+{
+	const cb_inference *inf = &r->inference[CB_OP_LOAD];
+	if (figure == CB_FLEET_COST)
+		return inf->status == CB_BANKED ? inf->cost_per_pass_ns : NAN;
+	int e = cb_elem_index(4);
+	return inf->elem_present[e] ? cb_conflict_free_bytes_per_clock(r, CB_OP_LOAD, e) : NAN;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The same verdict and, when banked, the same model (geometry and lanes per pass). */
+static bool same_model(const cb_inference *a, const cb_inference *b)
+{
+	if (a->status != b->status)
+		return false;
+	if (a->status != CB_BANKED)
+		return true;
+	if (!cb_geometry_equal(&a->best.geom, &b->best.geom) ||
+	    a->broadcast_known != b->broadcast_known)
+		return false;
+	for (int e = 0; e < CB_NELEM; e++)
+		if (a->elem_present[e] != b->elem_present[e] ||
+		    (a->elem_present[e] && a->best.lanes_per_pass[e] != b->best.lanes_per_pass[e]))
+			return false;
+	return true;
+}
+
+bool cb_fleet_identical(const cb_result *a, const cb_result *b)
+{
+	if (!same_string(a->device.name, b->device.name) ||
+	    !same_string(a->device.driver_version, b->device.driver_version) ||
+	    !same_string(a->run.regime, b->run.regime) ||
+	    a->device.subgroup_size != b->device.subgroup_size)
+		return false;
+	for (int op = 0; op < CB_NOPS; op++)
+		if (a->op_present[op] != b->op_present[op] ||
+		    ((a->op_present[op] || op == CB_OP_LOAD) &&
+		     !same_model(&a->inference[op], &b->inference[op])))
+			return false;
+	return true;
+}
+
+/* The median and robust relative spread of figure K over the group (NAN: none has it). */
+static void group_stats(const cb_result *const *rs, cb_fleet_group *g, int k, double *buf)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		double v = cb_fleet_figure(rs[g->members[i]], k);
+		if (isfinite(v))
+			buf[n++] = v;
+	}
+	g->median[k] = g->spread[k] = NAN;
+	if (!n)
+		return;
+	double med = cb_median(buf, n);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = fabs(buf[i] - med);
+	g->median[k] = med;
+	g->spread[k] = med > 0 && n > 1 ? 1.4826 * cb_median(buf, n) / med : NAN;
+}
+
+/* The outliers of group GI (at least 3 members). */
+static void find_outliers(const cb_result *const *rs, cb_fleet *f, size_t gi)
+{
+	cb_fleet_group *g = &f->groups[gi];
+	if (g->n < 3)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		const cb_result *r = rs[g->members[i]];
+		const cb_fit_quality *q = &r->inference[CB_OP_LOAD].quality;
+		double noise = q->noise_known && isfinite(q->noise) ? q->noise : 0;
+		bool named = false;
+		for (int k = 0; k < CB_FLEET_NMETRICS; k++) {
+			double v = cb_fleet_figure(r, k), med = g->median[k];
+			if (!isfinite(v) || !isfinite(med) || !(med > 0))
+				continue;
+			double allowed = fmax(fmax(4 * g->spread[k], 3 * noise), CB_MODEL_ALLOWANCE);
+			double dev = v / med - 1;
+			if (fabs(dev) <= allowed)
+				continue;
+			f->outliers = cb_xrealloc(f->outliers, (f->noutliers + 1) * sizeof *f->outliers);
+			f->outliers[f->noutliers++] = (cb_fleet_outlier){ g->members[i], gi, k, v, med,
+									  dev, allowed };
+			named = true;
+		}
+		g->noutliers += named;
+	}
+}
+
+void cb_fleet_build(const cb_result *const *rs, size_t n, cb_fleet *f)
+{
+	memset(f, 0, sizeof *f);
+	f->groups = cb_xcalloc(n + 1, sizeof *f->groups);
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		while (g < f->ngroups && !cb_fleet_identical(rs[f->groups[g].members[0]], rs[i]))
+			g++;
+		cb_fleet_group *grp = &f->groups[g];
+		f->ngroups += g == f->ngroups;
+		/* Capacity doubles at every power of two. */
+		if ((grp->n & (grp->n - 1)) == 0)
+			grp->members = cb_xrealloc(grp->members, (grp->n ? 2 * grp->n : 1) *
+						   sizeof *grp->members);
+		grp->members[grp->n++] = i;
+	}
+	double *buf = cb_xcalloc(n + 1, sizeof *buf);
+	for (size_t g = 0; g < f->ngroups; g++) {
+		for (int k = 0; k < CB_FLEET_NMETRICS; k++)
+			group_stats(rs, &f->groups[g], k, buf);
+		find_outliers(rs, f, g);
+	}
+	free(buf);
+}
+
+void cb_fleet_free(cb_fleet *f)
+{
+	for (size_t g = 0; g < f->ngroups; g++)
+		free(f->groups[g].members);
+	free(f->groups);
+	free(f->outliers);
+	memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* A fleet in compare: identical devices (same name, driver, regime, sub-group and measured
+ * model of every op) grouped, with the spread of their cost per pass and conflict-free
+ * throughput, and the devices more than the noise away from their identical siblings. */
+#ifndef CB_FLEET_H
+#define CB_FLEET_H
+
+#include "core/result.h"
+
+#include <stddef.h>
+
+/* The figures compared within a group: the loads' cost per pass (ns) and the conflict-free
+ * throughput of 4-byte loads (bytes per compute unit per clock). */
+enum { CB_FLEET_COST, CB_FLEET_THROUGHPUT, CB_FLEET_NMETRICS };
+
+typedef struct {
+	size_t *members;           /* document indices, in the order given */
+	size_t n;
+	double median[CB_FLEET_NMETRICS];  /* NAN when no member has the figure */
+	double spread[CB_FLEET_NMETRICS];  /* robust relative spread, 1.4826 x MAD / median (NAN
+					    * with fewer than 2 values) */
+	size_t noutliers;
+} cb_fleet_group;
+
+typedef struct {
+	size_t doc, group;
+	int metric;                /* CB_FLEET_COST or CB_FLEET_THROUGHPUT */
+	double value, median;
+	double deviation;          /* value / median - 1 */
+	double allowed;            /* the relative distance beyond which a device is named */
+} cb_fleet_outlier;
+
+typedef struct {
+	cb_fleet_group *groups;    /* in the order of their first member */
+	size_t ngroups;
+	cb_fleet_outlier *outliers; /* by group, then document, then metric */
+	size_t noutliers;
+} cb_fleet;
+
+/* Groups N analyzed results. Outliers are named only in groups of 3 or more, where one
+ * device's figure is further from the group's median than the largest of: 4 robust standard
+ * deviations of the group (1.4826 x MAD), 3 times the device's own measurement noise, and the
+ * 2% model allowance. */
+void cb_fleet_build(const cb_result *const *rs, size_t n, cb_fleet *f);
+void cb_fleet_free(cb_fleet *f);
+
+/* Are A and B identical devices (the grouping rule)? */
+bool cb_fleet_identical(const cb_result *a, const cb_result *b);
+
+/* FIGURE of R (NAN when it has none): cost per pass in ns of the loads' banked model, or the
+ * conflict-free throughput of ELEM_INDEX-size accesses of OP in bytes per compute unit per
+ * clock at the maximum clock (throughput regime only). */
+double cb_fleet_figure(const cb_result *r, int figure);
+double cb_conflict_free_bytes_per_clock(const cb_result *r, cb_op op, int elem_index);
+
+#endif
