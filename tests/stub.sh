@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..75"
+echo "1..77"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -101,6 +101,11 @@ expect "a build failure shows the driver's log" 4 "stub: error: the build fails 
 expect "wrong kernel results fail verification" 4 "verification failed for the baseline" \
 	CBSTUB_FAULT=wrong-result -- --quick -o "$TMP/f7.json"
 no_file "$TMP/f7.json" "no output after a verification failure"
+expect "a transpose variant with a wrong result is named and not timed; the others are" 0 \
+	"transpose check: the swizzled 4-byte 32x32 tile gives a wrong result; it is not timed" \
+	CBSTUB_FAULT=wrong-transpose -- --ops load -o "$TMP/wt.json"
+check_wt() { grep -q '"variant": "padded"' "$TMP/wt.json" && [ "$(grep -c '"verified": false' "$TMP/wt.json")" -ge 2 ]; }
+if check_wt; then ok "the document records both: padded verified, swizzled not"; else notok "the document records both: padded verified, swizzled not"; fi
 
 # The timer check, chains the device cuts short, pinned and checked sub-group sizes.
 expect "events that read START 2, END 3 are not trusted: the host clock times" 0 \

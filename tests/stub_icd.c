@@ -29,6 +29,7 @@
  *                                   zero-time       every event has END == START
  *                                   build           clBuildProgram fails with a log
  *                                   wrong-result    results are off by one
+ *                                   wrong-transpose the swizzled transpose's result is wrong
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
  *                                   slow            every wait takes 20 ms (signal tests)
@@ -611,6 +612,10 @@ static cl_int transpose(cl_kernel k, cl_event *ev)
 					       k->in->data + (y * n + x) * E, E);
 	k->done = true; /* the same again until an argument or the input changes */
 	k->done_gen = k->in->gen;
+	if (fault_is("wrong-transpose") && k->variant == 2) {
+		k->out->data[E] ^= 1; /* the swizzled tile misplaces one bit */
+		k->done = false;
+	}
 	uint32_t lanes[CB_MAX_LANES];
 	for (unsigned l = 0; l < S; l++) {
 		unsigned r = l % T, c = k->variant == 2 ? 0u ^ ((r >> p->shift) & p->xmask) : 0;

@@ -29,6 +29,8 @@ typedef struct {
 	cb_ocl_buffer *in, *out;
 	size_t n;                   /* matrix order */
 	void *host_in, *host_out;
+	void *host_ref;             /* a variant's output that was the transpose of this input */
+	bool ref_valid;
 	cb_ocl_program *prog;
 } tctx;
 
@@ -65,7 +67,9 @@ static unsigned make_configs(const cb_result *r, bool quick, config *out)
 static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *info,
 		      cb_error *err)
 {
-	t->n = info->type & CL_DEVICE_TYPE_CPU ? 1024 : 4096;
+	/* 2048 x 2048 on a GPU (16 or 32 MB a matrix): long enough launches, and a check that
+	 * takes a fraction of a second of host time to verify */
+	t->n = info->type & CL_DEVICE_TYPE_CPU ? 1024 : 2048;
 	if (t->o->quick)
 		t->n /= 2;
 	cb_ocl_opts oo = { t->o->kernel_dir, t->o->build_options, t->o->notify, !t->o->event_timer };
@@ -90,12 +94,14 @@ static void close_ctx(tctx *t)
 	cb_ocl_close(t->ocl);
 	free(t->host_in);
 	free(t->host_out);
+	free(t->host_ref);
 }
 
 /* The input of element size E: element i is a hash of i, so a misplaced element shows. */
 static cb_rc upload(tctx *t, unsigned elem, cb_error *err)
 {
 	size_t count = t->n * t->n;
+	t->ref_valid = false;
 	for (size_t i = 0; i < count; i++) {
 		uint32_t h = (uint32_t)i * 2654435761u;
 		if (elem == 4)
@@ -155,7 +161,18 @@ static cb_rc verify(tctx *t, const config *c, int v, bool *ok, double *ns, cb_er
 	rc = cb_ocl_buffer_read(t->ocl, t->out, t->host_out, count * E, err);
 	if (rc != CB_OK)
 		return rc;
+	/* The same bytes as a variant already verified are the transpose too: one sequential
+	 * comparison instead of another column walk of the whole matrix. */
+	if (t->ref_valid && memcmp(t->host_out, t->host_ref, count * E) == 0) {
+		*ok = true;
+		return CB_OK;
+	}
 	*ok = is_transpose(t->host_in, t->host_out, t->n, E);
+	if (*ok && !t->host_ref)
+		t->host_ref = cb_xmalloc(t->n * t->n * 8);
+	if (*ok && !t->ref_valid)
+		memcpy(t->host_ref, t->host_out, count * E);
+	t->ref_valid |= *ok;
 	return CB_OK;
 }
 
