@@ -33,6 +33,12 @@ static cb_scan_rc poll_stop(scanner *s, size_t p)
 	return cb_check_interrupt(s->err) == CB_OK ? CB_SCAN_OK : CB_SCAN_STOPPED;
 }
 
+static bool structural(unsigned char c)
+{
+	/* '"' 0x22, '[' 0x5b, ']' 0x5d, '{' 0x7b, '}' 0x7d */
+	return c == '"' || ((c | 0x20) == 0x7b) || ((c | 0x20) == 0x7d);
+}
+
 /* *END: just past the string that starts at P (a '"'). */
 static cb_scan_rc skip_string(scanner *s, size_t p, size_t *end)
 {
@@ -70,6 +76,11 @@ static cb_scan_rc skip_value(scanner *s, size_t p, unsigned depth, size_t *end)
 	}
 	unsigned open = 0;
 	while (p < s->len) {
+		/* Most bytes are none of '"', '[', ']', '{', '}': passed in a tight loop. */
+		while (p < s->len && !structural((unsigned char)s->t[p]))
+			p++;
+		if (p >= s->len)
+			break;
 		char c = s->t[p];
 		if (c == '"') {
 			cb_scan_rc rc = skip_string(s, p, &p);
