@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the document codec and what reads a document: parse and validate, and
- * for valid documents write them back (the text must read again, unchanged), predict's model
+ * for valid documents write them back (the text must read again, unchanged; parsed whole, not a
+ * piece at a time, they must read the same), predict's model
  * reader, the analysis, both reports, and plot's gnuplot program, which must not carry a byte
  * of the document outside its quoted data. Build and run (see tests/README.md):
  *   ./configure CC=clang --enable-fuzzing && make tests/fuzz_doc
@@ -63,13 +64,33 @@ static void check_plot(cb_result *r)
 	free(b);
 }
 
+/* The reader parses a document a piece at a time; parsed whole it must read the same. */
+static void check_whole(const uint8_t *data, size_t size, cb_rc rc, const char *text)
+{
+	cb_result w;
+	cb_error err;
+	cb_rc wrc = cb_doc_parse((const char *)data, size, CB_DOC_WHOLE, &w, &err);
+	if ((wrc == CB_OK) != (rc == CB_OK))
+		abort(); /* one way reads what the other refuses */
+	if (wrc != CB_OK)
+		return;
+	char *wt = cb_doc_write(&w);
+	if (strcmp(wt, text) != 0)
+		abort();
+	free(wt);
+	cb_result_free(&w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	cb_result r;
 	cb_error err;
-	if (cb_doc_parse((const char *)data, size, 0, &r, &err) != CB_OK)
+	if (cb_doc_parse((const char *)data, size, 0, &r, &err) != CB_OK) {
+		check_whole(data, size, CB_ERR_INPUT, NULL);
 		return 0;
+	}
 	char *text = cb_doc_write(&r);
+	check_whole(data, size, CB_OK, text);
 	cb_result back;
 	if (cb_doc_parse(text, strlen(text), 0, &back, &err) != CB_OK)
 		abort(); /* what clbanks writes, it must read */

@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..106"
+echo "1..111"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -504,3 +504,76 @@ assert "C1 controls and bidi overrides are escaped in compare" \
 expect "--regime latency --ops store warns that a store chain has no dependency to time" 0 \
 	"warning: --regime latency with stores: a store chain has no dependency to time" \
 	$STUB "$CLBANKS" --regime latency --ops store --quick -o "$TMP/lat-store.json"
+
+# issue 23.10: a large document is parsed a piece at a time: a signal ends the parse at once,
+# and memory is the text and the result, not jansson's whole tree (7x the text).
+# large K OUT: the H200's document with its measurements K times (40 MB for K = 36)
+large() {
+	awk -v k="$1" '
+		!inm && $0 == " \"measurements\": [" { print; inm = 1; next }
+		inm == 1 && $0 == " ]," { inm = 2 }
+		inm == 1 { body[++nb] = $0; next }
+		inm == 2 { rest[++nr] = $0; next }
+		{ print }
+		END {
+			for (r = 1; r <= k; r++)
+				for (i = 1; i <= nb; i++)
+					print (i == nb && r < k) ? body[i] "," : body[i]
+			for (i = 1; i <= nr; i++)
+				print rest[i]
+		}' "$H200" > "$2"
+}
+large 36 "$TMP/large.json"
+# A build whose malloc is its own (sanitizers) neither runs under an address-space limit nor
+# grows its heap with brk(); valgrind does neither either.
+plain_malloc=no
+if [ -z "${CLBANKS_VALGRIND:-}" ] && sh -c 'ulimit -v 80000 && exec "$0" --version' "$CLBANKS" >/dev/null 2>&1; then
+	plain_malloc=yes
+fi
+if [ $plain_malloc = yes ]; then
+	expect "a 40 MB document is read within 160 MB of address space (before: 300 MB)" 0 \
+		"conflict-free" sh -c "ulimit -v 160000; exec \"\$0\" predict --model \"\$1\" --elem-bytes 4 --stride 1" \
+		"$CLBANKS" "$TMP/large.json"
+else
+	skip "a 40 MB document is read within 160 MB of address space" "sanitizers or valgrind"
+fi
+if [ $plain_malloc = yes ] && [ $have_strace = yes ]; then
+	# The SIGINT is sent from inside the parse, by strace, at the 30th growth of the heap after
+	# the document was read (no timing: the Kth close() is the document's, counted in a run
+	# on the small document; a run killed there counts the heap's growths up to it). What
+	# clbanks does after the signal is counted in memory calls: before, it parsed on to the
+	# end (some 1600 brk() calls for this document); now it stops within a piece.
+	predict_large() { # DOC STRACE-ARGS...
+		d=$1
+		shift
+		strace "$@" "$CLBANKS" predict --model "$d" --elem-bytes 4 --stride 1 >"$TMP/out" 2>&1 </dev/null
+	}
+	predict_large "$H200" -o "$TMP/t0" -e trace=openat,close
+	k=$(awk -v doc="\"$H200\"" 'index($0, doc) && /^openat/ { fd = $NF; next }
+		/^close\(/ { n++; if (fd != "" && index($0, "close(" fd ")") == 1) { print n; exit } }' "$TMP/t0")
+	predict_large "$TMP/large.json" -o "$TMP/t1" -e trace=brk,close -e inject=close:signal=SIGKILL:when=${k:-1}
+	b=$(grep -c '^brk(' "$TMP/t1")
+	predict_large "$TMP/large.json" -o "$TMP/t2" -e trace=brk,mmap,munmap,mremap \
+		-e inject=brk:signal=SIGINT:when=$((b + 30))
+	got=$?
+	after=$(awk '/^--- SIGINT/ { s = 1; next } s && /^(brk|mmap|munmap|mremap)\(/ { n++ } END { print n + 0 }' "$TMP/t2")
+	assert "a SIGINT inside the parse of a 40 MB document: exit 130, said so, no answer (exit $got)" \
+		sh -c "[ $got -eq 130 ] && grep -q 'interrupted by SIGINT' '$TMP/out' && ! grep -q 'pass' '$TMP/out'"
+	assert "and the parse stops at once: $after memory calls after the signal (at most 20)" \
+		sh -c "grep -q '^--- SIGINT' '$TMP/t2' && [ $after -le 20 ]"
+else
+	skip "a SIGINT inside the parse of a 40 MB document" "no strace, sanitizers or valgrind"
+	skip "and the parse stops at once" "no strace, sanitizers or valgrind"
+fi
+rm -f "$TMP/large.json" "$TMP/t0" "$TMP/t1" "$TMP/t2"
+# issue 23.11: a UTF-8 byte order mark before a document is ignored (before: "invalid JSON:
+# '[' or '{' expected near '\ufeff'").
+{ printf '\357\273\277'; cat "$H200"; } > "$TMP/bom.json"
+expect "a document that starts with a UTF-8 byte order mark is read" 0 "Result: +banked, 32 banks" \
+	"$CLBANKS" analyze "$TMP/bom.json"
+# issue 23.11: the CSV of measurements without "params" (UBSan, before: memcpy from NULL in
+# report_csv.c; the sanitizer build fails this case, halt_on_error).
+awk '/^   "params": \{/ { skip = 1; next } skip { if ($0 ~ /^   \},?$/) skip = 0; next } { print }' \
+	"$H200" > "$TMP/noparams.json"
+expect "the CSV of measurements without params has an empty params column" 0 \
+	"^1,NVIDIA H200,throughput,0,stride,load,1,,265" "$CLBANKS" analyze "$TMP/noparams.json" --format csv

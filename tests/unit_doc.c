@@ -6,6 +6,7 @@
 #include "core/util.h"
 #include "tap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,139 @@ static void bad(const char *text, const char *want, const char *what)
 #define HEAD "{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":4},"
 #define HEAD2 "{\"format\":\"clbanks\",\"format_version\":2,\"device\":{\"subgroup_size\":4},"
 
+/* Parsed a piece at a time (the default) and whole (CB_DOC_WHOLE): the same verdict, the same
+ * message when refused, the same document written back when read. */
+static void both_ways(const char *text, size_t len, bool want_ok, const char *what)
+{
+	cb_result a, b;
+	cb_error ea, eb;
+	cb_error_clear(&ea);
+	cb_error_clear(&eb);
+	cb_rc ra = cb_doc_parse(text, len, 0, &a, &ea);
+	cb_rc rb = cb_doc_parse(text, len, CB_DOC_WHOLE, &b, &eb);
+	bool same = ra == rb && (ra == CB_OK) == want_ok;
+	if (same && ra == CB_OK) {
+		char *ta = cb_doc_write(&a), *tb = cb_doc_write(&b);
+		same = strcmp(ta, tb) == 0;
+		free(ta);
+		free(tb);
+	} else if (same) {
+		same = strcmp(ea.text, eb.text) == 0;
+	}
+	tap_ok(same, "in pieces and whole alike: %s (%s)", what, ra == CB_OK ? "read" : ea.text);
+	if (ra == CB_OK)
+		cb_result_free(&a);
+	if (rb == CB_OK)
+		cb_result_free(&b);
+}
+
+static void both(const char *text, bool want_ok, const char *what)
+{
+	both_ways(text, strlen(text), want_ok, what);
+}
+
+/* "{... "measurements": [{... "x": [[[...]]] ...}]}" with LEVELS arrays under "x". */
+static char *deep(unsigned levels)
+{
+	const char *head = HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,"
+		"\"lanes\":[0,4,8,12],\"ns_per_access\":1,\"x\":";
+	size_t hl = strlen(head);
+	char *t = cb_xmalloc(hl + 2 * levels + 8);
+	memcpy(t, head, hl);
+	memset(t + hl, '[', levels);
+	memset(t + hl + levels, ']', levels);
+	strcpy(t + hl + 2 * levels, "}]}");
+	return t;
+}
+
+static char *read_text(const char *rel, size_t *len)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", top ? top : ".", rel);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *t = cb_xmalloc(4 << 20);
+	*len = fread(t, 1, (4 << 20) - 1, f);
+	t[*len] = '\0';
+	fclose(f);
+	return t;
+}
+
+/* Issue 23.10 and 23.11: the piecewise reader reads what the whole-tree reader reads. */
+static void pieces(void)
+{
+#define M1 "{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}"
+	both(HEAD "\"measurements\":[" M1 "," M1 "]}", true, "a small document");
+	both("{\"measurements\":[" M1 "],\"device\":{\"subgroup_size\":4},\"format_version\":1,"
+	     "\"format\":\"clbanks\"}", true, "measurements before the header");
+	both(HEAD "\"measurement\\u0073\":[" M1 "]}", true, "a key written with an escape");
+	both(" \r\n\t" HEAD " \"measurements\" :\n[ " M1 " ,\t" M1 " ]\r\n}\n ", true,
+	     "whitespace around every piece");
+	both("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":4,"
+	     "\"name\":\"a\\\"]}[{\\\\\"},\"measurements\":[" M1 "]}", true,
+	     "a name holding quotes, brackets and backslashes");
+	both(HEAD "\"measurements\":[" M1 "],\"measurements\":[" M1 "]}", false,
+	     "measurements twice");
+	both(HEAD "\"format\":\"clbanks\",\"measurements\":[" M1 "]}", false, "format twice");
+	both(HEAD "\"measurements\":{},\"measurements\":[" M1 "]}", false,
+	     "measurements twice, first an object");
+	both(HEAD "\"measurements\":[" M1 "]} x", false, "text after the document");
+	both(HEAD "\"measurements\":[" M1 ",]}", false, "a comma before the bracket");
+	both(HEAD "\"measurements\":[" M1 " " M1 "]}", false, "no comma between measurements");
+	both(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
+	     "\"ns_per_access\":1,\"op\":\"load\"}]}", false, "a key twice inside a measurement");
+	both(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
+	     "\"ns_per_access\":1e999}]}", false, "a number too large inside a measurement");
+	both(HEAD "\"measurements\":[" M1 "," M1 "]", false, "no closing brace");
+	both(HEAD "\"measurements\":[" M1 ", {\"op\":\"lo", false, "cut inside a string");
+	both(HEAD "\"measurements\":[{]}", false, "brackets that do not match");
+	both("{}", false, "an empty object");
+	both("[]", false, "an array");
+	both("{1:2}", false, "a key that is not a string");
+	both("{\"a\\u0000\":1}", false, "a key holding NUL");
+	both(HEAD "\"measurements\":[" M1 "],\"run\":\"\\ud800\"}", false, "a lone surrogate");
+	both(HEAD "\"measurements\":[]}", false, "no measurements");
+	char *t = deep(2045);
+	both(t, true, "nested to jansson's depth limit (2048)");
+	free(t);
+	t = deep(2046);
+	both(t, false, "nested one level beyond it");
+	free(t);
+	size_t len = 0;
+	char *h200 = read_text("results/nvidia/h200.json", &len);
+	tap_ok(h200 != NULL, "results/nvidia/h200.json opens");
+	if (h200) {
+		both_ways(h200, len, true, "results/nvidia/h200.json");
+		char *bom = cb_xmalloc(len + 4);
+		memcpy(bom, "\xef\xbb\xbf", 3);
+		memcpy(bom + 3, h200, len + 1);
+		cb_result a, b;
+		cb_error e;
+		bool ok = cb_doc_parse(bom, len + 3, 0, &a, &e) == CB_OK;
+		if (ok && cb_doc_parse(h200, len, 0, &b, &e) == CB_OK) {
+			char *ta = cb_doc_write(&a), *tb = cb_doc_write(&b);
+			ok = strcmp(ta, tb) == 0;
+			free(ta);
+			free(tb);
+			cb_result_free(&b);
+		}
+		if (ok)
+			cb_result_free(&a);
+		tap_ok(ok, "a UTF-8 byte order mark before the document is ignored");
+		both_ways(bom, len + 3, true, "the same with a byte order mark");
+		free(bom);
+		bad("\xef\xbb\xbf\xef\xbb\xbf{}", "near '\xef\xbb\xbf'",
+		    "two byte order marks: the second is no JSON");
+		free(h200);
+	}
+#undef M1
+}
+
 int main(void)
 {
+	pieces();
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
 	bad("{\"format\":\"clbanks\",\"format_version\":3}", "unsupported format_version 3", "future version");

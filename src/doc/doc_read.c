@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "doc/doc.h"
+#include "doc/doc_scan.h"
 #include "doc/doc_tables.h"
 #include "doc/fields.h"
 #include "core/readfile.h"
@@ -290,23 +291,49 @@ static cb_rc read_measurement(reader *rd, json_t *jm, size_t i, cb_measurement *
 	return CB_OK;
 }
 
-static cb_rc read_measurements(reader *rd, json_t *doc, cb_result *r)
+/* Where the measurements come from: the parsed document's array, or (a large document read
+ * a piece at a time) the spans of its elements, each parsed when it is read and released. */
+typedef struct {
+	json_t *array;
+	bool streamed;  /* else ARRAY */
+	const char *text;
+	cb_span *spans;
+	size_t n;
+	bool odd;  /* a span is not JSON: the whole document is parsed instead, for the message */
+} ms_source;
+
+static json_t *load_span(const char *text, size_t len, size_t flags, json_error_t *jerr,
+			 cb_error *err, bool *stopped);
+
+static cb_rc read_measurements(reader *rd, ms_source *src, cb_result *r)
 {
-	json_t *ms = json_object_get(doc, "measurements");
-	if (!json_is_array(ms))
-		return fail(rd, "\"measurements\" is missing or not an array");
-	if (json_array_size(ms) == 0)
+	size_t n = src->streamed ? src->n : json_array_size(src->array);
+	if (n == 0)
 		return fail(rd, "\"measurements\" is empty");
-	if (json_array_size(ms) > CB_DOC_MAX_MEASUREMENTS)
-		return fail(rd, "too many measurements (%zu; at most %d)", json_array_size(ms),
-			    CB_DOC_MAX_MEASUREMENTS);
-	r->ms = cb_xcalloc(json_array_size(ms), sizeof *r->ms);
-	for (size_t i = 0; i < json_array_size(ms); i++) {
-		if (i % 1024 == 0 && cb_check_interrupt(rd->err) != CB_OK)
+	if (n > CB_DOC_MAX_MEASUREMENTS)
+		return fail(rd, "too many measurements (%zu; at most %d)", n, CB_DOC_MAX_MEASUREMENTS);
+	r->ms = cb_xcalloc(n, sizeof *r->ms);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 64 == 0 && cb_check_interrupt(rd->err) != CB_OK)
 			return CB_ERR_INTERRUPTED;
+		json_t *jm = src->streamed ? NULL : json_incref(json_array_get(src->array, i));
+		if (src->streamed) {
+			json_error_t jerr;
+			bool stopped = false;
+			jm = load_span(src->text + src->spans[i].at, src->spans[i].len,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr, rd->err, &stopped);
+			if (stopped)
+				return CB_ERR_INTERRUPTED;
+			if (!jm) {
+				src->odd = true;
+				return CB_ERR_INPUT;
+			}
+		}
 		cb_measurement *m = &r->ms[r->nms++];
 		cb_measurement_init(m);
-		if (read_measurement(rd, json_array_get(ms, i), i, m) != CB_OK)
+		cb_rc rc = read_measurement(rd, jm, i, m);
+		json_decref(jm);
+		if (rc != CB_OK)
 			return rd->err->rc;
 	}
 	return CB_OK;
@@ -638,8 +665,9 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 	return CB_OK;
 }
 
-/* The body of cb_doc_parse after JSON parsing. */
-static cb_rc convert(reader *rd, json_t *doc, cb_result *r)
+/* The body of cb_doc_parse after JSON parsing: DOC holds every member but, when SRC is
+ * streamed, the measurements. */
+static cb_rc convert(reader *rd, json_t *doc, ms_source *src, cb_result *r)
 {
 	if (read_header(rd, doc, r) != CB_OK)
 		return CB_ERR_INPUT;
@@ -658,7 +686,12 @@ static cb_rc convert(reader *rd, json_t *doc, cb_result *r)
 		if (json_integer_value(lm) < rd->local_limit)
 			rd->local_limit = json_integer_value(lm);
 	}
-	if (read_measurements(rd, doc, r) != CB_OK)
+	if (!src->streamed) {
+		src->array = json_object_get(doc, "measurements");
+		if (!json_is_array(src->array))
+			return fail(rd, "\"measurements\" is missing or not an array");
+	}
+	if (read_measurements(rd, src, r) != CB_OK)
 		return rd->err->rc;
 	return read_meta(rd, doc, r);
 }
@@ -674,27 +707,149 @@ static void *json_alloc(size_t n)
 	return p;
 }
 
+/* A span handed to jansson a buffer at a time (1 KiB), the stop signal looked at before each. */
+typedef struct {
+	const char *p;
+	size_t left;
+	bool stopped;
+} feed;
+
+static size_t feed_piece(void *buf, size_t size, void *arg)
+{
+	feed *f = arg;
+	if (cb_stop_signal) {
+		f->stopped = true;
+		return (size_t)-1;
+	}
+	size_t n = f->left < size ? f->left : size;
+	memcpy(buf, f->p, n);
+	f->p += n;
+	f->left -= n;
+	return n;
+}
+
+/* TEXT[0 .. LEN) parsed; NULL with *STOPPED set (and the interruption recorded in ERR) when a
+ * stop signal came, or NULL with JERR. */
+static json_t *load_span(const char *text, size_t len, size_t flags, json_error_t *jerr,
+			 cb_error *err, bool *stopped)
+{
+	feed f = { text, len, false };
+	json_t *v = json_load_callback(feed_piece, &f, flags, jerr);
+	if (f.stopped) {
+		json_decref(v);
+		cb_check_interrupt(err);
+		*stopped = true;
+		return NULL;
+	}
+	return v;
+}
+
+/* Adds the member K: V of the top-level object to DOC, or, for an array of measurements, its
+ * elements' spans to SRC. *ODD when a piece is not JSON or a key repeats. */
+static cb_rc add_member(reader *rd, json_t *doc, const char *text, cb_span k, cb_span v,
+			ms_source *src, bool *odd)
+{
+	json_error_t jerr;
+	bool stopped = false;
+	json_t *key = load_span(text + k.at, k.len, JSON_DECODE_ANY, &jerr, rd->err, &stopped);
+	if (stopped)
+		return CB_ERR_INTERRUPTED;
+	const char *name = json_string_value(key);
+	bool is_ms = name && strcmp(name, "measurements") == 0;
+	cb_rc rc = CB_ERR_INPUT;
+	if (!name || json_object_get(doc, name) || (is_ms && src->streamed)) {
+		*odd = true; /* jansson names the duplicate key */
+	} else if (is_ms && text[v.at] == '[') {
+		cb_scan_rc sc = cb_scan_array(text, v, &src->spans, &src->n, rd->err);
+		src->streamed = sc == CB_SCAN_OK;
+		*odd = sc == CB_SCAN_ODD;
+		rc = sc == CB_SCAN_OK ? CB_OK : sc == CB_SCAN_ODD ? CB_ERR_INPUT : CB_ERR_INTERRUPTED;
+	} else {
+		json_t *val = load_span(text + v.at, v.len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+					&jerr, rd->err, &stopped);
+		*odd = !val && !stopped;
+		rc = stopped ? CB_ERR_INTERRUPTED : val ? CB_OK : CB_ERR_INPUT;
+		if (val)
+			json_object_set_new_nocheck(doc, name, val);
+	}
+	json_decref(key);
+	return rc;
+}
+
+/* A document whose top level is an object, parsed a member at a time and its measurements
+ * one at a time, so that the whole tree never exists and a stop signal is seen within a
+ * piece. *ODD when the text is not such an object or a piece is not JSON: then the caller
+ * parses the whole text, and jansson says what is wrong where. */
+static cb_rc parse_pieces(reader *rd, const char *text, size_t len, cb_result *r, bool *odd)
+{
+	cb_span *keys, *vals;
+	size_t n;
+	cb_scan_rc sc = cb_scan_object(text, len, JSON_PARSER_MAX_DEPTH, &keys, &vals, &n, rd->err);
+	if (sc != CB_SCAN_OK) {
+		*odd = sc == CB_SCAN_ODD;
+		return sc == CB_SCAN_ODD ? CB_ERR_INPUT : CB_ERR_INTERRUPTED;
+	}
+	json_t *doc = json_object();
+	ms_source src = { .text = text };
+	cb_rc rc = CB_OK;
+	for (size_t i = 0; i < n && rc == CB_OK; i++)
+		rc = add_member(rd, doc, text, keys[i], vals[i], &src, odd);
+	if (rc == CB_OK) {
+		rc = convert(rd, doc, &src, r);
+		*odd = src.odd;
+	}
+	json_decref(doc);
+	free(keys);
+	free(vals);
+	free(src.spans);
+	return rc;
+}
+
+/* The whole text parsed at once, as jansson reads it (its messages for what is not JSON). */
+static cb_rc parse_whole(reader *rd, const char *text, size_t len, cb_result *r)
+{
+	json_error_t jerr;
+	bool stopped = false;
+	json_t *doc = load_span(text, len, JSON_REJECT_DUPLICATES, &jerr, rd->err, &stopped);
+	if (stopped)
+		return CB_ERR_INTERRUPTED;
+	if (!doc) {
+		if (json_oom)
+			return cb_error_set(rd->err, CB_ERR_NOMEM, "out of memory while parsing the document");
+		if (jerr.line > 0)
+			return cb_error_set(rd->err, CB_ERR_INPUT, "%d:%d: invalid JSON: %s", jerr.line,
+					    jerr.column, jerr.text);
+		return cb_error_set(rd->err, CB_ERR_INPUT, "invalid JSON: %s", jerr.text);
+	}
+	ms_source src = { .array = NULL };
+	cb_rc rc = convert(rd, doc, &src, r);
+	json_decref(doc);
+	return rc;
+}
+
 cb_rc cb_doc_parse(const char *text, size_t len, unsigned flags, cb_result *r, cb_error *err)
 {
 	cb_result_init(r);
-	json_error_t jerr;
-	json_oom = false;
-	json_set_alloc_funcs(json_alloc, free);
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc) {
-		if (json_oom)
-			return cb_error_set(err, CB_ERR_NOMEM, "out of memory while parsing the document");
-		if (jerr.line > 0)
-			return cb_error_set(err, CB_ERR_INPUT, "%d:%d: invalid JSON: %s", jerr.line,
-					    jerr.column, jerr.text);
-		return cb_error_set(err, CB_ERR_INPUT, "invalid JSON: %s", jerr.text);
-	}
 	reader rd = { .flags = flags, .err = err };
 	cb_error local;
 	if (!err)
 		rd.err = &local;
-	cb_rc rc = convert(&rd, doc, r);
-	json_decref(doc);
+	/* A UTF-8 byte order mark, which some editors write, is no part of the JSON text
+	 * (RFC 8259, 8.1, lets a parser ignore it). */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	json_oom = false;
+	json_set_alloc_funcs(json_alloc, free);
+	bool odd = flags & CB_DOC_WHOLE;
+	cb_rc rc = odd ? CB_ERR_INPUT : parse_pieces(&rd, text, len, r, &odd);
+	if (odd) {
+		cb_result_free(r);
+		cb_result_init(r);
+		rc = json_oom ? cb_error_set(rd.err, CB_ERR_NOMEM, "out of memory while parsing the "
+					     "document") : parse_whole(&rd, text, len, r);
+	}
 	if (rc != CB_OK)
 		cb_result_free(r);
 	return rc;

@@ -78,7 +78,8 @@ static void params_string(const cb_measurement *m, char *buf, size_t n)
 {
 	cb_param sorted[16];
 	unsigned np = m->nparams < 16 ? m->nparams : 16;
-	memcpy(sorted, m->params, np * sizeof *sorted);
+	if (np) /* a measurement without params has none to copy (m->params is NULL) */
+		memcpy(sorted, m->params, np * sizeof *sorted);
 	qsort(sorted, np, sizeof *sorted, cmp_param);
 	size_t len = 0;
 	buf[0] = '\0';
