@@ -36,7 +36,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..77"
+echo "1..80"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -64,6 +64,13 @@ expect "a plan within 4 KiB allocates 4 KiB" 0 '"local_mem_alloc_bytes": 4096' \
 	-- --plan "$TMP/small-plan.json" -F json
 expect "and builds its kernel for it" 0 'CB_LOCAL_BYTES=4096"' \
 	-- --plan "$TMP/small-plan.json" -F json
+"$CLBANKS" plan --quick --ops load,store -o "$TMP/ls-plan.json" >/dev/null 2>&1
+expect "--ops store keeps only the stores of a --plan" 0 '"op": "store"' \
+	-- --plan "$TMP/ls-plan.json" --ops store -F json -q
+# (one "op": "load" is the baseline's)
+if [ "$(grep -c '"op": "load"' "$TMP/out")" -le 1 ]; then ok "and measures none of its loads"; else notok "and measures none of its loads"; fi
+expect "--ops of which the plan has nothing is refused" 2 "the plan has no measurement of --ops atomic" \
+	-- --plan "$TMP/ls-plan.json" --ops atomic
 expect "8-byte-wide banks: 32 x 8 B" 0 "Result: +banked, 32 banks x 8 bytes" \
 	CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16 -- --quick
 expect "an unreported sub-group size is measured" 0 "Sub-group: +32 lanes \(measured" \

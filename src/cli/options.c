@@ -86,8 +86,9 @@ static const option table[] = {
 	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
 	  "fewer experiments and shorter launches", NULL },
 	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE|full",
-	  "run the experiments of FILE, every one timed; 'full': the whole\n"
-	  "default plan, every table timed (default: the adaptive design)", NULL },
+	  "run the experiments of FILE (those of --ops), every one timed;\n"
+	  "'full': the whole default plan, every table timed (default: the\n"
+	  "adaptive design)", NULL },
 	{ "seed", 0, MEASURE | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
 	  "seed of the plan and of the launch order (default 1)", NULL },
 	{ "subgroup", 0, MEASURE | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",

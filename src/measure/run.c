@@ -241,7 +241,10 @@ static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_e
 	res->plan.extra = plan->plan.extra ? cb_xstrdup(plan->plan.extra) : NULL;
 	res->plan.ops = plan->plan.ops ? cb_xstrdup(plan->plan.ops) : NULL;
 	res->ms = cb_xcalloc(plan->nms ? plan->nms : 1, sizeof *res->ms);
+	unsigned ops = r->o->ops ? r->o->ops : CB_OP_BIT(CB_OP_LOAD);
 	for (size_t i = 0; i < plan->nms; i++) {
+		if (!(ops & CB_OP_BIT(plan->ms[i].op)))
+			continue; /* --ops: only those ops of the plan */
 		cb_measurement *m = &res->ms[res->nms++];
 		cb_measurement_copy(m, &plan->ms[i], r->S);
 		/* Times, if the plan had any, are measured anew. */
@@ -252,6 +255,11 @@ static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_e
 		m->has_params = t.has_params, m->lanes = t.lanes, m->extra = t.extra;
 		free(t.samples_ns);
 		free(t.samples_short_ns);
+	}
+	if (plan->nms && !res->nms) {
+		char names[64];
+		cb_ops_format(ops, names, sizeof names);
+		return cb_error_set(err, CB_ERR_USAGE, "the plan has no measurement of --ops %s", names);
 	}
 	return CB_OK;
 }
