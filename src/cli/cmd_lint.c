@@ -300,8 +300,7 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 		conflict |= cb_lint_has_conflict(&res[i]);
 		for (size_t j = 0; j < res[i].naccesses; j++) {
 			const cb_lint_access *a = &res[i].accesses[j];
-			measured |= a->measured.done && !a->suppressed &&
-				    a->measured.ci_lo > CB_LINT_MEASURE_CONFLICT;
+			measured |= !a->suppressed && cb_lint_measured_conflict(&a->measured);
 		}
 	}
 	if (!o->fail_on_conflict)

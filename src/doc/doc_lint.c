@@ -424,8 +424,7 @@ char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < res[k].naccesses; i++) {
 			const cb_lint_access *a = &res[k].accesses[i];
-			bool measured = a->measured.done &&
-					(a->measured.ci_lo > CB_LINT_MEASURE_CONFLICT || a->measured.disagrees);
+			bool measured = cb_lint_measured_warns(&a->measured);
 			if (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced) || measured)
 				json_array_append_new(results, sarif_result(&res[k], a));
 		}

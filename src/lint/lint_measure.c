@@ -367,3 +367,13 @@ cb_rc cb_lint_apply_measured(cb_lint_result *res, size_t n, const cb_result *doc
 	cb_result_free(&plan);
 	return rc;
 }
+
+bool cb_lint_measured_conflict(const cb_lint_measured *m)
+{
+	return m->done && m->ci_lo > CB_LINT_MEASURE_CONFLICT;
+}
+
+bool cb_lint_measured_warns(const cb_lint_measured *m)
+{
+	return cb_lint_measured_conflict(m) || (m->done && m->disagrees);
+}

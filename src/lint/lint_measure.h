@@ -34,6 +34,12 @@
 /* A measured slowdown whose interval lies above this is a measured conflict. */
 #define CB_LINT_MEASURE_CONFLICT 1.25
 
+/* M was measured slower than CB_LINT_MEASURE_CONFLICT beyond its interval (what
+ * --fail-on-conflict fails on). */
+bool cb_lint_measured_conflict(const cb_lint_measured *m);
+/* ... or it contradicts the model: worth a warning (text, SARIF). */
+bool cb_lint_measured_warns(const cb_lint_measured *m);
+
 /* The plan of RES[0..N) (linted with keep_tables) for sub-groups of SUBGROUP lanes and
  * LOCAL_BYTES of local memory, into PLAN (initialized here). Accesses that cannot be
  * measured get measured.note (and fixed_measured.note). CB_ERR_USAGE when a result's

@@ -86,11 +86,6 @@ static void where(FILE *out, const cb_lint_access *a)
 	fprintf(out, ":%u:%u: ", a->line, a->column);
 }
 
-static bool measured_conflict(const cb_lint_measured *m)
-{
-	return m->done && (m->ci_lo > CB_LINT_MEASURE_CONFLICT || m->disagrees);
-}
-
 /* "; measured 31.4x (95%: 31.0-31.8)", or why it was not measured. */
 static void measured(FILE *out, const cb_lint_result *r, const cb_lint_measured *m)
 {
@@ -135,7 +130,7 @@ static void measured_notes(FILE *out, const cb_lint_result *r, const cb_lint_acc
 static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bool verbose)
 {
 	bool warn = !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict ||
-				       measured_conflict(&a->measured));
+				       cb_lint_measured_warns(&a->measured));
 	bool shown = r->measured && a->status != CB_LINT_NOT_EXECUTED;
 	if (!warn && !verbose && !shown)
 		return false;
@@ -385,19 +380,29 @@ static void excess(FILE *out, const cb_lint_result *r)
 		fprintf(out, "; the model predicts %.2fx\n", r->predicted_total);
 }
 
-void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
+/* "PATH: kernel K, work-group X x Y x Z (group ...), sub-groups of S" and, with several
+ * models, "; N models". */
+static void kernel_line(FILE *out, const cb_lint_result *r, size_t nmodels)
 {
-	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
 	put_escaped(out, r->path ? r->path : "");
 	fputs(": kernel ", out);
 	put_escaped(out, r->kernel ? r->kernel : "");
-	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u\n", r->local[0],
+	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u", r->local[0],
 		r->local[1], r->local[2], r->group[0], r->group[1], r->group[2], r->subgroup);
+	if (nmodels > 1)
+		fprintf(out, "; %zu models", nmodels);
+	fputc('\n', out);
+}
+
+void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
+{
+	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
+	kernel_line(out, r, 1);
 	models_line(out, r);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
 		counts[a->status]++;
-		conflicts += (a->conflict || measured_conflict(&a->measured)) &&
+		conflicts += (a->conflict || cb_lint_measured_warns(&a->measured)) &&
 			     a->status != CB_LINT_UNKNOWN && !a->suppressed;
 		measured_n += a->measured.done;
 		accepted += a->conflict && a->suppressed;
@@ -473,12 +478,7 @@ void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const cha
 			  size_t n, size_t k, bool verbose)
 {
 	const cb_lint_result *r = &res[0][k];
-	put_escaped(out, r->path ? r->path : "");
-	fputs(": kernel ", out);
-	put_escaped(out, r->kernel ? r->kernel : "");
-	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u; %zu models\n",
-		r->local[0], r->local[1], r->local[2], r->group[0], r->group[1], r->group[2],
-		r->subgroup, n);
+	kernel_line(out, r, n);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		bool warn = false;
 		for (size_t m = 0; m < n; m++) {
