@@ -93,3 +93,23 @@ finish() {
 	fi
 	exit 0
 }
+
+# TAP for the scripts that run clbanks case by case (stub.sh, lint-measure.sh): N counts the
+# cases; a failing one shows the head of $TMP/out. Scripts with other needs define their own.
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; sed 's/^/# /' "$TMP/out" | head -20; }
+# expect DESCRIPTION STATUS REGEX [ENV=VALUE...] -- clbanks ARGS...
+expect() {
+	desc=$1 want=$2 regex=$3
+	shift 3
+	env_args=
+	while [ "$1" != -- ]; do env_args="$env_args $1"; shift; done
+	shift
+	env $env_args "$CLBANKS" "$@" >"$TMP/out" 2>&1
+	got=$?
+	if [ "$got" -eq "$want" ] && grep -Eq -- "$regex" "$TMP/out"; then
+		ok "$desc"
+	else
+		notok "$desc (exit $got, expected $want and /$regex/)"
+	fi
+}

@@ -18,24 +18,7 @@ OCL_ICD_VENDORS=$TMP/icd CLBANKS_TIMER=event TMPDIR=$TMP/tmp
 export OCL_ICD_VENDORS CLBANKS_TIMER TMPDIR
 K=$top_srcdir/tests/lint
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; sed 's/^/# /' "$TMP/out" | head -30; }
-# expect DESCRIPTION STATUS REGEX [ENV=VALUE...] -- clbanks ARGS...
-expect() {
-	desc=$1 want=$2 regex=$3
-	shift 3
-	env_args=
-	while [ "$1" != -- ]; do env_args="$env_args $1"; shift; done
-	shift
-	env $env_args "$CLBANKS" "$@" >"$TMP/out" 2>&1
-	got=$?
-	if [ "$got" -eq "$want" ] && grep -Eq -- "$regex" "$TMP/out"; then
-		ok "$desc"
-	else
-		notok "$desc (exit $got, expected $want and /$regex/)"
-	fi
-}
+n=0 # TAP: ok, notok and expect are tests/lib.sh's
 lacks() { # DESCRIPTION REGEX: the last output has no such line
 	if grep -Eq -- "$2" "$TMP/out"; then notok "$1"; else ok "$1"; fi
 }
