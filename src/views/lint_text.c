@@ -142,12 +142,10 @@ static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bo
 		fputs("unknown (not priced)", out);
 	else if (a->status == CB_LINT_NOT_EXECUTED)
 		fputs("not executed", out);
-	else if (!r->has_model)
-		;
-	else if (a->conflict)
+	else if (r->has_model && a->conflict)
 		fprintf(out, "%u %s, %u-way conflict (minimum %u)", a->passes_max,
 			passes(a->passes_max), a->ways, a->min_passes);
-	else
+	else if (r->has_model)
 		fprintf(out, "%u %s (conflict-free)", a->passes_max, passes(a->passes_max));
 	if (r->measured && a->status != CB_LINT_UNKNOWN && a->status != CB_LINT_NOT_EXECUTED)
 		measured(out, r, &a->measured);
