@@ -114,7 +114,7 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 			m->stats.median = 1;
 			m->stats.ci_lo = 1 - 1.96 * sd;
 			m->stats.ci_hi = 1 + 1.96 * sd;
-			m->stats.converged = true;
+			m->stats.converged = !d->unconverged || i % d->unconverged != 0;
 		}
 	}
 	r->device.name = cb_xstrdup(d->name);

@@ -27,6 +27,8 @@ typedef struct {
 	int xor_shift;         /* > 0: out of the family, bank = (w ^ (w >> xor_shift)) % banks */
 	unsigned port_floor;   /* > 0: out of the family, 8- and 16-byte accesses cost at least
 				* this many passes (a per-wave port limit) */
+	unsigned unconverged;   /* > 0: every this-many-th table's CI did not reach the target (a
+				* noisy run: the run factor lowers the confidence) */
 	uint64_t seed;
 	uint64_t plan_seed;     /* the plan's seed (0: seed + 7) */
 	unsigned ops;          /* CB_OP_BIT bits of the plan (0: loads only) */

@@ -19,6 +19,7 @@ typedef struct {
 	cb_result res;       /* the pool, timed where the design measured */
 	size_t measured, batches;
 	cb_design d;
+	cb_pass_memo *memo;  /* set before simulate: its analyses use it, as the run's do */
 } sim;
 
 /* Runs the design on D: POOL's times are revealed batch by batch. */
@@ -33,6 +34,7 @@ static void simulate(const synth_device *d, sim *s)
 		s->res.ms[i].has_stats = false;
 	}
 	cb_design_init(&s->d, &s->res);
+	s->res.pass_memo = s->memo;
 	s->measured = s->batches = 0;
 	size_t *idx = cb_xmalloc(s->res.nms * sizeof *idx), n;
 	cb_analyze(&s->res, &err);
@@ -47,6 +49,7 @@ static void simulate(const synth_device *d, sim *s)
 		s->batches++;
 		cb_analyze(&s->res, &err);
 	}
+	s->res.pass_memo = NULL;
 	free(idx);
 	cb_result_free(&truth);
 }
@@ -122,6 +125,55 @@ static void never_confidently_wrong(const synth_device *base, double noise, unsi
 	}
 	tap_ok(wrong == 0, "%s at %.0f%% noise: %u right, %u unsure, %u confidently wrong (%zu tables "
 	       "a run)", base->name, 100 * noise, right, unsure, wrong, tables / seeds);
+}
+
+static bool same_inference(const cb_inference *a, const cb_inference *b)
+{
+	return a->status == b->status && a->confidence == b->confidence &&
+	       a->best.geom.banks == b->best.geom.banks && a->best.geom.width == b->best.geom.width &&
+	       a->best.geom.broadcast == b->best.geom.broadcast &&
+	       memcmp(a->best.lanes_per_pass, b->best.lanes_per_pass, sizeof a->best.lanes_per_pass) == 0 &&
+	       strcmp(a->reason, b->reason) == 0;
+}
+
+/* The pass memo changes nothing but the time: the same batches and every op's same verdict,
+ * to the last digit, with it and without; it holds each distinct measured table once. */
+static void memo_same(const synth_device *d)
+{
+	sim plain = { .memo = NULL }, memo = { .memo = cb_pass_memo_new() };
+	simulate(d, &plain);
+	simulate(d, &memo);
+	bool same = plain.measured == memo.measured && plain.batches == memo.batches;
+	for (int op = 0; op < CB_NOPS; op++)
+		same &= same_inference(&plain.res.inference[op], &memo.res.inference[op]);
+	size_t held = cb_pass_memo_tables(memo.memo);
+	tap_ok(same && held > 0 && held <= memo.measured, "%s: with the pass memo, the same %zu "
+	       "batches, %zu tables and verdicts (the memo holds %zu tables)", d->name, memo.batches,
+	       memo.measured, held);
+	cb_pass_memo_free(memo.memo);
+	sim_free(&plain);
+	sim_free(&memo);
+}
+
+/* A noisy run (every 7th table's interval missed the target: the run's factor is about 0.93):
+ * the models are separated after the first search, so the design stops searching, and the
+ * confidence it reports is the one the run's quality allows. */
+static void run_limits(const synth_device *base)
+{
+	synth_device d = *base;
+	d.unconverged = 7;
+	d.ops = 0;
+	d.name = "NVIDIA-like loads, every 7th table unconverged";
+	sim s = { .memo = NULL };
+	simulate(&d, &s);
+	const cb_inference *inf = &s.res.inference[CB_OP_LOAD];
+	const char *stop = s.d.stop[CB_OP_LOAD] ? s.d.stop[CB_OP_LOAD] : "";
+	tap_ok(exact(inf, &d.geom, d.lanes_per_pass, CB_OP_LOAD) && inf->confidence < 0.95 &&
+	       inf->run_factor < 0.95 && s.d.searches[CB_OP_LOAD] <= 2 &&
+	       strncmp(stop, "separated, the run's noise limits", 33) == 0,
+	       "%s: the exact model, confidence %.3f (run x %.2f) after %u search batches (%s)",
+	       d.name, inf->confidence, inf->run_factor, s.d.searches[CB_OP_LOAD], stop);
+	sim_free(&s);
 }
 
 /* The log and the verdict: every measured table was chosen once, in a logged batch, the first
@@ -320,6 +372,9 @@ int main(void)
 	       xi->confidence);
 	sim_free(&s);
 	record_and_reanalysis(&nvidia);
+	memo_same(&nvidia);
+	run_limits(&nvidia);
+	memo_same(&amd);
 	leaders(&nvidia);
 	drift();
 	port_limit();

@@ -176,8 +176,8 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 /* The analysis of a measured R (reusing the run's pass cache), then the transpose check of its
  * advice on the same device (throughput regime, when loads were measured). */
 static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *info,
-			       const cb_run_opts *ro, cb_pass_cache *cache, cb_result *r,
-			       cb_error *err)
+			       const cb_run_opts *ro, cb_pass_cache *cache, cb_ocl *ocl,
+			       cb_result *r, cb_error *err)
 {
 	double t0 = cb_now();
 	cb_rc rc = cb_analyze_cached(r, cache, err);
@@ -189,7 +189,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
 				 .quick = ro->quick, .timeout_s = ro->timeout_s,
 				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
-				 .notify = ro->notify };
+				 .notify = ro->notify, .ocl = ocl };
 	/* run.seconds.total and run.launches count the check too: it is part of the run. */
 	t0 = cb_now();
 	rc = cb_check_transpose(ref, info, &to, r, err);
@@ -204,14 +204,17 @@ cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *base, const cb_d
 {
 	cb_run_opts ro = *base;
 	cb_pass_cache *cache = NULL;
+	cb_ocl *ocl = NULL;
 	ro.keep_cache = &cache;
+	ro.keep_ocl = &ocl;
 	cb_device_info info;
 	cb_device_info_gather(ref, &info, ro.notify);
 	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
 		o->regime == 1 ? "latency" : "throughput");
 	cb_rc rc = cb_measure(ref, &info, &ro, r, err);
 	if (rc == CB_OK)
-		rc = analyze_and_check(ref, &info, &ro, cache, r, err);
+		rc = analyze_and_check(ref, &info, &ro, cache, ocl, r, err);
+	cb_ocl_close(ocl);
 	cb_device_info_free(&info);
 	cb_pass_cache_free(cache);
 	return rc;

@@ -24,6 +24,7 @@ void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds)
 {
 	memset(ds, 0, sizeof *ds);
 	ds->subgroup = r->device.subgroup_size;
+	ds->memo = r->pass_memo;
 	ds->obs = cb_xcalloc(r->nms ? r->nms : 1, sizeof *ds->obs);
 	if (r->device.max_clock_mhz != CB_UNSET && r->device.max_clock_mhz > 0)
 		ds->clock_mhz = (double)r->device.max_clock_mhz;

@@ -10,8 +10,10 @@
  *           best, in order of weight, the table whose predicted time differs most between it
  *           and the best. Every kind of the pool (stride, two-address, lane-pair, pool, split,
  *           swizzle) is a candidate; random tables are kept for validation;
- *   final   when the verdict is decided (banked or not banked at the target confidence) or
- *           no table separates the leaders or the search's batches are spent: the random
+ *   final   when the verdict is decided (banked or not banked at the target confidence), or
+ *           decided but for the run's noise (the run factor alone keeps a banked verdict
+ *           below the target: more tables cannot help), or no table separates the leaders,
+ *           or the search's batches are spent: the random
  *           tables (validation), the strides the report prints (loads), and the tables the
  *           advice's padding and swizzles cite;
  *   done    unless the final tables took the confidence below the target: then the search

@@ -24,9 +24,13 @@ typedef struct {
 	size_t index;           /* position in the document's measurement array */
 } cb_obs;
 
+/* Passes already computed, kept across analyses of a growing set of tables (infer.h). */
+typedef struct cb_pass_memo cb_pass_memo;
+
 typedef struct {
 	cb_obs *obs;
 	size_t n;
+	cb_pass_memo *memo;       /* NULL: none; else its passes are reused and new ones added */
 	unsigned subgroup;
 	double clock_mhz;         /* 0 when unknown */
 	double subgroups_per_cu;  /* sub-groups sharing one compute unit per step; 0 when unknown */

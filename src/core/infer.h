@@ -69,6 +69,14 @@ cb_rc cb_infer(const cb_dataset *ds, cb_inference *out, cb_error *err);
 typedef struct cb_pass_cache cb_pass_cache;
 cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds);
 void cb_pass_cache_free(cb_pass_cache *cache);
+/* A memo of every table's passes under every model of the family, by table: the adaptive
+ * design analyzes after each batch a set of tables that only grows, and computing the passes
+ * again was half the host time of an H200 run. A dataset with a memo (its field) reads passes
+ * from it and adds those it lacks. Not thread-safe: one memo per thread. */
+cb_pass_memo *cb_pass_memo_new(void);
+void cb_pass_memo_free(cb_pass_memo *memo);
+/* The distinct tables it holds. */
+size_t cb_pass_memo_tables(const cb_pass_memo *memo);
 /* cb_infer with CACHE, built for a dataset with the same tables in the same order. */
 cb_rc cb_infer_cached(const cb_dataset *ds, const cb_pass_cache *cache, cb_inference *out,
 		      cb_error *err);

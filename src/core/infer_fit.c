@@ -136,38 +136,159 @@ static size_t cache_at(const cb_pass_cache *c, size_t gpos, int rule, unsigned g
 	return ((gpos * NRULES + (size_t)rule) * c->ngroupings + gi) * c->ntables + t;
 }
 
-/* Passes of every distinct table (or only those with MASK set) for the geometries held. */
-static void compute_passes(cb_pass_cache *c, const cb_dataset *ds, const bool *mask)
+/* ---- the memo: passes by table, across caches ----------------------------------------- */
+
+typedef struct {
+	unsigned elem_bytes;
+	uint32_t *lanes;             /* NULL: an empty slot */
+	uint16_t *passes;            /* [geom][rule][grouping], every geometry */
+} memo_entry;
+
+struct cb_pass_memo {
+	unsigned subgroup, ngroupings;   /* of the first cache that used it (0: none yet) */
+	unsigned groupings[CB_MAX_GROUPINGS];
+	size_t n, size;                  /* entries, slots (0 or a power of two) */
+	memo_entry *slot;                /* open addressing */
+};
+
+cb_pass_memo *cb_pass_memo_new(void)
+{
+	return cb_xcalloc(1, sizeof(cb_pass_memo));
+}
+
+void cb_pass_memo_free(cb_pass_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->size; i++) {
+		free(m->slot[i].lanes);
+		free(m->slot[i].passes);
+	}
+	free(m->slot);
+	free(m);
+}
+
+size_t cb_pass_memo_tables(const cb_pass_memo *m)
+{
+	return m ? m->n : 0;
+}
+
+/* The memo serves caches of one sub-group and groupings (the first it saw) that hold every
+ * geometry. */
+static bool memo_serves(cb_pass_memo *m, const cb_pass_cache *c)
+{
+	if (!m || c->ngeom != NGEOM)
+		return false;
+	if (!m->ngroupings) {
+		m->subgroup = c->subgroup;
+		m->ngroupings = c->ngroupings;
+		memcpy(m->groupings, c->groupings, c->ngroupings * sizeof *c->groupings);
+	}
+	return m->subgroup == c->subgroup && m->ngroupings == c->ngroupings &&
+	       memcmp(m->groupings, c->groupings, c->ngroupings * sizeof *c->groupings) == 0;
+}
+
+/* O's slot: its entry, or the empty slot where it belongs (M has slots, not all full). */
+static memo_entry *memo_slot(const cb_pass_memo *m, const cb_obs *o)
+{
+	size_t h = (size_t)table_hash(o, m->subgroup) & (m->size - 1);
+	for (;; h = (h + 1) & (m->size - 1)) {
+		memo_entry *e = &m->slot[h];
+		if (!e->lanes || (e->elem_bytes == o->elem_bytes &&
+				  memcmp(e->lanes, o->lanes, m->subgroup * sizeof *o->lanes) == 0))
+			return e;
+	}
+}
+
+static void memo_grow(cb_pass_memo *m)
+{
+	memo_entry *old = m->slot;
+	size_t n = m->size;
+	m->size = n ? 2 * n : 64;
+	m->slot = cb_xcalloc(m->size, sizeof *m->slot);
+	for (size_t i = 0; i < n; i++)
+		if (old[i].lanes)
+			*memo_slot(m, &(cb_obs){ .elem_bytes = old[i].elem_bytes,
+						  .lanes = old[i].lanes }) = old[i];
+	free(old);
+}
+
+/* Table T of C from the memo: false when the memo lacks it. */
+static bool memo_read(const cb_pass_memo *m, cb_pass_cache *c, const cb_obs *o, size_t t)
+{
+	const memo_entry *e = m->size ? memo_slot(m, o) : NULL;
+	if (!e || !e->lanes)
+		return false;
+	const uint16_t *p = e->passes;
+	for (size_t gp = 0; gp < NGEOM; gp++)
+		for (int rule = 0; rule < NRULES; rule++)
+			for (unsigned gi = 0; gi < c->ngroupings; gi++)
+				c->passes[cache_at(c, gp, rule, gi, t)] = *p++;
+	return true;
+}
+
+static void memo_add(cb_pass_memo *m, const cb_pass_cache *c, const cb_obs *o, size_t t)
+{
+	if (2 * (m->n + 1) > m->size)
+		memo_grow(m);
+	memo_entry *e = memo_slot(m, o);
+	e->elem_bytes = o->elem_bytes;
+	e->lanes = cb_xmalloc(m->subgroup * sizeof *e->lanes);
+	memcpy(e->lanes, o->lanes, m->subgroup * sizeof *e->lanes);
+	uint16_t *p = e->passes = cb_xmalloc(NGEOM * NRULES * c->ngroupings * sizeof *p);
+	for (size_t gp = 0; gp < NGEOM; gp++)
+		for (int rule = 0; rule < NRULES; rule++)
+			for (unsigned gi = 0; gi < c->ngroupings; gi++)
+				*p++ = c->passes[cache_at(c, gp, rule, gi, t)];
+	m->n++;
+}
+
+/* ---- passes ----------------------------------------------------------------------------- */
+
+/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. */
+static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t **bank_of)
 {
 	cb_prepared p;
+	for (size_t gp = 0; gp < c->ngeom; gp++) {
+		unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
+		if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
+			if (gp)
+				cb_prepared_free(&p);
+			cb_prepare(&p, W, o->elem_bytes, o->lanes, c->subgroup);
+			*bank_of = cb_xrealloc(*bank_of, (p.nwords ? p.nwords : 1) * sizeof **bank_of);
+		}
+		cb_prepared_banks(&p, B, *bank_of);
+		for (unsigned gi = 0; gi < c->ngroupings; gi++) {
+			unsigned group = c->groupings[gi];
+			unsigned packed = cb_effective_group(&p, true, group);
+			c->passes[cache_at(c, gp, 0, gi, t)] =
+				(uint16_t)cb_prepared_passes(&p, *bank_of, B, true, group);
+			c->passes[cache_at(c, gp, 1, gi, t)] = packed == group ?
+				c->passes[cache_at(c, gp, 0, gi, t)] :
+				(uint16_t)cb_prepared_passes(&p, *bank_of, B, true, packed);
+			c->passes[cache_at(c, gp, 2, gi, t)] =
+				(uint16_t)cb_prepared_passes(&p, *bank_of, B, false, group);
+		}
+	}
+	if (c->ngeom)
+		cb_prepared_free(&p);
+}
+
+/* Passes of every distinct table (or only those with MASK set) for the geometries held: from
+ * the dataset's memo where it has them, and into it where it has not. */
+static void compute_passes(cb_pass_cache *c, const cb_dataset *ds, const bool *mask)
+{
 	uint16_t *bank_of = NULL;
+	bool memo = memo_serves(ds->memo, c);
 	for (size_t t = 0; t < c->ntables; t++) {
 		if (mask && !mask[t])
 			continue;
 		const cb_obs *o = &ds->obs[c->first_obs[t]];
-		for (size_t gp = 0; gp < c->ngeom; gp++) {
-			unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
-			if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
-				if (gp)
-					cb_prepared_free(&p);
-				cb_prepare(&p, W, o->elem_bytes, o->lanes, ds->subgroup);
-				bank_of = cb_xrealloc(bank_of, (p.nwords ? p.nwords : 1) * sizeof *bank_of);
-			}
-			cb_prepared_banks(&p, B, bank_of);
-			for (unsigned gi = 0; gi < c->ngroupings; gi++) {
-				unsigned group = c->groupings[gi];
-				unsigned packed = cb_effective_group(&p, true, group);
-				c->passes[cache_at(c, gp, 0, gi, t)] =
-					(uint16_t)cb_prepared_passes(&p, bank_of, B, true, group);
-				c->passes[cache_at(c, gp, 1, gi, t)] = packed == group ?
-					c->passes[cache_at(c, gp, 0, gi, t)] :
-					(uint16_t)cb_prepared_passes(&p, bank_of, B, true, packed);
-				c->passes[cache_at(c, gp, 2, gi, t)] =
-					(uint16_t)cb_prepared_passes(&p, bank_of, B, false, group);
-			}
-		}
-		if (c->ngeom)
-			cb_prepared_free(&p);
+		if (memo && memo_read(ds->memo, c, o, t))
+			continue;
+		table_passes(c, o, t, &bank_of);
+		if (memo)
+			memo_add(ds->memo, c, o, t);
 		if (t % 64 == 0 && cb_stop_signal)
 			break;
 	}

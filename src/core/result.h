@@ -246,6 +246,9 @@ typedef struct {
 	cb_kernel_check *checks;
 	size_t nchecks;
 	char *extra;
+	/* Not owned, never written: the memo its analyses use (the adaptive run sets it while it
+	 * measures); NULL otherwise. */
+	cb_pass_memo *pass_memo;
 } cb_result;
 
 void cb_result_init(cb_result *r);

@@ -163,6 +163,8 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 {
 	cb_design d;
 	cb_design_init(&d, res);
+	/* Each batch's analysis (and the design's) reuses the passes of the tables before it. */
+	res->pass_memo = cb_pass_memo_new();
 	size_t *idx = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *idx), n = 0;
 	double t = cb_now();
 	unsigned total = 0;
@@ -212,6 +214,8 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 		cb_design_record(&d, &res->run);
 	}
 	cb_design_free(&d);
+	cb_pass_memo_free(res->pass_memo);
+	res->pass_memo = NULL;
 	free(idx);
 	return rc;
 }

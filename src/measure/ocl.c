@@ -177,6 +177,11 @@ bool cb_ocl_event_timer(const cb_ocl *c)
 	return c->event_timer;
 }
 
+void cb_ocl_use_host_clock(cb_ocl *c)
+{
+	c->event_timer = false;
+}
+
 bool cb_ocl_built(const cb_ocl *c, int k)
 {
 	return c->kern[k] != NULL;

@@ -64,6 +64,9 @@ void cb_ocl_set_timeout(cb_ocl *c, unsigned seconds);
 
 /* Is there a profiling timer (else launches are timed with the host clock)? */
 bool cb_ocl_event_timer(const cb_ocl *c);
+/* From now on launches are timed with the host clock (a run that found the event timer wrong
+ * hands its context on). */
+void cb_ocl_use_host_clock(cb_ocl *c);
 
 /* Sets what every kernel is built for; before the first build. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp);

@@ -513,6 +513,11 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 			r->cache[CB_OP_LOAD] = NULL;
 	}
 out:
+	if (o->keep_ocl) {
+		*o->keep_ocl = rc == CB_OK ? r->ocl : NULL;
+		if (rc == CB_OK)
+			r->ocl = NULL;
+	}
 	release(r);
 	if (rc != CB_OK)
 		cb_result_free(res);

@@ -9,6 +9,7 @@
 #include "core/notify.h"
 #include "core/result.h"
 #include "measure/device.h"
+#include "measure/ocl.h"
 #include "measure/protocol.h"
 #include "core/infer.h"
 
@@ -46,6 +47,10 @@ typedef struct {
 	/* When not NULL: receives the pass cache of the measured tables (for cb_analyze_cached),
 	 * or NULL. */
 	cb_pass_cache **keep_cache;
+	/* When not NULL: receives the run's OpenCL context on success (the caller closes it), so
+	 * that the transpose check needs no second one (on the H200 a context costs 0.17 s to
+	 * create and release, half of the check); NULL on failure. */
+	cb_ocl **keep_ocl;
 } cb_run_opts;
 
 /* Measures into R (initialized here; not analyzed). CB_ERR_USAGE for a plan or options that do

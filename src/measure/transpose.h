@@ -15,6 +15,7 @@
 #include "core/notify.h"
 #include "core/result.h"
 #include "measure/device.h"
+#include "measure/ocl.h"
 
 #include <stdbool.h>
 
@@ -25,6 +26,7 @@ typedef struct {
 	const char *kernel_dir;     /* NULL: the embedded kernel */
 	const char *build_options;
 	const cb_notifier *notify;
+	cb_ocl *ocl;                /* the run's context, kept open (NULL: the check opens one) */
 } cb_transpose_opts;
 
 /* Runs the check on the device and appends its variants to R->checks (R analyzed: its advice
