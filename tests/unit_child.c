@@ -77,9 +77,29 @@ static void test_child(void)
 	cb_child_result_free(&r);
 }
 
+/* A child's exit status read back as the code that made it: every code, through the one
+ * table of exit statuses (usage and input share status 2). */
+static void test_exit_status_inverse(void)
+{
+	static const cb_rc codes[] = { CB_OK, CB_ERR_USAGE, CB_ERR_INPUT, CB_ERR_NODEV,
+				       CB_ERR_RUNTIME, CB_ERR_IO, CB_ERR_NOMEM, CB_ERR_INTERRUPTED,
+				       CB_ERR_QUALITY };
+	bool all = true;
+	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) {
+		cb_error err = { .rc = codes[i], .signal = codes[i] == CB_ERR_INTERRUPTED ? 2 : 0 };
+		cb_rc back = cb_rc_of_exit_status(cb_exit_status(&err));
+		all &= cb_exit_status(&(cb_error){ .rc = back, .signal = err.signal }) ==
+		       cb_exit_status(&err);
+	}
+	tap_ok(all && cb_rc_of_exit_status(130) == CB_ERR_INTERRUPTED &&
+	       cb_rc_of_exit_status(2) == CB_ERR_INPUT && cb_rc_of_exit_status(4) == CB_ERR_RUNTIME,
+	       "a child's exit status reads back as a code with the same status, for every code");
+}
+
 int main(void)
 {
 	test_buf();
 	test_child();
+	test_exit_status_inverse();
 	return tap_done();
 }

@@ -33,17 +33,6 @@ typedef struct {
 	char **argv;
 } helper_args;
 
-/* The helper's exit status as the return code it stands for. */
-static cb_rc rc_of_status(int status)
-{
-	switch (status) {
-	case 2: return CB_ERR_INPUT;
-	case 3: return CB_ERR_NODEV;
-	case 5: return CB_ERR_QUALITY;
-	default: return status > 128 ? CB_ERR_INTERRUPTED : CB_ERR_RUNTIME;
-	}
-}
-
 /* The helper's messages as this error: its first line (without "clbanks: "), the rest as
  * detail. */
 static cb_rc helper_failed(const cb_child_result *c, cb_error *err)
@@ -53,10 +42,10 @@ static cb_rc helper_failed(const cb_child_result *c, cb_error *err)
 		text += 9;
 	int len = nl ? (int)(nl - text) : (int)strlen(text);
 	if (len <= 0)
-		cb_error_set(err, rc_of_status(c->exit_status), "the lint helper failed (exit status "
+		cb_error_set(err, cb_rc_of_exit_status(c->exit_status), "the lint helper failed (exit status "
 			     "%d, signal %d)", c->exit_status, c->term_signal);
 	else
-		cb_error_set(err, rc_of_status(c->exit_status), "%.*s", len, text);
+		cb_error_set(err, cb_rc_of_exit_status(c->exit_status), "%.*s", len, text);
 	if (nl && nl[1])
 		cb_error_detail(err, "%s", nl + 1);
 	return err->rc;

@@ -87,6 +87,17 @@ int cb_exit_status(const cb_error *err)
 	}
 }
 
+cb_rc cb_rc_of_exit_status(int status)
+{
+	switch (status) {
+	case 0: return CB_OK;
+	case 2: return CB_ERR_INPUT;
+	case 3: return CB_ERR_NODEV;
+	case 5: return CB_ERR_QUALITY;
+	default: return status > 128 ? CB_ERR_INTERRUPTED : CB_ERR_RUNTIME;
+	}
+}
+
 volatile sig_atomic_t cb_stop_signal = 0;
 volatile sig_atomic_t cb_child_pid = 0;
 

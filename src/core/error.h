@@ -58,6 +58,10 @@ void cb_error_detail(cb_error *err, const char *fmt, ...) __attribute__((format(
 
 /* The process exit status for a return code (see clbanks(1)). */
 int cb_exit_status(const cb_error *err);
+/* The return code a clbanks process's exit STATUS stands for (a child's: the lint helper's):
+ * the inverse of cb_exit_status, where 2 is CB_ERR_INPUT (usage and input share it), 4
+ * CB_ERR_RUNTIME and above 128 CB_ERR_INTERRUPTED. */
+cb_rc cb_rc_of_exit_status(int status);
 
 /* The signal that asked clbanks to stop (SIGINT, SIGTERM or SIGHUP), or 0. Set only by the
  * CLI's signal handler; long-running library code polls it and returns CB_ERR_INTERRUPTED. */
