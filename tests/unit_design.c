@@ -19,11 +19,11 @@ typedef struct {
 	cb_result res;       /* the pool, timed where the design measured */
 	size_t measured, batches;
 	cb_design d;
-	cb_pass_memo *memo;  /* set before simulate: its analyses use it, as the run's do */
 } sim;
 
-/* Runs the design on D: POOL's times are revealed batch by batch. */
-static void simulate(const synth_device *d, sim *s)
+/* Runs the design on D: POOL's times are revealed batch by batch; the analyses use MEMO (may
+ * be NULL), as the run's do. */
+static void simulate_with(const synth_device *d, cb_pass_memo *memo, sim *s)
 {
 	cb_result truth;
 	cb_error err;
@@ -34,7 +34,7 @@ static void simulate(const synth_device *d, sim *s)
 		s->res.ms[i].has_stats = false;
 	}
 	cb_design_init(&s->d, &s->res);
-	s->res.pass_memo = s->memo;
+	s->res.pass_memo = memo;
 	s->measured = s->batches = 0;
 	size_t *idx = cb_xmalloc(s->res.nms * sizeof *idx), n;
 	cb_analyze(&s->res, &err);
@@ -52,6 +52,11 @@ static void simulate(const synth_device *d, sim *s)
 	s->res.pass_memo = NULL;
 	free(idx);
 	cb_result_free(&truth);
+}
+
+static void simulate(const synth_device *d, sim *s)
+{
+	simulate_with(d, NULL, s);
 }
 
 static void sim_free(sim *s)
@@ -140,17 +145,18 @@ static bool same_inference(const cb_inference *a, const cb_inference *b)
  * to the last digit, with it and without; it holds each distinct measured table once. */
 static void memo_same(const synth_device *d)
 {
-	sim plain = { .memo = NULL }, memo = { .memo = cb_pass_memo_new() };
+	sim plain, memo;
+	cb_pass_memo *m = cb_pass_memo_new();
 	simulate(d, &plain);
-	simulate(d, &memo);
+	simulate_with(d, m, &memo);
 	bool same = plain.measured == memo.measured && plain.batches == memo.batches;
 	for (int op = 0; op < CB_NOPS; op++)
 		same &= same_inference(&plain.res.inference[op], &memo.res.inference[op]);
-	size_t held = cb_pass_memo_tables(memo.memo);
+	size_t held = cb_pass_memo_tables(m);
 	tap_ok(same && held > 0 && held <= memo.measured, "%s: with the pass memo, the same %zu "
 	       "batches, %zu tables and verdicts (the memo holds %zu tables)", d->name, memo.batches,
 	       memo.measured, held);
-	cb_pass_memo_free(memo.memo);
+	cb_pass_memo_free(m);
 	sim_free(&plain);
 	sim_free(&memo);
 }
@@ -164,7 +170,7 @@ static void run_limits(const synth_device *base)
 	d.unconverged = 7;
 	d.ops = 0;
 	d.name = "NVIDIA-like loads, every 7th table unconverged";
-	sim s = { .memo = NULL };
+	sim s;
 	simulate(&d, &s);
 	const cb_inference *inf = &s.res.inference[CB_OP_LOAD];
 	const char *stop = s.d.stop[CB_OP_LOAD] ? s.d.stop[CB_OP_LOAD] : "";
