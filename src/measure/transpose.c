@@ -14,8 +14,8 @@
 #define NVARIANTS 3
 #define MAX_CONFIGS 4
 /* A timed batch lasts at least this long: several ticks of any host clock; with the event
- * timer (ns ticks) a quarter of it is thousands of ticks, and the check's timed rounds take
- * 10 ms instead of 40 on the H200. */
+ * timer (whose resolution the run checked: 1 us or finer) a quarter of it is 500 ticks or
+ * more, and the check's timed rounds take 10 ms instead of 40 on the H200. */
 #define BATCH_NS 2e6
 #define BATCH_NS_EVENT 5e5
 #define MAX_LAUNCHES 256
