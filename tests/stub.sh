@@ -19,7 +19,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..80"
+echo "1..81"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -198,6 +198,20 @@ wait $pid
 got=$?
 check "SIGINT during the second device: exit 130 at once (exit $got)" \
 	eval '[ $got -eq 130 ] && grep -q "device 2 of 2: interrupted by SIGINT" "$TMP/out" && [ ! -s "$TMP/all.out" ]'
+# A stop after the measurement says where it came, as a stop inside it says how far it got.
+rm -f "$TMP/out" "$TMP/late.json"
+CBSTUB_FAULT=slow-transpose "$CLBANKS" --ops load -o "$TMP/late.json" >/dev/null 2>"$TMP/out" &
+pid=$!
+waited=0
+while ! grep -q "stub: transpose check" "$TMP/out" && [ $waited -lt 300 ]; do
+	sleep 0.1
+	waited=$((waited + 1))
+done
+kill -INT $pid
+wait $pid
+got=$?
+check "SIGINT in the transpose check: exit 130, 'after the measurement, in the transpose check' (exit $got)" \
+	eval '[ $got -eq 130 ] && grep -q "interrupted by SIGINT after the measurement, in the transpose check; nothing written" "$TMP/out" && [ ! -e "$TMP/late.json" ]'
 check "the first document is kept, the second never started, no temporary file" \
 	eval '[ -s "$D/clbanks-stub-gpu.json" ] && [ ! -e "$D/clbanks-stub-gpu-2.json" ] && no_temp "$D"'
 rm -f "$D"/*

@@ -33,6 +33,9 @@
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
  *                                   slow            every wait takes 20 ms (signal tests)
+ *                                   slow-transpose  each transpose launch takes 100 ms; the
+ *                                                   first says "stub: transpose check" on
+ *                                                   stderr (a signal in the check)
  *                                   hang-build      clBuildProgram of a lane-table kernel
  *                                                   never returns
  *                                   hang-devices    clGetDeviceIDs never returns
@@ -637,6 +640,12 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	dev.launches++;
 	if (fault_is("enqueue") && (int)dev.launches == dev.fault_n)
 		return dev.fault_code;
+	if (k->op == OP_TRANSPOSE && fault_is("slow-transpose")) {
+		if (!dev.fault_fired)
+			fputs("stub: transpose check\n", stderr);
+		dev.fault_fired = true;
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	}
 	if (k->op == OP_TRANSPOSE)
 		return transpose(k, ev);
 	const uint32_t *tables = (const uint32_t *)k->tables->data;

@@ -173,6 +173,17 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	return CB_OK;
 }
 
+/* A stop after the measurement says so, as a stop inside it says how far it got. */
+static cb_rc stopped_in(cb_rc rc, const char *stage, cb_error *err)
+{
+	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) {
+		cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s after the measurement, in %s; "
+			     "nothing written", cb_signal_name(cb_stop_signal), stage);
+		err->signal = cb_stop_signal;
+	}
+	return rc;
+}
+
 /* The analysis of a measured R (reusing the run's pass cache), then the transpose check of its
  * advice on the same device (throughput regime, when loads were measured). */
 static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *info,
@@ -180,7 +191,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 			       cb_result *r, cb_error *err)
 {
 	double t0 = cb_now();
-	cb_rc rc = cb_analyze_cached(r, cache, err);
+	cb_rc rc = stopped_in(cb_analyze_cached(r, cache, err), "the analysis", err);
 	r->run.seconds_analysis = cb_now() - t0;
 	/* A plan of one's own (--plan) runs only its experiments. */
 	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
@@ -189,10 +200,12 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
 				 .quick = ro->quick, .timeout_s = ro->timeout_s,
 				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
-				 .notify = ro->notify, .ocl = ocl };
+				 .notify = ro->notify, .ocl = ocl,
+				 .tick_ns = r->run.timer_granularity_ns > 0 ?
+					    (double)r->run.timer_granularity_ns : 0 };
 	/* run.seconds.total and run.launches count the check too: it is part of the run. */
 	t0 = cb_now();
-	rc = cb_check_transpose(ref, info, &to, r, err);
+	rc = stopped_in(cb_check_transpose(ref, info, &to, r, err), "the transpose check", err);
 	r->run.seconds_check = cb_now() - t0;
 	if (isfinite(r->run.seconds_total))
 		r->run.seconds_total += r->run.seconds_check;

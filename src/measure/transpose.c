@@ -13,11 +13,12 @@
 
 #define NVARIANTS 3
 #define MAX_CONFIGS 4
-/* A timed batch lasts at least this long: several ticks of any host clock; with the event
- * timer (whose resolution the run checked: 1 us or finer) a quarter of it is 500 ticks or
- * more, and the check's timed rounds take 10 ms instead of 40 on the H200. */
+/* A timed batch lasts at least this long: several ticks of any host clock. With the event
+ * timer a quarter of it, or 1000 of the timer's ticks if that is longer: the check's timed
+ * rounds take 10 ms instead of 40 on the H200 (32 ns ticks). */
 #define BATCH_NS 2e6
 #define BATCH_NS_EVENT 5e5
+#define BATCH_TICKS 1000
 #define MAX_LAUNCHES 256
 
 static const char *const variants[NVARIANTS] = { "naive", "padded", "swizzled" };
@@ -245,7 +246,8 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 				"tile gives a wrong result; it is not timed", variants[v], c->elem_bytes,
 				c->tile, c->tile);
 	}
-	double batch_ns = t->o->event_timer ? BATCH_NS_EVENT : BATCH_NS;
+	double batch_ns = t->o->event_timer ?
+		fmin(BATCH_NS, fmax(BATCH_NS_EVENT, BATCH_TICKS * t->o->tick_ns)) : BATCH_NS;
 	if (one > 0)
 		k = (unsigned)fmin(MAX_LAUNCHES, ceil(batch_ns / one));
 	for (unsigned round = 0; rc == CB_OK && round < rounds; round++) {

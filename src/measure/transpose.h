@@ -21,6 +21,7 @@
 
 typedef struct {
 	bool event_timer;           /* the run trusted the event timer */
+	double tick_ns;             /* its granularity as the run measured it (0: unknown) */
 	bool quick;                 /* 4-byte elements only, fewer rounds */
 	unsigned timeout_s;         /* host watchdog of one batch */
 	const char *kernel_dir;     /* NULL: the embedded kernel */
