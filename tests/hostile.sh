@@ -310,11 +310,7 @@ for f in build:clBuildProgram devices:clGetDeviceIDs; do
 	$STUB CBSTUB_FAULT=hang-${f%%:*} "$CLBANKS" --quick -o "$TMP/hang.json" \
 		>"$TMP/out" 2>&1 </dev/null &
 	pid=$!
-	waited=0
-	while ! grep -q "stub: hanging in" "$TMP/out" && [ $waited -lt 600 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
+	wait_for_line "$TMP/out" "stub: hanging in" 600
 	kill -TERM $pid
 	waited=0
 	while kill -0 $pid 2>/dev/null && [ $waited -lt 300 ]; do

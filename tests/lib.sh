@@ -75,6 +75,16 @@ wait_for_handlers() { # PID
 	return 1
 }
 
+# Wait until FILE has a line matching the extended REGEX, for at most TENTHS tenths of a second
+# (a process writing it in the background: a progress line, a stub fault's announcement).
+wait_for_line() { # FILE REGEX TENTHS
+	waited=0
+	while ! grep -Eq -- "$2" "$1" && [ $waited -lt "$3" ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+}
+
 # Does DIR hold a temporary output file (src/cli/outfile.c names them DIR/.clbanks-XXXXXX)?
 has_temp() { # DIR
 	ls -a "$1" | grep -q '^\.clbanks-'

@@ -187,11 +187,7 @@ rm -f "$D"/* "$TMP/out"  # the wait below must not read an earlier run's output
 CBSTUB_DEVICES=2 CBSTUB_FAULT=slow CBSTUB_FAULT_DEVICE=1 "$CLBANKS" --device all --quick -o "$D" \
 	>"$TMP/all.out" 2>"$TMP/out" &
 pid=$!
-waited=0
-while ! grep -q "device 2 of 2: measuring" "$TMP/out" && [ $waited -lt 300 ]; do
-	sleep 0.1
-	waited=$((waited + 1))
-done
+wait_for_line "$TMP/out" "device 2 of 2: measuring" 300
 sleep 0.3
 kill -INT $pid
 wait $pid
@@ -202,11 +198,7 @@ check "SIGINT during the second device: exit 130 at once (exit $got)" \
 rm -f "$TMP/out" "$TMP/late.json"
 CBSTUB_FAULT=slow-transpose "$CLBANKS" --ops load -o "$TMP/late.json" >/dev/null 2>"$TMP/out" &
 pid=$!
-waited=0
-while ! grep -q "stub: transpose check" "$TMP/out" && [ $waited -lt 300 ]; do
-	sleep 0.1
-	waited=$((waited + 1))
-done
+wait_for_line "$TMP/out" "stub: transpose check" 300
 kill -INT $pid
 wait $pid
 got=$?
