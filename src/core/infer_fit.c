@@ -194,8 +194,9 @@ static memo_entry *memo_slot(const cb_pass_memo *m, const cb_obs *o)
 	size_t h = (size_t)table_hash(o, m->subgroup) & (m->size - 1);
 	for (;; h = (h + 1) & (m->size - 1)) {
 		memo_entry *e = &m->slot[h];
-		if (!e->lanes || (e->elem_bytes == o->elem_bytes &&
-				  memcmp(e->lanes, o->lanes, m->subgroup * sizeof *o->lanes) == 0))
+		if (!e->lanes ||
+		    same_table(&(cb_obs){ .elem_bytes = e->elem_bytes, .lanes = e->lanes }, o,
+			       m->subgroup))
 			return e;
 	}
 }
@@ -213,21 +214,32 @@ static void memo_grow(cb_pass_memo *m)
 	free(old);
 }
 
+/* Table T's passes between C and a memo entry's BLOCK ([geom][rule][grouping]): into C, or
+ * from it. */
+static void copy_block(cb_pass_cache *c, size_t t, uint16_t *block, bool into_cache)
+{
+	for (size_t gp = 0; gp < NGEOM; gp++)
+		for (int rule = 0; rule < NRULES; rule++)
+			for (unsigned gi = 0; gi < c->ngroupings; gi++, block++) {
+				uint16_t *at = &c->passes[cache_at(c, gp, rule, gi, t)];
+				if (into_cache)
+					*at = *block;
+				else
+					*block = *at;
+			}
+}
+
 /* Table T of C from the memo: false when the memo lacks it. */
 static bool memo_read(const cb_pass_memo *m, cb_pass_cache *c, const cb_obs *o, size_t t)
 {
-	const memo_entry *e = m->size ? memo_slot(m, o) : NULL;
+	memo_entry *e = m->size ? memo_slot(m, o) : NULL;
 	if (!e || !e->lanes)
 		return false;
-	const uint16_t *p = e->passes;
-	for (size_t gp = 0; gp < NGEOM; gp++)
-		for (int rule = 0; rule < NRULES; rule++)
-			for (unsigned gi = 0; gi < c->ngroupings; gi++)
-				c->passes[cache_at(c, gp, rule, gi, t)] = *p++;
+	copy_block(c, t, e->passes, true);
 	return true;
 }
 
-static void memo_add(cb_pass_memo *m, const cb_pass_cache *c, const cb_obs *o, size_t t)
+static void memo_add(cb_pass_memo *m, cb_pass_cache *c, const cb_obs *o, size_t t)
 {
 	if (2 * (m->n + 1) > m->size)
 		memo_grow(m);
@@ -235,11 +247,8 @@ static void memo_add(cb_pass_memo *m, const cb_pass_cache *c, const cb_obs *o, s
 	e->elem_bytes = o->elem_bytes;
 	e->lanes = cb_xmalloc(m->subgroup * sizeof *e->lanes);
 	memcpy(e->lanes, o->lanes, m->subgroup * sizeof *e->lanes);
-	uint16_t *p = e->passes = cb_xmalloc(NGEOM * NRULES * c->ngroupings * sizeof *p);
-	for (size_t gp = 0; gp < NGEOM; gp++)
-		for (int rule = 0; rule < NRULES; rule++)
-			for (unsigned gi = 0; gi < c->ngroupings; gi++)
-				*p++ = c->passes[cache_at(c, gp, rule, gi, t)];
+	e->passes = cb_xmalloc(NGEOM * NRULES * c->ngroupings * sizeof *e->passes);
+	copy_block(c, t, e->passes, false);
 	m->n++;
 }
 
