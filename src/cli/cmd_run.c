@@ -176,11 +176,8 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 /* A stop after the measurement says so, as a stop inside it says how far it got. */
 static cb_rc stopped_in(cb_rc rc, const char *stage, cb_error *err)
 {
-	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) {
-		cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s after the measurement, in %s; "
-			     "nothing written", cb_signal_name(cb_stop_signal), stage);
-		err->signal = cb_stop_signal;
-	}
+	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal)
+		cb_error_interrupted(err, " after the measurement, in %s; nothing written", stage);
 	return rc;
 }
 

@@ -111,13 +111,21 @@ const char *cb_signal_name(int sig)
 	}
 }
 
-cb_rc cb_check_interrupt(cb_error *err)
+cb_rc cb_error_interrupted(cb_error *err, const char *fmt, ...)
 {
 	int sig = cb_stop_signal;
-	if (!sig)
-		return CB_OK;
-	cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s; nothing written", cb_signal_name(sig));
+	char where[sizeof err->text];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof where, fmt, ap);
+	va_end(ap);
+	cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s%s", cb_signal_name(sig), where);
 	if (err)
 		err->signal = sig;
 	return CB_ERR_INTERRUPTED;
+}
+
+cb_rc cb_check_interrupt(cb_error *err)
+{
+	return cb_stop_signal ? cb_error_interrupted(err, "; nothing written") : CB_OK;
 }

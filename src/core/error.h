@@ -71,6 +71,11 @@ extern volatile sig_atomic_t cb_stop_signal;
 extern volatile sig_atomic_t cb_child_pid;
 /* Records the interruption when a stop was asked for: returns CB_ERR_INTERRUPTED, else CB_OK. */
 cb_rc cb_check_interrupt(cb_error *err);
+/* The stop cb_stop_signal asked for, and how far the work got: "interrupted by SIGINT" followed
+ * by FMT (" after 3 of at least 6 rounds; no results written"); records the signal. Returns
+ * CB_ERR_INTERRUPTED. */
+cb_rc cb_error_interrupted(cb_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
 const char *cb_signal_name(int sig);
 

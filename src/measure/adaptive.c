@@ -199,12 +199,9 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 		cb_note(po->notify, CB_NOTE_PROGRESS, "adaptive design: %zu tables measured in batch %zu",
 			n, d.nlog);
 	}
-	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) { /* say how far it got, as the rounds do */
-		cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s after %zu batches of the "
-			     "adaptive design (%u rounds); no results written",
-			     cb_signal_name(cb_stop_signal), d.nlog, total);
-		err->signal = cb_stop_signal;
-	}
+	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) /* say how far it got, as the rounds do */
+		cb_error_interrupted(err, " after %zu batches of the adaptive design (%u rounds); no "
+				     "results written", d.nlog, total);
 	r->st.rounds = total;
 	seconds[2] = cb_now() - t;
 	if (rc == CB_OK) {

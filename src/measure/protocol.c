@@ -151,13 +151,9 @@ static bool all_converged(const cb_experiment *ex, size_t nex, double target)
 
 static cb_rc rounds_end(const cb_protocol_opts *o, cb_protocol_state *st, cb_error *err)
 {
-	if (cb_stop_signal) {
-		cb_error_set(err, CB_ERR_INTERRUPTED, "interrupted by %s after %u of at least %u rounds; "
-			     "no results written", cb_signal_name(cb_stop_signal), st->rounds,
-			     o->min_rounds);
-		err->signal = cb_stop_signal;
-		return CB_ERR_INTERRUPTED;
-	}
+	if (cb_stop_signal)
+		return cb_error_interrupted(err, " after %u of at least %u rounds; no results written",
+					    st->rounds, o->min_rounds);
 	if (st->invalid_samples * 100 > st->total_samples)
 		return cb_error_set(err, CB_ERR_RUNTIME, "%zu of %zu timer samples were invalid (END <= "
 				    "START); the device timer cannot be trusted", st->invalid_samples,
