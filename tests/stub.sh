@@ -19,7 +19,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..81"
+echo "1..87"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -64,6 +64,21 @@ expect "the latency regime runs one sub-group" 0 "latency regime, [0-9]+ rounds,
 expect "the full default plan runs (--plan full)" 0 "Fit: +701 measurements" -- -q --format text --plan full
 expect "global local memory is reported with a caveat" 0 "local memory is of type global" \
 	CBSTUB_LOCAL_TYPE=global -- --quick
+# The transpose check runs where it proves something: a banked verdict on local memory of its own.
+expect "global local memory: the transpose check is skipped, with the reason" 0 \
+	"^Transpose check: skipped: local memory is emulated in global memory$" \
+	CBSTUB_LOCAL_TYPE=global -- --ops load
+expect "loads not banked: skipped, with the reason" 0 \
+	"^Transpose check: skipped: the loads are not banked$" CBSTUB_FLAT=1 -- --ops load
+expect "--check transpose runs it all the same" 0 "^Transpose check: cl/transpose.cl" \
+	CBSTUB_FLAT=1 -- --ops load --check transpose
+expect "banked loads on local memory: it runs" 0 "^Transpose check: cl/transpose.cl" \
+	-- --ops load
+expect "--check none: skipped, recorded in the document" 0 '"check_skipped": "--check none"' \
+	-- --ops load --check none -F json -o -
+expect "--check transpose with --regime latency is refused" 2 \
+	"--check transpose: the check follows a measurement of the loads" \
+	-- --ops load --regime latency --check transpose
 expect "--strict on a noisy run exits 5" 5 "--strict: the run has quality warnings" \
 	CBSTUB_NOISE=0.1 -- --quick --max-rounds 6 --strict -q -o "$TMP/noisy.json"
 check_noisy() { grep -q "did not reach a 95% CI" "$TMP/noisy.json"; }

@@ -145,8 +145,14 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 		.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
 		.measure_subgroup = o->measure_subgroup, .local_mem = o->local_mem, .seed = o->seed,
 		.plan = plan, .command_line = o->command_line, .notify = n,
-		.full_plan = o->plan && !cb_plan_file(o),
+		.full_plan = o->plan && !cb_plan_file(o), .check = (cb_check_mode)o->check,
 	};
+	if (ro->check == CB_CHECK_TRANSPOSE &&
+	    (ro->latency || plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD))))
+		return cb_error_set(err, CB_ERR_USAGE, "--check transpose: the check follows a "
+				    "measurement of the loads by the default plan in the throughput "
+				    "regime (not with --regime latency, --plan FILE or --ops without "
+				    "load)");
 	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
 	 * for every interval. */
 	if (o->quick && !cb_option_given(o, "max-rounds"))
@@ -194,6 +200,14 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
 	    !r->op_present[CB_OP_LOAD])
 		return rc;
+	const char *skip = ro->check == CB_CHECK_NONE ? "--check none" :
+			   ro->check == CB_CHECK_AUTO ? cb_transpose_skip_reason(r) : NULL;
+	if (skip) {
+		r->run.check_skipped = cb_xstrdup(skip);
+		cb_note(ro->notify, CB_NOTE_DETAIL, "transpose check skipped: %s (--check transpose "
+			"runs it)", skip);
+		return rc;
+	}
 	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
 				 .quick = ro->quick, .timeout_s = ro->timeout_s,
 				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,

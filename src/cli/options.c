@@ -75,6 +75,10 @@ static const option table[] = {
 	  "what times launches: auto (the device's event timer when it agrees\n"
 	  "with the host clock, else the host clock; default), event or host\n"
 	  "(also $CLBANKS_TIMER)", NULL },
+	{ "check", 0, RUN, K_CHOICE, 0, 0, 0, "auto|transpose|none", OFF(check), NULL, 0, "WHAT",
+	  "the transpose check after the analysis: auto (where it proves\n"
+	  "something: loads banked, local memory of its own; default),\n"
+	  "transpose (always) or none", NULL },
 	{ "ops", 0, RUN | PLAN, K_STRING, 0, 0, 0, NULL, OFF(ops_text), NULL, 0, "LIST",
 	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)", NULL },
 	{ "stride", 0, PREDICT, K_UINT, 0, 65536, 0, NULL, OFF(stride), NULL, 0, "S",

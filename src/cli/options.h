@@ -37,6 +37,7 @@ typedef struct {
 	int format;           /* index into "text|json|csv|sarif|gpgpusim|gem5", -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
+	int check;            /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	const char *measured;      /* lint --measured FILE */
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;

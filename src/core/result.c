@@ -101,7 +101,7 @@ static void run_free(cb_run_meta *r)
 {
 	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
 			     &r->command_line, &r->warmup, &r->timer_reason, &r->stop, &r->timing,
-			     &r->extra, &r->protocol };
+			     &r->extra, &r->protocol, &r->check_skipped };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
 	for (int k = 0; k < CB_NKERNELS; k++)

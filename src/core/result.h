@@ -129,6 +129,8 @@ typedef struct {
 	double seconds_analysis;
 	double seconds_check;                  /* the transpose check (in total); NAN: none */
 	char *timer_reason, *stop, *timing;
+	char *check_skipped;                   /* why the transpose check did not run (NULL: it
+						* ran, or was not due) */
 	long long timer_granularity_ns, chain_cap, shortened, work_groups_per_cu;
 	long long resident_work_groups_per_cu; /* bounded by local memory, when its size per unit is known */
 	double launch_noise;

@@ -42,6 +42,7 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_STR(cb_run_meta, timer_reason),
 	CB_FIELD_STR(cb_run_meta, stop),
 	CB_FIELD_STR(cb_run_meta, timing),
+	CB_FIELD_STR(cb_run_meta, check_skipped),
 	CB_FIELD_INT(cb_run_meta, timer_granularity_ns, 0, 1e12),
 	CB_FIELD_INT(cb_run_meta, chain_cap, 0, 1e12),
 	CB_FIELD_INT(cb_run_meta, shortened, 0, 1e9),

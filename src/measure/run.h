@@ -17,6 +17,10 @@
 #include <stdint.h>
 
 
+/* --check: the transpose check where it proves something (auto), always, or never (the order
+ * of the option's choices). */
+typedef enum { CB_CHECK_AUTO, CB_CHECK_TRANSPOSE, CB_CHECK_NONE } cb_check_mode;
+
 typedef struct {
 	const char *kernel_dir;     /* NULL: embedded kernels */
 	const char *build_options;  /* extra options for clBuildProgram, may be NULL */
@@ -37,6 +41,7 @@ typedef struct {
 	const cb_result *plan;      /* NULL: the default plan for the device, measured by the
 				     * adaptive design; given: exactly its tables, every one timed */
 	bool full_plan;             /* --plan full: the whole default plan, every table timed */
+	cb_check_mode check;        /* the transpose check after the analysis */
 	/* When not NULL (and plan is NULL): makes the plan, into PLAN (initialized there), once
 	 * the run knows the device's sub-group size and the local memory it allocates. */
 	cb_rc (*make_plan)(void *ctx, unsigned subgroup, unsigned long local_bytes, cb_result *plan,

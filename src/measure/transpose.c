@@ -262,6 +262,17 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 	return rc;
 }
 
+const char *cb_transpose_skip_reason(const cb_result *r)
+{
+	if (r->device.local_mem_type && strcmp(r->device.local_mem_type, "global") == 0)
+		return "local memory is emulated in global memory";
+	switch (r->inference[CB_OP_LOAD].status) {
+	case CB_BANKED: return NULL;
+	case CB_NOT_BANKED: return "the loads are not banked";
+	default: return "the loads' verdict is inconclusive";
+	}
+}
+
 cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 			 const cb_transpose_opts *o, cb_result *r, cb_error *err)
 {

@@ -36,4 +36,9 @@ typedef struct {
 cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 			 const cb_transpose_opts *o, cb_result *r, cb_error *err);
 
+/* Why the check proves nothing on R, analyzed (NULL: it is due): on local memory the driver
+ * emulates in global memory (every CPU driver) or loads that are not banked, padding and
+ * swizzles change nothing but noise, and the six kernels more cost a first run seconds. */
+const char *cb_transpose_skip_reason(const cb_result *r);
+
 #endif

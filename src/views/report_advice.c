@@ -121,6 +121,8 @@ static void transpose_lines(FILE *out, const cb_result *r)
 {
 	cb_transpose_summary s[CB_MAX_TRANSPOSE];
 	unsigned n = cb_transpose_summaries(r, s);
+	if (!n && r->run.check_skipped)
+		fprintf(out, "\nTranspose check: skipped: %s\n", r->run.check_skipped);
 	if (!n)
 		return;
 	fprintf(out, "\nTranspose check: cl/transpose.cl, time per launch (%lld x %lld matrix), "
