@@ -19,7 +19,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..87"
+echo "1..90"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -103,6 +103,12 @@ expect "END <= START in every launch: exit 4" 4 "device timer gives no time" \
 no_file "$TMP/f5.json" "no output after a broken timer"
 expect "a build failure shows the driver's log" 4 "stub: error: the build fails on request" \
 	CBSTUB_FAULT=build -- --quick -o "$TMP/f6.json"
+expect "the kernels are built in one program (a second build fails on request)" 0 \
+	"Result: +banked, 32 banks x 4 bytes" CBSTUB_FAULT=one-build -- --ops load,store,atomic
+expect "a kernel that does not build in it is named" 4 \
+	"the 8-byte store kernel does not build \(options: .*CL_BUILD_PROGRAM_FAILURE \(-11\)" \
+	CBSTUB_FAULT=build-store-8 -- --quick -o "$TMP/f6b.json"
+if grep -q "stub: error: the build fails on request" "$TMP/out"; then ok "with its own log"; else notok "with its own log"; fi
 expect "wrong kernel results fail verification" 4 "verification failed for the baseline" \
 	CBSTUB_FAULT=wrong-result -- --quick -o "$TMP/f7.json"
 no_file "$TMP/f7.json" "no output after a verification failure"

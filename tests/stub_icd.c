@@ -28,6 +28,10 @@
  *                                   profiling       profiling info is not available (-7)
  *                                   zero-time       every event has END == START
  *                                   build           clBuildProgram fails with a log
+ *                                   build-store-8   clBuildProgram fails for a program that
+ *                                                   holds the 8-byte store (cb_store_8)
+ *                                   one-build       a second build of lane-table kernels
+ *                                                   (clbanks builds them in one program) fails
  *                                   wrong-result    results are off by one
  *                                   wrong-transpose the swizzled transpose's result is wrong
  *                                   counter-time    events read START 2, END 3 (rusticl)
@@ -54,8 +58,9 @@
  *   CBSTUB_WG, CBSTUB_KERNEL_WG     the device's and the kernels' largest work-group (1024),
  *                                   any size_t (18446744073709551615 is 2^64-1)
  *
- * Kernels: cb_chase (loads), cb_store, cb_atomic and the cb_transpose_* variants, whose result
- * is computed (the transpose is really done) and whose time follows the model.
+ * Kernels: cb_chase (loads), cb_store, cb_atomic (as clbanks builds them, one program for every
+ * element size: cb_chase_4, cb_store_8...) and the cb_transpose_* variants, whose result is
+ * computed (the transpose is really done) and whose time follows the model.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -88,6 +93,8 @@ struct _cl_program {
 	unsigned elem, pin;
 	unsigned tile, pad, xmask, shift;  /* transpose.cl */
 	char log[256];
+	unsigned refs;  /* clbanks' kernels of one program share it */
+	bool store8;    /* its source holds the 8-byte store kernel */
 };
 enum { OP_LOAD, OP_STORE, OP_ATOMIC, OP_TRANSPOSE };
 struct _cl_kernel {
@@ -408,9 +415,12 @@ static cl_command_queue CL_API_CALL stub_CreateCommandQueue(cl_context c, cl_dev
 static cl_program CL_API_CALL stub_CreateProgramWithSource(cl_context c, cl_uint n, const char **s,
 							   const size_t *len, cl_int *err)
 {
-	(void)c; (void)n; (void)s; (void)len;
+	(void)c;
 	cl_program p = calloc(1, sizeof *p);
 	p->d = &dispatch;
+	p->refs = 1;
+	for (cl_uint i = 0; i < n; i++)
+		p->store8 |= !len || !len[i] ? strstr(s[i], "cb_store_8") != NULL : false;
 	if (err)
 		*err = CL_SUCCESS;
 	return p;
@@ -443,8 +453,13 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 	}
 	if (fault_is("hang-build"))
 		hang("clBuildProgram");
-	if (fault_is("build")) {
+	if (fault_is("build") || (fault_is("build-store-8") && p->store8)) {
 		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
+		return CL_BUILD_PROGRAM_FAILURE;
+	}
+	static unsigned lane_table_builds;
+	if (fault_is("one-build") && ++lane_table_builds > 1) {
+		snprintf(p->log, sizeof p->log, "stub: error: the lane-table kernels are built again");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
 	return CL_SUCCESS;
@@ -460,9 +475,16 @@ static cl_int CL_API_CALL stub_GetProgramBuildInfo(cl_program p, cl_device_id d,
 	return give_str(p->log, size, value, ret);
 }
 
+static cl_int CL_API_CALL stub_RetainProgram(cl_program p)
+{
+	p->refs++;
+	return CL_SUCCESS;
+}
+
 static cl_int CL_API_CALL stub_ReleaseProgram(cl_program p)
 {
-	free(p);
+	if (--p->refs == 0)
+		free(p);
 	return CL_SUCCESS;
 }
 
@@ -473,8 +495,12 @@ static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, c
 	k->elem = p->elem;
 	k->pin = p->pin;
 	k->prog = p;
-	k->op = strcmp(name, "cb_store") == 0 ? OP_STORE : strcmp(name, "cb_atomic") == 0 ? OP_ATOMIC :
-		strncmp(name, "cb_transpose_", 13) == 0 ? OP_TRANSPOSE : OP_LOAD;
+	k->op = strncmp(name, "cb_store", 8) == 0 ? OP_STORE : strncmp(name, "cb_atomic", 9) == 0 ?
+		OP_ATOMIC : strncmp(name, "cb_transpose_", 13) == 0 ? OP_TRANSPOSE : OP_LOAD;
+	/* clbanks builds its lane-table kernels in one program, one per element size: cb_chase_8 */
+	const char *u = strrchr(name, '_');
+	if (k->op != OP_TRANSPOSE && u && u[1] >= '1' && u[1] <= '9')
+		k->elem = (unsigned)atoi(u + 1);
 	k->variant = strstr(name, "padded") ? 1 : strstr(name, "swizzled") ? 2 : 0;
 	if (err)
 		*err = CL_SUCCESS;
@@ -793,6 +819,7 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	dispatch.clCreateProgramWithSource = stub_CreateProgramWithSource;
 	dispatch.clBuildProgram = stub_BuildProgram;
 	dispatch.clGetProgramBuildInfo = stub_GetProgramBuildInfo;
+	dispatch.clRetainProgram = stub_RetainProgram;
 	dispatch.clReleaseProgram = stub_ReleaseProgram;
 	dispatch.clCreateKernel = stub_CreateKernel;
 	dispatch.clReleaseKernel = stub_ReleaseKernel;

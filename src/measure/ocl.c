@@ -3,6 +3,7 @@
 #include "measure/ocl.h"
 #include "measure/kernels.h"
 #include "measure/watchdog.h"
+#include "core/buf.h"
 #include "core/util.h"
 
 #include <CL/cl_ext.h>
@@ -192,42 +193,28 @@ const char *cb_ocl_build_options(const cb_ocl *c, int k)
 	return c->kern[k] ? c->build_opts[k] : NULL;
 }
 
-/* The build log, cut at 64 KiB, as an error's text. */
-static cb_rc build_failed(cb_ocl *c, int k, cl_int st, cb_error *err)
+/* The build log of PROG, cut at 64 KiB, as the error's detail. */
+static void build_log(cb_ocl *c, cl_program prog, cb_error *err)
 {
 	size_t n = 0;
 	char *log = NULL;
-	if (clGetProgramBuildInfo(c->prog[k], c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
+	if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
 	    CL_SUCCESS && n > 1) {
 		log = cb_xcalloc(1, n + 1);
-		if (clGetProgramBuildInfo(c->prog[k], c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
+		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
 					  NULL) != CL_SUCCESS)
 			log[0] = '\0';
 	}
-	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-		      "the %u-byte %s kernel does not build (options: %s)",
-		      cb_kernel_of(k).bytes, cb_op_name(cb_kernel_of(k).op), c->build_opts[k]);
 	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
 	free(log);
-	return CB_ERR_RUNTIME;
 }
 
-cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
+/* What kernel K is built with, as the document records it: the program's options, and
+ * CB_ELEM and CB_ELEM_BYTES (macros before its part of the program; the same kernel as
+ * 'clBuildProgram' of its file alone with these options). */
+static void kernel_options(cb_ocl *c, int k)
 {
-	if (c->kern[k])
-		return CB_OK;
 	const cb_kernel_id id = cb_kernel_of(k);
-	const cb_op_desc *op = cb_op_desc_of(id.op);
-	char *src = NULL;
-	cb_rc rc = cb_kernel_source(op->kernel_file, c->o.kernel_dir, &src, err);
-	if (rc != CB_OK)
-		return rc;
-	cl_int st;
-	const char *srcs[1] = { src };
-	c->prog[k] = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
-	free(src);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
 	char pin[32] = "";
 	if (c->bp.subgroup_pin)
 		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
@@ -235,16 +222,152 @@ cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
 		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
 		 cb_elems[id.elem].cl_type, id.bytes, c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
-	cb_watchdog_slow("the build of a kernel (clBuildProgram)");
-	st = clBuildProgram(c->prog[k], 1, &c->ref->device, c->build_opts[k], NULL, NULL);
-	cb_watchdog_arm(0, NULL);
-	if (st != CL_SUCCESS)
-		return build_failed(c, k, st, err);
-	c->kern[k] = clCreateKernel(c->prog[k], op->kernel_name, &st);
-	if (st != CL_SUCCESS)
-		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the "
-				     "kernel %s", op->kernel_name);
+}
+
+/* The options of the program that holds the kernels: those of every kernel but its element. */
+static void program_options(const cb_ocl *c, char *buf, size_t size)
+{
+	char pin[32] = "";
+	if (c->bp.subgroup_pin)
+		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
+	snprintf(buf, size, "-cl-std=CL1.2 -DCB_LOCAL_BYTES=%lu%s%s%s", c->bp.local_bytes, pin,
+		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
+}
+
+/* Kernel K's name in a program of several: "cb_chase_4". */
+static void part_name(int k, char *buf, size_t size)
+{
+	const cb_kernel_id id = cb_kernel_of(k);
+	snprintf(buf, size, "%s_%u", cb_op_desc_of(id.op)->kernel_name, id.bytes);
+}
+
+/* Appends kernel K's file to B as one part of a program of several: its element macros and a
+ * name of its own (a macro renames the kernel) before it, and every macro it defines
+ * undefined after it, so that the next part, of another element, starts afresh. */
+static cb_rc append_part(cb_ocl *c, int k, cb_buf *b, cb_error *err)
+{
+	const cb_kernel_id id = cb_kernel_of(k);
+	const cb_op_desc *op = cb_op_desc_of(id.op);
+	char *src = NULL, name[64];
+	cb_rc rc = cb_kernel_source(op->kernel_file, c->o.kernel_dir, &src, err);
+	if (rc != CB_OK)
+		return rc;
+	part_name(k, name, sizeof name);
+	cb_buf_printf(b, "#define CB_ELEM %s\n#define CB_ELEM_BYTES %u\n#define %s %s\n",
+		      cb_elems[id.elem].cl_type, id.bytes, op->kernel_name, name);
+	cb_buf_printf(b, "%s\n", src);
+	for (const char *line = src; line && *line; line = strchr(line, '\n'), line += !!line) {
+		const char *p = line + strspn(line, " \t");
+		if (*p++ != '#')
+			continue;
+		p += strspn(p, " \t");
+		if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+			continue;
+		p += 6 + strspn(p + 6, " \t");
+		int len = (int)strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				       "0123456789_");
+		if (len > 0)
+			cb_buf_printf(b, "#undef %.*s\n", len, p);
+	}
+	cb_buf_printf(b, "#undef CB_ELEM\n#undef CB_ELEM_BYTES\n#undef %s\n", op->kernel_name);
+	free(src);
 	return CB_OK;
+}
+
+/* One program of the kernels of WANT, built, and their kernels created. */
+static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
+{
+	cb_buf b = CB_BUF_INIT;
+	cb_rc rc = CB_OK;
+	for (int k = 0; k < CB_NKERNELS && rc == CB_OK; k++)
+		if (want[k])
+			rc = append_part(c, k, &b, err);
+	if (rc != CB_OK) {
+		cb_buf_free(&b);
+		return rc;
+	}
+	cl_int st;
+	char *src = cb_buf_take(&b, NULL), opts[512];
+	const char *srcs[1] = { src };
+	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
+	free(src);
+	if (st != CL_SUCCESS)
+		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
+	program_options(c, opts, sizeof opts);
+	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
+	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	int first = 0, nwant = 0;
+	for (int k = CB_NKERNELS - 1; k >= 0; k--)
+		if (want[k]) {
+			first = k;
+			nwant++;
+		}
+	if (st != CL_SUCCESS && nwant == 1) {
+		kernel_options(c, first);
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the %u-byte %s kernel does "
+			      "not build (options: %s)", cb_kernel_of(first).bytes,
+			      cb_op_name(cb_kernel_of(first).op), c->build_opts[first]);
+	} else if (st != CL_SUCCESS) {
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the kernels do not build "
+			      "(options: %s)", opts);
+	}
+	if (st != CL_SUCCESS) {
+		build_log(c, prog, err);
+		clReleaseProgram(prog);
+		return CB_ERR_RUNTIME;
+	}
+	for (int k = 0; k < CB_NKERNELS && rc == CB_OK; k++) {
+		if (!want[k])
+			continue;
+		char name[64];
+		part_name(k, name, sizeof name);
+		c->kern[k] = clCreateKernel(prog, name, &st);
+		if (st != CL_SUCCESS) {
+			c->kern[k] = NULL;
+			rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the "
+					   "kernel %s", name);
+			break;
+		}
+		clRetainProgram(prog);
+		c->prog[k] = prog;
+		kernel_options(c, k);
+	}
+	clReleaseProgram(prog);
+	return rc;
+}
+
+cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err)
+{
+	bool want[CB_NKERNELS] = { false };
+	int nwant = 0;
+	for (int k = 0; k < CB_NKERNELS; k++)
+		if (needed[k] && !c->kern[k]) {
+			want[k] = true;
+			nwant++;
+		}
+	if (nwant == 0)
+		return CB_OK;
+	cb_rc rc = build_program(c, want, err);
+	if (rc != CB_ERR_RUNTIME || nwant == 1)
+		return rc;
+	/* Each alone: the one that does not build is named, with its own log (and a driver that
+	 * builds them only one at a time still runs). */
+	cb_error_clear(err);
+	for (int k = 0; k < CB_NKERNELS; k++) {
+		bool one[CB_NKERNELS] = { false };
+		one[k] = want[k] && !c->kern[k];
+		if (one[k] && (rc = build_program(c, one, err)) != CB_OK)
+			return rc;
+	}
+	return CB_OK;
+}
+
+cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
+{
+	bool one[CB_NKERNELS] = { false };
+	one[k] = true;
+	return cb_ocl_build_set(c, one, err);
 }
 
 cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *err)

@@ -93,6 +93,22 @@ static cb_rc choose_pin(cb_runner *r, cb_error *err)
 	return CB_OK;
 }
 
+/* The kernels a run of the options' ops may launch on this device, built before the plan is
+ * known, all in one program: the 4-byte loads' (the baseline, the limits and the sub-group
+ * probe) and every element size of each op, but 8-byte atomics without the extension. A
+ * plan of fewer sizes leaves some unused, cheaper than a second compiler run. */
+static void run_kernels(const cb_runner *r, bool kernels[CB_NKERNELS])
+{
+	unsigned ops = r->o->ops ? r->o->ops : CB_OP_BIT(CB_OP_LOAD);
+	for (int k = 0; k < CB_NKERNELS; k++) {
+		cb_kernel_id id = cb_kernel_of(k);
+		kernels[k] = (ops & CB_OP_BIT(id.op)) &&
+			     (cb_op_desc_of(id.op)->elem_mask & 1u << id.elem) &&
+			     !(id.op == CB_OP_ATOMIC && id.bytes == 8 && !r->info->has_int64_atomics);
+	}
+	kernels[CB_ELEM_INDEX_4B] = true;
+}
+
 static cb_rc setup(cb_runner *r, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
@@ -107,7 +123,10 @@ static cb_rc setup(cb_runner *r, cb_error *err)
 	cb_build_params bp = { r->local_alloc, r->pin };
 	cb_ocl_set_build_params(r->ocl, &bp);
 	cb_ocl_set_timeout(r->ocl, o->timeout_s);
-	if ((rc = cb_ocl_build(r->ocl, CB_ELEM_INDEX_4B, err)) != CB_OK ||
+	bool kernels[CB_NKERNELS];
+	run_kernels(r, kernels);
+	cb_note(o->notify, CB_NOTE_PROGRESS, "compiling kernels");
+	if ((rc = cb_ocl_build_set(r->ocl, kernels, err)) != CB_OK ||
 	    (rc = cb_ocl_kernel_limits(r->ocl, CB_ELEM_INDEX_4B, &r->lim, err)) != CB_OK)
 		return rc;
 	if (r->lim.work_group_size == 0)
@@ -364,6 +383,35 @@ static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 			    r->info->subgroup_source);
 }
 
+/* On a CPU, one short launch of each kernel the plan needs, checked and not timed, before the
+ * first timed one: a CPU driver compiles a kernel for its work-group size at its first launch
+ * (on PoCL most of a first run), and the progress says so while it happens. GPU drivers
+ * compile at clBuildProgram. */
+static cb_rc first_launches(cb_runner *r, const bool needed[CB_NKERNELS], cb_error *err)
+{
+	unsigned n = 0, total = 0;
+	if (!(r->info->type & CL_DEVICE_TYPE_CPU))
+		return CB_OK;
+	for (int k = 0; k < CB_NKERNELS; k++)
+		total += needed[k];
+	for (int k = 0; k < CB_NKERNELS; k++) {
+		size_t i = 0;
+		while (i < r->nex && cb_kernel_index(r->ex[i].op, r->ex[i].elem) != k)
+			i++;
+		if (!needed[k] || i == r->nex)
+			continue;
+		cb_note(r->o->notify, CB_NOTE_PROGRESS, "compiling kernels (%u of %u)", ++n, total);
+		cb_launch_item it = { &r->ex[i], 8 };
+		uint64_t ns;
+		double host_s;
+		long bad;
+		cb_rc rc = run_batch(r, &it, 1, 0, &ns, &host_s, &bad, err);
+		if (rc != CB_OK)
+			return rc;
+	}
+	return CB_OK;
+}
+
 /* Every kernel the plan needs, its work-group limit and sub-group size, the tables on the
  * device and the buffers of a round. */
 static cb_rc prepare_launches(cb_runner *r, cb_error *err)
@@ -372,15 +420,16 @@ static cb_rc prepare_launches(cb_runner *r, cb_error *err)
 	bool needed[CB_NKERNELS] = { false };
 	for (size_t i = 0; i < r->nex; i++)
 		needed[cb_kernel_index(r->ex[i].op, r->ex[i].elem)] = true;
+	cb_note(r->o->notify, CB_NOTE_PROGRESS, "compiling kernels");
+	if ((rc = cb_ocl_build_set(r->ocl, needed, err)) != CB_OK)
+		return rc;
 	for (int k = 0; k < CB_NKERNELS; k++) {
 		if (!needed[k])
 			continue;
 		const char *op = cb_op_name(cb_kernel_of(k).op);
 		unsigned E = cb_kernel_of(k).bytes;
-		cb_note(r->o->notify, CB_NOTE_PROGRESS, "building the %u-byte %s kernel", E, op);
 		cb_kernel_limits lim;
-		if ((rc = cb_ocl_build(r->ocl, k, err)) != CB_OK ||
-		    (rc = cb_ocl_kernel_limits(r->ocl, k, &lim, err)) != CB_OK)
+		if ((rc = cb_ocl_kernel_limits(r->ocl, k, &lim, err)) != CB_OK)
 			return rc;
 		if (lim.work_group_size && lim.work_group_size < r->wg)
 			return cb_error_set(err, CB_ERR_USAGE, "the %u-byte %s kernel allows work-groups of "
@@ -396,7 +445,7 @@ static cb_rc prepare_launches(cb_runner *r, cb_error *err)
 	free(all);
 	if (rc == CB_OK)
 		rc = cb_ocl_set_work(r->ocl, r->global, r->wg, r->S, 2 * r->nex + 64, err);
-	return rc;
+	return rc == CB_OK ? first_launches(r, needed, err) : rc;
 }
 
 static cb_protocol_opts protocol_opts(cb_runner *r)
