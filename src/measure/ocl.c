@@ -209,29 +209,30 @@ static void build_log(cb_ocl *c, cl_program prog, cb_error *err)
 	free(log);
 }
 
-/* What kernel K is built with, as the document records it: the program's options, and
- * CB_ELEM and CB_ELEM_BYTES (macros before its part of the program; the same kernel as
- * 'clBuildProgram' of its file alone with these options). */
-static void kernel_options(cb_ocl *c, int k)
-{
-	const cb_kernel_id id = cb_kernel_of(k);
-	char pin[32] = "";
-	if (c->bp.subgroup_pin)
-		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
-	snprintf(c->build_opts[k], sizeof c->build_opts[k],
-		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_LOCAL_BYTES=%lu%s%s%s",
-		 cb_elems[id.elem].cl_type, id.bytes, c->bp.local_bytes, pin,
-		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
-}
-
 /* The options of the program that holds the kernels: those of every kernel but its element. */
+#define CB_STD "-cl-std=CL1.2"
 static void program_options(const cb_ocl *c, char *buf, size_t size)
 {
 	char pin[32] = "";
 	if (c->bp.subgroup_pin)
 		snprintf(pin, sizeof pin, " -DCB_SUBGROUP=%u", c->bp.subgroup_pin);
-	snprintf(buf, size, "-cl-std=CL1.2 -DCB_LOCAL_BYTES=%lu%s%s%s", c->bp.local_bytes, pin,
+	snprintf(buf, size, CB_STD " -DCB_LOCAL_BYTES=%lu%s%s%s", c->bp.local_bytes, pin,
 		 c->o.build_options ? " " : "", c->o.build_options ? c->o.build_options : "");
+}
+
+/* What kernel K is built with, as the document records it: the program's options with
+ * CB_ELEM and CB_ELEM_BYTES (macros before its part of the program: the same kernel as its
+ * file built alone with these options). */
+static void kernel_options(cb_ocl *c, int k)
+{
+	const cb_kernel_id id = cb_kernel_of(k);
+	char opts[sizeof c->build_opts[k]];
+	program_options(c, opts, sizeof opts);
+	int n = snprintf(c->build_opts[k], sizeof c->build_opts[k], CB_STD " -DCB_ELEM=%s "
+			 "-DCB_ELEM_BYTES=%u", cb_elems[id.elem].cl_type, id.bytes);
+	if (n > 0 && (size_t)n < sizeof c->build_opts[k])
+		snprintf(c->build_opts[k] + n, sizeof c->build_opts[k] - (size_t)n, "%s",
+			 opts + strlen(CB_STD));
 }
 
 /* Kernel K's name in a program of several: "cb_chase_4". */
