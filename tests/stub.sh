@@ -19,7 +19,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..90"
+echo "1..92"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -90,6 +90,10 @@ expect "a timer resolution of 0 ns is a warning, 1 ns assumed" 0 "resolution of 
 expect "CL_OUT_OF_RESOURCES at enqueue: exit 4, call, name, number, hint" 4 \
 	"clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES \(-5\)" CBSTUB_FAULT=enqueue:60:-5 -- --quick -o "$TMP/f1.json"
 no_file "$TMP/f1.json" "no output after CL_OUT_OF_RESOURCES"
+expect "CL_SUCCESS from an enqueue without an event: exit 4, the launch named" 4 \
+	"the driver returned CL_SUCCESS without an event for the launch of" \
+	CBSTUB_FAULT=enqueue:7:0 -- --quick -o "$TMP/f1b.json"
+no_file "$TMP/f1b.json" "no output after an enqueue without an event"
 expect "CL_INVALID_WORK_GROUP_SIZE at enqueue" 4 "CL_INVALID_WORK_GROUP_SIZE \(-54\)" \
 	CBSTUB_FAULT=enqueue:9:-54 -- --quick -o "$TMP/f2.json"
 expect "a device lost while waiting (-36) gives the watchdog hint" 4 \

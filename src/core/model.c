@@ -49,9 +49,10 @@ bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes,
 	p->lane_first[nlanes] = k;
 	p->nwords = k;
 	bool pair1 = nlanes % 2 == 0, pair2 = nlanes % 4 == 0;
+	/* Each test only while it holds: for 2 mod 4 lanes l ^ 2 runs past the last lane. */
 	for (unsigned l = 0; l < nlanes && (pair1 || pair2); l++) {
-		pair1 &= lanes_pair(offsets, active, l, l ^ 1u);
-		pair2 &= lanes_pair(offsets, active, l, l ^ 2u);
+		pair1 = pair1 && lanes_pair(offsets, active, l, l ^ 1u);
+		pair2 = pair2 && lanes_pair(offsets, active, l, l ^ 2u);
 	}
 	p->packable = pair1 || pair2;
 

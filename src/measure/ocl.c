@@ -540,12 +540,19 @@ static cb_rc enqueue_all(cb_ocl *c, const cb_launch_req *reqs, size_t n, size_t 
 		cb_rc rc = set_args(c, req, (cl_uint)*queued, err);
 		if (rc != CB_OK)
 			return rc;
+		/* A driver that says CL_SUCCESS and writes no event would leave the slot holding
+		 * the previous batch's event, released since. */
+		c->events[*queued] = NULL;
 		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[cb_kernel_index(req->op, req->elem)], 1,
 						   NULL, &c->global,
 						   &c->local, 0, NULL, &c->events[*queued]);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
 					     "launch of %s failed", req->what);
+		if (!c->events[*queued])
+			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
+					     "the driver returned CL_SUCCESS without an event for the "
+					     "launch of %s", req->what);
 	}
 	cl_int st = clFlush(c->q);
 	if (st != CL_SUCCESS)
@@ -765,6 +772,9 @@ cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const 
 	if (rc == CB_OK && st != CL_SUCCESS)
 		rc = cl_fail(err, "clFinish", st, "the launches failed");
 	uint64_t span = 0;
+	if (rc == CB_OK && c->event_timer && (!first || (count > 1 && !last)))
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", CL_SUCCESS, "the "
+				   "driver returned CL_SUCCESS without an event for a launch of %s", what);
 	if (rc == CB_OK && c->event_timer)
 		rc = span_time(first, last ? last : first, &span, err);
 	if (first)
