@@ -19,7 +19,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..92"
+echo "1..93"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
@@ -219,6 +219,17 @@ wait $pid
 got=$?
 check "SIGINT during the second device: exit 130 at once (exit $got)" \
 	eval '[ $got -eq 130 ] && grep -q "device 2 of 2: interrupted by SIGINT" "$TMP/out" && [ ! -s "$TMP/all.out" ]'
+# A SIGALRM from another process is not the watchdog's: the run goes on and writes its document.
+rm -f "$TMP/out" "$TMP/alarm.json"
+CBSTUB_FAULT=slow "$CLBANKS" --quick --ops load -o "$TMP/alarm.json" >/dev/null 2>"$TMP/out" &
+pid=$!
+wait_for_line "$TMP/out" "measuring clbanks stub GPU" 300
+sleep 0.3
+kill -ALRM $pid
+wait $pid
+got=$?
+check "a SIGALRM from outside during a launch is not a timeout: exit 0, a document (exit $got)" \
+	eval '[ $got -eq 0 ] && ! grep -q watchdog "$TMP/out" && grep -q "\"format\": \"clbanks\"" "$TMP/alarm.json"'
 # A stop after the measurement says where it came, as a stop inside it says how far it got.
 rm -f "$TMP/out" "$TMP/late.json"
 CBSTUB_FAULT=slow-transpose "$CLBANKS" --ops load -o "$TMP/late.json" >/dev/null 2>"$TMP/out" &

@@ -5,12 +5,45 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Built outside the handlers, which only read it (with write()). */
 static char message[512];
 static volatile sig_atomic_t busy, stop_sig, slow;
+/* When the pending alarm is due, in ms of the monotonic clock since BASE (0: none): a SIGALRM
+ * before it was sent by another process, not by alarm(), and is not a timeout. */
+static volatile sig_atomic_t due_ms;
+static struct timespec base;
 static unsigned limit_s;
+
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t); /* async-signal-safe */
+	return (long)(t.tv_sec - base.tv_sec) * 1000 + (t.tv_nsec - base.tv_nsec) / 1000000;
+}
+
+/* alarm(SECONDS), and when it is due. */
+static void set_alarm(unsigned seconds)
+{
+	due_ms = 0;
+	alarm(seconds);
+	if (seconds)
+		due_ms = (sig_atomic_t)(now_ms() + 1000L * seconds);
+}
+
+/* A SIGALRM before the alarm is due (50 ms of slack for the clocks), or with none pending:
+ * re-armed for the time left, and otherwise ignored. */
+static bool foreign_alarm(void)
+{
+	long due = due_ms, left = due - now_ms();
+	if (due && left <= 50)
+		return false;
+	if (due)
+		alarm((unsigned)((left + 999) / 1000));
+	return true;
+}
 
 static void put(const char *s)
 {
@@ -27,6 +60,8 @@ static const char *signal_name(int sig)
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (foreign_alarm())
+		return;
 	if (stop_sig) {
 		put("\nclbanks: interrupted by ");
 		put(signal_name(stop_sig));
@@ -46,9 +81,10 @@ static void on_alarm(int sig)
 /* A stop asked for: the call under way gets the grace period, unless its alarm comes first. */
 static void arm_grace(void)
 {
-	unsigned left = alarm(CB_WATCHDOG_GRACE_S);
-	if (left && left < CB_WATCHDOG_GRACE_S)
-		alarm(left);
+	long due = due_ms;
+	if (due && due - now_ms() < 1000L * CB_WATCHDOG_GRACE_S)
+		return; /* the call's own alarm comes first */
+	set_alarm(CB_WATCHDOG_GRACE_S);
 }
 
 void cb_watchdog_arm(unsigned seconds, const char *what)
@@ -59,18 +95,19 @@ void cb_watchdog_arm(unsigned seconds, const char *what)
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_alarm;
 		sigemptyset(&sa.sa_mask);
+		clock_gettime(CLOCK_MONOTONIC, &base);
 		sigaction(SIGALRM, &sa, NULL);
 		installed = true;
 	}
 	if (!what) {
 		busy = slow = 0;
-		alarm(0);
+		set_alarm(0);
 		return;
 	}
 	busy = 0; /* the message is not read while it changes */
 	strncpy(message, what, sizeof message - 1);
 	message[sizeof message - 1] = '\0';
-	alarm(seconds);
+	set_alarm(seconds);
 	busy = 1;
 	if (stop_sig)
 		arm_grace();
