@@ -36,10 +36,7 @@ cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "export takes one document; "
 				    "unexpected argument '%s'" : "export needs a document: clbanks "
 				    "export DOC --format json|gpgpusim|gem5", o->nargs ? o->args[1] : "");
-	int format = o->format < 0 ? CB_OPT_FORMAT_JSON : o->format;
-	if (format != CB_OPT_FORMAT_JSON && format != CB_OPT_FORMAT_GPGPUSIM &&
-	    format != CB_OPT_FORMAT_GEM5)
-		return cb_error_set(err, CB_ERR_USAGE, "export writes json, gpgpusim or gem5");
+	int format = o->format < 0 ? CB_OPT_FORMAT_JSON : o->format; /* the table checked it */
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	cb_result r;
 	if (rc == CB_OK)

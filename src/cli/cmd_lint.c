@@ -61,8 +61,6 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 				    "or --subgroup N (the sub-group size of the tables)" : "lint needs "
 				    "--model FILE (an analyzed result document) and --local X[,Y[,Z]] "
 				    "(the work-group size) unless the kernel has a reqd_work_group_size");
-	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
-		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json, sarif or plan, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])

@@ -163,8 +163,9 @@ cb_format cb_format_for_path(const char *path, cb_format dflt)
 
 cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
 {
-	static const cb_format by_index[] = { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF,
-					      CB_FMT_TEXT, CB_FMT_TEXT, CB_FMT_TEXT };
+#define RENDERED_AS(id, name, fmt, why) fmt,
+	static const cb_format by_index[CB_NFORMATS] = { CB_FORMAT_TABLE(RENDERED_AS) };
+#undef RENDERED_AS
 	return o->format >= 0 ? by_index[o->format] : dflt;
 }
 

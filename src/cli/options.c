@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "core/plan.h"
 #include "core/util.h"
@@ -29,6 +30,7 @@ typedef enum {
 	K_UINT,     /* unsigned long in [min, max]; `word` may stand instead (sets a bool) */
 	K_DOUBLE,   /* double in [min, max], times `scale` */
 	K_CHOICE,   /* int: index into `choices` ("a|b|c") */
+	K_FORMAT,   /* K_CHOICE of the format table; applies to the commands that write one */
 	K_UINT_SET, /* unsigned long, one of `choices` */
 	K_LIST      /* cb_strings: each use appends one value, never empty */
 } kind;
@@ -49,6 +51,8 @@ typedef struct {
 } option;
 
 #define OFF(f) offsetof(cb_cli_options, f)
+#define FORMAT_CHOICE(id, name, fmt, why) "|" name
+#define FORMAT_CHOICES (CB_FORMAT_TABLE(FORMAT_CHOICE) + 1)
 
 static const option table[] = {
 	{ "device", 'd', MEASURE, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
@@ -65,10 +69,9 @@ static const option table[] = {
 	  "(--device all: an existing directory)", NULL },
 	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
 	  "replace FILE if it exists", NULL },
-	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT | EXPORT, K_CHOICE, 0, 0, 0,
-	  "text|json|csv|sarif|gpgpusim|gem5|plan", OFF(format), NULL, 0, "FMT",
-	  "text, json or csv (default text; plan: json; lint: text, json,\n"
-	  "sarif, or plan: its lane tables as a plan for --plan)", NULL },
+	{ "format", 'F', 0, K_FORMAT, 0, 0, 0, FORMAT_CHOICES, OFF(format), NULL, 0, "FMT",
+	  "the output's format (default text; plan, export: json;\n"
+	  "lint's plan: its lane tables as a plan for --plan):", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
 	{ "timer", 0, MEASURE, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
@@ -168,6 +171,14 @@ static const option table[] = {
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
 
+
+/* Does option OP apply to command CMD? --format to those that write a format. */
+static bool applies(const option *op, int cmd)
+{
+	if (op->k == K_FORMAT)
+		return cb_commands[cmd].formats != 0;
+	return (op->commands & (1u << cmd)) != 0;
+}
 
 static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static cb_rc usage_error(cb_error *err, const char *fmt, ...)
@@ -280,7 +291,8 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		l->v[l->n++] = value;
 		return CB_OK;
 	}
-	case K_CHOICE: {
+	case K_CHOICE:
+	case K_FORMAT: {
 		int k = choice_index(op->choices, value);
 		if (k < 0) {
 			char list[128], msg[160];
@@ -379,7 +391,7 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 	if (i < 0 || i >= (int)NOPTS)
 		return usage_error(err, "unknown option '-%c'", c);
 	const option *op = &table[i];
-	if (!(op->commands & (1u << o->cmd))) {
+	if (!applies(op, (int)o->cmd)) {
 		if (c >= 256)
 			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
 					   o->cmd_name);
@@ -421,16 +433,8 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 		return usage_error(err, "invalid value '%s' for --op: expected load, store or atomic",
 				   o->op_text);
 	o->op = (int)op;
-	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
-		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
-				   "json or csv", o->cmd_name);
-	if (o->format == CB_OPT_FORMAT_PLAN && o->cmd != CB_CMD_LINT)
-		return usage_error(err, "--format plan is lint's (its lane tables); %s writes text, "
-				   "json or csv", o->cmd_name);
-	if ((o->format == CB_OPT_FORMAT_GPGPUSIM || o->format == CB_OPT_FORMAT_GEM5) &&
-	    o->cmd != CB_CMD_EXPORT)
-		return usage_error(err, "--format gpgpusim and gem5 are export's; %s writes text, "
-				   "json or csv", o->cmd_name);
+	if (cb_format_check(o->cmd, o->format, err) != CB_OK)
+		return CB_ERR_USAGE;
 	if (o->min_rounds > o->max_rounds)
 		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);
@@ -463,7 +467,29 @@ bool cb_option_given(const cb_cli_options *o, const char *name)
 	return false;
 }
 
-static void help_option(FILE *out, const option *op)
+/* --format's lines: what each command (CMD, or every one when -1) writes, from the command
+ * table; commands that write the same formats share a line. */
+static void help_formats(FILE *out, int cmd)
+{
+	unsigned done = 0;
+	for (int k = 0; k < CB_NCMD; k++) {
+		unsigned f = cb_commands[k].formats;
+		if (!f || (done & (1u << k)) || (cmd >= 0 && k != cmd))
+			continue;
+		fprintf(out, "  %-20s ", "");
+		for (int j = k, first = 1; j < CB_NCMD; j++)
+			if (cb_commands[j].formats == f && (cmd < 0 || j == cmd)) {
+				fprintf(out, "%s%s", first ? "" : ", ", cb_commands[j].name);
+				first = 0;
+				done |= 1u << j;
+			}
+		char names[96];
+		cb_format_names(f, names, sizeof names);
+		fprintf(out, ": %s\n", names);
+	}
+}
+
+static void help_option(FILE *out, const option *op, int cmd)
 {
 	char names[64];
 	if (op->short_name)
@@ -482,25 +508,9 @@ static void help_option(FILE *out, const option *op)
 		if (*p == '\n' && *++p)
 			fprintf(out, "  %-20s", "");
 	}
+	if (op->k == K_FORMAT)
+		help_formats(out, cmd);
 }
-
-static const char *const usage_lines[CB_NCMD] = {
-	"clbanks [run] [OPTION]...          measure the selected device, analyze, report\n"
-	"       clbanks --device all -o DIR [OPTION]...\n"
-	"                                   every device: a document each in DIR, compared",
-	"clbanks plan [OPTION]...           write the experiment plan (no device needed)",
-	"clbanks analyze FILE [OPTION]...   infer the bank model of a result document",
-	"clbanks predict --model FILE --elem-bytes E (--stride S | --lanes A,B,...)\n"
-	"                                   passes of one sub-group access under FILE's model",
-	"clbanks compare FILE... [OPTION]...  devices side by side",
-	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
-	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
-	"                                   predicted conflicts of each __local access\n"
-	"       clbanks lint KERNEL.cl --local X[,Y[,Z]] --measure [--device SPEC] [--model FILE]\n"
-	"                                   ... and each access timed on the device",
-	"clbanks export FILE [--format json|gpgpusim|gem5]\n"
-	"                                   the bank model for simulators and compilers",
-};
 
 void cb_options_help(FILE *out, int cmd)
 {
@@ -508,7 +518,7 @@ void cb_options_help(FILE *out, int cmd)
 	for (int k = 0; k < CB_NCMD; k++) {
 		if (cmd >= 0 && k != cmd)
 			continue;
-		fprintf(out, "%s%s\n", k && cmd < 0 ? "       " : "", usage_lines[k]);
+		fprintf(out, "%s%s\n", k && cmd < 0 ? "       " : "", cb_commands[k].usage);
 		if (k == CB_CMD_RUN && cmd < 0)
 			fputs("       clbanks --list                     list OpenCL platforms and devices\n",
 			      out);
@@ -520,8 +530,8 @@ void cb_options_help(FILE *out, int cmd)
 	      "cycles are the passes beyond the first.\n\n"
 	      "Options:\n", out);
 	for (size_t i = 0; i < NOPTS; i++)
-		if (cmd < 0 || (table[i].commands & (1u << cmd)))
-			help_option(out, &table[i]);
+		if (cmd < 0 || applies(&table[i], cmd))
+			help_option(out, &table[i], cmd);
 	fputs("\nExit status: 0 ok, 2 usage or bad input, 3 no platform or device, 4 OpenCL or\n"
 	      "run-time failure, 5 --strict and not clean, 128+N stopped by signal N (130 SIGINT,\n"
 	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written. --device all:\n"
