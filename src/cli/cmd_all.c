@@ -13,6 +13,7 @@
 #include "cli/outfile.h"
 #include "core/util.h"
 #include "doc/doc.h"
+#include "measure/session.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -120,7 +121,7 @@ static cb_rc run_one(const cb_cli_options *o, const cb_run_opts *base, const cb_
 	ro.notify = &n;
 	cb_result r;
 	cb_result_init(&r);
-	cb_rc rc = cb_run_device(o, &ro, ref, &r, err);
+	cb_rc rc = cb_session_run(&ro, ref, &r, err);
 	if (rc == CB_OK)
 		rc = cb_emit(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
 	*wrote = rc == CB_OK;

@@ -9,6 +9,7 @@
 #include "doc/doc_outputs.h"
 #include "measure/run.h"
 #include "views/compare.h"
+#include "views/outputs.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -33,48 +34,10 @@ typedef struct {
 	const cb_plan_opts *po;
 } plan_ctx;
 
-/* The text form of a plan: how many experiments of each kind per element size. */
-/* One operation's table of experiments: kinds by element size (kinds it has none of left
- * out). */
-static void plan_op(FILE *f, const cb_result *r, cb_op op)
-{
-	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
-					     "split", "pool", "swizzle", "random" };
-	size_t total = 0;
-	for (size_t i = 0; i < r->nms; i++)
-		total += r->ms[i].op == op;
-	if (!total)
-		return;
-	fprintf(f, "\n%-16s", cb_op_name(op));
-	for (int e = 0; e < CB_NELEM; e++)
-		fprintf(f, "%6u B", cb_elems[e].bytes);
-	fputc('\n', f);
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		size_t count[CB_NELEM] = { 0 }, any = 0;
-		for (size_t i = 0; i < r->nms; i++)
-			if (r->ms[i].op == op && cb_kind_is(&r->ms[i], kinds[k])) {
-				count[cb_elem_index(r->ms[i].elem_bytes)]++;
-				any++;
-			}
-		if (!any)
-			continue;
-		fprintf(f, "  %-14s", kinds[k]);
-		for (int e = 0; e < CB_NELEM; e++)
-			fprintf(f, "%8zu", count[e]);
-		fputc('\n', f);
-	}
-}
-
 static void render_plan_summary(FILE *f, const void *p)
 {
 	const plan_ctx *c = p;
-	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
-		"%lu B%s\n", c->r->nms, c->po->subgroup, (unsigned long)c->po->seed,
-		c->po->local_mem_budget, c->po->quick ? ", quick" : "");
-	for (int op = 0; op < CB_NOPS; op++)
-		plan_op(f, c->r, (cb_op)op);
-	fputs("\nRandom tables are kept out of the fit and validate the inferred model; a run also "
-	      "times\nthe transpose check (cl/transpose.cl) when it measures loads.\n", f);
+	cb_plan_summary_print(f, c->r, c->po);
 }
 
 cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
