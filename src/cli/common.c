@@ -203,16 +203,6 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_ch
 	return rc;
 }
 
-void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
-			  const cb_model_choice *c)
-{
-	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) &&
-	    isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
-		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used (%u x %u B) has confidence %.3f, "
-			"below %.1f: treat its passes as a guess", path, cb_op_name(op), c->geom.banks,
-			c->geom.width, c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
-}
-
 static void render_json(FILE *out, const void *ctx)
 {
 	char *s = cb_doc_write(ctx);

@@ -22,9 +22,6 @@ void cb_print_error(const cb_error *err);
 /* The notifier of the command line: warnings and notes unless -q, detail with -v, progress on
  * a terminal. */
 cb_notifier cb_cli_notifier(const cb_cli_options *o);
-/* Warns (to N) when the banked model C of OP from PATH has a confidence below 0.9. */
-void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
-			  const cb_model_choice *c);
 /* Ends a progress line (before other output on stderr). */
 void cb_progress_done(void);
 
