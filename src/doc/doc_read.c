@@ -661,7 +661,14 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 				return CB_ERR_INPUT;
 		}
 	}
-	r->extra = cb_extra_collect(doc, NULL, 0, cb_top_keys);
+	const char *known[CB_NFIELDS(cb_top_keys) + CB_NOPS];
+	size_t k = 0;
+	for (; cb_top_keys[k]; k++)
+		known[k] = cb_top_keys[k];
+	for (int op = 0; op < CB_NOPS; op++)
+		known[k++] = cb_inference_key((cb_op)op);
+	known[k] = NULL;
+	r->extra = cb_extra_collect(doc, NULL, 0, known);
 	return CB_OK;
 }
 

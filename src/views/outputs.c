@@ -66,7 +66,9 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, size_t dflt, cb
  * about 32x the time of a conflict-free access". */
 static void render_text(FILE *out, const cb_predict_answer *a)
 {
-	const char *ops = a->op[0] == 's' ? "stores" : a->op[0] == 'a' ? "atomics" : "loads";
+	cb_op op = CB_OP_LOAD;
+	cb_op_parse(a->op, &op);
+	const char *ops = cb_op_desc_of(op)->plural;
 	if (!a->banked) {
 		fprintf(out, "1 pass: %s\n", a->note);
 		return;
