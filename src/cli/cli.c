@@ -35,9 +35,7 @@ static cb_rc command_word(int argc, char **argv, cb_command_word *w, cb_error *e
 		size_t len = strlen(names);
 		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", cb_commands[k].name);
 	}
-	cb_error_set(err, CB_ERR_USAGE, "unknown command '%s' (commands: %s)", argv[1], names);
-	cb_error_detail(err, "Try 'clbanks --help' for more information.");
-	return CB_ERR_USAGE;
+	return cb_usage_error(err, NULL, "unknown command '%s' (commands: %s)", argv[1], names);
 }
 
 static void render_help(FILE *out, const void *p)

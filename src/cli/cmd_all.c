@@ -22,18 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ALL_USAGE "Usage: clbanks --device all -o DIR [OPTION]..."
-
-static cb_rc usage(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cb_rc usage(cb_error *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, ALL_USAGE);
-	return CB_ERR_USAGE;
-}
+#define ALL_USAGE "clbanks --device all -o DIR [OPTION]..."
 
 /* DIR must be an existing, writable directory: it is never created, so a mistyped name fails
  * here instead of filling a new directory. */
@@ -41,16 +30,17 @@ static cb_rc check_dir(const char *dir, cb_error *err)
 {
 	struct stat st;
 	if (!dir)
-		return usage(err, "--device all needs -o DIR, the directory for the result documents");
+		return cb_usage_error(err, ALL_USAGE, "--device all needs -o DIR, the directory for "
+				      "the result documents");
 	if (strcmp(dir, "-") == 0 || !*dir)
-		return usage(err, "--device all writes one file per device: -o must name a directory, "
-			     "not '%s'", dir);
+		return cb_usage_error(err, ALL_USAGE, "--device all writes one file per device: -o "
+				      "must name a directory, not '%s'", dir);
 	if (stat(dir, &st) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "-o '%s': %s (--device all does not create the "
 				    "directory)", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return usage(err, "-o '%s' is not a directory (--device all writes one result document "
-			     "per device into a directory)", dir);
+		return cb_usage_error(err, ALL_USAGE, "-o '%s' is not a directory (--device all "
+				      "writes one result document per device into a directory)", dir);
 	if (access(dir, W_OK | X_OK) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "directory '%s' is not writable (%s)", dir,
 				    strerror(errno));

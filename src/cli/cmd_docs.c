@@ -17,18 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, "Usage: %s", line);
-	return CB_ERR_USAGE;
-}
-
 typedef struct {
 	const cb_result *r;
 	const cb_plan_opts *po;
@@ -71,9 +59,7 @@ static void render_compare(FILE *out, const void *p)
 {
 	const compare_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_compare_json(c->rs, c->files, c->n);
-		fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_compare_json(c->rs, c->files, c->n));
 	} else if (c->fmt == CB_FMT_CSV) {
 		cb_compare_csv(out, c->rs, c->files, c->n);
 	} else {
@@ -81,12 +67,21 @@ static void render_compare(FILE *out, const void *p)
 	}
 }
 
+/* A usage error of CMD, whose usage line names its OPERANDS and its formats. */
+static cb_rc usage(cb_error *err, enum cb_command cmd, const char *operands, const char *msg)
+{
+	char formats[64], line[160];
+	cb_format_choices(cb_commands[cmd].formats, formats, sizeof formats);
+	snprintf(line, sizeof line, "clbanks %s %s [--format %s] [-o OUT]", cb_commands[cmd].name,
+		 operands, formats);
+	return cb_usage_error(err, line, "%s", msg);
+}
+
 cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
-		return usage(err, "clbanks analyze FILE [--format text|json|csv] [-o OUT]",
-			     o->nargs ? "analyze takes one result document" :
-			     "analyze needs a result document");
+		return usage(err, CB_CMD_ANALYZE, "FILE", o->nargs ? "analyze takes one result "
+			     "document" : "analyze needs a result document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
@@ -149,8 +144,8 @@ cb_rc cb_compare_files(const char *const *files, int n, cb_format fmt, const cha
 cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs < 1)
-		return usage(err, "clbanks compare FILE... [--format text|json|csv] [-o OUT]",
-			     "compare needs at least one result document");
+		return usage(err, CB_CMD_COMPARE, "FILE...", "compare needs at least one result "
+			     "document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;

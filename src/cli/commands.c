@@ -43,7 +43,7 @@ const cb_command_info cb_commands[CB_NCMD] = {
 		"                                   ... and each access timed on the device" },
 	[CB_CMD_EXPORT] = { "export", cb_cmd_export, 0,
 		CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(GPGPUSIM) | CB_FORMAT_BIT(GEM5),
-		"clbanks export FILE [--format json|gpgpusim|gem5]\n"
+		"clbanks export FILE [--format FMT]\n"
 		"                                   the bank model for simulators and compilers" },
 };
 
@@ -76,8 +76,8 @@ static bool same_why(int f, int g)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* "A, B or C" (SEP "or") or "A and B" (SEP "and"): the formats of the bits SET. */
-static void join(unsigned set, const char *sep, char *buf, size_t n)
+/* The formats of the bits SET, MID between two and LAST before the last: "a, b or c". */
+static void join(unsigned set, const char *mid, const char *last, char *buf, size_t n)
 {
 	int left = bits(set);
 	size_t len = 0;
@@ -87,15 +87,18 @@ static void join(unsigned set, const char *sep, char *buf, size_t n)
 			continue;
 		left--;
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", formats[f].name,
-					left > 1 ? ", " : left == 1 ? " " : "");
-		if (left == 1 && len < n)
-			len += (size_t)snprintf(buf + len, n - len, "%s ", sep);
+					left > 1 ? mid : left == 1 ? last : "");
 	}
 }
 
 void cb_format_names(unsigned set, char *buf, size_t n)
 {
-	join(set, "or", buf, n);
+	join(set, ", ", " or ", buf, n);
+}
+
+void cb_format_choices(unsigned set, char *buf, size_t n)
+{
+	join(set, "|", "|", buf, n);
 }
 
 /* The commands that write FORMAT. */
@@ -116,24 +119,20 @@ cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err)
 	char own[96];
 	cb_format_names(c->formats, own, sizeof own);
 	unsigned w = writers(format);
-	if (bits(w) != 1) {
-		cb_error_set(err, CB_ERR_USAGE, "%s writes %s, not %s", c->name, own,
-			     formats[format].name);
-	} else {
-		/* One command's format, said with those that are that command's for the same
-		 * reason: "--format gpgpusim and gem5 are export's". */
-		unsigned same = 0;
-		for (int f = 0; f < CB_NFORMATS; f++)
-			if (writers(f) == w && same_why(f, format))
-				same |= 1u << f;
-		char names[96], why[64] = "";
-		join(same, "and", names, sizeof names);
-		if (formats[format].why)
-			snprintf(why, sizeof why, " (%s)", formats[format].why);
-		cb_error_set(err, CB_ERR_USAGE, "--format %s %s %s's%s; %s writes %s", names,
-			     bits(same) > 1 ? "are" : "is", cb_commands[lowest(w)].name, why, c->name,
-			     own);
-	}
-	cb_error_detail(err, "Try 'clbanks --help' for more information.");
-	return CB_ERR_USAGE;
+	if (bits(w) != 1)
+		return cb_usage_error(err, NULL, "%s writes %s, not %s", c->name, own,
+				      formats[format].name);
+	/* One command's format, said with those that are that command's for the same reason:
+	 * "--format gpgpusim and gem5 are export's". */
+	unsigned same = 0;
+	for (int f = 0; f < CB_NFORMATS; f++)
+		if (writers(f) == w && same_why(f, format))
+			same |= 1u << f;
+	char names[96], why[64] = "";
+	join(same, ", ", " and ", names, sizeof names);
+	if (formats[format].why)
+		snprintf(why, sizeof why, " (%s)", formats[format].why);
+	return cb_usage_error(err, NULL, "--format %s %s %s's%s; %s writes %s", names,
+			      bits(same) > 1 ? "are" : "is", cb_commands[lowest(w)].name, why, c->name,
+			      own);
 }

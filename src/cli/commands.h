@@ -29,6 +29,8 @@ extern const cb_command_info cb_commands[CB_NCMD];
 
 /* "text, json or csv": the formats of the bits FORMATS, into BUF of N bytes. */
 void cb_format_names(unsigned formats, char *buf, size_t n);
+/* "text|json|csv", for a usage line. */
+void cb_format_choices(unsigned formats, char *buf, size_t n);
 /* CB_OK when command CMD writes FORMAT (or FORMAT is -1, none asked for); else CB_ERR_USAGE,
  * the message naming exactly the formats CMD writes. */
 cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err);

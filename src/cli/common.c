@@ -147,6 +147,19 @@ cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx
 	return rc;
 }
 
+cb_rc cb_usage_error(cb_error *err, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
+	va_end(ap);
+	if (usage)
+		cb_error_detail(err, "Usage: %s", usage);
+	else
+		cb_error_detail(err, "Try 'clbanks --help' for more information.");
+	return CB_ERR_USAGE;
+}
+
 cb_format cb_format_for_path(const char *path, cb_format dflt)
 {
 	static const struct { const char *ext; cb_format fmt; } table[] = {
@@ -205,9 +218,7 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_ch
 
 static void render_json(FILE *out, const void *ctx)
 {
-	char *s = cb_doc_write(ctx);
-	fputs(s, out);
-	free(s);
+	cb_put_owned(out, cb_doc_write(ctx));
 }
 
 static void render_text(FILE *out, const void *ctx)

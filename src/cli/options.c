@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/options.h"
 #include "core/plan.h"
 #include "core/util.h"
@@ -180,17 +181,6 @@ static bool applies(const option *op, int cmd)
 	return (op->commands & (1u << cmd)) != 0;
 }
 
-static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cb_rc usage_error(cb_error *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, "Try 'clbanks --help' for more information.");
-	return CB_ERR_USAGE;
-}
-
 /* "expected a, b or c" from "a|b|c". */
 static void choice_list(const char *choices, char *buf, size_t n)
 {
@@ -222,9 +212,9 @@ static int choice_index(const char *choices, const char *value)
 static cb_rc bad_value(cb_error *err, const option *op, const char *value, const char *what)
 {
 	if (op->why)
-		return usage_error(err, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
+		return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
 				   op->why);
-	return usage_error(err, "invalid value '%s' for --%s: %s", value, op->name, what);
+	return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s", value, op->name, what);
 }
 
 static cb_rc set_number(const option *op, const char *value, char *base, cb_error *err)
@@ -267,12 +257,12 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		return CB_OK;
 	case K_STRING:
 		if (!*value)
-			return usage_error(err, "empty value for --%s", op->name);
+			return cb_usage_error(err, NULL, "empty value for --%s", op->name);
 		/* A second document is never dropped in silence: lint takes several (a column
 		 * each), the others one. */
 		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset) &&
 		    o->cmd != CB_CMD_LINT)
-			return usage_error(err, "--model given twice ('%s', '%s'): %s takes one model "
+			return cb_usage_error(err, NULL, "--model given twice ('%s', '%s'): %s takes one model "
 					   "document", *(const char **)(base + op->offset), value,
 					   o->cmd_name);
 		if (strcmp(op->name, "model") == 0) {
@@ -285,7 +275,7 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		return CB_OK;
 	case K_LIST: {
 		if (!*value)
-			return usage_error(err, "empty value for --%s", op->name);
+			return cb_usage_error(err, NULL, "empty value for --%s", op->name);
 		cb_strings *l = (cb_strings *)(base + op->offset);
 		l->v = cb_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
 		l->v[l->n++] = value;
@@ -382,20 +372,20 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 {
 	if (c == '?') {
 		if (optopt && optopt < 256)
-			return usage_error(err, "unknown option '-%c'", optopt);
-		return usage_error(err, "unknown option '%s'", av[optind - 1]);
+			return cb_usage_error(err, NULL, "unknown option '-%c'", optopt);
+		return cb_usage_error(err, NULL, "unknown option '%s'", av[optind - 1]);
 	}
 	if (c == ':')
-		return usage_error(err, "option '%s' needs a value", av[optind - 1]);
+		return cb_usage_error(err, NULL, "option '%s' needs a value", av[optind - 1]);
 	int i = c >= 256 ? c - 256 : index_of_short(c);
 	if (i < 0 || i >= (int)NOPTS)
-		return usage_error(err, "unknown option '-%c'", c);
+		return cb_usage_error(err, NULL, "unknown option '-%c'", c);
 	const option *op = &table[i];
 	if (!applies(op, (int)o->cmd)) {
 		if (c >= 256)
-			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
+			return cb_usage_error(err, NULL, "option '--%s' does not apply to 'clbanks %s'", op->name,
 					   o->cmd_name);
-		return usage_error(err, "option '-%c' does not apply to 'clbanks %s'", c,
+		return cb_usage_error(err, NULL, "option '-%c' does not apply to 'clbanks %s'", c,
 				   o->cmd_name);
 	}
 	o->given[i] = true;
@@ -426,17 +416,17 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 			return CB_OK;
 	}
 	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
-		return usage_error(err, "invalid value '%s' for --ops: expected a comma-separated list "
+		return cb_usage_error(err, NULL, "invalid value '%s' for --ops: expected a comma-separated list "
 				   "of load, store and atomic", o->ops_text);
 	cb_op op = CB_OP_LOAD;
 	if (o->op_text && !cb_op_parse(o->op_text, &op))
-		return usage_error(err, "invalid value '%s' for --op: expected load, store or atomic",
+		return cb_usage_error(err, NULL, "invalid value '%s' for --op: expected load, store or atomic",
 				   o->op_text);
 	o->op = (int)op;
 	if (cb_format_check(o->cmd, o->format, err) != CB_OK)
 		return CB_ERR_USAGE;
 	if (o->min_rounds > o->max_rounds)
-		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
+		return cb_usage_error(err, NULL, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);
 	o->args = av + optind;
 	o->nargs = ac - optind;
