@@ -119,11 +119,9 @@ static void render_lint(FILE *out, const void *p)
 {
 	const lint_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
-		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, c->n)
-						: cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION);
-		if (s)
-			fputs(s, out);
-		free(s);
+		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
+				  cb_lint_to_json(c->res, c->n) :
+				  cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION));
 		return;
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -182,10 +180,7 @@ static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *
 
 static void render_plan(FILE *out, const void *p)
 {
-	char *s = cb_doc_write(p);
-	if (s)
-		fputs(s, out);
-	free(s);
+	cb_put_owned(out, cb_doc_write(p));
 }
 
 /* The pricer: --model's, or without one (a measurement only) one pass for everything on
@@ -290,11 +285,8 @@ static void render_models(FILE *out, const void *p)
 {
 	const models_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_lint_models_to_json((const cb_lint_result *const *)c->res, c->labels,
-						 c->nmodels, c->nkernels);
-		if (s)
-			fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_lint_models_to_json((const cb_lint_result *const *)c->res,
+							 c->labels, c->nmodels, c->nkernels));
 		return;
 	}
 	for (size_t k = 0; k < c->nkernels; k++) {

@@ -55,9 +55,7 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, size_t dflt, cb
 			fputs("* the default device (used without --device)\n", out);
 	}
 	if (fmt == CB_FMT_JSON) {
-		char *s = cb_devices_json(e, list->count);
-		fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_devices_json(e, list->count));
 	}
 	free(e);
 }
@@ -89,9 +87,7 @@ static void render_text(FILE *out, const cb_predict_answer *a)
 void cb_predict_print(FILE *out, const cb_predict_answer *a, cb_format fmt, bool verbose)
 {
 	if (fmt == CB_FMT_JSON) {
-		char *s = cb_predict_json(a);
-		fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_predict_json(a));
 		return;
 	}
 	if (fmt == CB_FMT_CSV) {
