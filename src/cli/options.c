@@ -52,24 +52,29 @@ typedef struct {
 } option;
 
 #define OFF(f) offsetof(cb_cli_options, f)
+/* The kinds whose rows give only names, the member and the help. */
+#define OPT_FLAG(n, s, cmds, f, help) \
+	{ n, s, cmds, K_FLAG, 0, 0, 0, NULL, OFF(f), NULL, 0, NULL, help, NULL }
+#define OPT_STRING(n, s, cmds, f, metavar, help) \
+	{ n, s, cmds, K_STRING, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
+#define OPT_LIST(n, s, cmds, f, metavar, help) \
+	{ n, s, cmds, K_LIST, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
 #define FORMAT_CHOICE(id, name, fmt, why) "|" name
 #define FORMAT_CHOICES (CB_FORMAT_TABLE(FORMAT_CHOICE) + 1)
 
 static const option table[] = {
-	{ "device", 'd', MEASURE, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
+	OPT_STRING("device", 'd', MEASURE, device, "SPEC",
 	  "device: index or P:D from --list; gpu, cpu or accelerator (the\n"
 	  "first of that type); a device name or vendor substring; else a\n"
 	  "platform name substring (pocl, rusticl): its default device\n"
 	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU);\n"
 	  "'all': every device in turn, one document each in -o DIR,\n"
-	  "then their compare table; lint --measure: the device to time on", NULL },
-	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
-	  "list devices (the default marked) and exit", NULL },
-	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
+	  "then their compare table; lint --measure: the device to time on"),
+	OPT_FLAG("list", 'l', RUN, list, "list devices (the default marked) and exit"),
+	OPT_STRING("output", 'o', ALL, output, "FILE",
 	  "write the result to FILE ('-': standard output); run: the document\n"
-	  "(--device all: an existing directory)", NULL },
-	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
-	  "replace FILE if it exists", NULL },
+	  "(--device all: an existing directory)"),
+	OPT_FLAG("force", 'f', ALL, force, "replace FILE if it exists"),
 	{ "format", 'F', 0, K_FORMAT, 0, 0, 0, FORMAT_CHOICES, OFF(format), NULL, 0, "FMT",
 	  "the output's format (default text; plan, export: json;\n"
 	  "lint's plan: its lane tables as a plan for --plan):", NULL },
@@ -79,20 +84,19 @@ static const option table[] = {
 	  "what times launches: auto (the device's event timer when it agrees\n"
 	  "with the host clock, else the host clock; default), event or host\n"
 	  "(also $CLBANKS_TIMER)", NULL },
-	{ "ops", 0, RUN | PLAN, K_STRING, 0, 0, 0, NULL, OFF(ops_text), NULL, 0, "LIST",
-	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)", NULL },
+	OPT_STRING("ops", 0, RUN | PLAN, ops_text, "LIST",
+	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)"),
 	{ "stride", 0, PREDICT, K_UINT, 0, 65536, 0, NULL, OFF(stride), NULL, 0, "S",
 	  "predict: lane i accesses element i * S (instead of --lanes)", NULL },
 	{ "active", 0, PREDICT, K_UINT, 1, 1024, 0, NULL, OFF(active), NULL, 0, "N",
 	  "predict: only lanes 0..N-1 take part (--lanes may stop at N)", NULL },
-	{ "op", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(op_text), NULL, 0, "OP",
-	  "predict: load, store or atomic (default load)", NULL },
-	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
-	  "fewer experiments and shorter launches", NULL },
-	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE|full",
+	OPT_STRING("op", 0, PREDICT, op_text, "OP",
+	  "predict: load, store or atomic (default load)"),
+	OPT_FLAG("quick", 0, RUN | PLAN, quick, "fewer experiments and shorter launches"),
+	OPT_STRING("plan", 0, RUN, plan, "FILE|full",
 	  "run the experiments of FILE (those of --ops), every one timed;\n"
 	  "'full': the whole default plan, every table timed (default: the\n"
-	  "adaptive design)", NULL },
+	  "adaptive design)"),
 	{ "seed", 0, MEASURE | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
 	  "seed of the plan and of the launch order (default 1)", NULL },
 	{ "subgroup", 0, MEASURE | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
@@ -114,60 +118,54 @@ static const option table[] = {
 	  "host watchdog of a launch or driver call (default 20)", NULL },
 	{ "local-mem", 0, MEASURE, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
 	  "local memory per work-group (default min(device, 32768))", NULL },
-	{ "kernel-dir", 0, MEASURE, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
-	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)", NULL },
-	{ "build-options", 0, RUN | LINT, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
+	OPT_STRING("kernel-dir", 0, MEASURE, kernel_dir, "DIR",
+	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)"),
+	OPT_STRING("build-options", 0, RUN | LINT, build_options, "S",
 	  "extra clBuildProgram options (run: also $CLBANKS_BUILD_OPTIONS;\nlint: passed to clang, "
-	  "clBuildProgram's options only)", NULL },
-	{ "summary", 0, ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(summary), NULL, 0, NULL,
+	  "clBuildProgram's options only)"),
+	OPT_FLAG("summary", 0, ANALYZE, summary,
 	  "analyze --format csv: one row of the inferred models (the\ncolumns of compare) instead "
-	  "of one per measurement", NULL },
-	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
-	  "exit 5 unless the loads are banked and the run was clean", NULL },
-	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
+	  "of one per measurement"),
+	OPT_FLAG("strict", 0, RUN | ANALYZE, strict,
+	  "exit 5 unless the loads are banked and the run was clean"),
+	OPT_STRING("model", 0, PREDICT | LINT, model, "FILE",
 	  "predict, lint: the analyzed document whose model to use (lint:\n"
-	  "several, one column each, and the fix best across them)", NULL },
+	  "several, one column each, and the fix best across them)"),
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
-	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
-	  "predict: byte offset of each lane", NULL },
-	{ "local", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(local_size), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the work-group size the kernel is launched with", NULL },
-	{ "kernel", 'k', LINT, K_STRING, 0, 0, 0, NULL, OFF(kernel_name), NULL, 0, "NAME",
-	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other)", NULL },
-	{ "group", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(group_id), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the id of the simulated work-group (default 0,0,0)", NULL },
-	{ "include", 'I', LINT, K_LIST, 0, 0, 0, NULL, OFF(includes), NULL, 0, "DIR",
-	  "lint: a directory searched by #include, as -I of\nclBuildProgram", NULL },
-	{ "cl-std", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(cl_std), NULL, 0, "CLx.y",
-	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0", NULL },
-	{ "global", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(global_size), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)", NULL },
-	{ "define", 'D', LINT, K_LIST, 0, 0, 0, NULL, OFF(defines), NULL, 0, "NAME[=V]",
-	  "lint: a preprocessor definition, as -D of clBuildProgram", NULL },
-	{ "arg", 0, LINT, K_LIST, 0, 0, 0, NULL, OFF(kernel_args), NULL, 0, "NAME=VALUE",
+	OPT_STRING("lanes", 0, PREDICT, lanes, "A,B,...", "predict: byte offset of each lane"),
+	OPT_STRING("local", 0, LINT, local_size, "X[,Y[,Z]]",
+	  "lint: the work-group size the kernel is launched with"),
+	OPT_STRING("kernel", 'k', LINT, kernel_name, "NAME",
+	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other)"),
+	OPT_STRING("group", 0, LINT, group_id, "X[,Y[,Z]]",
+	  "lint: the id of the simulated work-group (default 0,0,0)"),
+	OPT_LIST("include", 'I', LINT, includes, "DIR",
+	  "lint: a directory searched by #include, as -I of\nclBuildProgram"),
+	OPT_STRING("cl-std", 0, LINT, cl_std, "CLx.y",
+	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0"),
+	OPT_STRING("global", 0, LINT, global_size, "X[,Y[,Z]]",
+	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)"),
+	OPT_LIST("define", 'D', LINT, defines, "NAME[=V]",
+	  "lint: a preprocessor definition, as -D of clBuildProgram"),
+	OPT_LIST("arg", 0, LINT, kernel_args, "NAME=VALUE",
 	  "lint: a scalar argument's value, or a __local pointer\n"
-	  "argument's size in bytes", NULL },
-	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
+	  "argument's size in bytes"),
+	OPT_FLAG("fail-on-conflict", 0, LINT, fail_on_conflict,
 	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
-	  "or an access is unknown",
-	  NULL },
-	{ "measure", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(measure), NULL, 0, NULL,
+	  "or an access is unknown"),
+	OPT_FLAG("measure", 0, LINT, measure,
 	  "lint: time each access's lane tables on --device and report\n"
-	  "the measured slowdown beside the prediction (--model optional)", NULL },
-	{ "measured", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(measured), NULL, 0, "FILE",
+	  "the measured slowdown beside the prediction (--model optional)"),
+	OPT_STRING("measured", 0, LINT, measured, "FILE",
 	  "lint: the measured slowdowns from FILE, a run of the plan that\n"
-	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)", NULL },
-	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
-	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
-	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
-	  "no progress or warnings on stderr", NULL },
-	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,
-	  "more detail on stderr", NULL },
-	{ "help", 'h', ALL, K_FLAG, 0, 0, 0, NULL, OFF(help), NULL, 0, NULL,
-	  "show this help and exit", NULL },
-	{ "version", 'V', ALL, K_FLAG, 0, 0, 0, NULL, OFF(version), NULL, 0, NULL,
-	  "show the version and exit", NULL },
+	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)"),
+	OPT_FLAG("allow-unknown", 0, LINT, allow_unknown,
+	  "lint: with --fail-on-conflict, unknown accesses pass"),
+	OPT_FLAG("quiet", 'q', ALL, quiet, "no progress or warnings on stderr"),
+	OPT_FLAG("verbose", 'v', ALL, verbose, "more detail on stderr"),
+	OPT_FLAG("help", 'h', ALL, help, "show this help and exit"),
+	OPT_FLAG("version", 'V', ALL, version, "show the version and exit"),
 };
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
