@@ -62,13 +62,7 @@
  * element size: cb_chase_4, cb_store_8...) and the cb_transpose_* variants, whose result is
  * computed (the transpose is really done) and whose time follows the model.
  */
-#define CL_TARGET_OPENCL_VERSION 120
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
-#include <CL/cl_ext.h>
-#include <CL/cl_icd.h>
-
-#include "core/model.h"
+#include "stub_icd.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -81,178 +75,14 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-static struct _cl_icd_dispatch dispatch;
-
-struct _cl_platform_id { struct _cl_icd_dispatch *d; };
-struct _cl_device_id { struct _cl_icd_dispatch *d; };
-struct _cl_context { struct _cl_icd_dispatch *d; };
-struct _cl_command_queue { struct _cl_icd_dispatch *d; };
-struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; unsigned gen; };
-struct _cl_program {
-	struct _cl_icd_dispatch *d;
-	unsigned elem, pin;
-	unsigned tile, pad, xmask, shift;  /* transpose.cl */
-	char log[256];
-	unsigned refs;  /* clbanks' kernels of one program share it */
-	bool store8;    /* its source holds the 8-byte store kernel */
-};
-enum { OP_LOAD, OP_STORE, OP_ATOMIC, OP_TRANSPOSE };
-struct _cl_kernel {
-	struct _cl_icd_dispatch *d;
-	unsigned elem, pin, op, variant;
-	const struct _cl_program *prog;
-	cl_mem tables, out, check, in;
-	cl_uint table, nlanes, steps, mask, fill, slot, n;
-	bool done;  /* transpose: OUT holds the result of these arguments and IN's generation */
-	unsigned done_gen;
-};
-struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
+struct _cl_icd_dispatch dispatch;
 
 static struct _cl_platform_id platform = { &dispatch };
-#define MAX_DEVICES 4
 static struct _cl_device_id devices_[MAX_DEVICES] = { { &dispatch }, { &dispatch }, { &dispatch },
 							{ &dispatch } };
 static struct _cl_context context = { &dispatch };
 static struct _cl_command_queue queue = { &dispatch };
 
-/* The device, from the environment. */
-static struct {
-	bool ready;
-	cb_geometry geom, op_geom[3];
-	unsigned lanes[CB_NELEM], op_lanes[3][CB_NELEM];
-	bool int64_atomics;
-	unsigned subgroup;
-	bool report_subgroup, flat, global_local, amd, intel;
-	unsigned kernel_subgroup, loop_cap;
-	double noise;
-	double t0;                  /* the fixed part of a step's time, in passes (CBSTUB_T0) */
-	size_t timer_res, max_wg, kernel_wg;
-	cl_uint units, clock_mhz;
-	const char *name;
-	char fault[64];
-	int fault_n, fault_code, fault_device;  /* fault_device -1: every device */
-	unsigned ndevices, current;             /* current: the device of the last context */
-	bool fault_fired;
-	unsigned launches;
-	cl_ulong clock;
-	uint64_t rng;
-} dev;
-
-static unsigned env_uint(const char *name, unsigned dflt)
-{
-	const char *s = getenv(name);
-	return s && *s ? (unsigned)strtoul(s, NULL, 10) : dflt;
-}
-
-static size_t env_size(const char *name, size_t dflt)
-{
-	const char *s = getenv(name);
-	return s && *s ? (size_t)strtoull(s, NULL, 10) : dflt;
-}
-
-/* A driver call that never returns: signals interrupt the wait, and it waits again. */
-static void hang(const char *call)
-{
-	fprintf(stderr, "stub: hanging in %s\n", call);
-	for (;;)
-		pause();
-}
-
-static void parse_lanes(const char *l, unsigned *lanes)
-{
-	for (int e = 0; l && *l && e < CB_NELEM; e++) {
-		lanes[e] = (unsigned)strtoul(l, (char **)&l, 10);
-		if (*l == ',')
-			l++;
-	}
-}
-
-/* Stores and atomics: the loads' model unless told otherwise; atomics serialize by default. */
-static void setup_ops(void)
-{
-	static const char *const geo[3] = { NULL, "CBSTUB_STORE", "CBSTUB_ATOMIC" };
-	static const char *const lan[3] = { NULL, "CBSTUB_STORE_LANES", "CBSTUB_ATOMIC_LANES" };
-	for (int op = 0; op < 3; op++) {
-		dev.op_geom[op] = dev.geom;
-		memcpy(dev.op_lanes[op], dev.lanes, sizeof dev.lanes);
-		if (op == OP_ATOMIC)
-			dev.op_geom[op].broadcast = false;
-		const char *g = geo[op] ? getenv(geo[op]) : NULL;
-		unsigned b, w, bc;
-		if (g && sscanf(g, "%u,%u,%u", &b, &w, &bc) == 3)
-			dev.op_geom[op] = (cb_geometry){ b, w, bc != 0, false };
-		if (lan[op])
-			parse_lanes(getenv(lan[op]), dev.op_lanes[op]);
-	}
-}
-
-static void setup(void)
-{
-	if (dev.ready)
-		return;
-	dev.ready = true;
-	dev.geom.banks = env_uint("CBSTUB_BANKS", 32);
-	dev.geom.width = env_uint("CBSTUB_WIDTH", 4);
-	dev.geom.broadcast = true;
-	dev.geom.pair_packing = false;
-	unsigned dflt[CB_NELEM] = { 32, 32, 32, 16, 8 };
-	memcpy(dev.lanes, dflt, sizeof dflt);
-	parse_lanes(getenv("CBSTUB_LANES"), dev.lanes);
-	dev.subgroup = env_uint("CBSTUB_SUBGROUP", 32);
-	dev.report_subgroup = env_uint("CBSTUB_REPORT_SUBGROUP", 1) != 0;
-	dev.flat = env_uint("CBSTUB_FLAT", 0) != 0;
-	const char *lt = getenv("CBSTUB_LOCAL_TYPE");
-	dev.global_local = lt && strcmp(lt, "global") == 0;
-	dev.amd = env_uint("CBSTUB_AMD", 0) != 0;
-	dev.intel = env_uint("CBSTUB_INTEL", 0) != 0;
-	dev.kernel_subgroup = env_uint("CBSTUB_KERNEL_SUBGROUP", 0);
-	dev.loop_cap = env_uint("CBSTUB_LOOP_CAP", 0);
-	const char *n = getenv("CBSTUB_NOISE");
-	dev.noise = n && *n ? atof(n) : 0.01;
-	const char *t0 = getenv("CBSTUB_T0");
-	dev.t0 = t0 && *t0 ? atof(t0) : 2.0;
-	dev.timer_res = env_uint("CBSTUB_TIMER_RES", 1000);
-	dev.max_wg = env_size("CBSTUB_WG", 1024);
-	dev.kernel_wg = env_size("CBSTUB_KERNEL_WG", 1024);
-	dev.units = (cl_uint)env_size("CBSTUB_UNITS", 4);
-	dev.clock_mhz = (cl_uint)env_size("CBSTUB_CLOCK", 1000);
-	dev.name = getenv("CBSTUB_NAME");
-	if (!dev.name)
-		dev.name = "clbanks stub GPU";
-	dev.ndevices = env_uint("CBSTUB_DEVICES", 1);
-	if (dev.ndevices > MAX_DEVICES)
-		dev.ndevices = 1;
-	const char *fd = getenv("CBSTUB_FAULT_DEVICE");
-	dev.fault_device = fd && *fd ? atoi(fd) : -1;
-	const char *f = getenv("CBSTUB_FAULT");
-	if (f) {
-		snprintf(dev.fault, sizeof dev.fault, "%s", f);
-		char *c = strchr(dev.fault, ':');
-		if (c) {
-			*c++ = '\0';
-			dev.fault_n = atoi(c);
-			char *c2 = strchr(c, ':');
-			dev.fault_code = c2 ? atoi(c2 + 1) : CL_OUT_OF_RESOURCES;
-		}
-	}
-	dev.clock = 1000000000ULL;
-	dev.rng = 12345;
-	dev.int64_atomics = env_uint("CBSTUB_NO_INT64_ATOMICS", 0) == 0;
-	setup_ops();
-}
-
-/* Is fault WHAT asked for, on the device now in use? */
-static bool fault_is(const char *what)
-{
-	return strcmp(dev.fault, what) == 0 &&
-	       (dev.fault_device < 0 || (unsigned)dev.fault_device == dev.current);
-}
-
-static double uniform(void)
-{
-	dev.rng = dev.rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (double)(dev.rng >> 11) / 9007199254740992.0;
-}
 
 static cl_int give(const void *src, size_t n, size_t size, void *value, size_t *ret)
 {
@@ -298,11 +128,11 @@ static cl_int CL_API_CALL stub_GetDeviceIDs(cl_platform_id p, cl_device_type typ
 					    cl_device_id *devices, cl_uint *count)
 {
 	(void)p;
-	setup();
-	if (fault_is("devices"))
+	stub_setup();
+	if (stub_fault_is("devices"))
 		return CL_OUT_OF_HOST_MEMORY;
-	if (fault_is("hang-devices"))
-		hang("clGetDeviceIDs");
+	if (stub_fault_is("hang-devices"))
+		stub_hang("clGetDeviceIDs");
 	if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT)) || dev.ndevices == 0)
 		return CL_DEVICE_NOT_FOUND;
 	if (count)
@@ -316,7 +146,7 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 					     void *value, size_t *ret)
 {
 	(void)d;
-	setup();
+	stub_setup();
 	cl_uint u;
 	cl_ulong ul;
 	size_t sz;
@@ -388,7 +218,7 @@ static cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *p,
 						 void *user, cl_int *err)
 {
 	(void)p; (void)cb; (void)user;
-	setup();
+	stub_setup();
 	for (unsigned i = 0; n && d && i < dev.ndevices; i++)
 		if (d[0] == &devices_[i])
 			dev.current = i;
@@ -451,14 +281,14 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 		snprintf(p->log, sizeof p->log, "stub: error: CB_LOCAL_BYTES is not defined");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
-	if (fault_is("hang-build"))
-		hang("clBuildProgram");
-	if (fault_is("build") || (fault_is("build-store-8") && p->store8)) {
+	if (stub_fault_is("hang-build"))
+		stub_hang("clBuildProgram");
+	if (stub_fault_is("build") || (stub_fault_is("build-store-8") && p->store8)) {
 		snprintf(p->log, sizeof p->log, "stub: error: the build fails on request");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
 	static unsigned lane_table_builds;
-	if (fault_is("one-build") && ++lane_table_builds > 1) {
+	if (stub_fault_is("one-build") && ++lane_table_builds > 1) {
 		snprintf(p->log, sizeof p->log, "stub: error: the lane-table kernels are built again");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
@@ -584,79 +414,6 @@ static cl_int CL_API_CALL stub_ReleaseMemObject(cl_mem m)
 	return CL_SUCCESS;
 }
 
-static uint32_t loaded(unsigned elem, uint32_t offset, uint32_t steps);
-
-/* What cl/store.cl and cl/atomic.cl return for work-item LID: the value of the last step, or
- * the pattern plus STEPS for each work-item of the group on the same element; plus STEPS. */
-static uint32_t expected(const struct _cl_kernel *k, const uint32_t *table, size_t lid, size_t wg)
-{
-	uint32_t offset = table[lid % k->nlanes], v = k->steps - 1, w = offset / 4;
-	if (k->op == OP_STORE) {
-		uint32_t f = k->elem == 1 ? v & 0xffu : k->elem == 2 ? v & 0xffffu : k->elem == 4 ? v :
-			     k->elem == 8 ? v ^ 5u : v ^ 5u ^ 6u ^ 7u;
-		return f + k->steps;
-	}
-	if (k->op != OP_ATOMIC)
-		return loaded(k->elem, offset, k->steps);
-	uint64_t same = 0;
-	for (unsigned l = 0; l < k->nlanes; l++)
-		same += table[l] == offset ? (wg + k->nlanes - 1 - l) / k->nlanes : 0;
-	uint64_t add = same * k->steps;
-	if (k->elem == 4)
-		return w * 0x9E3779B1u + (uint32_t)add + k->steps;
-	uint64_t x = ((uint64_t)((w + 1) * 0x9E3779B1u) << 32 | (w * 0x9E3779B1u)) + add;
-	return ((uint32_t)x ^ (uint32_t)(x >> 32)) + k->steps;
-}
-
-/* What cl/chase.cl returns for one lane: the last loaded value plus the step count. */
-static uint32_t loaded(unsigned elem, uint32_t offset, uint32_t steps)
-{
-	uint32_t w = offset / 4, word = w * 0x9E3779B1u, v;
-	unsigned shift = 8 * (offset % 4);
-	switch (elem) {
-	case 1: v = (word >> shift) & 0xffu; break;
-	case 2: v = (word >> shift) & 0xffffu; break;
-	case 4: v = word; break;
-	case 8: v = word ^ ((w + 1) * 0x9E3779B1u); break;
-	default: v = word ^ ((w + 1) * 0x9E3779B1u) ^ ((w + 2) * 0x9E3779B1u) ^ ((w + 3) * 0x9E3779B1u);
-	}
-	return v + steps;
-}
-
-static cl_event new_event(double ns);
-
-/* cl/transpose.cl, done for real; its time: the column read's passes under the load model. */
-static cl_int transpose(cl_kernel k, cl_event *ev)
-{
-	const struct _cl_program *p = k->prog;
-	size_t n = k->n, E = p->elem, T = p->tile, S = dev.subgroup;
-	if (!k->in || !k->out || n * n * E > k->in->size || n * n * E > k->out->size)
-		return CL_INVALID_KERNEL_ARGS;
-	k->done &= k->done_gen == k->in->gen; /* the input was written since */
-	for (size_t by = 0; by < n && !k->done; by += 64) /* in blocks: cache-friendly */
-		for (size_t bx = 0; bx < n; bx += 64)
-			for (size_t y = by; y < by + 64 && y < n; y++)
-				for (size_t x = bx; x < bx + 64 && x < n; x++)
-					memcpy(k->out->data + (x * n + y) * E,
-					       k->in->data + (y * n + x) * E, E);
-	k->done = true; /* the same again until an argument or the input changes */
-	k->done_gen = k->in->gen;
-	if (fault_is("wrong-transpose") && k->variant == 2) {
-		k->out->data[E] ^= 1; /* the swizzled tile misplaces one bit */
-		k->done = false;
-	}
-	uint32_t lanes[CB_MAX_LANES];
-	for (unsigned l = 0; l < S; l++) {
-		unsigned r = l % T, c = k->variant == 2 ? 0u ^ ((r >> p->shift) & p->xmask) : 0;
-		lanes[l] = (uint32_t)((r * (T + (k->variant == 1 ? p->pad : 0)) + c) * E);
-	}
-	int e = cb_elem_index((unsigned)E);
-	double passes = dev.flat ? 1 : cb_passes(&dev.geom, dev.lanes[e], (unsigned)E, lanes, S);
-	if (ev)
-		*ev = new_event((double)n * n * (0.05 + 0.01 * passes) + 2000);
-	return CL_SUCCESS;
-}
-
 static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
 						    const size_t *offset, const size_t *global,
 						    const size_t *local, cl_uint nw, const cl_event *wl,
@@ -664,23 +421,23 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 {
 	(void)q; (void)dim; (void)offset; (void)nw; (void)wl;
 	dev.launches++;
-	if (fault_is("enqueue") && (int)dev.launches == dev.fault_n)
+	if (stub_fault_is("enqueue") && (int)dev.launches == dev.fault_n)
 		return dev.fault_code;
-	if (k->op == OP_TRANSPOSE && fault_is("slow-transpose")) {
+	if (k->op == OP_TRANSPOSE && stub_fault_is("slow-transpose")) {
 		if (!dev.fault_fired)
 			fputs("stub: transpose check\n", stderr);
 		dev.fault_fired = true;
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	}
 	if (k->op == OP_TRANSPOSE)
-		return transpose(k, ev);
+		return stub_transpose(k, ev);
 	const uint32_t *tables = (const uint32_t *)k->tables->data;
 	size_t wg = local ? local[0] : 1, n = global[0];
 	unsigned S = dev.subgroup;
 	uint32_t lanes[CB_MAX_LANES];
 	for (unsigned l = 0; l < S; l++)
 		lanes[l] = tables[k->table * k->nlanes + l % k->nlanes];
-	bool wrong = fault_is("wrong-result") || (dev.loop_cap && k->steps > dev.loop_cap);
+	bool wrong = stub_fault_is("wrong-result") || (dev.loop_cap && k->steps > dev.loop_cap);
 	/* The first and the last work-group report their first lanes to the launch's slot (every
 	 * work-group computes the same; the per-work-item results are never read back). */
 	uint32_t *check = (uint32_t *)k->check->data;
@@ -688,7 +445,7 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 		for (size_t l = 0; l < wg && l < k->nlanes; l++) {
 			size_t at = ((size_t)k->slot * 2 + g) * k->nlanes + l;
 			if ((at + 1) * sizeof(uint32_t) <= k->check->size)
-				check[at] = expected(k, tables + k->table * k->nlanes, l, wg) + wrong;
+				check[at] = stub_expected(k, tables + k->table * k->nlanes, l, wg) + wrong;
 		}
 	/* Time per step: t0 + c * passes for one sub-group, times the sub-groups per compute unit. */
 	int e = cb_elem_index(k->elem);
@@ -697,28 +454,12 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 	double groups = (double)n / S / 4;
 	double per_step = (dev.t0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
 	double ns = (double)k->steps * per_step + 3000;
-	cl_event event = new_event(ns);
+	cl_event event = stub_new_event(ns);
 	if (ev)
 		*ev = event;
 	else
 		free(event);
 	return CL_SUCCESS;
-}
-
-/* A launch of NS (with noise) on the virtual clock, and its event. */
-static cl_event new_event(double ns)
-{
-	ns *= 1 + dev.noise * (2 * uniform() - 1);
-	cl_event event = calloc(1, sizeof *event);
-	event->d = &dispatch;
-	event->start = dev.clock;
-	event->end = fault_is("zero-time") ? dev.clock : dev.clock + (cl_ulong)ns;
-	if (fault_is("counter-time")) {
-		event->start = 2;
-		event->end = 3;
-	}
-	dev.clock += (cl_ulong)ns + 1000;
-	return event;
 }
 
 static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool block,
@@ -736,9 +477,9 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 {
 	(void)n; (void)ev;
-	if (fault_is("slow"))
+	if (stub_fault_is("slow"))
 		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
-	if (fault_is("wait") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
+	if (stub_fault_is("wait") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
 		dev.fault_fired = true;
 		return dev.fault_code;
 	}
@@ -754,7 +495,7 @@ static cl_int CL_API_CALL stub_Flush(cl_command_queue q)
 static cl_int CL_API_CALL stub_GetEventProfilingInfo(cl_event ev, cl_profiling_info what, size_t size,
 						     void *value, size_t *ret)
 {
-	if (fault_is("profiling"))
+	if (stub_fault_is("profiling"))
 		return CL_PROFILING_INFO_NOT_AVAILABLE;
 	switch (what) {
 	case CL_PROFILING_COMMAND_START: return give(&ev->start, sizeof ev->start, size, value, ret);

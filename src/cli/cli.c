@@ -20,54 +20,22 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* clbanks [run]: one device (cmd_run.c), or every device with --device all (cmd_all.c); an
- * operand or --list is the one-device command's to judge. */
-static cb_rc run(const cb_cli_options *o, cb_error *err)
-{
-	if (o->nargs == 0 && !o->list && cb_device_spec_all(o))
-		return cb_cmd_run_all(o, err);
-	return cb_cmd_run(o, err);
-}
-
-enum {
-	NO_OPERANDS = 1, /* an operand is a usage error */
-	IN_HELPER = 2    /* runs in clbanks-lint, the program that links LLVM (lint_exec.c) */
-};
-
-/* The commands (git's cmd_struct table), by cb_command: name, function, flags. */
-static const struct {
-	const char *name;
-	cb_command_fn fn; /* NULL for IN_HELPER: the helper passes its own */
-	unsigned flags;
-} commands[CB_NCMD] = {
-	[CB_CMD_RUN] = { "run", run, NO_OPERANDS },
-	[CB_CMD_PLAN] = { "plan", cb_cmd_plan, NO_OPERANDS },
-	[CB_CMD_ANALYZE] = { "analyze", cb_cmd_analyze, 0 },
-	[CB_CMD_PREDICT] = { "predict", cb_cmd_predict, 0 },
-	[CB_CMD_COMPARE] = { "compare", cb_cmd_compare, 0 },
-	[CB_CMD_PLOT] = { "plot", cb_cmd_plot, 0 },
-	[CB_CMD_LINT] = { "lint", NULL, IN_HELPER },
-	[CB_CMD_EXPORT] = { "export", cb_cmd_export, 0 },
-};
-
 /* The command ARGV[1] names; run when ARGV[1] is an option or missing. */
 static cb_rc command_word(int argc, char **argv, cb_command_word *w, cb_error *err)
 {
-	*w = (cb_command_word){ CB_CMD_RUN, commands[CB_CMD_RUN].name, false };
+	*w = (cb_command_word){ CB_CMD_RUN, cb_commands[CB_CMD_RUN].name, false };
 	if (argc < 2 || argv[1][0] == '-')
 		return CB_OK;
 	char names[128] = "";
 	for (int k = 0; k < CB_NCMD; k++) {
-		if (strcmp(argv[1], commands[k].name) == 0) {
-			*w = (cb_command_word){ (enum cb_command)k, commands[k].name, true };
+		if (strcmp(argv[1], cb_commands[k].name) == 0) {
+			*w = (cb_command_word){ (enum cb_command)k, cb_commands[k].name, true };
 			return CB_OK;
 		}
 		size_t len = strlen(names);
-		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", commands[k].name);
+		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", cb_commands[k].name);
 	}
-	cb_error_set(err, CB_ERR_USAGE, "unknown command '%s' (commands: %s)", argv[1], names);
-	cb_error_detail(err, "Try 'clbanks --help' for more information.");
-	return CB_ERR_USAGE;
+	return cb_usage_error(err, NULL, "unknown command '%s' (commands: %s)", argv[1], names);
 }
 
 static void render_help(FILE *out, const void *p)
@@ -82,15 +50,15 @@ static void render_help(FILE *out, const void *p)
 static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command_fn lint,
 		      cb_error *err)
 {
-	unsigned flags = commands[o->cmd].flags;
-	if (lint && !(flags & IN_HELPER))
+	unsigned flags = cb_commands[o->cmd].flags;
+	if (lint && !(flags & CB_CMD_IN_HELPER))
 		return cb_error_set(err, CB_ERR_USAGE, "clbanks-lint runs only 'clbanks lint'");
-	if ((flags & NO_OPERANDS) && o->nargs > 0)
+	if ((flags & CB_CMD_NO_OPERANDS) && o->nargs > 0)
 		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
-	if (flags & IN_HELPER)
+	if (flags & CB_CMD_IN_HELPER)
 		return lint ? lint(o, err) : o->measure ? cb_cmd_lint_measure(o, argc, argv, err)
 						       : cb_lint_exec(argc, argv, err);
-	return commands[o->cmd].fn(o, err);
+	return cb_commands[o->cmd].fn(o, err);
 }
 
 /* The width of text output: COLUMNS when it is a number, else the terminal's when standard

@@ -5,8 +5,6 @@
 
 #include "cli/options.h"
 
-typedef cb_rc (*cb_command_fn)(const cb_cli_options *o, cb_error *err);
-
 /* Runs clbanks with ARGV; returns the process exit status. LINT runs 'clbanks lint' in this
  * process (the clbanks-lint helper, which links LLVM, passes cb_cmd_lint and runs nothing
  * else); NULL hands lint to that helper (src/cli/lint_exec.c says why). */

@@ -13,6 +13,7 @@
 #include "cli/outfile.h"
 #include "core/util.h"
 #include "doc/doc.h"
+#include "measure/session.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -21,18 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ALL_USAGE "Usage: clbanks --device all -o DIR [OPTION]..."
-
-static cb_rc usage(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cb_rc usage(cb_error *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, ALL_USAGE);
-	return CB_ERR_USAGE;
-}
+#define ALL_USAGE "clbanks --device all -o DIR [OPTION]..."
 
 /* DIR must be an existing, writable directory: it is never created, so a mistyped name fails
  * here instead of filling a new directory. */
@@ -40,16 +30,17 @@ static cb_rc check_dir(const char *dir, cb_error *err)
 {
 	struct stat st;
 	if (!dir)
-		return usage(err, "--device all needs -o DIR, the directory for the result documents");
+		return cb_usage_error(err, ALL_USAGE, "--device all needs -o DIR, the directory for "
+				      "the result documents");
 	if (strcmp(dir, "-") == 0 || !*dir)
-		return usage(err, "--device all writes one file per device: -o must name a directory, "
-			     "not '%s'", dir);
+		return cb_usage_error(err, ALL_USAGE, "--device all writes one file per device: -o "
+				      "must name a directory, not '%s'", dir);
 	if (stat(dir, &st) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "-o '%s': %s (--device all does not create the "
 				    "directory)", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return usage(err, "-o '%s' is not a directory (--device all writes one result document "
-			     "per device into a directory)", dir);
+		return cb_usage_error(err, ALL_USAGE, "-o '%s' is not a directory (--device all "
+				      "writes one result document per device into a directory)", dir);
 	if (access(dir, W_OK | X_OK) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "directory '%s' is not writable (%s)", dir,
 				    strerror(errno));
@@ -120,7 +111,7 @@ static cb_rc run_one(const cb_cli_options *o, const cb_run_opts *base, const cb_
 	ro.notify = &n;
 	cb_result r;
 	cb_result_init(&r);
-	cb_rc rc = cb_run_device(o, &ro, ref, &r, err);
+	cb_rc rc = cb_session_run(&ro, ref, &r, err);
 	if (rc == CB_OK)
 		rc = cb_emit(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
 	*wrote = rc == CB_OK;

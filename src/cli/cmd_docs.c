@@ -9,6 +9,7 @@
 #include "doc/doc_outputs.h"
 #include "measure/run.h"
 #include "views/compare.h"
+#include "views/outputs.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -16,65 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static cb_rc usage(cb_error *err, const char *line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, "Usage: %s", line);
-	return CB_ERR_USAGE;
-}
-
 typedef struct {
 	const cb_result *r;
 	const cb_plan_opts *po;
 } plan_ctx;
 
-/* The text form of a plan: how many experiments of each kind per element size. */
-/* One operation's table of experiments: kinds by element size (kinds it has none of left
- * out). */
-static void plan_op(FILE *f, const cb_result *r, cb_op op)
-{
-	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
-					     "split", "pool", "swizzle", "random" };
-	size_t total = 0;
-	for (size_t i = 0; i < r->nms; i++)
-		total += r->ms[i].op == op;
-	if (!total)
-		return;
-	fprintf(f, "\n%-16s", cb_op_name(op));
-	for (int e = 0; e < CB_NELEM; e++)
-		fprintf(f, "%6u B", cb_elems[e].bytes);
-	fputc('\n', f);
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		size_t count[CB_NELEM] = { 0 }, any = 0;
-		for (size_t i = 0; i < r->nms; i++)
-			if (r->ms[i].op == op && cb_kind_is(&r->ms[i], kinds[k])) {
-				count[cb_elem_index(r->ms[i].elem_bytes)]++;
-				any++;
-			}
-		if (!any)
-			continue;
-		fprintf(f, "  %-14s", kinds[k]);
-		for (int e = 0; e < CB_NELEM; e++)
-			fprintf(f, "%8zu", count[e]);
-		fputc('\n', f);
-	}
-}
-
 static void render_plan_summary(FILE *f, const void *p)
 {
 	const plan_ctx *c = p;
-	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
-		"%lu B%s\n", c->r->nms, c->po->subgroup, (unsigned long)c->po->seed,
-		c->po->local_mem_budget, c->po->quick ? ", quick" : "");
-	for (int op = 0; op < CB_NOPS; op++)
-		plan_op(f, c->r, (cb_op)op);
-	fputs("\nRandom tables are kept out of the fit and validate the inferred model; a run also "
-	      "times\nthe transpose check (cl/transpose.cl) when it measures loads.\n", f);
+	cb_plan_summary_print(f, c->r, c->po);
 }
 
 cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
@@ -108,9 +59,7 @@ static void render_compare(FILE *out, const void *p)
 {
 	const compare_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_compare_json(c->rs, c->files, c->n);
-		fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_compare_json(c->rs, c->files, c->n));
 	} else if (c->fmt == CB_FMT_CSV) {
 		cb_compare_csv(out, c->rs, c->files, c->n);
 	} else {
@@ -118,12 +67,21 @@ static void render_compare(FILE *out, const void *p)
 	}
 }
 
+/* A usage error of CMD, whose usage line names its OPERANDS and its formats. */
+static cb_rc usage(cb_error *err, enum cb_command cmd, const char *operands, const char *msg)
+{
+	char formats[64], line[160];
+	cb_format_choices(cb_commands[cmd].formats, formats, sizeof formats);
+	snprintf(line, sizeof line, "clbanks %s %s [--format %s] [-o OUT]", cb_commands[cmd].name,
+		 operands, formats);
+	return cb_usage_error(err, line, "%s", msg);
+}
+
 cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
-		return usage(err, "clbanks analyze FILE [--format text|json|csv] [-o OUT]",
-			     o->nargs ? "analyze takes one result document" :
-			     "analyze needs a result document");
+		return usage(err, CB_CMD_ANALYZE, "FILE", o->nargs ? "analyze takes one result "
+			     "document" : "analyze needs a result document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
@@ -186,8 +144,8 @@ cb_rc cb_compare_files(const char *const *files, int n, cb_format fmt, const cha
 cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs < 1)
-		return usage(err, "clbanks compare FILE... [--format text|json|csv] [-o OUT]",
-			     "compare needs at least one result document");
+		return usage(err, CB_CMD_COMPARE, "FILE...", "compare needs at least one result "
+			     "document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;

@@ -11,6 +11,7 @@
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
 #include "lint/lint_measure.h"
+#include "lint/lint_model.h"
 #include "views/lint_text.h"
 
 #include <stdio.h>
@@ -61,8 +62,6 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 				    "or --subgroup N (the sub-group size of the tables)" : "lint needs "
 				    "--model FILE (an analyzed result document) and --local X[,Y[,Z]] "
 				    "(the work-group size) unless the kernel has a reqd_work_group_size");
-	if (cb_format_of(o, CB_FMT_TEXT) == CB_FMT_CSV)
-		return cb_error_set(err, CB_ERR_USAGE, "lint writes text, json, sarif or plan, not csv");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])
@@ -120,11 +119,9 @@ static void render_lint(FILE *out, const void *p)
 {
 	const lint_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
-		char *s = c->fmt == CB_FMT_JSON ? cb_lint_to_json(c->res, c->n)
-						: cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION);
-		if (s)
-			fputs(s, out);
-		free(s);
+		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
+				  cb_lint_to_json(c->res, c->n) :
+				  cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION));
 		return;
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -167,49 +164,6 @@ static cb_rc lint_all(cb_lint_request *q, const cb_lint_result *fix_from, cb_lin
 	return rc;
 }
 
-/* Element size E's fitted time from SRC into DST (what --measure's prediction uses). */
-static void copy_time(cb_lint_op_model *dst, const cb_recorded_model *src, int e)
-{
-	dst->has_time[e] = src->has_time[e];
-	dst->t0[e] = src->t0_ns[e];
-	dst->cost[e] = src->cost_ns[e];
-}
-
-/* Stores and atomics get their own model, size by size by the core rule (core/select.h),
- * when the sizes that have one share one geometry; a size without one cannot be priced.
- * An op the document never measured is priced with the loads' model (the text and JSON say
- * so). */
-static void add_op_models(const cb_result *r, cb_lint_model *m)
-{
-	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
-		cb_geometry g = { 0 };
-		unsigned lanes[CB_NELEM] = { 0 };
-		int from[CB_NELEM];
-		bool any = false, by_size = false;
-		for (int e = 0; e < CB_NELEM; e++) {
-			cb_model_choice c;
-			cb_select_model(r, (cb_op)op, cb_elems[e].bytes, &c);
-			if (c.source != CB_CHOICE_JOINT && c.source != CB_CHOICE_BY_SIZE)
-				continue;
-			if (any && !cb_geometry_equal(&g, &c.geom))
-				continue; /* sizes that disagree: only the first geometry prices */
-			g = c.geom;
-			lanes[e] = c.lanes_per_pass;
-			from[e] = c.source == CB_CHOICE_BY_SIZE ? 1 : 0;
-			by_size |= c.source == CB_CHOICE_BY_SIZE;
-			any = true;
-		}
-		if (any) {
-			cb_lint_model_set_op(m, (cb_op)op, &g, lanes);
-			m->ops[op].by_size = by_size;
-			for (int e = 0; e < CB_NELEM; e++)
-				if (lanes[e])
-					copy_time(&m->ops[op], from[e] ? &r->recorded_size[op][e] :
-						  &r->recorded[op], e);
-		}
-	}
-}
-
 /* The loads' model and the others' from the document at PATH, read once (a model less sure
  * than 0.9 is warned of to N); SUBGROUP (0: any) the sub-group size it must have. */
 static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *n,
@@ -219,37 +173,14 @@ static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *
 	cb_rc rc = cb_doc_read(path, 0, &r, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_model_choice c;
-	cb_select_model(&r, CB_OP_LOAD, 0, &c);
-	cb_warn_unsure_model(n, path, CB_OP_LOAD, &c);
-	if (c.source == CB_CHOICE_NONE)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c.problem);
-	if (rc == CB_OK && c.source == CB_CHOICE_FLAT) {
-		cb_lint_pricer_flat(m, r.device.subgroup_size);
-	}
-	if (rc == CB_OK && subgroup && subgroup != r.device.subgroup_size)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes; the "
-				  "tables to measure are of %u (the device's): lint with a model of "
-				  "this device", path, r.device.subgroup_size, subgroup);
-	if (rc == CB_OK && c.source != CB_CHOICE_FLAT) {
-		cb_recorded_model *rec = &r.recorded[CB_OP_LOAD];
-		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r.device.subgroup_size);
-		for (int e = 0; e < CB_NELEM; e++)
-			copy_time(&m->ops[CB_OP_LOAD], rec, e);
-		add_op_models(&r, m);
-	}
-	if (rc == CB_OK && r.device.local_mem_bytes > 0)
-		m->local_mem_bytes = (uint64_t)r.device.local_mem_bytes;
+	rc = cb_lint_model_from_result(&r, path, subgroup, n, m, err);
 	cb_result_free(&r);
 	return rc;
 }
 
 static void render_plan(FILE *out, const void *p)
 {
-	char *s = cb_doc_write(p);
-	if (s)
-		fputs(s, out);
-	free(s);
+	cb_put_owned(out, cb_doc_write(p));
 }
 
 /* The pricer: --model's, or without one (a measurement only) one pass for everything on
@@ -354,11 +285,8 @@ static void render_models(FILE *out, const void *p)
 {
 	const models_ctx *c = p;
 	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_lint_models_to_json((const cb_lint_result *const *)c->res, c->labels,
-						 c->nmodels, c->nkernels);
-		if (s)
-			fputs(s, out);
-		free(s);
+		cb_put_owned(out, cb_lint_models_to_json((const cb_lint_result *const *)c->res,
+							 c->labels, c->nmodels, c->nkernels));
 		return;
 	}
 	for (size_t k = 0; k < c->nkernels; k++) {

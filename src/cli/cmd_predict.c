@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "doc/doc.h"
 #include "doc/doc_outputs.h"
+#include "views/outputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,55 +49,10 @@ typedef struct {
 	cb_predict_answer a;
 } predict_ctx;
 
-/* The answer in words: "32 passes: 32-way conflict (conflict-free minimum 1 for 4-byte loads),
- * about 32x the time of a conflict-free access". */
-static void render_text(FILE *out, const cb_predict_answer *a)
-{
-	const char *ops = a->op[0] == 's' ? "stores" : a->op[0] == 'a' ? "atomics" : "loads";
-	if (!a->banked) {
-		fprintf(out, "1 pass: %s\n", a->note);
-		return;
-	}
-	fprintf(out, "%u pass%s: ", a->passes, a->passes == 1 ? "" : "es");
-	if (a->passes < a->min_passes)
-		fprintf(out, "fewer than a conflict-free access of distinct elements (%u for %u-byte "
-			"%s): lanes share words\n", a->min_passes, a->elem_bytes, ops);
-	else if (a->passes == a->min_passes)
-		fprintf(out, "conflict-free (%u is the minimum for %u-byte %s)\n", a->min_passes,
-			a->elem_bytes, ops);
-	else
-		fprintf(out, "%u-way conflict (conflict-free minimum %u for %u-byte %s), about %.3gx "
-			"the time of a conflict-free access\n", a->conflict_ways, a->min_passes,
-			a->elem_bytes, ops, a->slowdown);
-}
-
 static void render_predict(FILE *out, const void *p)
 {
 	const predict_ctx *c = p;
-	const cb_predict_answer *a = &c->a;
-	if (c->fmt == CB_FMT_JSON) {
-		char *s = cb_predict_json(a);
-		fputs(s, out);
-		free(s);
-		return;
-	}
-	if (c->fmt == CB_FMT_CSV) {
-		fprintf(out, "op,elem_bytes,passes,min_passes,conflict_ways,slowdown,lanes_per_pass\r\n"
-			"%s,%u,%u,%u,%u,%.6g,%u\r\n", a->op, a->elem_bytes, a->passes, a->min_passes,
-			a->conflict_ways, a->slowdown, a->lanes_per_pass);
-		return;
-	}
-	render_text(out, a);
-	if (a->by_size)
-		fprintf(out, "  (the %u-byte %ss' own model: no one model describes every element size "
-			"of %ss)\n", a->elem_bytes, a->op, a->op);
-	for (unsigned pass = 0; c->verbose && a->pass_of_lane && pass < a->passes; pass++) {
-		fprintf(out, "  pass %u: lanes", pass + 1);
-		for (unsigned l = 0; l < a->nlanes; l++)
-			if (a->pass_of_lane[l] == pass)
-				fprintf(out, " %u", l);
-		fputc('\n', out);
-	}
+	cb_predict_print(out, &c->a, c->fmt, c->verbose);
 }
 
 /* The lanes of --lanes or --stride, checked against the model's sub-group and element size;

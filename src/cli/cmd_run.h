@@ -13,9 +13,6 @@
 /* The run options of the command line and the environment; notes go to N. */
 cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
 		     cb_run_opts *ro, cb_error *err);
-/* Measures the device REF with RO (notes to RO's notifier) and analyzes the result into R. */
-cb_rc cb_run_device(const cb_cli_options *o, const cb_run_opts *ro, const cb_device_ref *ref,
-		    cb_result *r, cb_error *err);
 /* The device: --device, else $CLBANKS_DEVICE, else the default. */
 cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list,
 		     const cb_notifier *n, size_t *idx, cb_error *err);

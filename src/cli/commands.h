@@ -1,13 +1,39 @@
 /* SPDX-License-Identifier: MIT */
-/* The commands, which cli.c's command table dispatches to: run (cmd_run.c), --device all
- * (cmd_all.c), and those that work on documents (no device): plan, analyze, predict, compare,
- * plot, lint. What the run of one device and of every device share is in cmd_run.h. Internal
- * to src/cli/. */
+/* The commands and their table (commands.c; git's cmd_struct is the model): run (cmd_run.c),
+ * --device all (cmd_all.c), and those that work on documents (no device): plan, analyze,
+ * predict, compare, plot, lint, export. The table is the one place that says which formats
+ * each command writes: --help, the usage errors, the man page's list (tests/formats.sh holds
+ * them to it) and the dispatch read it. What the run of one device and of every device share
+ * is in cmd_run.h. Internal to src/cli/. */
 #ifndef CB_COMMANDS_H
 #define CB_COMMANDS_H
 
 #include "cli/common.h"
 #include "cli/options.h"
+
+enum {
+	CB_CMD_NO_OPERANDS = 1, /* an operand is a usage error */
+	CB_CMD_IN_HELPER = 2    /* runs in clbanks-lint, the program that links LLVM (lint_exec.c) */
+};
+
+typedef struct {
+	const char *name;
+	cb_command_fn fn; /* NULL for CB_CMD_IN_HELPER: the helper passes its own */
+	unsigned flags;
+	unsigned formats; /* CB_FORMAT_BIT of each --format it writes; none: --format is not its */
+	const char *usage; /* --help's usage line(s) */
+} cb_command_info;
+
+/* The command table, by enum cb_command. */
+extern const cb_command_info cb_commands[CB_NCMD];
+
+/* "text, json or csv": the formats of the bits FORMATS, into BUF of N bytes. */
+void cb_format_names(unsigned formats, char *buf, size_t n);
+/* "text|json|csv", for a usage line. */
+void cb_format_choices(unsigned formats, char *buf, size_t n);
+/* CB_OK when command CMD writes FORMAT (or FORMAT is -1, none asked for); else CB_ERR_USAGE,
+ * the message naming exactly the formats CMD writes. */
+cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err);
 
 /* clbanks [run]: --list, or the measurement of the selected device. */
 cb_rc cb_cmd_run(const cb_cli_options *o, cb_error *err);

@@ -147,6 +147,19 @@ cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx
 	return rc;
 }
 
+cb_rc cb_usage_error(cb_error *err, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
+	va_end(ap);
+	if (usage)
+		cb_error_detail(err, "Usage: %s", usage);
+	else
+		cb_error_detail(err, "Try 'clbanks --help' for more information.");
+	return CB_ERR_USAGE;
+}
+
 cb_format cb_format_for_path(const char *path, cb_format dflt)
 {
 	static const struct { const char *ext; cb_format fmt; } table[] = {
@@ -163,8 +176,9 @@ cb_format cb_format_for_path(const char *path, cb_format dflt)
 
 cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
 {
-	static const cb_format by_index[] = { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF,
-					      CB_FMT_TEXT, CB_FMT_TEXT, CB_FMT_TEXT };
+#define RENDERED_AS(id, name, fmt, why) fmt,
+	static const cb_format by_index[CB_NFORMATS] = { CB_FORMAT_TABLE(RENDERED_AS) };
+#undef RENDERED_AS
 	return o->format >= 0 ? by_index[o->format] : dflt;
 }
 
@@ -202,21 +216,9 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_ch
 	return rc;
 }
 
-void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
-			  const cb_model_choice *c)
-{
-	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) &&
-	    isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
-		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used (%u x %u B) has confidence %.3f, "
-			"below %.1f: treat its passes as a guess", path, cb_op_name(op), c->geom.banks,
-			c->geom.width, c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
-}
-
 static void render_json(FILE *out, const void *ctx)
 {
-	char *s = cb_doc_write(ctx);
-	fputs(s, out);
-	free(s);
+	cb_put_owned(out, cb_doc_write(ctx));
 }
 
 static void render_text(FILE *out, const void *ctx)

@@ -17,14 +17,15 @@
 void cb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "clbanks: warning: <message>\n" on stderr. */
 void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: FMT, then the detail "Usage: USAGE", or with USAGE NULL "Try 'clbanks
+ * --help' for more information.". Returns CB_ERR_USAGE. */
+cb_rc cb_usage_error(cb_error *err, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Prints ERR on stderr: "clbanks: TEXT[: CALL: NAME (N)]", a hint, the detail lines. */
 void cb_print_error(const cb_error *err);
 /* The notifier of the command line: warnings and notes unless -q, detail with -v, progress on
  * a terminal. */
 cb_notifier cb_cli_notifier(const cb_cli_options *o);
-/* Warns (to N) when the banked model C of OP from PATH has a confidence below 0.9. */
-void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
-			  const cb_model_choice *c);
 /* Ends a progress line (before other output on stderr). */
 void cb_progress_done(void);
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/options.h"
 #include "core/plan.h"
 #include "core/util.h"
@@ -29,6 +31,7 @@ typedef enum {
 	K_UINT,     /* unsigned long in [min, max]; `word` may stand instead (sets a bool) */
 	K_DOUBLE,   /* double in [min, max], times `scale` */
 	K_CHOICE,   /* int: index into `choices` ("a|b|c") */
+	K_FORMAT,   /* K_CHOICE of the format table; applies to the commands that write one */
 	K_UINT_SET, /* unsigned long, one of `choices` */
 	K_LIST      /* cb_strings: each use appends one value, never empty */
 } kind;
@@ -49,26 +52,32 @@ typedef struct {
 } option;
 
 #define OFF(f) offsetof(cb_cli_options, f)
+/* The kinds whose rows give only names, the member and the help. */
+#define OPT_FLAG(n, s, cmds, f, help) \
+	{ n, s, cmds, K_FLAG, 0, 0, 0, NULL, OFF(f), NULL, 0, NULL, help, NULL }
+#define OPT_STRING(n, s, cmds, f, metavar, help) \
+	{ n, s, cmds, K_STRING, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
+#define OPT_LIST(n, s, cmds, f, metavar, help) \
+	{ n, s, cmds, K_LIST, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
+#define FORMAT_CHOICE(id, name, fmt, why) "|" name
+#define FORMAT_CHOICES (CB_FORMAT_TABLE(FORMAT_CHOICE) + 1)
 
 static const option table[] = {
-	{ "device", 'd', MEASURE, K_STRING, 0, 0, 0, NULL, OFF(device), NULL, 0, "SPEC",
+	OPT_STRING("device", 'd', MEASURE, device, "SPEC",
 	  "device: index or P:D from --list; gpu, cpu or accelerator (the\n"
 	  "first of that type); a device name or vendor substring; else a\n"
 	  "platform name substring (pocl, rusticl): its default device\n"
 	  "(default: $CLBANKS_DEVICE, else the first GPU, accelerator, CPU);\n"
 	  "'all': every device in turn, one document each in -o DIR,\n"
-	  "then their compare table; lint --measure: the device to time on", NULL },
-	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
-	  "list devices (the default marked) and exit", NULL },
-	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
+	  "then their compare table; lint --measure: the device to time on"),
+	OPT_FLAG("list", 'l', RUN, list, "list devices (the default marked) and exit"),
+	OPT_STRING("output", 'o', ALL, output, "FILE",
 	  "write the result to FILE ('-': standard output); run: the document\n"
-	  "(--device all: an existing directory)", NULL },
-	{ "force", 'f', ALL, K_FLAG, 0, 0, 0, NULL, OFF(force), NULL, 0, NULL,
-	  "replace FILE if it exists", NULL },
-	{ "format", 'F', RUN | PLAN | ANALYZE | PREDICT | COMPARE | LINT | EXPORT, K_CHOICE, 0, 0, 0,
-	  "text|json|csv|sarif|gpgpusim|gem5|plan", OFF(format), NULL, 0, "FMT",
-	  "text, json or csv (default text; plan: json; lint: text, json,\n"
-	  "sarif, or plan: its lane tables as a plan for --plan)", NULL },
+	  "(--device all: an existing directory)"),
+	OPT_FLAG("force", 'f', ALL, force, "replace FILE if it exists"),
+	{ "format", 'F', 0, K_FORMAT, 0, 0, 0, FORMAT_CHOICES, OFF(format), NULL, 0, "FMT",
+	  "the output's format (default text; plan, export: json;\n"
+	  "lint's plan: its lane tables as a plan for --plan):", NULL },
 	{ "regime", 0, RUN, K_CHOICE, 0, 0, 0, "throughput|latency", OFF(regime), NULL, 0, "R",
 	  "throughput (every compute unit busy; default) or latency", NULL },
 	{ "timer", 0, MEASURE, K_CHOICE, 0, 0, 0, "auto|event|host", OFF(timer), NULL, 0, "T",
@@ -79,20 +88,19 @@ static const option table[] = {
 	  "the transpose check after the analysis: auto (where it proves\n"
 	  "something: loads banked, local memory of its own; default),\n"
 	  "transpose (always) or none", NULL },
-	{ "ops", 0, RUN | PLAN, K_STRING, 0, 0, 0, NULL, OFF(ops_text), NULL, 0, "LIST",
-	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)", NULL },
+	OPT_STRING("ops", 0, RUN | PLAN, ops_text, "LIST",
+	  "operations to measure: load, store, atomic, comma-separated\n(default: all three)"),
 	{ "stride", 0, PREDICT, K_UINT, 0, 65536, 0, NULL, OFF(stride), NULL, 0, "S",
 	  "predict: lane i accesses element i * S (instead of --lanes)", NULL },
 	{ "active", 0, PREDICT, K_UINT, 1, 1024, 0, NULL, OFF(active), NULL, 0, "N",
 	  "predict: only lanes 0..N-1 take part (--lanes may stop at N)", NULL },
-	{ "op", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(op_text), NULL, 0, "OP",
-	  "predict: load, store or atomic (default load)", NULL },
-	{ "quick", 0, RUN | PLAN, K_FLAG, 0, 0, 0, NULL, OFF(quick), NULL, 0, NULL,
-	  "fewer experiments and shorter launches", NULL },
-	{ "plan", 0, RUN, K_STRING, 0, 0, 0, NULL, OFF(plan), NULL, 0, "FILE|full",
+	OPT_STRING("op", 0, PREDICT, op_text, "OP",
+	  "predict: load, store or atomic (default load)"),
+	OPT_FLAG("quick", 0, RUN | PLAN, quick, "fewer experiments and shorter launches"),
+	OPT_STRING("plan", 0, RUN, plan, "FILE|full",
 	  "run the experiments of FILE (those of --ops), every one timed;\n"
 	  "'full': the whole default plan, every table timed (default: the\n"
-	  "adaptive design)", NULL },
+	  "adaptive design)"),
 	{ "seed", 0, MEASURE | PLAN, K_UINT, 0, 4294967295.0, 0, NULL, OFF(seed), NULL, 0, "N",
 	  "seed of the plan and of the launch order (default 1)", NULL },
 	{ "subgroup", 0, MEASURE | PLAN, K_UINT, 4, 256, 0, NULL, OFF(subgroup), "measure",
@@ -114,74 +122,65 @@ static const option table[] = {
 	  "host watchdog of a launch or driver call (default 20)", NULL },
 	{ "local-mem", 0, MEASURE, K_UINT, 4096, 1073741824.0, 0, NULL, OFF(local_mem), NULL, 0, "BYTES",
 	  "local memory per work-group (default min(device, 32768))", NULL },
-	{ "kernel-dir", 0, MEASURE, K_STRING, 0, 0, 0, NULL, OFF(kernel_dir), NULL, 0, "DIR",
-	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)", NULL },
-	{ "build-options", 0, RUN | LINT, K_STRING, 0, 0, 0, NULL, OFF(build_options), NULL, 0, "S",
+	OPT_STRING("kernel-dir", 0, MEASURE, kernel_dir, "DIR",
+	  "load kernels from DIR instead of the embedded copies\n(a copy of the installed ones; also $CLBANKS_KERNEL_DIR)"),
+	OPT_STRING("build-options", 0, RUN | LINT, build_options, "S",
 	  "extra clBuildProgram options (run: also $CLBANKS_BUILD_OPTIONS;\nlint: passed to clang, "
-	  "clBuildProgram's options only)", NULL },
-	{ "summary", 0, ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(summary), NULL, 0, NULL,
+	  "clBuildProgram's options only)"),
+	OPT_FLAG("summary", 0, ANALYZE, summary,
 	  "analyze --format csv: one row of the inferred models (the\ncolumns of compare) instead "
-	  "of one per measurement", NULL },
-	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
-	  "exit 5 unless the loads are banked and the run was clean", NULL },
-	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
+	  "of one per measurement"),
+	OPT_FLAG("strict", 0, RUN | ANALYZE, strict,
+	  "exit 5 unless the loads are banked and the run was clean"),
+	OPT_STRING("model", 0, PREDICT | LINT, model, "FILE",
 	  "predict, lint: the analyzed document whose model to use (lint:\n"
-	  "several, one column each, and the fix best across them)", NULL },
+	  "several, one column each, and the fix best across them)"),
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
-	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
-	  "predict: byte offset of each lane", NULL },
-	{ "local", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(local_size), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the work-group size the kernel is launched with", NULL },
-	{ "kernel", 'k', LINT, K_STRING, 0, 0, 0, NULL, OFF(kernel_name), NULL, 0, "NAME",
-	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other)", NULL },
-	{ "group", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(group_id), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the id of the simulated work-group (default 0,0,0)", NULL },
-	{ "include", 'I', LINT, K_LIST, 0, 0, 0, NULL, OFF(includes), NULL, 0, "DIR",
-	  "lint: a directory searched by #include, as -I of\nclBuildProgram", NULL },
-	{ "cl-std", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(cl_std), NULL, 0, "CLx.y",
-	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0", NULL },
-	{ "global", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(global_size), NULL, 0, "X[,Y[,Z]]",
-	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)", NULL },
-	{ "define", 'D', LINT, K_LIST, 0, 0, 0, NULL, OFF(defines), NULL, 0, "NAME[=V]",
-	  "lint: a preprocessor definition, as -D of clBuildProgram", NULL },
-	{ "arg", 0, LINT, K_LIST, 0, 0, 0, NULL, OFF(kernel_args), NULL, 0, "NAME=VALUE",
+	OPT_STRING("lanes", 0, PREDICT, lanes, "A,B,...", "predict: byte offset of each lane"),
+	OPT_STRING("local", 0, LINT, local_size, "X[,Y[,Z]]",
+	  "lint: the work-group size the kernel is launched with"),
+	OPT_STRING("kernel", 'k', LINT, kernel_name, "NAME",
+	  "lint: the kernel to check (default: every kernel of the\nfile, one after the other)"),
+	OPT_STRING("group", 0, LINT, group_id, "X[,Y[,Z]]",
+	  "lint: the id of the simulated work-group (default 0,0,0)"),
+	OPT_LIST("include", 'I', LINT, includes, "DIR",
+	  "lint: a directory searched by #include, as -I of\nclBuildProgram"),
+	OPT_STRING("cl-std", 0, LINT, cl_std, "CLx.y",
+	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0"),
+	OPT_STRING("global", 0, LINT, global_size, "X[,Y[,Z]]",
+	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)"),
+	OPT_LIST("define", 'D', LINT, defines, "NAME[=V]",
+	  "lint: a preprocessor definition, as -D of clBuildProgram"),
+	OPT_LIST("arg", 0, LINT, kernel_args, "NAME=VALUE",
 	  "lint: a scalar argument's value, or a __local pointer\n"
-	  "argument's size in bytes", NULL },
-	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
+	  "argument's size in bytes"),
+	OPT_FLAG("fail-on-conflict", 0, LINT, fail_on_conflict,
 	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
-	  "or an access is unknown",
-	  NULL },
-	{ "measure", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(measure), NULL, 0, NULL,
+	  "or an access is unknown"),
+	OPT_FLAG("measure", 0, LINT, measure,
 	  "lint: time each access's lane tables on --device and report\n"
-	  "the measured slowdown beside the prediction (--model optional)", NULL },
-	{ "measured", 0, LINT, K_STRING, 0, 0, 0, NULL, OFF(measured), NULL, 0, "FILE",
+	  "the measured slowdown beside the prediction (--model optional)"),
+	OPT_STRING("measured", 0, LINT, measured, "FILE",
 	  "lint: the measured slowdowns from FILE, a run of the plan that\n"
-	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)", NULL },
-	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
-	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
-	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
-	  "no progress or warnings on stderr", NULL },
-	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,
-	  "more detail on stderr", NULL },
-	{ "help", 'h', ALL, K_FLAG, 0, 0, 0, NULL, OFF(help), NULL, 0, NULL,
-	  "show this help and exit", NULL },
-	{ "version", 'V', ALL, K_FLAG, 0, 0, 0, NULL, OFF(version), NULL, 0, NULL,
-	  "show the version and exit", NULL },
+	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)"),
+	OPT_FLAG("allow-unknown", 0, LINT, allow_unknown,
+	  "lint: with --fail-on-conflict, unknown accesses pass"),
+	OPT_FLAG("quiet", 'q', ALL, quiet, "no progress or warnings on stderr"),
+	OPT_FLAG("verbose", 'v', ALL, verbose, "more detail on stderr"),
+	OPT_FLAG("help", 'h', ALL, help, "show this help and exit"),
+	OPT_FLAG("version", 'V', ALL, version, "show the version and exit"),
 };
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
 
 
-static cb_rc usage_error(cb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cb_rc usage_error(cb_error *err, const char *fmt, ...)
+/* Does option OP apply to command CMD? --format to those that write a format. */
+static bool applies(const option *op, int cmd)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	cb_error_vset(err, CB_ERR_USAGE, fmt, ap);
-	va_end(ap);
-	cb_error_detail(err, "Try 'clbanks --help' for more information.");
-	return CB_ERR_USAGE;
+	if (op->k == K_FORMAT)
+		return cb_commands[cmd].formats != 0;
+	return (op->commands & (1u << cmd)) != 0;
 }
 
 /* "expected a, b or c" from "a|b|c". */
@@ -215,9 +214,9 @@ static int choice_index(const char *choices, const char *value)
 static cb_rc bad_value(cb_error *err, const option *op, const char *value, const char *what)
 {
 	if (op->why)
-		return usage_error(err, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
+		return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
 				   op->why);
-	return usage_error(err, "invalid value '%s' for --%s: %s", value, op->name, what);
+	return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s", value, op->name, what);
 }
 
 static cb_rc set_number(const option *op, const char *value, char *base, cb_error *err)
@@ -260,12 +259,12 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		return CB_OK;
 	case K_STRING:
 		if (!*value)
-			return usage_error(err, "empty value for --%s", op->name);
+			return cb_usage_error(err, NULL, "empty value for --%s", op->name);
 		/* A second document is never dropped in silence: lint takes several (a column
 		 * each), the others one. */
 		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset) &&
 		    o->cmd != CB_CMD_LINT)
-			return usage_error(err, "--model given twice ('%s', '%s'): %s takes one model "
+			return cb_usage_error(err, NULL, "--model given twice ('%s', '%s'): %s takes one model "
 					   "document", *(const char **)(base + op->offset), value,
 					   o->cmd_name);
 		if (strcmp(op->name, "model") == 0) {
@@ -278,13 +277,14 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		return CB_OK;
 	case K_LIST: {
 		if (!*value)
-			return usage_error(err, "empty value for --%s", op->name);
+			return cb_usage_error(err, NULL, "empty value for --%s", op->name);
 		cb_strings *l = (cb_strings *)(base + op->offset);
 		l->v = cb_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
 		l->v[l->n++] = value;
 		return CB_OK;
 	}
-	case K_CHOICE: {
+	case K_CHOICE:
+	case K_FORMAT: {
 		int k = choice_index(op->choices, value);
 		if (k < 0) {
 			char list[128], msg[160];
@@ -374,20 +374,20 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 {
 	if (c == '?') {
 		if (optopt && optopt < 256)
-			return usage_error(err, "unknown option '-%c'", optopt);
-		return usage_error(err, "unknown option '%s'", av[optind - 1]);
+			return cb_usage_error(err, NULL, "unknown option '-%c'", optopt);
+		return cb_usage_error(err, NULL, "unknown option '%s'", av[optind - 1]);
 	}
 	if (c == ':')
-		return usage_error(err, "option '%s' needs a value", av[optind - 1]);
+		return cb_usage_error(err, NULL, "option '%s' needs a value", av[optind - 1]);
 	int i = c >= 256 ? c - 256 : index_of_short(c);
 	if (i < 0 || i >= (int)NOPTS)
-		return usage_error(err, "unknown option '-%c'", c);
+		return cb_usage_error(err, NULL, "unknown option '-%c'", c);
 	const option *op = &table[i];
-	if (!(op->commands & (1u << o->cmd))) {
+	if (!applies(op, (int)o->cmd)) {
 		if (c >= 256)
-			return usage_error(err, "option '--%s' does not apply to 'clbanks %s'", op->name,
+			return cb_usage_error(err, NULL, "option '--%s' does not apply to 'clbanks %s'", op->name,
 					   o->cmd_name);
-		return usage_error(err, "option '-%c' does not apply to 'clbanks %s'", c,
+		return cb_usage_error(err, NULL, "option '-%c' does not apply to 'clbanks %s'", c,
 				   o->cmd_name);
 	}
 	o->given[i] = true;
@@ -418,25 +418,17 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 			return CB_OK;
 	}
 	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
-		return usage_error(err, "invalid value '%s' for --ops: expected a comma-separated list "
+		return cb_usage_error(err, NULL, "invalid value '%s' for --ops: expected a comma-separated list "
 				   "of load, store and atomic", o->ops_text);
 	cb_op op = CB_OP_LOAD;
 	if (o->op_text && !cb_op_parse(o->op_text, &op))
-		return usage_error(err, "invalid value '%s' for --op: expected load, store or atomic",
+		return cb_usage_error(err, NULL, "invalid value '%s' for --op: expected load, store or atomic",
 				   o->op_text);
 	o->op = (int)op;
-	if (o->format == CB_OPT_FORMAT_SARIF && o->cmd != CB_CMD_LINT)
-		return usage_error(err, "--format sarif is lint's (code scanning); %s writes text, "
-				   "json or csv", o->cmd_name);
-	if (o->format == CB_OPT_FORMAT_PLAN && o->cmd != CB_CMD_LINT)
-		return usage_error(err, "--format plan is lint's (its lane tables); %s writes text, "
-				   "json or csv", o->cmd_name);
-	if ((o->format == CB_OPT_FORMAT_GPGPUSIM || o->format == CB_OPT_FORMAT_GEM5) &&
-	    o->cmd != CB_CMD_EXPORT)
-		return usage_error(err, "--format gpgpusim and gem5 are export's; %s writes text, "
-				   "json or csv", o->cmd_name);
+	if (cb_format_check(o->cmd, o->format, err) != CB_OK)
+		return CB_ERR_USAGE;
 	if (o->min_rounds > o->max_rounds)
-		return usage_error(err, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
+		return cb_usage_error(err, NULL, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
 				   o->max_rounds);
 	o->args = av + optind;
 	o->nargs = ac - optind;
@@ -467,7 +459,29 @@ bool cb_option_given(const cb_cli_options *o, const char *name)
 	return false;
 }
 
-static void help_option(FILE *out, const option *op)
+/* --format's lines: what each command (CMD, or every one when -1) writes, from the command
+ * table; commands that write the same formats share a line. */
+static void help_formats(FILE *out, int cmd)
+{
+	unsigned done = 0;
+	for (int k = 0; k < CB_NCMD; k++) {
+		unsigned f = cb_commands[k].formats;
+		if (!f || (done & (1u << k)) || (cmd >= 0 && k != cmd))
+			continue;
+		fprintf(out, "  %-20s ", "");
+		for (int j = k, first = 1; j < CB_NCMD; j++)
+			if (cb_commands[j].formats == f && (cmd < 0 || j == cmd)) {
+				fprintf(out, "%s%s", first ? "" : ", ", cb_commands[j].name);
+				first = 0;
+				done |= 1u << j;
+			}
+		char names[96];
+		cb_format_names(f, names, sizeof names);
+		fprintf(out, ": %s\n", names);
+	}
+}
+
+static void help_option(FILE *out, const option *op, int cmd)
 {
 	char names[64];
 	if (op->short_name)
@@ -486,25 +500,9 @@ static void help_option(FILE *out, const option *op)
 		if (*p == '\n' && *++p)
 			fprintf(out, "  %-20s", "");
 	}
+	if (op->k == K_FORMAT)
+		help_formats(out, cmd);
 }
-
-static const char *const usage_lines[CB_NCMD] = {
-	"clbanks [run] [OPTION]...          measure the selected device, analyze, report\n"
-	"       clbanks --device all -o DIR [OPTION]...\n"
-	"                                   every device: a document each in DIR, compared",
-	"clbanks plan [OPTION]...           write the experiment plan (no device needed)",
-	"clbanks analyze FILE [OPTION]...   infer the bank model of a result document",
-	"clbanks predict --model FILE --elem-bytes E (--stride S | --lanes A,B,...)\n"
-	"                                   passes of one sub-group access under FILE's model",
-	"clbanks compare FILE... [OPTION]...  devices side by side",
-	"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)",
-	"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
-	"                                   predicted conflicts of each __local access\n"
-	"       clbanks lint KERNEL.cl --local X[,Y[,Z]] --measure [--device SPEC] [--model FILE]\n"
-	"                                   ... and each access timed on the device",
-	"clbanks export FILE [--format json|gpgpusim|gem5]\n"
-	"                                   the bank model for simulators and compilers",
-};
 
 void cb_options_help(FILE *out, int cmd)
 {
@@ -512,7 +510,7 @@ void cb_options_help(FILE *out, int cmd)
 	for (int k = 0; k < CB_NCMD; k++) {
 		if (cmd >= 0 && k != cmd)
 			continue;
-		fprintf(out, "%s%s\n", k && cmd < 0 ? "       " : "", usage_lines[k]);
+		fprintf(out, "%s%s\n", k && cmd < 0 ? "       " : "", cb_commands[k].usage);
 		if (k == CB_CMD_RUN && cmd < 0)
 			fputs("       clbanks --list                     list OpenCL platforms and devices\n",
 			      out);
@@ -524,8 +522,8 @@ void cb_options_help(FILE *out, int cmd)
 	      "cycles are the passes beyond the first.\n\n"
 	      "Options:\n", out);
 	for (size_t i = 0; i < NOPTS; i++)
-		if (cmd < 0 || (table[i].commands & (1u << cmd)))
-			help_option(out, &table[i]);
+		if (cmd < 0 || applies(&table[i], cmd))
+			help_option(out, &table[i], cmd);
 	fputs("\nExit status: 0 ok, 2 usage or bad input, 3 no platform or device, 4 OpenCL or\n"
 	      "run-time failure, 5 --strict and not clean, 128+N stopped by signal N (130 SIGINT,\n"
 	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written. --device all:\n"

@@ -11,12 +11,23 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* --format's indices beyond text, json and csv (cb_format_of maps the first four) */
-#define CB_OPT_FORMAT_JSON 1
-#define CB_OPT_FORMAT_SARIF 3
-#define CB_OPT_FORMAT_GPGPUSIM 4
-#define CB_OPT_FORMAT_GEM5 5
-#define CB_OPT_FORMAT_PLAN 6
+/* --format's values, in order: id, name, the cb_format (views/report.h) that renders it (the
+ * others have a renderer of their own) and, for one that a single command writes, why it is
+ * that command's (said to another asked for it). Which command writes which is the command
+ * table's (commands.c). */
+#define CB_FORMAT_TABLE(X)                                   \
+	X(TEXT, "text", CB_FMT_TEXT, NULL)                   \
+	X(JSON, "json", CB_FMT_JSON, NULL)                   \
+	X(CSV, "csv", CB_FMT_CSV, NULL)                      \
+	X(SARIF, "sarif", CB_FMT_SARIF, "code scanning")     \
+	X(GPGPUSIM, "gpgpusim", CB_FMT_TEXT, NULL)           \
+	X(GEM5, "gem5", CB_FMT_TEXT, NULL)                   \
+	X(PLAN, "plan", CB_FMT_TEXT, "its lane tables")
+
+#define CB_FORMAT_ID(id, name, fmt, why) CB_OPT_FORMAT_##id,
+enum cb_opt_format { CB_FORMAT_TABLE(CB_FORMAT_ID) CB_NFORMATS };
+#undef CB_FORMAT_ID
+#define CB_FORMAT_BIT(id) (1u << CB_OPT_FORMAT_##id)
 
 enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
 		  CB_CMD_PLOT, CB_CMD_LINT, CB_CMD_EXPORT, CB_NCMD };
@@ -34,7 +45,7 @@ typedef struct {
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool measure;              /* lint --measure */
 	bool fail_on_conflict, allow_unknown, summary;
-	int format;           /* index into "text|json|csv|sarif|gpgpusim|gem5", -1: not given */
+	int format;           /* enum cb_opt_format, -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	int check;            /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
@@ -55,6 +66,9 @@ typedef struct {
 	int nargs;
 	char *command_line;   /* the whole command line, quoted, for provenance */
 } cb_cli_options;
+
+/* A command: what the command table (commands.c) dispatches to. */
+typedef cb_rc (*cb_command_fn)(const cb_cli_options *o, cb_error *err);
 
 /* The command that ARGV names (cli.c's command table knows the names): GIVEN when ARGV[1] is
  * its word, else run is meant and the options start at ARGV[1]. */

@@ -48,13 +48,9 @@ void cb_signals_set_tempfile(const char *path)
 		return;
 	}
 	/* Written while no handler may read it half-updated: block the stop signals. */
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	sigset_t old;
+	cb_stop_signals_block(&old);
 	strncpy(tempfile, path, sizeof tempfile - 1);
 	tempfile[sizeof tempfile - 1] = '\0';
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	cb_stop_signals_restore(&old);
 }

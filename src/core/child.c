@@ -164,16 +164,12 @@ cb_rc cb_child_run(const cb_child_spec *s, cb_child_result *r, cb_error *err)
 	pumps p = { { -1, -1, -1 }, 0 };
 	pid_t pid;
 	/* No stop signal between the spawn and cb_child_pid: a second one must find the pid. */
-	sigset_t stops, saved;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stops, &saved);
+	sigset_t saved;
+	cb_stop_signals_block(&saved);
 	int e = start(s, &p, &pid);
 	if (e == 0)
 		cb_child_pid = (sig_atomic_t)pid;
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	cb_stop_signals_restore(&saved);
 	cb_rc rc = CB_OK;
 	if (e != 0)
 		rc = cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", e, "cannot run %s: %s",

@@ -28,13 +28,7 @@ void cb_design_init(cb_design *d, const cb_result *pool)
 
 void cb_design_free(cb_design *d)
 {
-	for (size_t i = 0; i < d->nlog; i++) {
-		free(d->log[i].why);
-		free(d->log[i].ids);
-	}
-	free(d->log);
-	for (int op = 0; op < CB_NOPS; op++)
-		free(d->stop[op]);
+	cb_design_log_free(d->log, d->nlog, d->stop);
 	free(d->taken);
 	memset(d, 0, sizeof *d);
 }

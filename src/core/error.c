@@ -129,3 +129,18 @@ cb_rc cb_check_interrupt(cb_error *err)
 {
 	return cb_stop_signal ? cb_error_interrupted(err, "; nothing written") : CB_OK;
 }
+
+void cb_stop_signals_block(sigset_t *saved)
+{
+	sigset_t stops;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, saved);
+}
+
+void cb_stop_signals_restore(const sigset_t *saved)
+{
+	sigprocmask(SIG_SETMASK, saved, NULL);
+}

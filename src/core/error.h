@@ -76,6 +76,10 @@ cb_rc cb_check_interrupt(cb_error *err);
  * CB_ERR_INTERRUPTED. */
 cb_rc cb_error_interrupted(cb_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Blocks the stop signals (SIGINT, SIGTERM, SIGHUP) while a handler must not see a value half
+ * updated, the mask before in SAVED; cb_stop_signals_restore(SAVED) ends it. */
+void cb_stop_signals_block(sigset_t *saved);
+void cb_stop_signals_restore(const sigset_t *saved);
 /* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
 const char *cb_signal_name(int sig);
 

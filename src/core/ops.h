@@ -49,11 +49,6 @@ const char *cb_inference_key(cb_op op);
 int cb_elem_index(unsigned elem_bytes);
 /* The C type of a tile's element in advice ("double"); "float4" for 16 bytes. */
 const char *cb_elem_c_type(unsigned elem_bytes);
-/* The bytes of element size index E. */
-static inline unsigned cb_elem_bytes(int e)
-{
-	return cb_elems[e].bytes;
-}
 
 /* A kernel: one op at one element size. Per-kernel arrays are indexed by cb_kernel_index. */
 typedef struct {

@@ -97,6 +97,17 @@ static void run_init(cb_run_meta *r)
 	r->device_seconds = NAN;
 }
 
+void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS])
+{
+	for (size_t i = 0; i < n; i++) {
+		free(log[i].why);
+		free(log[i].ids);
+	}
+	free(log);
+	for (int op = 0; op < CB_NOPS; op++)
+		free(stop[op]);
+}
+
 static void run_free(cb_run_meta *r)
 {
 	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
@@ -106,13 +117,7 @@ static void run_free(cb_run_meta *r)
 		free(*strings[i]);
 	for (int k = 0; k < CB_NKERNELS; k++)
 		free(r->build_options[k]);
-	for (size_t i = 0; i < r->ndesign; i++) {
-		free(r->design[i].why);
-		free(r->design[i].ids);
-	}
-	free(r->design);
-	for (int op = 0; op < CB_NOPS; op++)
-		free(r->design_stop[op]);
+	cb_design_log_free(r->design, r->ndesign, r->design_stop);
 	run_init(r);
 }
 

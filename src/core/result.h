@@ -107,6 +107,10 @@ typedef struct {
 	size_t nids;
 } cb_design_batch;
 
+/* Frees the design's batches LOG[0..N-1] and its stop reasons STOP[op] (the log is the run's
+ * once recorded, cb_design_record, else the design's own). */
+void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS]);
+
 typedef struct {
 	bool present;
 	char *regime, *timer, *kernels, *clbanks_version, *command_line, *warmup;

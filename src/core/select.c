@@ -115,3 +115,13 @@ unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
 	free(lanes);
 	return cost.passes;
 }
+
+void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
+			  const cb_model_choice *c)
+{
+	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) &&
+	    isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
+		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used (%u x %u B) has confidence %.3f, "
+			"below %.1f: treat its passes as a guess", path, cb_op_name(op), c->geom.banks,
+			c->geom.width, c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
+}

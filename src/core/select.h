@@ -16,6 +16,7 @@
 
 #include "core/infer.h"
 #include "core/model.h"
+#include "core/notify.h"
 #include "core/result.h"
 
 typedef enum {
@@ -48,5 +49,9 @@ bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint
  * cannot say. */
 unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
 				    unsigned elem_bytes, unsigned stride);
+
+/* Warns (to N) when the banked model C of OP from PATH has a confidence below 0.9. */
+void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
+			  const cb_model_choice *c);
 
 #endif

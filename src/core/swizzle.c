@@ -12,14 +12,6 @@ void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, u
 		lanes[l] = (l * cols + cb_swizzle_column_in(l, col, bits, shift, cols)) * elem_bytes;
 }
 
-void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
-			  unsigned bits, unsigned shift, unsigned row)
-{
-	for (unsigned l = 0; l < n; l++)
-		lanes[l] = (row * cols + cb_swizzle_column_in(row, l % cols, bits, shift, cols)) *
-			   elem_bytes;
-}
-
 void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, char *buf,
 			       unsigned long n)
 {
@@ -33,11 +25,6 @@ void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, cha
 		snprintf(buf, n, "(%s) < %u ? %s : c", x, cols, x);
 	else
 		snprintf(buf, n, "%s", x);
-}
-
-void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n)
-{
-	cb_swizzle_column_expr_in(bits, shift, 0, buf, n);
 }
 
 void cb_swizzle_expr_in(const char *name, unsigned bits, unsigned shift, unsigned cols, char *buf,

@@ -28,12 +28,8 @@ static inline uint32_t cb_swizzle_column_in(uint32_t row, uint32_t col, unsigned
 /* A column walk through a swizzled tile: lane l reads row l, column COL. */
 void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
 			     unsigned bits, unsigned shift, unsigned col);
-/* A row write: lane l writes row ROW, column l (n <= cols). */
-void cb_swizzle_row_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned cols,
-			  unsigned bits, unsigned shift, unsigned row);
 /* The swizzled column: "c ^ ((r >> 1) & 15)", "c ^ (r & 31)"; in a row of COLS columns that
  * 2^bits does not divide, "(c ^ (r & 1)) < 3 ? c ^ (r & 1) : c" (COLS 0: one it divides). */
-void cb_swizzle_column_expr(unsigned bits, unsigned shift, char *buf, unsigned long n);
 void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, char *buf,
 			       unsigned long n);
 /* The declaration's index expression: "tile[r][c ^ ((r >> 1) & 15)]", "tile[r][c ^ (r & 31)]". */

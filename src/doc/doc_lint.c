@@ -61,15 +61,14 @@ static json_t *model(const cb_lint_result *r)
 	if (!r->has_model || r->flat)
 		return m;
 	geometry(m, &r->geom, r->lanes_per_pass);
-	static const char *const names[3] = { NULL, "store", "atomic" };
-	for (int op = CB_OP_STORE; op <= CB_OP_ATOMIC; op++) {
+	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
 		json_t *own = json_null();
 		if (r->ops[op].measured) {
 			own = json_object();
 			geometry(own, &r->ops[op].geom, r->ops[op].lanes_per_pass);
 			json_object_set_new(own, "by_elem_bytes", json_boolean(r->ops[op].by_size));
 		}
-		json_object_set_new(m, names[op], own);
+		json_object_set_new(m, cb_op_name((cb_op)op), own);
 	}
 	return m;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "doc/doc.h"
+#include "doc/doc_reader.h"
 #include "doc/doc_scan.h"
 #include "doc/doc_tables.h"
 #include "doc/fields.h"
@@ -14,49 +15,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What one measurement (or the baseline) may span: the device's local memory when the document
- * names it, else 1 GiB. */
-typedef struct {
-	unsigned flags;
-	int format_version;
-	unsigned subgroup;
-	long long local_limit;
-	cb_error *err;
-} reader;
-
-static cb_rc fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cb_rc fail(reader *rd, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char text[sizeof rd->err->text];
-	vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
-	return cb_error_set(rd->err, CB_ERR_INPUT, "%s", text);
-}
-
-static cb_rc read_header(reader *rd, json_t *doc, cb_result *r)
+/* The sections of the document (header, device, run, quality, inferences, checks) and the
+ * parse that feeds them; the measurements and the baseline are doc_read_ms.c's. */
+static cb_rc read_header(cb_doc_reader *rd, json_t *doc, cb_result *r)
 {
 	if (!json_is_object(doc))
-		return fail(rd, "the document is %s, expected an object", cb_json_type_name(doc));
+		return cb_doc_fail(rd, "the document is %s, expected an object", cb_json_type_name(doc));
 	json_t *fmt = json_object_get(doc, "format");
 	if (!json_is_string(fmt) || strcmp(json_string_value(fmt), CB_FORMAT_NAME) != 0)
-		return fail(rd, "not a clbanks result document (\"format\" must be \"%s\")", CB_FORMAT_NAME);
+		return cb_doc_fail(rd, "not a clbanks result document (\"format\" must be \"%s\")", CB_FORMAT_NAME);
 	json_t *ver = json_object_get(doc, "format_version");
 	if (!json_is_integer(ver))
-		return fail(rd, "\"format_version\" is missing or not an integer");
+		return cb_doc_fail(rd, "\"format_version\" is missing or not an integer");
 	json_int_t v = json_integer_value(ver);
 	if (v < CB_FORMAT_VERSION_MIN || v > CB_FORMAT_VERSION)
-		return fail(rd, "unsupported format_version %" JSON_INTEGER_FORMAT " (this clbanks reads "
-			    "version%s %d%s%d)", v, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? "s" : "",
-			    CB_FORMAT_VERSION_MIN, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? " to " : "",
-			    CB_FORMAT_VERSION);
+		return cb_doc_fail(rd, "unsupported format_version %" JSON_INTEGER_FORMAT " (this clbanks reads "
+				   "version%s %d%s%d)", v, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? "s" : "",
+				   CB_FORMAT_VERSION_MIN, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? " to " : "",
+				   CB_FORMAT_VERSION);
 	r->format_version = rd->format_version = (int)v;
 	json_t *gen = json_object_get(doc, "generator");
 	if (gen) {
 		json_t *n = json_object_get(gen, "name"), *vv = json_object_get(gen, "version");
 		if (!json_is_object(gen) || (n && !json_is_string(n)) || (vv && !json_is_string(vv)))
-			return fail(rd, "\"generator\" must be an object with string name and version");
+			return cb_doc_fail(rd, "\"generator\" must be an object with string name and version");
 		r->has_generator = true;
 		r->generator_name = n ? cb_xstrdup(json_string_value(n)) : NULL;
 		r->generator_version = vv ? cb_xstrdup(json_string_value(vv)) : NULL;
@@ -64,300 +46,14 @@ static cb_rc read_header(reader *rd, json_t *doc, cb_result *r)
 	return CB_OK;
 }
 
-static cb_rc read_lanes(reader *rd, json_t *lanes, const char *path, unsigned elem, uint32_t **out)
-{
-	if (!json_is_array(lanes))
-		return fail(rd, "%s is missing or not an array", path);
-	if (json_array_size(lanes) != rd->subgroup)
-		return fail(rd, "%s has %zu offsets; expected %u (device.subgroup_size)", path,
-			    json_array_size(lanes), rd->subgroup);
-	uint32_t *l = cb_xmalloc(rd->subgroup * sizeof *l);
-	for (unsigned i = 0; i < rd->subgroup; i++) {
-		json_t *v = json_array_get(lanes, i);
-		if (!json_is_integer(v)) {
-			free(l);
-			return fail(rd, "%s[%u] is %s, expected a byte offset", path, i, cb_json_type_name(v));
-		}
-		json_int_t off = json_integer_value(v);
-		/* Compared without overflow: offsets up to 2^63 - 1 are valid JSON. */
-		if (off < 0 || off > rd->local_limit - (json_int_t)elem) {
-			free(l);
-			return fail(rd, "%s[%u] = %" JSON_INTEGER_FORMAT " lies outside local memory (0..%lld)",
-				    path, i, off, rd->local_limit - (long long)elem);
-		}
-		if (off % elem != 0) {
-			free(l);
-			return fail(rd, "%s[%u] = %" JSON_INTEGER_FORMAT " is not a multiple of the element "
-				    "size (%u bytes)", path, i, off, elem);
-		}
-		l[i] = (uint32_t)off;
-	}
-	*out = l;
-	return CB_OK;
-}
-
-static cb_rc read_samples(reader *rd, json_t *a, const char *path, uint64_t **out, unsigned *n)
-{
-	if (!json_is_array(a) || json_array_size(a) > 1000000)
-		return fail(rd, "%s must be an array of at most 1000000 integers", path);
-	*n = (unsigned)json_array_size(a);
-	*out = cb_xmalloc((*n ? *n : 1) * sizeof **out);
-	for (unsigned i = 0; i < *n; i++) {
-		json_t *v = json_array_get(a, i);
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return fail(rd, "%s[%u] is not a non-negative integer (nanoseconds)", path, i);
-		(*out)[i] = (uint64_t)json_integer_value(v);
-	}
-	return CB_OK;
-}
-
-static cb_rc read_elem(reader *rd, json_t *eb, const char *path, unsigned *elem)
-{
-	if (!json_is_integer(eb) || json_integer_value(eb) > 16 ||
-	    cb_elem_index((unsigned)json_integer_value(eb)) < 0)
-		return fail(rd, "%s must be 1, 2, 4, 8 or 16", path);
-	*elem = (unsigned)json_integer_value(eb);
-	return CB_OK;
-}
-
-/* Format 1 knows loads only; format 2 adds stores and atomics. */
-static cb_rc read_op(reader *rd, json_t *op, const char *path, cb_op *out)
-{
-	if (!json_is_string(op))
-		return fail(rd, "%s is missing or not a string", path);
-	if (!cb_op_parse(json_string_value(op), out))
-		return fail(rd, "%s \"%s\" is not supported (\"load\", \"store\" or \"atomic\")", path,
-			    json_string_value(op));
-	if (*out != CB_OP_LOAD && rd->format_version < 2)
-		return fail(rd, "%s \"%s\" needs format_version 2 (format 1 has loads only)", path,
-			    json_string_value(op));
-	return CB_OK;
-}
-
-static cb_rc read_params(reader *rd, json_t *p, size_t i, cb_measurement *m)
-{
-	if (!json_is_object(p))
-		return fail(rd, "measurements[%zu].params is %s, expected an object", i,
-			    cb_json_type_name(p));
-	m->has_params = true;
-	m->params = cb_xcalloc(json_object_size(p), sizeof *m->params);
-	json_t *rest = NULL, *v;
-	const char *key;
-	json_object_foreach(p, key, v) {
-		if (json_is_integer(v)) {
-			m->params[m->nparams].name = cb_xstrdup(key);
-			m->params[m->nparams++].value = json_integer_value(v);
-		} else {
-			if (!rest)
-				rest = json_object();
-			json_object_set(rest, key, v);
-		}
-	}
-	if (rest) {
-		m->params_extra = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-		json_decref(rest);
-	}
-	return CB_OK;
-}
-
-static cb_rc read_stats(reader *rd, json_t *s, size_t i, cb_ratio_stats *st)
-{
-	json_t *rounds = json_object_get(s, "rounds"), *med = json_object_get(s, "ratio_median");
-	json_t *ci = json_object_get(s, "ratio_ci95"), *mad = json_object_get(s, "ratio_mad");
-	json_t *out = json_object_get(s, "outliers"), *inv = json_object_get(s, "invalid");
-	json_t *conv = json_object_get(s, "converged");
-	if (!json_is_object(s) || !json_is_integer(rounds) || json_integer_value(rounds) < 0 ||
-	    !json_is_number(med) || !json_is_array(ci) || json_array_size(ci) != 2 ||
-	    !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)) ||
-	    !json_is_number(mad) || !json_is_integer(out) || !json_is_integer(inv) ||
-	    !json_is_boolean(conv))
-		return fail(rd, "measurements[%zu].stats must have rounds, ratio_median, ratio_ci95 "
-			    "[low, high], ratio_mad, outliers, invalid and converged", i);
-	/* Ratios to the baseline time: anything near the double range is no measurement. */
-	const json_t *ratio[] = { med, json_array_get(ci, 0), json_array_get(ci, 1), mad };
-	for (size_t k = 0; k < sizeof ratio / sizeof ratio[0]; k++)
-		if (fabs(json_number_value(ratio[k])) > CB_DOC_MAX_RATIO)
-			return fail(rd, "measurements[%zu].stats holds a ratio of %g (at most %g)", i,
-				    json_number_value(ratio[k]), CB_DOC_MAX_RATIO);
-	st->rounds = (unsigned)json_integer_value(rounds);
-	st->median = json_number_value(med);
-	st->ci_lo = json_number_value(json_array_get(ci, 0));
-	st->ci_hi = json_number_value(json_array_get(ci, 1));
-	st->mad = json_number_value(mad);
-	st->outliers = json_integer_value(out);
-	st->invalid = json_integer_value(inv);
-	st->converged = json_is_true(conv);
-	return CB_OK;
-}
-
-/* The optional members of a measurement: how it was timed. */
-static cb_rc read_timing(reader *rd, json_t *jm, size_t i, cb_measurement *m)
-{
-	char path[64];
-	json_t *steps = json_object_get(jm, "steps"), *ver = json_object_get(jm, "verified");
-	json_t *samples = json_object_get(jm, "samples_ns"), *stats = json_object_get(jm, "stats");
-	json_t *short_steps = json_object_get(jm, "steps_short");
-	json_t *short_samples = json_object_get(jm, "samples_short_ns");
-	if (steps) {
-		if (!json_is_integer(steps) || json_integer_value(steps) < 0)
-			return fail(rd, "measurements[%zu].steps must be a non-negative integer", i);
-		m->steps = json_integer_value(steps);
-	}
-	if (short_steps) {
-		if (!json_is_integer(short_steps) || json_integer_value(short_steps) < 0)
-			return fail(rd, "measurements[%zu].steps_short must be a non-negative integer", i);
-		m->steps_short = json_integer_value(short_steps);
-	}
-	if (short_samples) {
-		snprintf(path, sizeof path, "measurements[%zu].samples_short_ns", i);
-		if (read_samples(rd, short_samples, path, &m->samples_short_ns, &m->nsamples_short) != CB_OK)
-			return CB_ERR_INPUT;
-	}
-	if (ver) {
-		if (!json_is_boolean(ver))
-			return fail(rd, "measurements[%zu].verified is %s, expected true or false", i,
-				    cb_json_type_name(ver));
-		m->verified = json_is_true(ver);
-	}
-	if (samples) {
-		snprintf(path, sizeof path, "measurements[%zu].samples_ns", i);
-		m->has_samples = true;
-		if (read_samples(rd, samples, path, &m->samples_ns, &m->nsamples) != CB_OK)
-			return CB_ERR_INPUT;
-	}
-	if (stats) {
-		m->has_stats = true;
-		return read_stats(rd, stats, i, &m->stats);
-	}
-	return CB_OK;
-}
-
-/* A measurement without ns_per_access is a plan's, unless it has samples: then it was run
- * and no round gave a valid time (a short chain that outlasted its long one every time, as
- * PoCL's noise can do); it is kept and left out of the fit. */
-static cb_rc read_time(reader *rd, json_t *jm, size_t i, cb_measurement *m)
-{
-	json_t *t = json_object_get(jm, "ns_per_access");
-	if (!t) {
-		if ((rd->flags & CB_DOC_REQUIRE_TIMES) && !json_object_get(jm, "samples_ns"))
-			return fail(rd, "measurements[%zu] has no ns_per_access (a plan, not a result: run "
-				    "it with 'clbanks run --plan FILE')", i);
-		return CB_OK;
-	}
-	if (!json_is_number(t))
-		return fail(rd, "measurements[%zu].ns_per_access is %s, expected a number", i,
-			    cb_json_type_name(t));
-	double tv = json_number_value(t);
-	if (!isfinite(tv) || tv <= 0)
-		return fail(rd, "measurements[%zu].ns_per_access = %g is not a positive time", i, tv);
-	if (tv < CB_DOC_MIN_NS || tv > CB_DOC_MAX_NS)
-		return fail(rd, "measurements[%zu].ns_per_access = %g ns is outside what a device "
-			    "measures (%g to %g ns per step)", i, tv, CB_DOC_MIN_NS, CB_DOC_MAX_NS);
-	m->ns_per_access = tv;
-	return CB_OK;
-}
-
-static cb_rc read_measurement(reader *rd, json_t *jm, size_t i, cb_measurement *m)
-{
-	char path[64];
-	if (!json_is_object(jm))
-		return fail(rd, "measurements[%zu] is %s, expected an object", i, cb_json_type_name(jm));
-	snprintf(path, sizeof path, "measurements[%zu].op", i);
-	if (read_op(rd, json_object_get(jm, "op"), path, &m->op) != CB_OK)
-		return CB_ERR_INPUT;
-	snprintf(path, sizeof path, "measurements[%zu].elem_bytes", i);
-	if (read_elem(rd, json_object_get(jm, "elem_bytes"), path, &m->elem_bytes) != CB_OK)
-		return CB_ERR_INPUT;
-	if (!cb_op_has_elem(m->op, m->elem_bytes))
-		return fail(rd, "measurements[%zu]: %s of %u-byte elements is not a measurement "
-			    "(atomics: 4 or 8 bytes)", i, cb_op_name(m->op), m->elem_bytes);
-	snprintf(path, sizeof path, "measurements[%zu].lanes", i);
-	if (read_lanes(rd, json_object_get(jm, "lanes"), path, m->elem_bytes, &m->lanes) != CB_OK ||
-	    read_time(rd, jm, i, m) != CB_OK)
-		return CB_ERR_INPUT;
-	json_t *kind = json_object_get(jm, "kind"), *id = json_object_get(jm, "id");
-	json_t *params = json_object_get(jm, "params");
-	if (kind && !json_is_string(kind))
-		return fail(rd, "measurements[%zu].kind is %s, expected a string", i, cb_json_type_name(kind));
-	if (id && !json_is_integer(id))
-		return fail(rd, "measurements[%zu].id is %s, expected an integer", i, cb_json_type_name(id));
-	m->kind = kind ? cb_xstrdup(json_string_value(kind)) : NULL;
-	m->id = id ? json_integer_value(id) : CB_UNSET;
-	if (params && read_params(rd, params, i, m) != CB_OK)
-		return CB_ERR_INPUT;
-	if (read_timing(rd, jm, i, m) != CB_OK)
-		return CB_ERR_INPUT;
-	m->extra = cb_extra_collect(jm, NULL, 0, cb_measurement_keys);
-	return CB_OK;
-}
-
-/* Where the measurements come from: the parsed document's array, or (a large document read
- * a piece at a time) the spans of its elements, each parsed when it is read and released. */
-typedef struct {
-	json_t *array;
-	bool streamed;  /* else ARRAY */
-	const char *text;
-	cb_span *spans;
-	size_t n;
-	bool odd;  /* a span is not JSON: the whole document is parsed instead, for the message */
-} ms_source;
-
-static json_t *load_span(const char *text, size_t len, size_t flags, json_error_t *jerr,
-			 cb_error *err, bool *stopped);
-
-static cb_rc read_measurements(reader *rd, ms_source *src, cb_result *r)
-{
-	size_t n = src->streamed ? src->n : json_array_size(src->array);
-	if (n == 0)
-		return fail(rd, "\"measurements\" is empty");
-	if (n > CB_DOC_MAX_MEASUREMENTS)
-		return fail(rd, "too many measurements (%zu; at most %d)", n, CB_DOC_MAX_MEASUREMENTS);
-	r->ms = cb_xcalloc(n, sizeof *r->ms);
-	for (size_t i = 0; i < n; i++) {
-		if (i % 64 == 0 && cb_check_interrupt(rd->err) != CB_OK)
-			return CB_ERR_INTERRUPTED;
-		json_t *jm = src->streamed ? NULL : json_incref(json_array_get(src->array, i));
-		if (src->streamed) {
-			json_error_t jerr;
-			bool stopped = false;
-			jm = load_span(src->text + src->spans[i].at, src->spans[i].len,
-				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr, rd->err, &stopped);
-			if (stopped)
-				return CB_ERR_INTERRUPTED;
-			if (!jm) {
-				src->odd = true;
-				return CB_ERR_INPUT;
-			}
-		}
-		cb_measurement *m = &r->ms[r->nms++];
-		cb_measurement_init(m);
-		cb_rc rc = read_measurement(rd, jm, i, m);
-		json_decref(jm);
-		if (rc != CB_OK)
-			return rd->err->rc;
-	}
-	return CB_OK;
-}
-
-static cb_rc read_object(reader *rd, json_t *obj, const char *path, const cb_field *f, size_t n,
-			 const char *const *other, void *base, char **extra)
-{
-	if (!json_is_object(obj))
-		return fail(rd, "\"%s\" is %s, expected an object", path, cb_json_type_name(obj));
-	if (cb_fields_read(obj, path, f, n, base, rd->err) != CB_OK)
-		return CB_ERR_INPUT;
-	*extra = cb_extra_collect(obj, f, n, other);
-	return CB_OK;
-}
-
-static cb_rc read_probe(reader *rd, json_t *p, cb_device_doc *d)
+static cb_rc read_probe(cb_doc_reader *rd, json_t *p, cb_device_doc *d)
 {
 	json_t *curve = json_object_get(p, "probe"), *drv = json_object_get(p, "driver_reported");
 	if (!json_is_object(p) || (curve && (!json_is_array(curve) ||
 					     json_array_size(curve) > CB_MAX_PROBE)) ||
 	    (drv && !json_is_integer(drv)))
-		return fail(rd, "device.subgroup_probe must be an object with a probe array of at most "
-			    "%d points", CB_MAX_PROBE);
+		return cb_doc_fail(rd, "device.subgroup_probe must be an object with a probe array of at most "
+				   "%d points", CB_MAX_PROBE);
 	d->has_probe = true;
 	d->probe_driver_reported = drv ? json_integer_value(drv) : CB_UNSET;
 	for (size_t i = 0; i < json_array_size(curve); i++) {
@@ -365,17 +61,17 @@ static cb_rc read_probe(reader *rd, json_t *p, cb_device_doc *d)
 		json_t *ratio = json_object_get(pt, "ratio");
 		if (!json_is_integer(l) || json_integer_value(l) < 1 || json_integer_value(l) > 65536 ||
 		    !json_is_number(ratio))
-			return fail(rd, "device.subgroup_probe.probe[%zu] needs lanes and ratio", i);
+			return cb_doc_fail(rd, "device.subgroup_probe.probe[%zu] needs lanes and ratio", i);
 		d->probe_lanes[d->probe_n] = (unsigned)json_integer_value(l);
 		d->probe_ratio[d->probe_n++] = json_number_value(ratio);
 	}
 	return CB_OK;
 }
 
-static cb_rc read_device(reader *rd, json_t *dev, cb_device_doc *d)
+static cb_rc read_device(cb_doc_reader *rd, json_t *dev, cb_device_doc *d)
 {
-	if (read_object(rd, dev, "device", cb_device_fields, CB_NFIELDS(cb_device_fields),
-			cb_device_other, d, &d->extra) != CB_OK)
+	if (cb_doc_read_object(rd, dev, "device", cb_device_fields, CB_NFIELDS(cb_device_fields),
+			       cb_device_other, d, &d->extra) != CB_OK)
 		return CB_ERR_INPUT;
 	json_t *probe = json_object_get(dev, "subgroup_probe"), *rb = json_object_get(dev, "reported_banks");
 	json_t *isz = json_object_get(dev, "intel_subgroup_sizes");
@@ -384,49 +80,49 @@ static cb_rc read_device(reader *rd, json_t *dev, cb_device_doc *d)
 	if (rb) {
 		json_t *v = json_object_get(rb, "value"), *src = json_object_get(rb, "source");
 		if (!json_is_integer(v) || (src && !json_is_string(src)))
-			return fail(rd, "device.reported_banks must be an object with an integer value");
+			return cb_doc_fail(rd, "device.reported_banks must be an object with an integer value");
 		d->has_reported_banks = true;
 		d->reported_banks = json_integer_value(v);
 		d->reported_banks_source = src ? cb_xstrdup(json_string_value(src)) : NULL;
 	}
 	if (isz) {
 		if (!json_is_array(isz) || json_array_size(isz) > 8)
-			return fail(rd, "device.intel_subgroup_sizes must be an array of at most 8 sizes");
+			return cb_doc_fail(rd, "device.intel_subgroup_sizes must be an array of at most 8 sizes");
 		for (size_t i = 0; i < json_array_size(isz); i++) {
 			json_t *v = json_array_get(isz, i);
 			if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1024)
-				return fail(rd, "device.intel_subgroup_sizes[%zu] is not a sub-group size", i);
+				return cb_doc_fail(rd, "device.intel_subgroup_sizes[%zu] is not a sub-group size", i);
 			d->intel_subgroup_sizes[d->n_intel_subgroup_sizes++] = (unsigned)json_integer_value(v);
 		}
 	}
 	return CB_OK;
 }
 
-static cb_rc read_design_batch(reader *rd, json_t *e, size_t i, cb_design_batch *b)
+static cb_rc read_design_batch(cb_doc_reader *rd, json_t *e, size_t i, cb_design_batch *b)
 {
 	json_t *op = json_object_get(e, "op"), *why = json_object_get(e, "why");
 	json_t *ids = json_object_get(e, "ids");
 	if (!json_is_object(e) || !json_is_string(op) || !cb_op_parse(json_string_value(op), &b->op) ||
 	    (why && !json_is_string(why)) || !json_is_array(ids))
-		return fail(rd, "run.design.batches[%zu] needs an op, a why and ids", i);
+		return cb_doc_fail(rd, "run.design.batches[%zu] needs an op, a why and ids", i);
 	b->why = why ? cb_xstrdup(json_string_value(why)) : NULL;
 	b->nids = json_array_size(ids);
 	b->ids = cb_xmalloc((b->nids ? b->nids : 1) * sizeof *b->ids);
 	for (size_t k = 0; k < b->nids; k++) {
 		json_t *v = json_array_get(ids, k);
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return fail(rd, "run.design.batches[%zu].ids[%zu] is not a measurement id", i, k);
+			return cb_doc_fail(rd, "run.design.batches[%zu].ids[%zu] is not a measurement id", i, k);
 		b->ids[k] = json_integer_value(v);
 	}
 	return CB_OK;
 }
 
 /* run.design (written by the adaptive protocol since 0.3.0). */
-static cb_rc read_design(reader *rd, json_t *d, cb_run_meta *m)
+static cb_rc read_design(cb_doc_reader *rd, json_t *d, cb_run_meta *m)
 {
 	json_t *batches = json_object_get(d, "batches"), *stop = json_object_get(d, "stop");
 	if (!json_is_object(d) || (batches && !json_is_array(batches)) || (stop && !json_is_object(stop)))
-		return fail(rd, "run.design must be an object with a batches array and a stop object");
+		return cb_doc_fail(rd, "run.design must be an object with a batches array and a stop object");
 	size_t n = batches ? json_array_size(batches) : 0;
 	m->design = cb_xcalloc(n ? n : 1, sizeof *m->design);
 	for (size_t i = 0; i < n; i++) {
@@ -437,16 +133,16 @@ static cb_rc read_design(reader *rd, json_t *d, cb_run_meta *m)
 	for (int op = 0; stop && op < CB_NOPS; op++) {
 		json_t *v = json_object_get(stop, cb_op_name((cb_op)op));
 		if (v && !json_is_string(v))
-			return fail(rd, "run.design.stop.%s is not a string", cb_op_name((cb_op)op));
+			return cb_doc_fail(rd, "run.design.stop.%s is not a string", cb_op_name((cb_op)op));
 		m->design_stop[op] = v ? cb_xstrdup(json_string_value(v)) : NULL;
 	}
 	return CB_OK;
 }
 
-static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
+static cb_rc read_run(cb_doc_reader *rd, json_t *run, cb_run_meta *m)
 {
-	if (read_object(rd, run, "run", cb_run_fields, CB_NFIELDS(cb_run_fields), cb_run_other, m,
-			&m->extra) != CB_OK)
+	if (cb_doc_read_object(rd, run, "run", cb_run_fields, CB_NFIELDS(cb_run_fields), cb_run_other, m,
+			       &m->extra) != CB_OK)
 		return CB_ERR_INPUT;
 	m->present = true;
 	json_t *bo = json_object_get(run, "build_options"), *sec = json_object_get(run, "seconds");
@@ -455,21 +151,21 @@ static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 		return CB_ERR_INPUT;
 	if (bo) {
 		if (!json_is_object(bo))
-			return fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));
+			return cb_doc_fail(rd, "run.build_options is %s, expected an object", cb_json_type_name(bo));
 		m->has_build_options = true;
 		for (int k = 0; k < CB_NKERNELS; k++) {
 			char key[24];
 			cb_build_options_key(k, key, sizeof key);
 			json_t *v = json_object_get(bo, key);
 			if (v && !json_is_string(v))
-				return fail(rd, "run.build_options.%s is %s, expected a string", key,
-					    cb_json_type_name(v));
+				return cb_doc_fail(rd, "run.build_options.%s is %s, expected a string", key,
+						   cb_json_type_name(v));
 			m->build_options[k] = v ? cb_xstrdup(json_string_value(v)) : NULL;
 		}
 	}
 	if (sec) {
 		if (!json_is_object(sec))
-			return fail(rd, "run.seconds is %s, expected an object", cb_json_type_name(sec));
+			return cb_doc_fail(rd, "run.seconds is %s, expected an object", cb_json_type_name(sec));
 		m->has_seconds = true;
 		if (cb_fields_read(sec, "run.seconds", cb_seconds_fields, CB_NFIELDS(cb_seconds_fields),
 				   m, rd->err) != CB_OK)
@@ -478,43 +174,24 @@ static cb_rc read_run(reader *rd, json_t *run, cb_run_meta *m)
 	return CB_OK;
 }
 
-static cb_rc read_quality(reader *rd, json_t *q, cb_quality *m)
+static cb_rc read_quality(cb_doc_reader *rd, json_t *q, cb_quality *m)
 {
-	if (read_object(rd, q, "quality", cb_quality_fields, CB_NFIELDS(cb_quality_fields),
-			cb_quality_other, m, &m->extra) != CB_OK)
+	if (cb_doc_read_object(rd, q, "quality", cb_quality_fields, CB_NFIELDS(cb_quality_fields),
+			       cb_quality_other, m, &m->extra) != CB_OK)
 		return CB_ERR_INPUT;
 	m->present = true;
 	json_t *w = json_object_get(q, "warnings");
 	if (!w)
 		return CB_OK;
 	if (!json_is_array(w))
-		return fail(rd, "quality.warnings is %s, expected an array of strings", cb_json_type_name(w));
+		return cb_doc_fail(rd, "quality.warnings is %s, expected an array of strings", cb_json_type_name(w));
 	m->warnings = cb_xcalloc(json_array_size(w) + 1, sizeof *m->warnings);
 	for (size_t i = 0; i < json_array_size(w); i++) {
 		json_t *v = json_array_get(w, i);
 		if (!json_is_string(v))
-			return fail(rd, "quality.warnings[%zu] is %s, expected a string", i, cb_json_type_name(v));
+			return cb_doc_fail(rd, "quality.warnings[%zu] is %s, expected a string", i, cb_json_type_name(v));
 		m->warnings[m->nwarnings++] = cb_xstrdup(json_string_value(v));
 	}
-	return CB_OK;
-}
-
-static cb_rc read_baseline(reader *rd, json_t *b, cb_baseline *m)
-{
-	if (read_object(rd, b, "baseline", cb_baseline_fields, CB_NFIELDS(cb_baseline_fields),
-			cb_baseline_other, m, &m->extra) != CB_OK ||
-	    read_op(rd, json_object_get(b, "op"), "baseline.op", &m->op) != CB_OK ||
-	    (m->op != CB_OP_LOAD && fail(rd, "baseline.op must be \"load\"") != CB_OK) ||
-	    read_elem(rd, json_object_get(b, "elem_bytes"), "baseline.elem_bytes", &m->elem_bytes) != CB_OK ||
-	    read_lanes(rd, json_object_get(b, "lanes"), "baseline.lanes", m->elem_bytes, &m->lanes) != CB_OK)
-		return CB_ERR_INPUT;
-	m->present = true;
-	json_t *s = json_object_get(b, "samples_ns"), *ss = json_object_get(b, "samples_short_ns");
-	if (s && read_samples(rd, s, "baseline.samples_ns", &m->samples_ns, &m->nsamples) != CB_OK)
-		return CB_ERR_INPUT;
-	if (ss && read_samples(rd, ss, "baseline.samples_short_ns", &m->samples_short_ns,
-			       &m->nsamples_short) != CB_OK)
-		return CB_ERR_INPUT;
 	return CB_OK;
 }
 
@@ -568,13 +245,13 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 
 /* KEY.by_elem_bytes: a recorded inference per element size ("4": {...}), where no one model
  * described the sizes together. */
-static cb_rc read_recorded_sizes(reader *rd, const char *key, json_t *by, cb_result *r, cb_op op)
+static cb_rc read_recorded_sizes(cb_doc_reader *rd, const char *key, json_t *by, cb_result *r, cb_op op)
 {
 	if (!by)
 		return CB_OK;
 	if (!json_is_object(by))
-		return fail(rd, "%s.by_elem_bytes is %s, expected an object", key,
-			    cb_json_type_name(by));
+		return cb_doc_fail(rd, "%s.by_elem_bytes is %s, expected an object", key,
+				   cb_json_type_name(by));
 	const char *size;
 	json_t *inf;
 	json_object_foreach(by, size, inf) {
@@ -586,65 +263,65 @@ static cb_rc read_recorded_sizes(reader *rd, const char *key, json_t *by, cb_res
 				e = k;
 		}
 		if (e < 0 || !json_is_object(inf))
-			return fail(rd, "%s.by_elem_bytes[\"%.16s\"] is not an element size's inference",
-				    key, size);
+			return cb_doc_fail(rd, "%s.by_elem_bytes[\"%.16s\"] is not an element size's inference",
+					   key, size);
 		r->has_recorded_size[op][e] = true;
 		read_recorded(inf, &r->recorded_size[op][e]);
 	}
 	return CB_OK;
 }
 
-static cb_rc read_check(reader *rd, json_t *j, size_t i, cb_kernel_check *k)
+static cb_rc read_check(cb_doc_reader *rd, json_t *j, size_t i, cb_kernel_check *k)
 {
 	char path[48];
 	snprintf(path, sizeof path, "kernel_checks[%zu]", i);
-	if (read_object(rd, j, path, cb_check_fields, CB_NFIELDS(cb_check_fields), cb_check_other, k,
-			&k->extra) != CB_OK)
+	if (cb_doc_read_object(rd, j, path, cb_check_fields, CB_NFIELDS(cb_check_fields), cb_check_other, k,
+			       &k->extra) != CB_OK)
 		return CB_ERR_INPUT;
 	if (!k->kernel || !k->variant)
-		return fail(rd, "%s needs \"kernel\" and \"variant\"", path);
+		return cb_doc_fail(rd, "%s needs \"kernel\" and \"variant\"", path);
 	json_t *ci = json_object_get(j, "ci95"), *s = json_object_get(j, "samples_ns");
 	if (ci && (!json_is_array(ci) || json_array_size(ci) != 2 ||
 		   !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1))))
-		return fail(rd, "%s.ci95 must be an array of two numbers", path);
+		return cb_doc_fail(rd, "%s.ci95 must be an array of two numbers", path);
 	if (ci) {
 		k->ci_lo = json_number_value(json_array_get(ci, 0));
 		k->ci_hi = json_number_value(json_array_get(ci, 1));
 	}
 	if (s && (!json_is_array(s) || json_array_size(s) > 100000))
-		return fail(rd, "%s.samples_ns must be an array of at most 100000 times", path);
+		return cb_doc_fail(rd, "%s.samples_ns must be an array of at most 100000 times", path);
 	k->samples_ns = cb_xcalloc(json_array_size(s) + 1, sizeof *k->samples_ns);
 	for (size_t n = 0; n < json_array_size(s); n++) {
 		json_t *v = json_array_get(s, n);
 		if (!json_is_number(v) || !(json_number_value(v) >= 0))
-			return fail(rd, "%s.samples_ns[%zu] is not a time", path, n);
+			return cb_doc_fail(rd, "%s.samples_ns[%zu] is not a time", path, n);
 		k->samples_ns[k->nsamples++] = json_number_value(v);
 	}
 	return CB_OK;
 }
 
-static cb_rc read_checks(reader *rd, json_t *a, cb_result *r)
+static cb_rc read_checks(cb_doc_reader *rd, json_t *a, cb_result *r)
 {
 	if (!json_is_array(a))
-		return fail(rd, "\"kernel_checks\" is %s, expected an array", cb_json_type_name(a));
+		return cb_doc_fail(rd, "\"kernel_checks\" is %s, expected an array", cb_json_type_name(a));
 	for (size_t i = 0; i < json_array_size(a); i++)
 		if (read_check(rd, json_array_get(a, i), i, cb_result_add_check(r)) != CB_OK)
 			return CB_ERR_INPUT;
 	return CB_OK;
 }
 
-static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
+static cb_rc read_meta(cb_doc_reader *rd, json_t *doc, cb_result *r)
 {
 	json_t *v;
 	if ((v = json_object_get(doc, "plan")) &&
-	    read_object(rd, v, "plan", cb_plan_fields, CB_NFIELDS(cb_plan_fields), NULL, &r->plan,
-			&r->plan.extra) != CB_OK)
+	    cb_doc_read_object(rd, v, "plan", cb_plan_fields, CB_NFIELDS(cb_plan_fields), NULL, &r->plan,
+			       &r->plan.extra) != CB_OK)
 		return CB_ERR_INPUT;
 	r->plan.present = v != NULL;
 	if (read_device(rd, json_object_get(doc, "device"), &r->device) != CB_OK ||
 	    ((v = json_object_get(doc, "run")) && read_run(rd, v, &r->run) != CB_OK) ||
 	    ((v = json_object_get(doc, "quality")) && read_quality(rd, v, &r->quality) != CB_OK) ||
-	    ((v = json_object_get(doc, "baseline")) && read_baseline(rd, v, &r->baseline) != CB_OK))
+	    ((v = json_object_get(doc, "baseline")) && cb_doc_read_baseline(rd, v, &r->baseline) != CB_OK))
 		return CB_ERR_INPUT;
 	if ((v = json_object_get(doc, "kernel_checks")) && read_checks(rd, v, r) != CB_OK)
 		return CB_ERR_INPUT;
@@ -652,7 +329,7 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 		const char *key = cb_inference_key((cb_op)op);
 		json_t *inf = json_object_get(doc, key);
 		if (inf && !json_is_object(inf) && !json_is_null(inf))
-			return fail(rd, "\"%s\" is %s, expected an object", key, cb_json_type_name(inf));
+			return cb_doc_fail(rd, "\"%s\" is %s, expected an object", key, cb_json_type_name(inf));
 		if (json_is_object(inf)) {
 			r->has_recorded[op] = true;
 			read_recorded(inf, &r->recorded[op]);
@@ -661,37 +338,44 @@ static cb_rc read_meta(reader *rd, json_t *doc, cb_result *r)
 				return CB_ERR_INPUT;
 		}
 	}
-	r->extra = cb_extra_collect(doc, NULL, 0, cb_top_keys);
+	const char *known[CB_NFIELDS(cb_top_keys) + CB_NOPS];
+	size_t k = 0;
+	for (; cb_top_keys[k]; k++)
+		known[k] = cb_top_keys[k];
+	for (int op = 0; op < CB_NOPS; op++)
+		known[k++] = cb_inference_key((cb_op)op);
+	known[k] = NULL;
+	r->extra = cb_extra_collect(doc, NULL, 0, known);
 	return CB_OK;
 }
 
 /* The body of cb_doc_parse after JSON parsing: DOC holds every member but, when SRC is
  * streamed, the measurements. */
-static cb_rc convert(reader *rd, json_t *doc, ms_source *src, cb_result *r)
+static cb_rc convert(cb_doc_reader *rd, json_t *doc, cb_ms_source *src, cb_result *r)
 {
 	if (read_header(rd, doc, r) != CB_OK)
 		return CB_ERR_INPUT;
 	json_t *dev = json_object_get(doc, "device");
 	if (!json_is_object(dev))
-		return fail(rd, "\"device\" is missing or not an object");
+		return cb_doc_fail(rd, "\"device\" is missing or not an object");
 	json_t *sg = json_object_get(dev, "subgroup_size");
 	if (!json_is_integer(sg) || json_integer_value(sg) < 1 || json_integer_value(sg) > CB_MAX_LANES)
-		return fail(rd, "device.subgroup_size must be an integer from 1 to %d", CB_MAX_LANES);
+		return cb_doc_fail(rd, "device.subgroup_size must be an integer from 1 to %d", CB_MAX_LANES);
 	rd->subgroup = r->device.subgroup_size = (unsigned)json_integer_value(sg);
 	json_t *lm = json_object_get(dev, "local_mem_bytes");
 	rd->local_limit = 1LL << 30;
 	if (lm) {
 		if (!json_is_integer(lm) || json_integer_value(lm) < 1)
-			return fail(rd, "device.local_mem_bytes must be a positive integer");
+			return cb_doc_fail(rd, "device.local_mem_bytes must be a positive integer");
 		if (json_integer_value(lm) < rd->local_limit)
 			rd->local_limit = json_integer_value(lm);
 	}
 	if (!src->streamed) {
 		src->array = json_object_get(doc, "measurements");
 		if (!json_is_array(src->array))
-			return fail(rd, "\"measurements\" is missing or not an array");
+			return cb_doc_fail(rd, "\"measurements\" is missing or not an array");
 	}
-	if (read_measurements(rd, src, r) != CB_OK)
+	if (cb_doc_read_measurements(rd, src, r) != CB_OK)
 		return rd->err->rc;
 	return read_meta(rd, doc, r);
 }
@@ -707,51 +391,14 @@ static void *json_alloc(size_t n)
 	return p;
 }
 
-/* A span handed to jansson a buffer at a time (1 KiB), the stop signal looked at before each. */
-typedef struct {
-	const char *p;
-	size_t left;
-	bool stopped;
-} feed;
-
-static size_t feed_piece(void *buf, size_t size, void *arg)
-{
-	feed *f = arg;
-	if (cb_stop_signal) {
-		f->stopped = true;
-		return (size_t)-1;
-	}
-	size_t n = f->left < size ? f->left : size;
-	memcpy(buf, f->p, n);
-	f->p += n;
-	f->left -= n;
-	return n;
-}
-
-/* TEXT[0 .. LEN) parsed; NULL with *STOPPED set (and the interruption recorded in ERR) when a
- * stop signal came, or NULL with JERR. */
-static json_t *load_span(const char *text, size_t len, size_t flags, json_error_t *jerr,
-			 cb_error *err, bool *stopped)
-{
-	feed f = { text, len, false };
-	json_t *v = json_load_callback(feed_piece, &f, flags, jerr);
-	if (f.stopped) {
-		json_decref(v);
-		cb_check_interrupt(err);
-		*stopped = true;
-		return NULL;
-	}
-	return v;
-}
-
 /* Adds the member K: V of the top-level object to DOC, or, for an array of measurements, its
  * elements' spans to SRC. *ODD when a piece is not JSON or a key repeats. */
-static cb_rc add_member(reader *rd, json_t *doc, const char *text, cb_span k, cb_span v,
-			ms_source *src, bool *odd)
+static cb_rc add_member(cb_doc_reader *rd, json_t *doc, const char *text, cb_span k, cb_span v,
+			cb_ms_source *src, bool *odd)
 {
 	json_error_t jerr;
 	bool stopped = false;
-	json_t *key = load_span(text + k.at, k.len, JSON_DECODE_ANY, &jerr, rd->err, &stopped);
+	json_t *key = cb_doc_load_span(text + k.at, k.len, JSON_DECODE_ANY, &jerr, rd->err, &stopped);
 	if (stopped)
 		return CB_ERR_INTERRUPTED;
 	const char *name = json_string_value(key);
@@ -765,8 +412,8 @@ static cb_rc add_member(reader *rd, json_t *doc, const char *text, cb_span k, cb
 		*odd = sc == CB_SCAN_ODD;
 		rc = sc == CB_SCAN_OK ? CB_OK : sc == CB_SCAN_ODD ? CB_ERR_INPUT : CB_ERR_INTERRUPTED;
 	} else {
-		json_t *val = load_span(text + v.at, v.len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-					&jerr, rd->err, &stopped);
+		json_t *val = cb_doc_load_span(text + v.at, v.len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+					       &jerr, rd->err, &stopped);
 		*odd = !val && !stopped;
 		rc = stopped ? CB_ERR_INTERRUPTED : val ? CB_OK : CB_ERR_INPUT;
 		if (val)
@@ -780,7 +427,7 @@ static cb_rc add_member(reader *rd, json_t *doc, const char *text, cb_span k, cb
  * one at a time, so that the whole tree never exists and a stop signal is seen within a
  * piece. *ODD when the text is not such an object or a piece is not JSON: then the caller
  * parses the whole text, and jansson says what is wrong where. */
-static cb_rc parse_pieces(reader *rd, const char *text, size_t len, cb_result *r, bool *odd)
+static cb_rc parse_pieces(cb_doc_reader *rd, const char *text, size_t len, cb_result *r, bool *odd)
 {
 	cb_span *keys, *vals;
 	size_t n;
@@ -790,7 +437,7 @@ static cb_rc parse_pieces(reader *rd, const char *text, size_t len, cb_result *r
 		return sc == CB_SCAN_ODD ? CB_ERR_INPUT : CB_ERR_INTERRUPTED;
 	}
 	json_t *doc = json_object();
-	ms_source src = { .text = text };
+	cb_ms_source src = { .text = text };
 	cb_rc rc = CB_OK;
 	for (size_t i = 0; i < n && rc == CB_OK; i++)
 		rc = add_member(rd, doc, text, keys[i], vals[i], &src, odd);
@@ -806,11 +453,11 @@ static cb_rc parse_pieces(reader *rd, const char *text, size_t len, cb_result *r
 }
 
 /* The whole text parsed at once, as jansson reads it (its messages for what is not JSON). */
-static cb_rc parse_whole(reader *rd, const char *text, size_t len, cb_result *r)
+static cb_rc parse_whole(cb_doc_reader *rd, const char *text, size_t len, cb_result *r)
 {
 	json_error_t jerr;
 	bool stopped = false;
-	json_t *doc = load_span(text, len, JSON_REJECT_DUPLICATES, &jerr, rd->err, &stopped);
+	json_t *doc = cb_doc_load_span(text, len, JSON_REJECT_DUPLICATES, &jerr, rd->err, &stopped);
 	if (stopped)
 		return CB_ERR_INTERRUPTED;
 	if (!doc) {
@@ -821,7 +468,7 @@ static cb_rc parse_whole(reader *rd, const char *text, size_t len, cb_result *r)
 					    jerr.column, jerr.text);
 		return cb_error_set(rd->err, CB_ERR_INPUT, "invalid JSON: %s", jerr.text);
 	}
-	ms_source src = { .array = NULL };
+	cb_ms_source src = { .array = NULL };
 	cb_rc rc = convert(rd, doc, &src, r);
 	json_decref(doc);
 	return rc;
@@ -830,7 +477,7 @@ static cb_rc parse_whole(reader *rd, const char *text, size_t len, cb_result *r)
 cb_rc cb_doc_parse(const char *text, size_t len, unsigned flags, cb_result *r, cb_error *err)
 {
 	cb_result_init(r);
-	reader rd = { .flags = flags, .err = err };
+	cb_doc_reader rd = { .flags = flags, .err = err };
 	cb_error local;
 	if (!err)
 		rd.err = &local;

@@ -113,8 +113,8 @@ static const cb_field cb_check_fields[] = {
 /* Read and written by hand: */
 static const char *const cb_check_other[] = { "ci95", "samples_ns", NULL };
 
+/* With each op's inference (cb_ops' doc_key) beside them. */
 static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
-	"device", "run", "quality", "baseline", "measurements", "inference", "inference_store",
-	"inference_atomic", "advice", "kernel_checks", NULL };
+	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks", NULL };
 
 #endif

@@ -105,7 +105,7 @@ static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E
 	if (inactive && op != CB_OP_LOAD && !merges) {
 		snprintf(note, nn, "not measured: %u of %u lanes are inactive; the lane-table kernels "
 			 "run every lane, and a repeated %s would change the cost%s", inactive, b->S,
-			 op == CB_OP_STORE ? "store" : "atomic", op == CB_OP_STORE ? " (unless the "
+			 cb_op_name(op), op == CB_OP_STORE ? " (unless the "
 			 "model says same-word stores merge)" : "");
 		return false;
 	}

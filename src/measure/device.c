@@ -287,6 +287,14 @@ typedef struct {
 #define DOC(m) offsetof(cb_device_doc, m)
 #define ROW(id, t, info, doc) { id, #id, t, NULL, 0, INFO(info), doc, 0, 0 }
 #define EXT(id, t, ext, info, lo, hi) { id, #id, t, ext, 0, INFO(info), NO_DOC, lo, hi }
+/* Each vendor's attribute query extension names its rows once. (Not through EXT: an argument
+ * passed on is expanded first, and #id would name the number.) */
+#define NV_EXT "cl_nv_device_attribute_query"
+#define AMD_EXT "cl_amd_device_attribute_query"
+#define INTEL_EXT "cl_intel_device_attribute_query"
+#define NV(id, t, info, lo, hi) { id, #id, t, NV_EXT, 0, INFO(info), NO_DOC, lo, hi }
+#define AMD(id, t, info, lo, hi) { id, #id, t, AMD_EXT, 0, INFO(info), NO_DOC, lo, hi }
+#define INTEL(id, t, info, lo, hi) { id, #id, t, INTEL_EXT, 0, INFO(info), NO_DOC, lo, hi }
 static const dev_prop props[NPROPS] = {
 	[R_PNAME] = ROW(CL_PLATFORM_NAME, P_PSTR, platform_name, DOC(platform)),
 	[R_PVENDOR] = ROW(CL_PLATFORM_VENDOR, P_PSTR, platform_vendor, DOC(platform_vendor)),
@@ -310,28 +318,19 @@ static const dev_prop props[NPROPS] = {
 	[R_ENDIAN] = ROW(CL_DEVICE_ENDIAN_LITTLE, P_BOOL, little_endian, NO_DOC),
 	[R_SUB_GROUPS] = { 0x105C, "CL_DEVICE_MAX_NUM_SUB_GROUPS", P_UINT, NULL, 21,
 			   INFO(max_num_sub_groups), NO_DOC, 0, 0 },
-	[R_WARP_NV] = EXT(CL_DEVICE_WARP_SIZE_NV, P_UINT, "cl_nv_device_attribute_query",
-			  nv_warp, 1, 1024),
-	[R_CC_MAJOR_NV] = EXT(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, P_UINT,
-			      "cl_nv_device_attribute_query", nv_cc_major, 0, 0),
-	[R_CC_MINOR_NV] = EXT(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, P_UINT,
-			      "cl_nv_device_attribute_query", nv_cc_minor, 0, 0),
-	[R_WAVEFRONT_AMD] = EXT(CL_DEVICE_WAVEFRONT_WIDTH_AMD, P_UINT,
-				"cl_amd_device_attribute_query", amd_wavefront, 1, 1024),
+	[R_WARP_NV] = NV(CL_DEVICE_WARP_SIZE_NV, P_UINT, nv_warp, 1, 1024),
+	[R_CC_MAJOR_NV] = NV(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, P_UINT, nv_cc_major, 0, 0),
+	[R_CC_MINOR_NV] = NV(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, P_UINT, nv_cc_minor, 0, 0),
+	[R_WAVEFRONT_AMD] = AMD(CL_DEVICE_WAVEFRONT_WIDTH_AMD, P_UINT, amd_wavefront, 1, 1024),
 	[R_LOCAL_PER_CU_AMD] = { CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD,
-				 "CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD", P_UINT,
-				 "cl_amd_device_attribute_query", 0, INFO(local_mem_per_cu),
-				 DOC(local_mem_per_cu_bytes), 0, 0 },
-	[R_BANKS_AMD] = EXT(CL_DEVICE_LOCAL_MEM_BANKS_AMD, P_UINT, "cl_amd_device_attribute_query",
-			    reported_banks, 0, 0),
-	[R_GFXIP_MAJOR_AMD] = EXT(CL_DEVICE_GFXIP_MAJOR_AMD, P_UINT, "cl_amd_device_attribute_query",
-				  amd_gfxip_major, 0, 0),
-	[R_GFXIP_MINOR_AMD] = EXT(CL_DEVICE_GFXIP_MINOR_AMD, P_UINT, "cl_amd_device_attribute_query",
-				  amd_gfxip_minor, 0, 0),
-	[R_SLICES_INTEL] = EXT(CL_DEVICE_NUM_SLICES_INTEL, P_UINT,
-			       "cl_intel_device_attribute_query", intel_slices, 0, 0),
-	[R_SUB_SLICES_INTEL] = EXT(CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, P_UINT,
-				   "cl_intel_device_attribute_query", intel_sub_slices, 0, 0),
+				 "CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD", P_UINT, AMD_EXT, 0,
+				 INFO(local_mem_per_cu), DOC(local_mem_per_cu_bytes), 0, 0 },
+	[R_BANKS_AMD] = AMD(CL_DEVICE_LOCAL_MEM_BANKS_AMD, P_UINT, reported_banks, 0, 0),
+	[R_GFXIP_MAJOR_AMD] = AMD(CL_DEVICE_GFXIP_MAJOR_AMD, P_UINT, amd_gfxip_major, 0, 0),
+	[R_GFXIP_MINOR_AMD] = AMD(CL_DEVICE_GFXIP_MINOR_AMD, P_UINT, amd_gfxip_minor, 0, 0),
+	[R_SLICES_INTEL] = INTEL(CL_DEVICE_NUM_SLICES_INTEL, P_UINT, intel_slices, 0, 0),
+	[R_SUB_SLICES_INTEL] = INTEL(CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL, P_UINT,
+				     intel_sub_slices, 0, 0),
 	[R_SUBGROUP_SIZES_INTEL] = EXT(CL_DEVICE_SUB_GROUP_SIZES_INTEL, P_SIZES,
 				       "cl_intel_required_subgroup_size", intel_subgroup_sizes, 0, 0),
 };

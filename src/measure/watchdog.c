@@ -118,11 +118,6 @@ void cb_watchdog_set_limit(unsigned seconds)
 	limit_s = seconds;
 }
 
-unsigned cb_watchdog_limit(void)
-{
-	return limit_s;
-}
-
 void cb_watchdog_call(const char *what)
 {
 	slow = 0;

@@ -14,7 +14,6 @@
  * and the driver's start-up (listing devices, a context) may take ten times as long: compilers
  * and drivers start slowly under valgrind and on a busy machine. */
 void cb_watchdog_set_limit(unsigned seconds);
-unsigned cb_watchdog_limit(void);
 
 /* Arms the watchdog for SECONDS (0: no alarm) around a driver call that WHAT names;
  * (0, NULL) disarms it after the call. */

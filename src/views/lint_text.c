@@ -254,15 +254,18 @@ static void models_line(FILE *out, const cb_lint_result *r)
 		      "takes one pass\n", out);
 		return;
 	}
-	if (!r->has_model || (!has[CB_OP_STORE] && !has[CB_OP_ATOMIC]))
+	bool others = false; /* an op beside the loads */
+	for (int op = CB_OP_STORE; op < CB_NOPS; op++)
+		others |= has[op];
+	if (!r->has_model || !others)
 		return;
 	fputs("priced with:", out);
 	const char *sep = " ";
-	for (int op = CB_OP_STORE; op <= CB_OP_ATOMIC; op++) {
+	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
 		if (!has[op])
 			continue;
 		const cb_lint_op_model *own = &r->ops[op];
-		fprintf(out, "%s%s ", sep, op == CB_OP_STORE ? "stores" : "atomics");
+		fprintf(out, "%s%s ", sep, cb_ops[op].plural);
 		if (own->measured && own->by_size) {
 			fputs("the measured model of", out);
 			for (int e = 0, n = 0; e < CB_NELEM; e++)

@@ -12,9 +12,6 @@
 
 typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF } cb_format;
 
-/* Parses "text", "json" or "csv". */
-bool cb_format_parse(const char *s, cb_format *f);
-
 void cb_report_text(FILE *out, const cb_result *r);
 
 /* The width in columns that text output keeps to: 100 unless set (the CLI sets it from
@@ -30,6 +27,10 @@ void cb_text_wrap(FILE *out, const char *text);
 /* The same without the labels: a continuation is indented as its line. */
 void cb_text_fill(FILE *out, const char *text);
 void cb_report_csv(FILE *out, const cb_result *r);
+
+/* Writes S, a string the caller hands over (a JSON form from doc/; NULL writes nothing), and
+ * frees it. */
+void cb_put_owned(FILE *out, char *s);
 
 /* Writes one CSV field: control characters escaped as \xNN, RFC 4180 quoting. */
 void cb_csv_field(FILE *out, const char *s, bool last);

@@ -9,17 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cb_format_parse(const char *s, cb_format *f)
+void cb_put_owned(FILE *out, char *s)
 {
-	static const struct { const char *name; cb_format fmt; } table[] = {
-		{ "text", CB_FMT_TEXT }, { "json", CB_FMT_JSON }, { "csv", CB_FMT_CSV },
-	};
-	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-		if (strcmp(s, table[i].name) == 0) {
-			*f = table[i].fmt;
-			return true;
-		}
-	return false;
+	if (s)
+		fputs(s, out);
+	free(s);
 }
 
 void cb_csv_text(FILE *out, const char *s, bool last)

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "cli/cmd_run.h"
+#include "cli/commands.h"
+#include "views/report.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* clbanks [run]: one device (cmd_run.c), or every device with --device all (cmd_all.c); an
+ * operand or --list is the one-device command's to judge. */
+static cb_rc run(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs == 0 && !o->list && cb_device_spec_all(o))
+		return cb_cmd_run_all(o, err);
+	return cb_cmd_run(o, err);
+}
+
+#define DOCS (CB_FORMAT_BIT(TEXT) | CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(CSV))
+
+const cb_command_info cb_commands[CB_NCMD] = {
+	[CB_CMD_RUN] = { "run", run, CB_CMD_NO_OPERANDS, DOCS,
+		"clbanks [run] [OPTION]...          measure the selected device, analyze, report\n"
+		"       clbanks --device all -o DIR [OPTION]...\n"
+		"                                   every device: a document each in DIR, compared" },
+	[CB_CMD_PLAN] = { "plan", cb_cmd_plan, CB_CMD_NO_OPERANDS, DOCS,
+		"clbanks plan [OPTION]...           write the experiment plan (no device needed)" },
+	[CB_CMD_ANALYZE] = { "analyze", cb_cmd_analyze, 0, DOCS,
+		"clbanks analyze FILE [OPTION]...   infer the bank model of a result document" },
+	[CB_CMD_PREDICT] = { "predict", cb_cmd_predict, 0, DOCS,
+		"clbanks predict --model FILE --elem-bytes E (--stride S | --lanes A,B,...)\n"
+		"                                   passes of one sub-group access under FILE's model" },
+	[CB_CMD_COMPARE] = { "compare", cb_cmd_compare, 0, DOCS,
+		"clbanks compare FILE... [OPTION]...  devices side by side" },
+	[CB_CMD_PLOT] = { "plot", cb_cmd_plot, 0, 0,
+		"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)" },
+	[CB_CMD_LINT] = { "lint", NULL, CB_CMD_IN_HELPER,
+		CB_FORMAT_BIT(TEXT) | CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(SARIF) | CB_FORMAT_BIT(PLAN),
+		"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
+		"                                   predicted conflicts of each __local access\n"
+		"       clbanks lint KERNEL.cl --local X[,Y[,Z]] --measure [--device SPEC] [--model FILE]\n"
+		"                                   ... and each access timed on the device" },
+	[CB_CMD_EXPORT] = { "export", cb_cmd_export, 0,
+		CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(GPGPUSIM) | CB_FORMAT_BIT(GEM5),
+		"clbanks export FILE [--format FMT]\n"
+		"                                   the bank model for simulators and compilers" },
+};
+
+#define FORMAT_INFO(id, name, fmt, why) { name, why },
+static const struct {
+	const char *name;
+	const char *why;
+} formats[CB_NFORMATS] = { CB_FORMAT_TABLE(FORMAT_INFO) };
+#undef FORMAT_INFO
+
+static int bits(unsigned set)
+{
+	int n = 0;
+	for (; set; set &= set - 1)
+		n++;
+	return n;
+}
+
+static int lowest(unsigned set)
+{
+	int k = 0;
+	while (set && !(set & (1u << k)))
+		k++;
+	return k;
+}
+
+static bool same_why(int f, int g)
+{
+	const char *a = formats[f].why, *b = formats[g].why;
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The formats of the bits SET, MID between two and LAST before the last: "a, b or c". */
+static void join(unsigned set, const char *mid, const char *last, char *buf, size_t n)
+{
+	int left = bits(set);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int f = 0; f < CB_NFORMATS && len < n; f++) {
+		if (!(set & (1u << f)))
+			continue;
+		left--;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", formats[f].name,
+					left > 1 ? mid : left == 1 ? last : "");
+	}
+}
+
+void cb_format_names(unsigned set, char *buf, size_t n)
+{
+	join(set, ", ", " or ", buf, n);
+}
+
+void cb_format_choices(unsigned set, char *buf, size_t n)
+{
+	join(set, "|", "|", buf, n);
+}
+
+/* The commands that write FORMAT. */
+static unsigned writers(int format)
+{
+	unsigned w = 0;
+	for (int c = 0; c < CB_NCMD; c++)
+		if (cb_commands[c].formats & (1u << format))
+			w |= 1u << c;
+	return w;
+}
+
+cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err)
+{
+	const cb_command_info *c = &cb_commands[cmd];
+	if (format < 0 || (c->formats & (1u << format)))
+		return CB_OK;
+	char own[96];
+	cb_format_names(c->formats, own, sizeof own);
+	unsigned w = writers(format);
+	if (bits(w) != 1)
+		return cb_usage_error(err, NULL, "%s writes %s, not %s", c->name, own,
+				      formats[format].name);
+	/* One command's format, said with those that are that command's for the same reason:
+	 * "--format gpgpusim and gem5 are export's". */
+	unsigned same = 0;
+	for (int f = 0; f < CB_NFORMATS; f++)
+		if (writers(f) == w && same_why(f, format))
+			same |= 1u << f;
+	char names[96], why[64] = "";
+	join(same, ", ", " and ", names, sizeof names);
+	if (formats[format].why)
+		snprintf(why, sizeof why, " (%s)", formats[format].why);
+	return cb_usage_error(err, NULL, "--format %s %s %s's%s; %s writes %s", names,
+			      bits(same) > 1 ? "are" : "is", cb_commands[lowest(w)].name, why, c->name,
+			      own);
+}
