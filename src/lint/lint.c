@@ -191,6 +191,38 @@ static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error
 	return CB_OK;
 }
 
+/* The work-group again with every two-sided undecidable branch on its other side: each
+ * site the first run did not reach, or reached with fewer passes, takes this run's record
+ * (assumed: it lies under the branch). */
+static cb_rc flipped_run(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
+			 const cb_val *argv, cb_error *err)
+{
+	const cb_prog *p = in->prog;
+	cb_recorder r2;
+	cb_interp i2;
+	cb_rec_init(&r2, p, req->pricer);
+	r2.keep_tables = req->keep_tables;
+	r2.observe = req->observe;
+	r2.observe_ctx = req->observe_ctx;
+	cb_interp_init(&i2, p, &in->wg, argv, &r2);
+	i2.flip = true;
+	cb_rc rc = simulate(&i2, &r2, &in->wg, err);
+	for (uint32_t k = 0; rc == CB_OK && k < p->nsites; k++) {
+		cb_site_rec *a = &rec->sites[k], *b = &r2.sites[k];
+		bool worse = b->subgroups && (!a->subgroups || (b->unknown && !a->unknown) ||
+					      (!b->unknown && !a->unknown && b->passes_max > a->passes_max));
+		if (worse) {
+			cb_site_rec t = *a;
+			*a = *b;
+			*b = t;
+		}
+	}
+	in->steps += i2.steps;
+	cb_interp_free(&i2);
+	cb_rec_free(&r2);
+	return rc;
+}
+
 /* Blocks reached from the side of assumed branch A that was not taken, before its immediate
  * post-dominator: does it hold SITE (or a call of its function)? */
 static bool untaken_side(const cb_prog *p, const cb_assumed_branch *a, const cb_site *site)
@@ -605,6 +637,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		rec.observe_ctx = req->observe_ctx;
 		cb_interp_init(&in, &prog, &wg, argv, &rec);
 		rc = simulate(&in, &rec, &wg, err);
+		if (rc == CB_OK && in.two_sided)
+			rc = flipped_run(req, &in, &rec, argv, err);
 		if (rc == CB_OK)
 			build_result(req, &in, &rec, res);
 		cb_interp_free(&in);

@@ -45,12 +45,16 @@
  * - A branch that cannot be decided and whose two sides only compute values that meet in the
  *   phis of one block (c ? a : b, which clang emits as a branch) runs both sides: each phi is
  *   the hull of its two values, nothing assumed.
- * - Any other branch that cannot be decided takes its true side; a loop test stays in the
- *   loop for CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
- *   its immediate post-dominator), and every access whose address was computed from values
- *   set there, is "assumed", saying which line; accesses on the side not taken are "not
- *   executed", saying so. (Conservative: every value computed in the region counts as set
- *   there, whether or not it depends on the branch.)
+ * - Any other branch that cannot be decided is simulated both ways: a side without __local
+ *   accesses or calls (an early return) is skipped; when both sides have some, the work-group
+ *   runs twice, once with every such branch on its true side and once on its false side, and
+ *   each access takes the worse of the two runs. A loop test stays in the loop for
+ *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under such a
+ *   branch (up to its immediate post-dominator), and every access whose address was computed
+ *   from values set there, is "assumed", saying which line; a side that neither run takes
+ *   (the other side of a nested branch) is "not executed", saying so. (Conservative: every
+ *   value computed in the region counts as set there, whether or not it depends on the
+ *   branch.)
  * - Paths the simulated work-group does not take are "not executed": another --group may
  *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),

@@ -28,6 +28,9 @@ void cb_interp_free(cb_interp *in)
 	cb_arena_free(&in->arena);
 	free(in->pobj);
 	free(in->assumed);
+	for (uint32_t k = 0; in->side_work && k < in->prog->nfns; k++)
+		free(in->side_work[k]);
+	free(in->side_work);
 	memset(in, 0, sizeof *in);
 }
 
@@ -144,17 +147,66 @@ static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, b
 	in->assumed[in->nassumed++] = a;
 }
 
-/* An undecidable branch takes its true side, except a loop's exit test, which stays in the
+/* Does a path from block FROM reach a __local access or a call before block END? */
+static bool side_has_work(const cb_fn *f, uint32_t from, int32_t end)
+{
+	if ((int32_t)from == end)
+		return false;
+	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
+	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
+	bool found = false;
+	seen[from] = 1;
+	work[sp++] = from;
+	while (sp && !found) {
+		uint32_t b = work[--sp];
+		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && !found; i++)
+			found = f->ins[i].site >= 0 || f->ins[i].op == CB_I_CALL;
+		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
+			uint32_t s = f->succ[k];
+			if ((int32_t)s != end && !seen[s]) {
+				seen[s] = 1;
+				work[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+	return found;
+}
+
+/* Which sides of the branch I ending the current block hold work (cached per block). */
+static unsigned sides_with_work(cb_interp *in, const cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	uint32_t fn = (uint32_t)(f - in->prog->fns);
+	if (!in->side_work)
+		in->side_work = cb_xcalloc(in->prog->nfns, sizeof *in->side_work);
+	if (!in->side_work[fn])
+		in->side_work[fn] = cb_xcalloc(f->nblocks ? f->nblocks : 1, 1);
+	uint8_t *c = &in->side_work[fn][fr->block];
+	if (!*c) {
+		int32_t end = f->blocks[fr->block].ipdom;
+		*c = (uint8_t)(1 + (side_has_work(f, i->x, end) ? 1 : 0) +
+			       (side_has_work(f, i->n, end) ? 2 : 0));
+	}
+	return *c - 1u;
+}
+
+/* An undecidable branch takes the side with work when only one has any (past an early
+ * return), else its true side (its false side when flipped); a loop's exit test stays in the
  * loop for CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
-static bool guess(const cb_frame *fr, const cb_ins *i)
+static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
 	int32_t l = f->blocks[fr->block].loop;
-	if (l < 0)
-		return true;
-	bool in_x = in_loop(f, i->x, l), in_n = in_loop(f, i->n, l);
-	if (in_x == in_n)
-		return true;
+	bool in_x = l >= 0 && in_loop(f, i->x, l), in_n = l >= 0 && in_loop(f, i->n, l);
+	if (in_x == in_n) {
+		unsigned w = sides_with_work(in, fr, i);
+		if (w == 1 || w == 2)
+			return w == 1;
+		in->two_sided |= w == 3;
+		return !in->flip;
+	}
 	/* Iterations done when staying: a test at the header starts one, a test at the end
 	 * (do-while) follows one. */
 	uint32_t done = fr->block == f->loops[l].header ? fr->iter[l] + 1 : fr->iter[l] + 2;
@@ -296,7 +348,7 @@ static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (c.flags & CB_VF_TAINT)
 			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false);
 	} else {
-		taken = guess(fr, i);
+		taken = guess(in, fr, i);
 		assume(in, fr, taken ? i->x : i->n, i->imm, true);
 	}
 	return enter_block(fr, taken ? i->x : i->n);
@@ -318,6 +370,10 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (c.flags & CB_VF_TAINT)
 			assume(in, fr, target, i->imm | CB_DECIDED, false);
 	} else {
+		/* flipped: the first case instead of the default */
+		if (in->flip && i->n)
+			target = f->extra[i->b + 1];
+		in->two_sided |= i->n > 0;
 		assume(in, fr, target, i->imm, true);
 	}
 	return enter_block(fr, target);
