@@ -264,8 +264,10 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 			snprintf(a->note, sizeof a->note,
 				 "on the side of the undecidable branch at line %u that was not "
 				 "simulated", in->assumed[k].line);
+			a->reason = CB_LINT_WHY_SIDE;
 			return;
 		}
+	a->reason = CB_LINT_WHY_GROUP;
 	snprintf(a->note, sizeof a->note,
 		 "work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
 		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0], in->wg.local[1],
@@ -302,6 +304,14 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 {
 	char names[120];
 	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
+	static const cb_lint_why why[] = {
+		[CB_WHY_NONE] = CB_LINT_WHY_TWICE, [CB_WHY_DATA] = CB_LINT_WHY_DATA,
+		[CB_WHY_OBJECTS] = CB_LINT_WHY_OBJECTS, [CB_WHY_POINTER] = CB_LINT_WHY_POINTER,
+		[CB_WHY_BOUNDS] = CB_LINT_WHY_BOUNDS, [CB_WHY_MODEL] = CB_LINT_WHY_MODEL,
+		[CB_WHY_AMBIGUOUS] = CB_LINT_WHY_TWICE, [CB_WHY_CALL] = CB_LINT_WHY_CALL,
+		[CB_WHY_UNSEEN] = CB_LINT_WHY_UNSEEN,
+	};
+	a->reason = (unsigned)s->why < sizeof why / sizeof why[0] ? why[s->why] : CB_LINT_WHY_TWICE;
 	switch (s->why) {
 	case CB_WHY_DATA:
 		snprintf(a->note, sizeof a->note,
@@ -406,6 +416,9 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->ways = s->ways;
 	a->conflict = s->conflict;
 	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
+	a->reason = !s->assumed ? CB_LINT_WHY_NONE
+		  : s->assumed_line & CB_DECIDED ? CB_LINT_WHY_DECIDED
+		  : s->assumed_line ? CB_LINT_WHY_BRANCH : CB_LINT_WHY_TAINT;
 	if (s->assumed && s->assumed_line & CB_DECIDED)
 		snprintf(a->note, sizeof a->note,
 			 "under the branch at line %u, decided by values an undecidable "
@@ -553,6 +566,22 @@ static void local_use(const cb_lint_request *req, cb_lint_result *res)
 		 res->local_mem_bytes);
 }
 
+/* The run's account: the IR's count of __local operations against the accesses reported. */
+static void coverage(const cb_prog *p, cb_lint_result *res)
+{
+	cb_lint_coverage *c = &res->coverage;
+	c->ir = p->ir_local_ops;
+	for (size_t i = 0; i < res->naccesses; i++) {
+		const cb_lint_access *a = &res->accesses[i];
+		if (p->sites[a->site].generic)
+			c->generic++;
+		else
+			c->reported++;
+		c->status[a->status]++;
+		c->why[a->reason]++;
+	}
+}
+
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -585,6 +614,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses]);
 		res->accesses[res->naccesses++].site = i;
 	}
+	coverage(p, res);
 	array_fixes(req, rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);

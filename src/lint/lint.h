@@ -232,6 +232,35 @@ typedef enum {
 	CB_LINT_NOT_EXECUTED  /* the simulated work-group never reaches it */
 } cb_lint_status;
 
+/* Why an access is not simply predicted (cb_lint_access.reason): what the coverage counts. */
+typedef enum {
+	CB_LINT_WHY_NONE,
+	CB_LINT_WHY_BRANCH,     /* assumed: under an undecidable branch */
+	CB_LINT_WHY_DECIDED,    /* assumed: under a branch decided by such values */
+	CB_LINT_WHY_TAINT,      /* assumed: its address was set under an undecidable branch */
+	CB_LINT_WHY_DATA,       /* unknown: offsets depend on memory or arguments not given */
+	CB_LINT_WHY_OBJECTS,    /* unknown: the lanes span objects */
+	CB_LINT_WHY_POINTER,    /* unknown: the pointer's object is not known */
+	CB_LINT_WHY_BOUNDS,     /* unknown: an offset outside its object */
+	CB_LINT_WHY_MODEL,      /* unknown: the model cannot price it */
+	CB_LINT_WHY_CALL,       /* unknown: a call lint cannot see gets the pointer */
+	CB_LINT_WHY_UNSEEN,     /* unknown: the address comes from such a call */
+	CB_LINT_WHY_TWICE,      /* unknown: reached twice in one iteration */
+	CB_LINT_WHY_SIDE,       /* not executed: a side of an undecidable branch no run took */
+	CB_LINT_WHY_GROUP,      /* not executed: the simulated work-group does not reach it */
+	CB_LINT_NWHY
+} cb_lint_why;
+
+/* Every run's account of the IR: how many __local memory operations the kernel's IR has
+ * (its own count) and how many of them lint reports; a difference is a lint bug, shown. */
+typedef struct {
+	size_t ir;              /* prog's ir_local_ops */
+	size_t reported;        /* accesses through __local pointers (each IR operation's) */
+	size_t generic;         /* accesses through generic pointers that reached __local */
+	size_t status[4];       /* by cb_lint_status */
+	size_t why[CB_LINT_NWHY];
+} cb_lint_coverage;
+
 /* One fix of a __local array, judged on every access into it (each sub-group access of the
  * simulated work-group counted as often as it runs): the padding or XOR swizzle with the
  * fewest passes in all, then the least memory. A 1-D array indexed as rows (s[r * W + c]) is
@@ -295,6 +324,7 @@ typedef struct {
 	char *elem_type;      /* the accessed C type */
 	int object;           /* index in objects; -1 when unknown or several */
 	cb_lint_status status;
+	cb_lint_why reason;   /* CB_LINT_WHY_NONE when predicted */
 	char note[240];       /* why unknown, assumed or not executed; "" when predicted */
 	bool priced;          /* passes_max is known */
 	unsigned passes_max;  /* worst passes of any sub-group access */
@@ -335,6 +365,7 @@ typedef struct {
 	size_t naccesses;
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
+	cb_lint_coverage coverage;
 	/* Measured (cb_lint_apply_measured): on which device, and the kernel's measured time over
 	 * its accesses' conflict-free time (and the model's passes over minimum) for the
 	 * accesses measured. */
@@ -374,6 +405,10 @@ void cb_lint_tables_sort(cb_lint_tables *t);
 void cb_lint_tables_free(cb_lint_tables *t);
 
 const char *cb_lint_status_name(cb_lint_status s);
+/* "undecidable branch", "data-dependent offsets" ...: a reason as the coverage says it; and
+ * its JSON key ("branch", "data" ...). */
+const char *cb_lint_why_text(cb_lint_why w);
+const char *cb_lint_why_key(cb_lint_why w);
 /* cb_op_name, and "call" for CB_LINT_CALL. */
 const char *cb_lint_op_name(cb_op op);
 

@@ -260,6 +260,50 @@ static void call_args(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		cb_dextra(d, cb_dref(d, LLVMGetOperand(i, k)), 0);
 }
 
+/* The bytes of the words a copy of __local memory moves: the largest power of two, at most
+ * 16, that divides both pointers' alignment and a constant length (1 without alignment). */
+static unsigned copy_word(LLVMValueRef i, bool cpy)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("align", 5), word = 16;
+	for (unsigned k = 0; k < (cpy ? 2u : 1u); k++) {
+		LLVMAttributeRef a = kind ? LLVMGetCallSiteEnumAttribute(i, k + 1, kind) : NULL;
+		uint64_t al = a ? LLVMGetEnumAttributeValue(a) : 1;
+		while (word > 1 && (!al || al % word))
+			word /= 2;
+	}
+	LLVMValueRef len = LLVMGetOperand(i, 2);
+	if (LLVMIsAConstantInt(len)) {
+		unsigned long long n = LLVMConstIntGetZExtValue(len);
+		while (word > 1 && n % word)
+			word /= 2;
+	}
+	return word;
+}
+
+/* llvm.memcpy / memmove / memset on __local memory (whole structs): the device moves them
+ * as words, so each __local side is an access site of the word's size, a store into the
+ * destination or a load from the source. o->site is the first (o->n: its operand), o->rows
+ * the second plus one (a copy from __local to __local), o->imm the word's bytes. */
+static void copy_sites(cb_dctx *d, LLVMValueRef i, bool cpy, cb_ins *o)
+{
+	unsigned word = copy_word(i, cpy);
+	LLVMTypeRef t = word == 16 ? LLVMVectorType(LLVMInt32TypeInContext(d->ctx), 4)
+			: LLVMIntTypeInContext(d->ctx, word * 8);
+	o->imm = word;
+	for (unsigned k = 0; k < (cpy ? 2u : 1u); k++) {
+		LLVMValueRef p = LLVMGetOperand(i, k);
+		if (cb_addrspace(LLVMTypeOf(p)) != 3)
+			continue;
+		int32_t site = cb_dsite(d, i, p, k == 0 ? CB_OP_STORE : CB_OP_LOAD, t, word);
+		if (o->site < 0) {
+			o->site = site;
+			o->n = k;
+		} else {
+			o->rows = (uint32_t)site + 1;
+		}
+	}
+}
+
 static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
 {
 	static const char *const dropped[] = {
@@ -275,6 +319,7 @@ static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 		o->a = cb_dref(d, LLVMGetOperand(i, 0));
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->c = cb_dref(d, LLVMGetOperand(i, 2));
+		copy_sites(d, i, cpy, o);
 		return true;
 	}
 	static const struct { const char *name; cb_builtin b; bool is_signed; } mm[] = {

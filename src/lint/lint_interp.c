@@ -469,6 +469,25 @@ static void async_copy(cb_interp *in, cb_frame *fr, const cb_ins *i, const cb_va
 	}
 }
 
+/* A copy of LEN bytes at PTR in __local memory, moved as words of WORD bytes: the K-th word
+ * is its own access (the key gets K); an unknown length, one access at an unknown word. */
+static void copy_words(cb_interp *in, const cb_frame *fr, int32_t site, cb_val ptr, cb_val len,
+		       uint32_t word)
+{
+	if (!cb_val_known(&len) || len.lo <= 0) {
+		cb_val any = len.kind == CB_V_NUM ? len : cb_val_range(64);
+		any.lo = 0;
+		any.hi = any.hi > 0 ? (any.hi - 1) / word : 0;
+		cb_val p = advance(ptr, any, word);
+		record_nth(in, fr, site, &p, 0);
+		return;
+	}
+	for (int64_t k = 0; k < len.lo / word && !in->rec->overflow; k++) {
+		cb_val p = advance(ptr, cb_val_int(k), word);
+		record_nth(in, fr, site, &p, (uint32_t)k);
+	}
+}
+
 static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
@@ -541,9 +560,16 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, unknown_value(i->sub, i->width));
 		return;
 	case CB_I_MEMSET:
-		cb_pmem_set(in, v[i->a], assumed(fr) ? cb_val_range(8) : v[i->b], v[i->c]);
+		if (i->site >= 0)
+			copy_words(in, fr, i->site, v[i->a], v[i->c], i->imm);
+		else
+			cb_pmem_set(in, v[i->a], assumed(fr) ? cb_val_range(8) : v[i->b], v[i->c]);
 		return;
 	case CB_I_MEMCPY:
+		if (i->site >= 0)
+			copy_words(in, fr, i->site, v[i->n ? i->b : i->a], v[i->c], i->imm);
+		if (i->rows)
+			copy_words(in, fr, (int32_t)i->rows - 1, v[i->b], v[i->c], i->imm);
 		cb_pmem_copy(in, v[i->a], v[i->b], v[i->c]);
 		return;
 	default: {

@@ -148,6 +148,11 @@ typedef struct {
 	char **unseen;
 	bool *unseen_builtin;
 	uint32_t nunseen;
+	/* The IR's own count of __local memory operations in the kernel and the functions it
+	 * calls (lint_decode.c, apart from the translation): loads, stores, atomics, each
+	 * __local pointer of llvm.memcpy / memmove / memset, and calls of declared functions
+	 * with a __local pointer. The coverage compares the sites with it. */
+	uint32_t ir_local_ops;
 } cb_prog;
 
 void cb_prog_free(cb_prog *p); /* lint_prog.c */

@@ -83,6 +83,33 @@ const char *cb_lint_status_name(cb_lint_status s)
 	}
 }
 
+static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
+	[CB_LINT_WHY_NONE] = { "none", "known" },
+	[CB_LINT_WHY_BRANCH] = { "branch", "undecidable branch" },
+	[CB_LINT_WHY_DECIDED] = { "decided", "branch decided by assumed values" },
+	[CB_LINT_WHY_TAINT] = { "set_under_branch", "address set under an undecidable branch" },
+	[CB_LINT_WHY_DATA] = { "data", "offsets depend on memory contents or arguments" },
+	[CB_LINT_WHY_OBJECTS] = { "objects", "lanes span several objects" },
+	[CB_LINT_WHY_POINTER] = { "pointer", "pointer of no known object" },
+	[CB_LINT_WHY_BOUNDS] = { "bounds", "offset outside its object" },
+	[CB_LINT_WHY_MODEL] = { "model", "the model cannot price it" },
+	[CB_LINT_WHY_CALL] = { "call", "call lint cannot see" },
+	[CB_LINT_WHY_UNSEEN] = { "unseen_call", "address from a call lint does not evaluate" },
+	[CB_LINT_WHY_TWICE] = { "twice", "reached twice in one iteration" },
+	[CB_LINT_WHY_SIDE] = { "branch_side", "side of an undecidable branch not simulated" },
+	[CB_LINT_WHY_GROUP] = { "work_group", "the simulated work-group does not reach it" },
+};
+
+const char *cb_lint_why_text(cb_lint_why w)
+{
+	return (unsigned)w < CB_LINT_NWHY ? why_names[w].text : "?";
+}
+
+const char *cb_lint_why_key(cb_lint_why w)
+{
+	return (unsigned)w < CB_LINT_NWHY ? why_names[w].key : "?";
+}
+
 const char *cb_lint_op_name(cb_op op)
 {
 	return op == CB_LINT_CALL ? "call" : cb_op_name(op);
