@@ -514,11 +514,12 @@ static void test_histogram(void)
 		expect(&r, 27, 11, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "under if (v < 200)");
 		const cb_lint_access *a = find(&r, 27, 11, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "line 26"), "assumed: names line 26 (%s)", a ? a->note : "");
-		expect(&r, 29, 16, CB_OP_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "the else side");
+		/* issue 31: the else side runs too (a second run of the work-group) */
+		expect(&r, 29, 16, CB_OP_STORE, CB_LINT_ASSUMED, 1, 1, ONE, "the else side");
 		a = find(&r, 29, 16, CB_OP_STORE);
 		tap_ok(a && strstr(a->note, "line 26") && a->object >= 0 &&
 		       !strcmp(r.objects[a->object].name, "over"),
-		       "not executed: on the side not simulated, object over (%s)", a ? a->note : "");
+		       "the else side: assumed under line 26, object over (%s)", a ? a->note : "");
 		expect(&r, 31, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "after the branch");
 		expect(&r, 31, 21, CB_OP_LOAD, CB_LINT_UNKNOWN, 0, 1, NULL, "over[hist[t] & 63]");
 		a = find(&r, 31, 21, CB_OP_LOAD);
@@ -786,21 +787,41 @@ static void json_unknown(const cb_lint_result *r)
 {
 	char *s = cb_lint_to_json(r, 1);
 	json_t *doc = s ? json_loads(s, 0, NULL) : NULL, *acc = json_object_get(doc, "accesses");
-	json_t *unknown = NULL, *skipped = NULL, *v;
+	json_t *unknown = NULL, *v;
 	size_t i;
 	json_array_foreach(acc, i, v) {
 		const char *st = json_string_value(json_object_get(v, "status"));
 		if (st && !strcmp(st, "unknown") && !unknown)
 			unknown = v;
-		if (st && !strcmp(st, "not_executed"))
-			skipped = v;
 	}
 	json_t *lane0 = json_array_get(json_object_get(unknown, "offsets"), 0);
 	tap_ok(unknown && json_is_null(json_object_get(unknown, "passes_max")) &&
-	       json_is_array(lane0) && json_integer_value(json_array_get(lane0, 1)) == 252 &&
-	       skipped && json_is_null(json_object_get(skipped, "passes_max")) &&
-	       !strcmp(json_string_value(json_object_get(skipped, "object")), "uint over[64]"),
-	       "JSON: unknown offsets as [lo, hi], null passes, not_executed");
+	       json_is_array(lane0) && json_integer_value(json_array_get(lane0, 1)) == 252,
+	       "JSON: unknown offsets as [lo, hi], null passes");
+	json_decref(doc);
+	free(s);
+}
+
+/* branches.cl nested: one access not executed; the coverage by status and reason. */
+static void json_coverage(const cb_lint_result *r)
+{
+	char *s = cb_lint_to_json(r, 1);
+	json_t *doc = s ? json_loads(s, 0, NULL) : NULL, *acc = json_object_get(doc, "accesses");
+	json_t *skipped = NULL, *v;
+	size_t i;
+	json_array_foreach(acc, i, v) {
+		const char *st = json_string_value(json_object_get(v, "status"));
+		if (st && !strcmp(st, "not_executed"))
+			skipped = v;
+	}
+	json_t *cov = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "coverage");
+	tap_ok(skipped && json_is_null(json_object_get(skipped, "passes_max")) &&
+	       !strcmp(json_string_value(json_object_get(skipped, "object")), "float tile[32][32]") &&
+	       json_integer_value(json_object_get(cov, "ir")) == 4 &&
+	       json_integer_value(json_object_get(cov, "reported")) == 4 &&
+	       json_integer_value(json_object_get(json_object_get(cov, "not_executed"),
+						  "branch_side")) == 1,
+	       "JSON: not_executed with null passes; the coverage by status and reason");
 	json_decref(doc);
 	free(s);
 }
@@ -913,11 +934,22 @@ static void test_renderers(void)
 	if (lint(&c, &r)) {
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, ": unknown (not priced)\n  offsets depend on memory contents") &&
-		       strstr(t, ": not executed\n  on the side of the undecidable branch at line 26") &&
+		       strstr(t, "\n  assumed: under the undecidable branch at line 26") &&
 		       narrow(t),
-		       "text: unknown and not executed accesses say why");
+		       "text: unknown and assumed accesses say why");
 		free(t);
 		json_unknown(&r);
+		cb_lint_result_free(&r);
+	}
+	job nested = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&nested, &r)) {
+		char *t = text_of(&r);
+		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 44") &&
+		       strstr(t, "\n  not executed: side of an undecidable branch not simulated 1\n") &&
+		       narrow(t),
+		       "text: a not executed access says why, and the coverage counts it");
+		free(t);
+		json_coverage(&r);
 		cb_lint_result_free(&r);
 	}
 	escapes();
@@ -1171,6 +1203,200 @@ static void test_ternary(void)
 	       "s[idx] after a binary search by ?: on data: unknown within bytes 0..4088");
 	expect(&r, 15, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "s[l odd ? l : l + 32]");
 	cb_lint_result_free(&r);
+}
+
+/* Issue 31, points 1 and 2: an early return on a bound not given, and both sides of an
+ * undecidable if / else. The transpose read after the return is 32-way (lane x at row x),
+ * assumed under line 12; the else side's column read is 32-way, the then side's row read one
+ * pass, both assumed under line 28. */
+static void test_branches(void)
+{
+	cb_lint_result r;
+	job g = { "branches.cl", "guarded", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&g, &r)) {
+		expect(&r, 14, 13, CB_OP_STORE, CB_LINT_ASSUMED, 1, 1, NULL, "tile[y][x] after the return");
+		expect(&r, 16, 13, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL, "tile[x][y] after the return");
+		const cb_lint_access *a = find(&r, 16, 13, CB_OP_LOAD);
+		tap_ok(a && strstr(a->note, "line 12") && a->reason == CB_LINT_WHY_BRANCH,
+		       "the read after the early return names the branch's line 12");
+		cb_lint_result_free(&r);
+	}
+	job n = { "branches.cl", "guarded", 32, 32, { NULL }, { "n=1048576" }, NULL, 0 };
+	global_size[0] = global_size[1] = 1024;
+	bool ran = lint(&n, &r);
+	global_size[0] = global_size[1] = 0;
+	if (ran) {
+		expect(&r, 16, 13, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL,
+		       "tile[x][y] with --arg n: predicted, the same 32 passes");
+		cb_lint_result_free(&r);
+	}
+	job s = { "branches.cl", "sides", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&s, &r)) {
+		expect(&r, 25, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "the store before the branch");
+		expect(&r, 29, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "the then side's row read");
+		expect(&r, 31, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL, "the else side's column read");
+		const cb_lint_access *a = find(&r, 31, 7, CB_OP_LOAD);
+		tap_ok(a && strstr(a->note, "line 28"), "the else side names the branch's line 28");
+		tap_ok(cb_lint_assumed_conflicts(&r) == 1 && !cb_lint_has_conflict(&r),
+		       "one assumed conflict, no predicted one (--fail-on-conflict fails on it)");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* Issue 31, point 3: whole structs of four 4-byte floats through __local memory, copied by
+ * llvm.memcpy as four words a lane. Word k of lane l is at byte 16 l + 4 k: 4 lanes on each
+ * bank, 4 passes (4-way), four times, on the line of the copy. */
+static void test_structs(void)
+{
+	static const unsigned FOUR4[] = { 4, 4, 4, 4, 0 };
+	cb_lint_result r;
+	job c = { "structs.cl", "copies", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&c, &r)) {
+		expect(&r, 11, 9, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[l] = in[l]: 4 words");
+		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4, "p = q[63 - l]: 4 words");
+		const cb_lint_access *a = find(&r, 11, 9, CB_OP_STORE);
+		tap_ok(a && a->elem_bytes == 4 && lanes_are(a, 32, 16, 0),
+		       "the struct store's first word: lane l at byte 16 l");
+		cb_lint_result_free(&r);
+	}
+	job z = { "structs.cl", "clears", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&z, &r)) {
+		expect(&r, 23, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[..] = q[l]: the load side");
+		expect(&r, 23, 20, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[..] = q[l]: the store side");
+		tap_ok(r.coverage.ir == 4 && r.coverage.reported == 4,
+		       "a __local to __local copy is two accesses of the IR's four");
+		cb_lint_result_free(&r);
+	}
+}
+
+/* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
+ * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
+ * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
+ * get one. Typed (LLVM 14) and opaque pointers both. */
+static bool as3_field(const char *f)
+{
+	while (*f == ' ')
+		f++;
+	if (!strncmp(f, "ptr addrspace(3) ", 17))
+		return true;
+	/* typed: "float addrspace(3)* %p", the type before the operand's name */
+	const char *t = strstr(f, "addrspace(3)* ");
+	return t && !memchr(f, '%', (size_t)(t - f)) && !memchr(f, '@', (size_t)(t - f)) &&
+	       !memchr(f, ',', (size_t)(t - f));
+}
+
+static unsigned text_ops(const char *line, char **declared, size_t ndeclared)
+{
+	const char *p;
+	if ((p = strstr(line, " load ")) && (p = strchr(p, ',')))
+		return as3_field(p + 1);
+	if ((p = strstr(line, "store ")) == line + strspn(line, " ") && (p = strchr(p, ',')))
+		return as3_field(p + 1);
+	if ((p = strstr(line, " atomicrmw ")) || (p = strstr(line, " cmpxchg "))) {
+		p = strchr(p + 2, ' ');
+		if (p && strncmp(p, " volatile", 9) == 0)
+			p += 9;
+		if (p && strstr(line, " atomicrmw "))
+			p = strchr(p + 1, ' '); /* the operation */
+		return p && as3_field(p);
+	}
+	if (!(p = strstr(line, " @")) || !strstr(line, "call "))
+		return 0;
+	if (!strncmp(p, " @llvm.mem", 10)) {
+		const char *d = strchr(p + 10, '.');
+		unsigned n = 0;
+		for (int k = 0; d && k < (strncmp(p, " @llvm.memset", 13) ? 2 : 1); k++) {
+			n += !strncmp(d, ".p3", 3);
+			d = strchr(d + 1, '.');
+		}
+		return n;
+	}
+	const char *open = strchr(p, '(');
+	for (size_t k = 0; open && k < ndeclared; k++)
+		if ((size_t)(open - p - 2) == strlen(declared[k]) && !strncmp(p + 2, declared[k], open - p - 2))
+			return strstr(open, "addrspace(3)") != NULL && strncmp(p, " @llvm.", 7);
+	return 0;
+}
+
+static long ir_text_count(const char *file)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "'%s' -x cl -cl-std=CL1.2 -target spir64 -O1 -Xclang "
+		 "-disable-llvm-passes -emit-llvm -S -o - '%s/tests/lint/%s' 2>/dev/null", CB_CLANG,
+		 srcdir, file);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	char line[8192], *declared[256];
+	size_t nd = 0;
+	char **lines = NULL;
+	size_t n = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "declare ", 8) && nd < 256) {
+			const char *at = strchr(line, '@'), *open = at ? strchr(at, '(') : NULL;
+			if (open)
+				declared[nd++] = strndup(at + 1, (size_t)(open - at - 1));
+		}
+		lines = realloc(lines, (n + 1) * sizeof *lines);
+		lines[n++] = strdup(line);
+	}
+	long count = pclose(f) == 0 ? 0 : -1;
+	for (size_t k = 0; k < n; k++) {
+		if (count >= 0)
+			count += text_ops(lines[k], declared, nd);
+		free(lines[k]);
+	}
+	for (size_t k = 0; k < nd; k++)
+		free(declared[k]);
+	free(lines);
+	return count;
+}
+
+/* Every run's coverage on a corpus of the test kernels: the accesses lint reports are the
+ * IR's __local operations, by lint's own count and by the textual IR's, and the statuses add
+ * up (files whose helpers each serve one kernel, so the file's count is its kernels' sum). */
+static void test_coverage(void)
+{
+	static const struct { const char *file; unsigned x, y; } corpus[] = {
+		{ "async.cl", 64, 0 }, { "bitonic_inline.cl", 32, 0 }, { "branches.cl", 32, 32 },
+		{ "clash.cl", 32, 32 }, { "gemm_inline.cl", 8, 8 }, { "halo.cl", 16, 16 },
+		{ "helper.cl", 32, 0 }, { "histogram.cl", 256, 0 }, { "reduce.cl", 256, 0 },
+		{ "scan_inline.cl", 64, 0 }, { "structs.cl", 32, 0 }, { "ternary.cl", 32, 0 },
+		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
+		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
+	};
+	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
+		char path[4096], **names = NULL;
+		size_t n = 0;
+		snprintf(path, sizeof path, "%s/tests/lint/%s", srcdir, corpus[c].file);
+		cb_lint_request req;
+		memset(&req, 0, sizeof req);
+		req.kernel_path = path;
+		cb_error err;
+		bool ok = cb_lint_kernels(&req, &names, &n, &err) == CB_OK && n > 0;
+		size_t ir = 0, reported = 0, statuses = 0, accesses = 0;
+		for (size_t k = 0; ok && k < n; k++) {
+			cb_lint_result r;
+			req.kernel_name = names[k];
+			req.local[0] = corpus[c].x;
+			req.local[1] = corpus[c].y;
+			req.pricer = &h200.pricer;
+			ok = cb_lint_run(&req, &r, &err) == CB_OK;
+			if (!ok)
+				tap_diag("%s %s: %s", corpus[c].file, names[k], err.text);
+			ir += r.coverage.ir;
+			reported += r.coverage.reported + r.coverage.generic;
+			accesses += r.naccesses;
+			for (int s = 0; s < 4; s++)
+				statuses += r.coverage.status[s];
+			cb_lint_result_free(&r);
+		}
+		cb_lint_names_free(names, n);
+		long text = ir_text_count(corpus[c].file);
+		tap_ok(ok && ir > 0 && reported == ir && (long)ir == text && statuses == accesses,
+		       "coverage of %s: %zu __local operations in the IR (textual IR: %ld), %zu "
+		       "reported", corpus[c].file, ir, text, reported);
+	}
 }
 
 /* Issue 21 (Rodinia histogram1024): per-warp sub-histograms updated by an inline helper's
@@ -1430,6 +1656,9 @@ int main(void)
 	test_halo();
 	test_unseen_index();
 	test_ternary();
+	test_branches();
+	test_structs();
+	test_coverage();
 	test_warp_histogram();
 	test_huge_array();
 	test_local_memory();

@@ -145,8 +145,8 @@ static const option table[] = {
 	  "lint: a scalar argument's value, or a __local pointer\n"
 	  "argument's size in bytes", NULL },
 	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
-	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
-	  "or an access is unknown",
+	  "lint: exit 5 when a predicted or assumed access takes more\npasses than its conflict-free "
+	  "minimum, or an access is unknown\n(accept one: a 'clbanks: ignore' comment on its line)",
 	  NULL },
 	{ "measure", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(measure), NULL, 0, NULL,
 	  "lint: time each access's lane tables on --device and report\n"
@@ -156,6 +156,9 @@ static const option table[] = {
 	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)", NULL },
 	{ "allow-unknown", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_unknown), NULL, 0, NULL,
 	  "lint: with --fail-on-conflict, unknown accesses pass", NULL },
+	{ "allow-assumed", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(allow_assumed), NULL, 0, NULL,
+	  "lint: with --fail-on-conflict, conflicts of assumed accesses\n(under branches lint "
+	  "cannot decide) pass", NULL },
 	{ "quiet", 'q', ALL, K_FLAG, 0, 0, 0, NULL, OFF(quiet), NULL, 0, NULL,
 	  "no progress or warnings on stderr", NULL },
 	{ "verbose", 'v', ALL, K_FLAG, 0, 0, 0, NULL, OFF(verbose), NULL, 0, NULL,

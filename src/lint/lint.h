@@ -394,6 +394,9 @@ void cb_lint_names_free(char **names, size_t n);
 
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);
+/* Assumed accesses (under a branch lint cannot decide) that conflict, not accepted with
+ * CB_LINT_SUPPRESS: --fail-on-conflict fails on them unless --allow-assumed. */
+size_t cb_lint_assumed_conflicts(const cb_lint_result *res);
 /* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */
 size_t cb_lint_unknown_count(const cb_lint_result *res);
 

@@ -162,6 +162,15 @@ void cb_lint_names_free(char **names, size_t n)
 	free(names);
 }
 
+size_t cb_lint_assumed_conflicts(const cb_lint_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->naccesses; i++)
+		n += res->accesses[i].status == CB_LINT_ASSUMED && res->accesses[i].conflict &&
+		     !res->accesses[i].suppressed;
+	return n;
+}
+
 size_t cb_lint_unknown_count(const cb_lint_result *res)
 {
 	size_t n = 0;

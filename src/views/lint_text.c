@@ -392,42 +392,40 @@ static void kernel_line(FILE *out, const cb_lint_result *r, size_t nmodels)
 	fputc('\n', out);
 }
 
-/* The reasons counted for the accesses of STATUS: " (undecidable branch 2, ...)". */
-static void reasons(FILE *out, const cb_lint_result *r, cb_lint_status status)
+/* "coverage: IR 5 __local operations, 5 reported: ..." on every run, so that nothing is
+ * skipped silently, then a line of reasons for each status that has any; an operation of the
+ * IR that no access reports is shown as missed. */
+static void coverage_line(FILE *out, const cb_lint_result *r)
 {
+	static const char *const label[4] = { "predicted", "assumed", "unknown", "not executed" };
 	static const cb_lint_why first[4] = { CB_LINT_NWHY, CB_LINT_WHY_BRANCH, CB_LINT_WHY_DATA,
 					      CB_LINT_WHY_SIDE };
 	static const cb_lint_why end[4] = { CB_LINT_NWHY, CB_LINT_WHY_DATA, CB_LINT_WHY_SIDE,
 					    CB_LINT_NWHY };
-	const char *sep = " (";
-	for (unsigned w = first[status]; w < end[status]; w++) {
-		if (!r->coverage.why[w])
-			continue;
-		fprintf(out, "%s%s %zu", sep, cb_lint_why_text((cb_lint_why)w), r->coverage.why[w]);
-		sep = ", ";
-	}
-	if (sep[0] == ',')
-		fputc(')', out);
-}
-
-/* "coverage: N __local operations in the IR, N reported: ..." on every run, so that nothing
- * is skipped silently; an operation of the IR that no access reports is shown as missed. */
-static void coverage_line(FILE *out, const cb_lint_result *r)
-{
-	static const char *const label[4] = { "predicted", "assumed", "unknown", "not executed" };
 	const cb_lint_coverage *c = &r->coverage;
-	fprintf(out, "coverage: %zu __local operation%s in the IR, %zu reported:", c->ir,
+	fprintf(out, "coverage: IR %zu __local operation%s, %zu reported:", c->ir,
 		c->ir == 1 ? "" : "s", c->reported);
-	for (unsigned s = 0; s < 4; s++) {
+	for (unsigned s = 0; s < 4; s++)
 		fprintf(out, "%s %zu %s", s ? "," : "", c->status[s], label[s]);
-		reasons(out, r, (cb_lint_status)s);
-	}
 	if (c->generic)
 		fprintf(out, "; %zu through generic pointers", c->generic);
 	if (c->reported != c->ir)
-		fprintf(out, "; %zu of the IR's NOT SEEN by lint (a lint bug: please report it)",
+		fprintf(out, "; %zu of the IR's NOT SEEN (a lint bug: please report it)",
 			c->reported < c->ir ? c->ir - c->reported : c->reported - c->ir);
 	fputc('\n', out);
+	for (unsigned s = 1; s < 4; s++) {
+		const char *sep = ":";
+		for (unsigned w = first[s]; w < end[s]; w++) {
+			if (!c->why[w])
+				continue;
+			if (sep[0] == ':')
+				fprintf(out, "  %s", label[s]);
+			fprintf(out, "%s %s %zu", sep, cb_lint_why_text((cb_lint_why)w), c->why[w]);
+			sep = ",";
+		}
+		if (sep[0] == ',')
+			fputc('\n', out);
+	}
 }
 
 void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)

@@ -31,3 +31,23 @@ __kernel void sides(__global float *out, int flag)
 		v = tile[x][y] - 1.0f;
 	out[y * T + x] = v;
 }
+
+// Two undecidable branches, one inside the other's else side: the runs take the outer then
+// side and the inner else side; the inner then side is taken by neither and says so.
+__kernel void nested(__global float *out, int flag)
+{
+	__local float tile[T][T];
+	int x = get_local_id(0), y = get_local_id(1);
+	tile[y][x] = (float)x;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	float v;
+	if (flag > 0) {
+		v = tile[y][x];
+	} else {
+		if (flag < -5)
+			v = tile[x][y];
+		else
+			v = tile[y][T - 1 - x];
+	}
+	out[y * T + x] = v;
+}
