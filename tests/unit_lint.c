@@ -1269,6 +1269,25 @@ static void test_structs(void)
 	}
 }
 
+/* Issue 31, point 5: a bin found by a binary search over edges read from memory. Which side
+ * of each step runs is data, so lo (written only on the side not simulated) is unknown after
+ * the search: the atomic is unknown anywhere in hist (bytes 0..396), never a 32-way atomic
+ * at a guessed bin 0. */
+static void test_data_bins(void)
+{
+	cb_lint_result r;
+	job b = { "bins.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&b, &r))
+		return;
+	expect(&r, 24, 2, CB_OP_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[lo])");
+	const cb_lint_access *a = find(&r, 24, 2, CB_OP_ATOMIC);
+	tap_ok(a && !a->priced && a->range_lo == 0 && a->range_hi == 396 && !a->range_known &&
+	       strstr(a->note, "bytes 0..396 of hist"),
+	       "the searched bin: unknown within bytes 0..396 (bin 99 reachable)");
+	expect(&r, 13, 11, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, NULL, "the clear before the search");
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1364,6 +1383,7 @@ static void test_coverage(void)
 		{ "scan_inline.cl", 64, 0 }, { "structs.cl", 32, 0 }, { "ternary.cl", 32, 0 },
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
+		{ "bins.cl", 64, 0 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1658,6 +1678,7 @@ int main(void)
 	test_ternary();
 	test_branches();
 	test_structs();
+	test_data_bins();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

@@ -39,6 +39,23 @@ static bool assumed(const cb_frame *fr)
 	return fr->assumed_base || fr->nassume;
 }
 
+/* On a guessed side: what is written to private memory depends on the side taken. */
+static bool in_guess(const cb_frame *fr)
+{
+	bool g = fr->guess_base;
+	for (uint32_t k = 0; k < fr->nassume; k++)
+		g |= fr->assume_guess[k];
+	return g;
+}
+
+static bool any_guess(const cb_interp *in)
+{
+	for (uint32_t d = 0; d < in->depth; d++)
+		if (in_guess(&in->frames[d]))
+			return true;
+	return false;
+}
+
 static uint32_t assumed_line(const cb_frame *fr)
 {
 	return fr->nassume ? fr->assume_line[fr->nassume - 1] : fr->base_line;
@@ -67,8 +84,9 @@ static bool in_loop(const cb_fn *f, uint32_t block, int32_t loop)
 	return false;
 }
 
-/* Phis read their values for the edge taken, all before any is written. */
-static void phis(cb_frame *fr, const cb_block *b, uint32_t from)
+/* Phis read their values for the edge taken, all before any is written; at the meeting of a
+ * guessed branch's sides (GUESS) they depend on the side taken. */
+static void phis(cb_frame *fr, const cb_block *b, uint32_t from, bool guess)
 {
 	const cb_fn *f = fr->fn;
 	cb_val tmp[64];
@@ -84,19 +102,24 @@ static void phis(cb_frame *fr, const cb_block *b, uint32_t from)
 			}
 		if (assumed(fr))
 			tmp[k].flags |= CB_VF_TAINT;
+		if (guess)
+			tmp[k].flags |= CB_VF_GUESS;
 	}
 	for (uint32_t k = 0; k < n; k++)
 		if (f->ins[b->first + k].dst != CB_NONE)
 			fr->v[f->ins[b->first + k].dst] = tmp[k];
 }
 
-static uint32_t enter_block(cb_frame *fr, uint32_t to)
+static uint32_t enter_block(cb_interp *in, cb_frame *fr, uint32_t to)
 {
 	const cb_fn *f = fr->fn;
 	const cb_block *b = &f->blocks[to];
 	uint32_t from = fr->block;
+	bool joins = false; /* TO ends a guessed region */
+	for (uint32_t k = 0; k < fr->nassume; k++)
+		joins |= fr->assume[k] == (int32_t)to && fr->assume_guess[k];
 	if (b->nphi)
-		phis(fr, b, from);
+		phis(fr, b, from, joins);
 	int32_t l = b->loop;
 	if (b->header && l >= 0 && f->loops[l].header == to) {
 		if (from != CB_NONE && in_loop(f, from, l))
@@ -109,28 +132,75 @@ static uint32_t enter_block(cb_frame *fr, uint32_t to)
 			memmove(&fr->assume[k], &fr->assume[k + 1], (fr->nassume - k - 1) * sizeof *fr->assume);
 			memmove(&fr->assume_line[k], &fr->assume_line[k + 1],
 				(fr->nassume - k - 1) * sizeof *fr->assume_line);
+			memmove(&fr->assume_guess[k], &fr->assume_guess[k + 1],
+				(fr->nassume - k - 1) * sizeof *fr->assume_guess);
 			fr->nassume--;
 		} else {
 			k++;
 		}
 	}
+	if (joins)
+		cb_pmem_guess_settle(in, any_guess(in));
 	fr->block = to;
 	return b->first + b->nphi;
 }
 
 /* The branch in the current block could not be decided (or was decided by assumed values):
  * what follows, up to its immediate post-dominator, is assumed. */
-static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log)
+/* The private variables the side of the current block's branch that was not taken (up to
+ * END) writes: what they hold after the sides meet depends on the side, even though the
+ * side taken did not write them (a binary search's lo when it always goes left). Pointers
+ * computed on that side are read as the slot holds them now (from an earlier pass, if any). */
+static void untaken_writes(cb_interp *in, const cb_frame *fr, uint32_t taken, int32_t end)
 {
+	const cb_fn *f = fr->fn;
+	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
+	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
+	for (uint32_t k = f->succ_first[fr->block]; k < f->succ_first[fr->block + 1]; k++) {
+		uint32_t s = f->succ[k];
+		if (s != taken && (int32_t)s != end && !seen[s]) {
+			seen[s] = 1;
+			work[sp++] = s;
+		}
+	}
+	while (sp) {
+		uint32_t b = work[--sp];
+		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++) {
+			const cb_ins *x = &f->ins[i];
+			if (x->op == CB_I_STORE && x->site < 0)
+				cb_pmem_guess_write(in, fr->v[x->b]);
+		}
+		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
+			uint32_t s = f->succ[k];
+			if ((int32_t)s != end && !seen[s] && s != fr->block) {
+				seen[s] = 1;
+				work[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+}
+
+static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log,
+		   bool guess)
+{
+	if (guess)
+		untaken_writes(in, fr, taken, fr->fn->blocks[fr->block].ipdom);
 	int32_t end = fr->fn->blocks[fr->block].ipdom;
 	bool open = false;
 	for (uint32_t k = 0; k < fr->nassume; k++)
-		open |= fr->assume[k] == end;
+		if (fr->assume[k] == end) {
+			open = true;
+			fr->assume_guess[k] |= guess;
+		}
 	if (!open && fr->nassume < CB_MAX_ASSUME) {
 		fr->assume[fr->nassume] = end;
+		fr->assume_guess[fr->nassume] = guess;
 		fr->assume_line[fr->nassume++] = line;
 	} else if (!open) {
 		fr->assumed_base = true; /* too deep: assumed to the end of the function */
+		fr->guess_base |= guess;
 	}
 	if (!log)
 		return;
@@ -327,7 +397,7 @@ static uint32_t value_diamond(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (assumed(fr))
 			tmp[k].flags |= CB_VF_TAINT;
 	}
-	uint32_t pc = enter_block(fr, j); /* leaves assumed regions that end at J */
+	uint32_t pc = enter_block(in, fr, j); /* leaves assumed regions that end at J */
 	for (uint32_t k = 0; k < n; k++)
 		if (f->ins[b->first + k].dst != CB_NONE)
 			fr->v[f->ins[b->first + k].dst] = tmp[k];
@@ -346,12 +416,14 @@ static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	if (cb_val_known(&c)) {
 		taken = c.lo != 0;
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false);
+			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false,
+			       c.flags & CB_VF_GUESS);
 	} else {
+		bool loop_test = l >= 0 && in_loop(fr->fn, i->x, l) != in_loop(fr->fn, i->n, l);
 		taken = guess(in, fr, i);
-		assume(in, fr, taken ? i->x : i->n, i->imm, true);
+		assume(in, fr, taken ? i->x : i->n, i->imm, true, !loop_test);
 	}
-	return enter_block(fr, taken ? i->x : i->n);
+	return enter_block(in, fr, taken ? i->x : i->n);
 }
 
 static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
@@ -368,15 +440,15 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			}
 		}
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, target, i->imm | CB_DECIDED, false);
+			assume(in, fr, target, i->imm | CB_DECIDED, false, c.flags & CB_VF_GUESS);
 	} else {
 		/* flipped: the first case instead of the default */
 		if (in->flip && i->n)
 			target = f->extra[i->b + 1];
 		in->two_sided |= i->n > 0;
-		assume(in, fr, target, i->imm, true);
+		assume(in, fr, target, i->imm, true, true);
 	}
-	return enter_block(fr, target);
+	return enter_block(in, fr, target);
 }
 
 /* The iteration key: per frame, outermost first, the call site (below the kernel) and the
@@ -410,8 +482,26 @@ static bool local_access(const cb_interp *in, const cb_ins *i, const cb_val *ptr
 	       ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
 }
 
-static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr)
+/* An address that depends on which side of an undecidable branch ran is not the guessed
+ * side's: anywhere in its object (the whole object, or any offset for an unsized one). */
+static cb_val unguess(const cb_interp *in, int32_t site, const cb_val *ptr)
 {
+	cb_val p = *ptr;
+	int32_t k = p.obj - CB_OBJ_FIRST;
+	if (!(p.flags & CB_VF_GUESS) || p.kind != CB_V_PTR || k < 0 ||
+	    k >= (int32_t)in->prog->nobjects)
+		return p;
+	uint64_t size = in->prog->objects[k].bytes, elem = in->prog->sites[site].elem_bytes;
+	p.lo = 0;
+	p.hi = size >= elem && size - elem <= INT32_MAX ? (int64_t)(size - elem) : INT32_MAX;
+	p.row = p.col = CB_IDX_LOST;
+	return p;
+}
+
+static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *raw)
+{
+	cb_val p = unguess(in, site, raw);
+	const cb_val *ptr = &p;
 	uint32_t key[CB_MAX_KEY];
 	unsigned n = make_key(in, key);
 	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
@@ -420,9 +510,11 @@ static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val
 }
 
 /* An access of the K-th element a work-item copies in an async copy: the key gets K. */
-static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr,
+static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *raw,
 		       uint32_t k)
 {
+	cb_val p = unguess(in, site, raw);
+	const cb_val *ptr = &p;
 	uint32_t key[CB_MAX_KEY + 1];
 	unsigned n = make_key(in, key);
 	key[n++] = k;
@@ -552,6 +644,8 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			if (assumed(fr))
 				x.flags |= CB_VF_TAINT;
 			cb_pmem_store(in, v[i->b], x, i->imm);
+			if (in_guess(fr))
+				cb_pmem_guess_write(in, v[i->b]);
 		}
 		return;
 	case CB_I_ATOMIC:
@@ -614,6 +708,7 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 	for (uint32_t k = 0; k < i->n && k < callee->nargs; k++)
 		nf->v[k] = fr->v[fr->fn->extra[i->x + 2 * k]];
 	nf->assumed_base = assumed(fr);
+	nf->guess_base = in_guess(fr);
 	nf->base_line = assumed_line(fr);
 	nf->call_ins = pc;
 	cb_val r = cb_val_opaque();
@@ -637,7 +732,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 {
 	cb_frame *fr = &in->frames[depth];
 	const cb_fn *f = fr->fn;
-	uint32_t pc = enter_block(fr, 0);
+	uint32_t pc = enter_block(in, fr, 0);
 	for (;;) {
 		if (pc >= f->blocks[fr->block].end || ++in->item_steps > CB_ITEM_STEPS ||
 		    in->rec->overflow) {
@@ -672,7 +767,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 			break;
 		}
 		case CB_I_BR:
-			pc = enter_block(fr, i->x);
+			pc = enter_block(in, fr, i->x);
 			continue;
 		case CB_I_CONDBR:
 			pc = branch(in, fr, i);

@@ -28,8 +28,11 @@ typedef struct {
 	uint32_t call_ins;        /* the call instruction in the caller */
 	int32_t assume[CB_MAX_ASSUME]; /* end blocks (immediate post-dominators) of assumed regions */
 	uint32_t assume_line[CB_MAX_ASSUME];
+	bool assume_guess[CB_MAX_ASSUME]; /* the region is a side of a branch that is no loop
+					   * test (which side ran is a guess) */
 	uint32_t nassume;
 	bool assumed_base;        /* called under an assumption, or too many nested */
+	bool guess_base;          /* ... under a guessed side */
 	uint32_t base_line;
 } cb_frame;
 
