@@ -1288,6 +1288,33 @@ static void test_data_bins(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 31, point 4: the kernel needs a driver's predefined macros; __OPENCL_VERSION__ follows
+ * --cl-std (rows before 2.0, columns from 2.0 on), and -D overrides it. */
+static void test_predefined(void)
+{
+	cb_lint_result r;
+	job p = { "predef.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&p, &r)) {
+		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "OpenCL 1.2: rows");
+		tap_ok(strstr(r.predefined, "__OPENCL_VERSION__=120") &&
+		       strstr(r.predefined, "__ENDIAN_LITTLE__"), "predefined, as --verbose says: %s",
+		       r.predefined);
+		cb_lint_result_free(&r);
+	}
+	build_std = "CL2.0";
+	if (lint(&p, &r)) {
+		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL, "--cl-std CL2.0: columns");
+		cb_lint_result_free(&r);
+	}
+	build_std = NULL;
+	job d = { "predef.cl", NULL, 32, 32, { "__OPENCL_VERSION__=300" }, { NULL }, NULL, 0 };
+	if (lint(&d, &r)) {
+		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL, "-D __OPENCL_VERSION__=300");
+		tap_ok(strstr(r.predefined, "as your -D") != NULL, "-D's own value is said");
+		cb_lint_result_free(&r);
+	}
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1341,8 +1368,8 @@ static long ir_text_count(const char *file)
 {
 	char cmd[8192];
 	snprintf(cmd, sizeof cmd, "'%s' -x cl -cl-std=CL1.2 -target spir64 -O1 -Xclang "
-		 "-disable-llvm-passes -emit-llvm -S -o - '%s/tests/lint/%s' 2>/dev/null", CB_CLANG,
-		 srcdir, file);
+		 "-disable-llvm-passes -D__OPENCL_VERSION__=120 -emit-llvm -S -o - "
+		 "'%s/tests/lint/%s' 2>/dev/null", CB_CLANG, srcdir, file);
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -1383,7 +1410,7 @@ static void test_coverage(void)
 		{ "scan_inline.cl", 64, 0 }, { "structs.cl", 32, 0 }, { "ternary.cl", 32, 0 },
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
-		{ "bins.cl", 64, 0 },
+		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1679,6 +1706,7 @@ int main(void)
 	test_branches();
 	test_structs();
 	test_data_bins();
+	test_predefined();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

@@ -620,6 +620,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	suppressions(res);
 	res->steps = in->steps;
+	cb_lint_predefined(req, res->predefined, sizeof res->predefined);
 	local_use(req, res);
 }
 

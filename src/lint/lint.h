@@ -366,6 +366,8 @@ typedef struct {
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
 	cb_lint_coverage coverage;
+	char predefined[320];     /* the macros the kernel was compiled with, as a driver would
+				   * define them (cb_lint_predefined) */
 	/* Measured (cb_lint_apply_measured): on which device, and the kernel's measured time over
 	 * its accesses' conflict-free time (and the model's passes over minimum) for the
 	 * accesses measured. */
@@ -423,6 +425,15 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n);
  * array "float s[32*(32+1)], s[r * (32+1) + c]" or "s[r * 32 + (c ^ (r & 31))]". */
 void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
 		      char *buf, size_t n);
+
+/* The OpenCL version a device of the request's OpenCL C version (--cl-std, or a -cl-std= in
+ * the build options, the last one winning) reports: 110, 120 (the default), 200 or 300. Lint
+ * defines __OPENCL_VERSION__ to it, as drivers do, unless -D or the options define it. */
+unsigned cb_lint_opencl_version(const cb_lint_request *req);
+/* Whether the request defines NAME itself (-D NAME or NAME=..., or in the build options). */
+bool cb_lint_defines(const cb_lint_request *req, const char *name);
+/* Which predefined macros the kernel sees and from where, for --verbose. */
+void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n);
 
 /* True when lint was built (configure found LLVM and clang). */
 bool cb_lint_available(void);

@@ -203,3 +203,39 @@ void cb_lint_result_free(cb_lint_result *res)
 	free(res->build_log);
 	memset(res, 0, sizeof *res);
 }
+
+unsigned cb_lint_opencl_version(const cb_lint_request *req)
+{
+	const char *std = req->cl_std ? req->cl_std : "CL1.2";
+	for (const char *o = req->build_options; o && (o = strstr(o, "-cl-std=CL")); o += 10)
+		std = o + 8;
+	unsigned major = 1, minor = 2;
+	if (std[2] >= '1' && std[2] <= '9' && std[3] == '.' && std[4] >= '0' && std[4] <= '9') {
+		major = (unsigned)(std[2] - '0');
+		minor = (unsigned)(std[4] - '0');
+	}
+	return major * 100 + minor * 10;
+}
+
+bool cb_lint_defines(const cb_lint_request *req, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < req->ndefines; i++)
+		if (req->defines[i] && !strncmp(req->defines[i], name, n) &&
+		    (!req->defines[i][n] || req->defines[i][n] == '='))
+			return true;
+	return req->build_options && strstr(req->build_options, name);
+}
+
+void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n)
+{
+	unsigned v = cb_lint_opencl_version(req);
+	bool own = cb_lint_defines(req, "__OPENCL_VERSION__");
+	char mine[64];
+	snprintf(mine, sizeof mine, "__OPENCL_VERSION__=%u (a device of that version)", v);
+	snprintf(buf, n, "%s; by clang for OpenCL C %u.%u: __OPENCL_C_VERSION__=%u, "
+		 "CL_VERSION_1_0 .. CL_VERSION_3_0, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, __SPIR__, "
+		 "cl_khr_fp64, cl_khr_fp16, the cl_khr_*_atomics",
+		 own ? "__OPENCL_VERSION__ as your -D or build options define it" : mine,
+		 v / 100, v / 10 % 10, v);
+}

@@ -433,6 +433,8 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
 	kernel_line(out, r, 1);
 	models_line(out, r);
+	if (verbose && r->predefined[0])
+		note(out, " predefined:", r->predefined);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
 		counts[a->status]++;
