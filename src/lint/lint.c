@@ -327,10 +327,22 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 			 "the pointer does not come from a known __local object (read from memory, "
 			 "or made from an integer)");
 		break;
-	case CB_WHY_BOUNDS:
-		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
-			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
+	case CB_WHY_BOUNDS: {
+		/* name the bytes outside the object, not only the range the lanes touched */
+		int64_t hi = s->why_hi + site->elem_bytes - 1, lo = s->why_lo;
+		uint64_t size = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].bytes : 0;
+		if (size && lo >= 0 && hi >= (int64_t)size)
+			snprintf(a->note, sizeof a->note, "bytes %" PRIu64 "..%" PRId64 " lie past the "
+				 "end of %s (%" PRIu64 " bytes; the lanes touch bytes %" PRId64 "..%"
+				 PRId64 ")", size, hi, obj, size, lo, hi);
+		else if (size && lo < 0)
+			snprintf(a->note, sizeof a->note, "bytes %" PRId64 "..-1 lie before the start "
+				 "of %s (the lanes touch bytes %" PRId64 "..%" PRId64 ")", lo, obj, lo, hi);
+		else
+			snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64
+				 "..%" PRId64 " touched)", obj, lo, hi);
 		break;
+	}
 	case CB_WHY_UNSEEN:
 		unseen_names(p, s->unseen_calls, names, sizeof names);
 		if (s->any)

@@ -333,9 +333,10 @@ typedef struct {
 	bool conflict;        /* some priced sub-group access takes more than its minimum */
 	size_t niter;
 	cb_lint_iter *iter;   /* per loop iteration, in the order the work-group reached them */
-	unsigned first_subgroup;  /* the first sub-group that reached it, whose lanes follow */
+	unsigned first_subgroup;  /* the sub-group whose lanes follow: of the first priced
+				   * sub-group access with the most passes (else the first) */
 	unsigned nlanes;
-	cb_lint_lane *lanes;  /* its first iteration */
+	cb_lint_lane *lanes;  /* that sub-group access's */
 	bool range_known;     /* every offset known (else lo/hi are bounds) */
 	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
 	unsigned subgroups;   /* sub-groups that reached it */

@@ -318,9 +318,16 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			word(&w, t);
 		}
 		fputc('\n', out);
-		if (f->unjudged)
-			fprintf(out, "  (%u access%s of it not judged: offsets not known)\n", f->unjudged,
-				f->unjudged == 1 ? "" : "es");
+		if (f->unjudged) {
+			unsigned unknown = 0;
+			for (size_t i = 0; i < r->naccesses; i++)
+				unknown += r->accesses[i].object == (int)k &&
+					   r->accesses[i].status == CB_LINT_UNKNOWN;
+			fprintf(out, "  (%u access%s of it not judged: %u with unknown offsets, %u not "
+				"indexing it by whole elements)\n", f->unjudged,
+				f->unjudged == 1 ? "" : "es", unknown,
+				f->unjudged > unknown ? f->unjudged - unknown : 0);
+		}
 	}
 }
 
