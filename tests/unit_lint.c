@@ -1319,6 +1319,21 @@ static void test_predefined(void)
 	}
 }
 
+/* Issue 31, point 8: line[l + 33] for 32 lanes touches bytes 132..259 of a 256-byte array;
+ * the note names the overflowing bytes 256..259. */
+static void test_overflow(void)
+{
+	cb_lint_result r;
+	job o = { "overflow.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&o, &r))
+		return;
+	const cb_lint_access *a = find(&r, 11, 15, CB_OP_STORE);
+	tap_ok(a && a->status == CB_LINT_UNKNOWN && a->reason == CB_LINT_WHY_BOUNDS &&
+	       strstr(a->note, "bytes 256..259 lie past the end of line (256 bytes"),
+	       "past the end: the overflowing bytes named (%s)", a ? a->note : "");
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1711,6 +1726,7 @@ int main(void)
 	test_structs();
 	test_data_bins();
 	test_predefined();
+	test_overflow();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();
