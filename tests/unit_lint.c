@@ -1334,6 +1334,39 @@ static void test_overflow(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 31, point 10: fields of a by-value struct argument with --arg p.stride=V and
+ * --arg p.dims[1]=V (offsets from the debug information); a field that does not exist is an
+ * error naming the fields. */
+static void test_struct_args(void)
+{
+	cb_lint_result r;
+	job pad = { "params.cl", NULL, 32, 32, { NULL }, { "p.stride=33", "p.dims[1]=64" }, NULL, 0 };
+	if (lint(&pad, &r)) {
+		expect(&r, 15, 24, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "p.stride=33: the row store");
+		expect(&r, 18, 23, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "p.stride=33, p.dims[1]=64: the column read, decided");
+		cb_lint_result_free(&r);
+	}
+	job flat = { "params.cl", NULL, 32, 32, { NULL }, { "p.stride=32" }, NULL, 0 };
+	if (lint(&flat, &r)) {
+		expect(&r, 18, 23, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "p.stride=32, dims not given: 32-way, assumed");
+		cb_lint_result_free(&r);
+	}
+	job none = { "params.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&none, &r)) {
+		expect(&r, 15, 24, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "no stride: unknown");
+		cb_lint_result_free(&r);
+	}
+	job bad = { "params.cl", NULL, 32, 32, { NULL }, { "p.strid=33" }, NULL, 0 };
+	cb_error err;
+	cross_check cc;
+	cb_rc rc = run(&bad, &r, &err, &cc);
+	tap_ok(rc == CB_ERR_USAGE && strstr(err.text, "its fields: dims[4], stride, scale"),
+	       "--arg p.strid=33: an error naming the fields (%s)", err.text);
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1429,7 +1462,7 @@ static void test_coverage(void)
 		{ "scan_inline.cl", 64, 0 }, { "structs.cl", 32, 0 }, { "ternary.cl", 32, 0 },
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
-		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 },
+		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1727,6 +1760,7 @@ int main(void)
 	test_data_bins();
 	test_predefined();
 	test_overflow();
+	test_struct_args();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

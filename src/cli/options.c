@@ -142,8 +142,9 @@ static const option table[] = {
 	{ "define", 'D', LINT, K_LIST, 0, 0, 0, NULL, OFF(defines), NULL, 0, "NAME[=V]",
 	  "lint: a preprocessor definition, as -D of clBuildProgram", NULL },
 	{ "arg", 0, LINT, K_LIST, 0, 0, 0, NULL, OFF(kernel_args), NULL, 0, "NAME=VALUE",
-	  "lint: a scalar argument's value, or a __local pointer\n"
-	  "argument's size in bytes", NULL },
+	  "lint: a scalar argument's value, a __local pointer\n"
+	  "argument's size in bytes, or a by-value struct's field\n(NAME.FIELD=V, NAME.FIELD[K]=V)",
+	  NULL },
 	{ "fail-on-conflict", 0, LINT, K_FLAG, 0, 0, 0, NULL, OFF(fail_on_conflict), NULL, 0, NULL,
 	  "lint: exit 5 when a predicted or assumed access takes more\npasses than its conflict-free "
 	  "minimum, or an access is unknown\n(accept one: a 'clbanks: ignore' comment on its line)",

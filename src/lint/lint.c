@@ -109,8 +109,73 @@ static bool parse_number(const char *s)
 	return *s && !*end && !errno;
 }
 
+/* "FIELD" or "FIELD[K]" (LEN characters at S) of a by-value struct argument A: its field. */
+static const cb_field *find_field(const cb_karg *a, const char *s, size_t len, long long *k)
+{
+	const char *br = memchr(s, '[', len);
+	size_t n = br ? (size_t)(br - s) : len;
+	*k = 0;
+	if (br) {
+		char idx[24];
+		size_t il = len - n - 1;
+		if (!il || s[len - 1] != ']' || il - 1 >= sizeof idx)
+			return NULL;
+		memcpy(idx, br + 1, il - 1);
+		idx[il - 1] = '\0';
+		if (!parse_int(idx, k) || *k < 0)
+			return NULL;
+	}
+	for (uint32_t f = 0; f < a->nfields; f++)
+		if (strlen(a->fields[f].name) == n && !strncmp(a->fields[f].name, s, n) &&
+		    (uint64_t)*k < a->fields[f].count && (br || a->fields[f].count == 1))
+			return &a->fields[f];
+	return NULL;
+}
+
+/* --arg P.FIELD=V (or P.FIELD[K]=V): a field of by-value struct argument P, stored into each
+ * work-item's copy of it. */
+static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char *eq,
+		       cb_error *err)
+{
+	long long k, v;
+	const cb_field *f = find_field(a, dot + 1, (size_t)(eq - dot - 1), &k);
+	if (!f) {
+		char names[200] = "";
+		for (uint32_t i = 0; i < a->nfields; i++) {
+			size_t used = strlen(names);
+			snprintf(names + used, sizeof names - used, a->fields[i].count > 1 ? "%s%s[%u]"
+				 : "%s%s", i ? ", " : "", a->fields[i].name, a->fields[i].count);
+		}
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s has no such field (%s%s)",
+				    (int)(eq - spec), spec, a->name, a->nfields ? "its fields: " :
+				    "no field lint can see: no debug information, or not a struct",
+				    names);
+	}
+	if (!f->integer || !parse_int(eq + 1, &v))
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s", (int)(eq - spec), spec,
+				    f->integer ? "the value is not an integer"
+					       : "only integer fields take a value");
+	if (f->bytes < 8 && (v < -((long long)1 << (8 * f->bytes - 1)) ||
+			     v >= (long long)1 << (8 * f->bytes)))
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %lld does not fit in %u bytes",
+				    (int)(eq - spec), spec, v, f->bytes);
+	a->values = cb_xrealloc(a->values, (a->nvalues + 1) * sizeof *a->values);
+	cb_field_value x = { f->offset + (uint32_t)k * f->bytes, f->bytes, v };
+	a->values[a->nvalues++] = x;
+	return CB_OK;
+}
+
 static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 {
+	const char *eq0 = strchr(spec, '='), *dot = strchr(spec, '.');
+	if (eq0 && dot && dot < eq0) {
+		for (uint32_t k = 0; k < p->nargs; k++)
+			if (p->args[k].kind == CB_ARG_PRIVATE && strlen(p->args[k].name) ==
+			    (size_t)(dot - spec) && !strncmp(p->args[k].name, spec, (size_t)(dot - spec)))
+				return set_field(&p->args[k], spec, dot, eq0, err);
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: the kernel has no by-value struct "
+				    "argument named %.*s", (int)(eq0 - spec), spec, (int)(dot - spec), spec);
+	}
 	const char *eq = strchr(spec, '=');
 	size_t len = eq ? (size_t)(eq - spec) : 0;
 	long long v;

@@ -79,6 +79,7 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 		} else if (cb_addrspace(t) == 0) {
 			a->kind = CB_ARG_PRIVATE;
 			a->bytes = byval_bytes(d, kernel, i);
+			cb_debug_arg_fields(d, kernel, i, a);
 		} else {
 			a->kind = CB_ARG_GLOBAL;
 		}

@@ -804,8 +804,15 @@ cb_rc cb_interp_item(cb_interp *in, unsigned linear, cb_error *err)
 	cb_frame *fr = push_frame(in, &p->fns[0]);
 	for (uint32_t k = 0; k < p->nargs && k < p->fns[0].nargs; k++) {
 		fr->v[k] = in->argv[k];
-		if (p->args[k].kind == CB_ARG_PRIVATE)
-			fr->v[k] = cb_val_ptr(cb_pmem_new(in, p->args[k].bytes), 0);
+		if (p->args[k].kind != CB_ARG_PRIVATE)
+			continue;
+		fr->v[k] = cb_val_ptr(cb_pmem_new(in, p->args[k].bytes), 0);
+		for (uint32_t f = 0; f < p->args[k].nvalues; f++) {
+			const cb_field_value *x = &p->args[k].values[f];
+			cb_val at = fr->v[k];
+			at.lo = at.hi = x->offset;
+			cb_pmem_store(in, at, cb_val_int(x->value), x->bytes);
+		}
 	}
 	cb_val r;
 	cb_rc rc = run_frame(in, 0, &r, err);

@@ -124,12 +124,30 @@ typedef enum {
 	CB_ARG_OTHER        /* floats, vectors, images: opaque */
 } cb_arg_kind;
 
+/* A field of a by-value struct argument, from the debug information: NAME at byte OFFSET,
+ * COUNT elements of BYTES (COUNT 1: not an array). */
+typedef struct {
+	char *name;
+	uint32_t offset, bytes, count;
+	bool integer;
+} cb_field;
+
+/* A field's value given with --arg NAME.FIELD=V: stored into the argument's private copy. */
+typedef struct {
+	uint32_t offset, bytes;
+	int64_t value;
+} cb_field_value;
+
 typedef struct {
 	char *name;
 	cb_arg_kind kind;
 	unsigned width;     /* integer bits */
 	uint64_t bytes;     /* private aggregate size */
 	int32_t object;     /* local object of a CB_ARG_LOCAL */
+	cb_field *fields;   /* a CB_ARG_PRIVATE struct's fields (none without debug info) */
+	uint32_t nfields;
+	cb_field_value *values;
+	uint32_t nvalues;
 } cb_karg;
 
 typedef struct {
