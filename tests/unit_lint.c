@@ -1367,6 +1367,23 @@ static void test_struct_args(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 31, point 7: s[ly * 36 + lx] read as s[lx * 36 + ly] (lanes 36 words apart: 8 banks,
+ * 4 passes). The fix is sought in the code's rows of 36: padding to 37 (+36 words) or the
+ * swizzle c ^ ((r >> 3) & 3) within rows of 36, each 1 pass; not a view in rows of 4. */
+static void test_code_rows(void)
+{
+	cb_lint_result r;
+	job w = { "rows36.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&w, &r))
+		return;
+	expect(&r, 13, 22, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, NULL, "s[lx * 36 + ly]: 4-way");
+	expect_fix(&r, 13, 22, 1, 1, 144, 2, 3, 1, "rows of 36: pad 1 or swizzle");
+	const cb_lint_access *a = find(&r, 13, 22, CB_OP_LOAD);
+	const cb_lint_fix *f = a && a->object >= 0 ? &r.objects[a->object].fix : NULL;
+	tap_ok(f && f->width == 36 && f->rows == 36, "the fix's rows are the code's: 36 x 36");
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1463,6 +1480,7 @@ static void test_coverage(void)
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
 		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
+		{ "rows36.cl", 32, 32 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1761,6 +1779,7 @@ int main(void)
 	test_predefined();
 	test_overflow();
 	test_struct_args();
+	test_code_rows();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

@@ -264,7 +264,8 @@ typedef struct {
 /* One fix of a __local array, judged on every access into it (each sub-group access of the
  * simulated work-group counted as often as it runs): the padding or XOR swizzle with the
  * fewest passes in all, then the least memory. A 1-D array indexed as rows (s[r * W + c]) is
- * judged as ROWS x WIDTH for each power-of-two W that divides it. */
+ * judged as ROWS x W for the widths W its indices use (cb_lint_object.widths) that divide it,
+ * else for each power-of-two W that divides it. */
 typedef struct {
 	bool swizzle;
 	unsigned pad;          /* elements added to each row */
@@ -301,6 +302,8 @@ typedef struct cb_lint_object {
 	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
+	unsigned widths[4];   /* a 1-D array: the row widths its indices use (s[r * W + c]) */
+	unsigned nwidths;
 	cb_lint_fix fix;      /* the result's objects: the array's fix */
 } cb_lint_object;
 

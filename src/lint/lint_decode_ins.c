@@ -115,6 +115,21 @@ static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
 	}
 }
 
+/* A 1-D __local array indexed as rows (s[r * W + c]): W is a row width its fix is sought in. */
+static void row_width(cb_dctx *d, LLVMValueRef gep, LLVMValueRef idx)
+{
+	unsigned w = cb_index_width(idx);
+	int32_t obj = w ? cb_dstatic_object(d, LLVMGetOperand(gep, 0)) : -1;
+	if (obj < 0)
+		return;
+	cb_lint_object *o = &d->prog->objects[obj];
+	for (unsigned k = 0; k < o->nwidths; k++)
+		if (o->widths[k] == w)
+			return;
+	if (o->nwidths < sizeof o->widths / sizeof o->widths[0])
+		o->widths[o->nwidths++] = w;
+}
+
 static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
 	cb_gep_steps s;
@@ -124,6 +139,8 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	o->op = CB_I_GEP;
 	o->a = cb_dref(d, LLVMGetOperand(i, 0));
 	o->sub = s.shape;
+	if (s.shape == CB_GEP_ROW && s.n >= 2 && s.idx[1])
+		row_width(d, i, s.idx[1]);
 	o->rows = s.rows;
 	o->cols = s.cols;
 	o->imm = s.ebytes;

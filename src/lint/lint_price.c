@@ -397,7 +397,14 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 	fix->total_before = sc.total_passes;
 	if (o->rank == 2)
 		search_shape(&x, o->dims[0], o->dims[1], fix);
-	for (unsigned w = 2; o->rank == 1 && w <= o->dims[0] / 2; w *= 2)
+	/* a 1-D array: by the rows its code uses (s[r * 36 + c]), else by power-of-two rows */
+	bool by_code = false;
+	for (unsigned w = 0; o->rank == 1 && w < o->nwidths; w++)
+		if (o->widths[w] <= o->dims[0] / 2 && o->dims[0] % o->widths[w] == 0) {
+			search_shape(&x, o->dims[0] / o->widths[w], o->widths[w], fix);
+			by_code = true;
+		}
+	for (unsigned w = 2; o->rank == 1 && !by_code && w <= o->dims[0] / 2; w *= 2)
 		if (o->dims[0] % w == 0)
 			search_shape(&x, o->dims[0] / w, w, fix);
 	if (fix->found && fix->best.total_passes >= fix->total_before)
