@@ -1384,6 +1384,22 @@ static void test_code_rows(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 31, point 8: indices kept in integer vectors are the work-item's ids, followed
+ * through insertelement, extractelement and the vector's private variable. */
+static void test_vectors(void)
+{
+	cb_lint_result r;
+	job v = { "vectors.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&v, &r))
+		return;
+	expect(&r, 11, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.x], c = (int2)(l, 7)");
+	expect(&r, 13, 17, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, NULL, "grid[q.y][q.x]: 4 passes");
+	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.y * 8 + (c.x & 7)]");
+	const cb_lint_access *a = find(&r, 11, 12, CB_OP_STORE);
+	tap_ok(a && lanes_are(a, 32, 4, 0), "line[c.x]: lane l at byte 4 l");
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1480,7 +1496,7 @@ static void test_coverage(void)
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
 		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
-		{ "rows36.cl", 32, 32 },
+		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1780,6 +1796,7 @@ int main(void)
 	test_overflow();
 	test_struct_args();
 	test_code_rows();
+	test_vectors();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

@@ -63,9 +63,10 @@
  *   __local side of async_work_group_(strided_)copy (work-item l copies elements l, l + G,
  *   ... of the G work-items, as implementations do; the specification leaves it open). Other
  *   calls that get a __local pointer and are neither defined nor known are unknown accesses.
- *   Not recorded: aggregate copies (llvm.memcpy) into __local memory. Private arrays initialized
- *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
- *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space).
+ *   Aggregate copies (llvm.memcpy) of __local memory are recorded as words. Private arrays
+ *   initialized from constant tables, constant vectors, shuffles and anything floating-point
+ *   read as unknown; integer vectors built lane by lane, (int2)(a, b), are followed. Kernels
+ *   are compiled as OpenCL C 1.2 (no generic address space).
  * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
  *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
  *   with an error that asks for loop bounds (-D, --arg); the work-group has at most

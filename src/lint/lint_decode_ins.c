@@ -159,6 +159,38 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	return true;
 }
 
+/* An integer vector of at most 16 lanes of at most 8 bytes (int2, uint4, ...): its lanes and
+ * their bytes in *LANES and *BYTES; false for any other type. */
+static bool int_vector(cb_dctx *d, LLVMTypeRef t, uint32_t *lanes, uint32_t *bytes)
+{
+	if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+		return false;
+	LLVMTypeRef e = LLVMGetElementType(t);
+	unsigned n = LLVMGetVectorSize(t);
+	if (LLVMGetTypeKind(e) != LLVMIntegerTypeKind || !n || n > 16 ||
+	    LLVMGetIntTypeWidth(e) % 8 || LLVMGetIntTypeWidth(e) > 64)
+		return false;
+	*lanes = n;
+	*bytes = (uint32_t)LLVMStoreSizeOfType(d->td, e);
+	return true;
+}
+
+/* insertelement and extractelement on integer vectors: their lanes are followed, so that
+ * (int2)(lid, 7) indexes as lid and 7. */
+static bool decode_vector(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	LLVMValueRef vec = LLVMGetOperand(i, 0);
+	unknown(o, LLVMTypeOf(i));
+	if (!int_vector(d, LLVMTypeOf(vec), &o->rows, &o->cols))
+		return true;
+	o->op = op == LLVMInsertElement ? CB_I_VINS : CB_I_VEXT;
+	o->a = cb_dref(d, vec);
+	o->b = cb_dref(d, LLVMGetOperand(i, 1));
+	if (op == LLVMInsertElement)
+		o->c = cb_dref(d, LLVMGetOperand(i, 2));
+	return true;
+}
+
 static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 {
 	LLVMTypeRef t = LLVMTypeOf(i);
@@ -179,6 +211,8 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, t);
 		o->sub = cb_value_kind(t);
 		o->width = (uint8_t)cb_int_width(t);
+		if (int_vector(d, t, &o->rows, &o->cols))
+			o->flags |= CB_INS_VECTOR;
 		access_site(d, i, LLVMGetOperand(i, 0), CB_OP_LOAD, t, o->imm, o);
 		return true;
 	case LLVMStore: {
@@ -188,6 +222,8 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->sub = cb_value_kind(vt);
+		if (int_vector(d, vt, &o->rows, &o->cols))
+			o->flags |= CB_INS_VECTOR;
 		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}
@@ -517,6 +553,8 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	case LLVMAlloca: case LLVMLoad: case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
 	case LLVMGetElementPtr:
 		return decode_memory(d, i, op, o);
+	case LLVMInsertElement: case LLVMExtractElement:
+		return decode_vector(d, i, op, o);
 	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
 	case LLVMUnreachable:
 		return decode_control(d, i, op, o);

@@ -624,6 +624,82 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	set(fr, i, cb_builtin_eval(in, i, args, n));
 }
 
+/* Integer vectors: a vector value is a handle (opaque, obj) to a private object holding its
+ * lanes, the instruction's own (reused each time it runs: a vector is copied lane by lane
+ * into and out of variables, never shared). */
+static bool vec_handle(const cb_interp *in, const cb_val *h)
+{
+	int32_t k = h->obj - CB_OBJ_FIRST - (int32_t)in->prog->nobjects;
+	return h->kind == CB_V_OPAQUE && k >= 0 && k < (int32_t)in->npobj;
+}
+
+static cb_val vec_lane_ptr(const cb_val *h, uint32_t k, uint32_t bytes)
+{
+	return cb_val_ptr(h->obj, (int64_t)k * bytes);
+}
+
+/* The storage of I's vector result: the one it had, else a new private object of N lanes. */
+static cb_val vec_storage(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	uint32_t bytes = i->rows * i->cols;
+	cb_val *cur = &fr->v[i->dst];
+	if (i->dst != CB_NONE && vec_handle(in, cur) &&
+	    in->pobj[cur->obj - CB_OBJ_FIRST - (int32_t)in->prog->nobjects].size == bytes)
+		return *cur;
+	cb_val h = cb_val_opaque();
+	h.obj = cb_pmem_new(in, bytes);
+	return h;
+}
+
+/* Copies N lanes of B bytes from the vector or memory at FROM to TO (unknown lanes when
+ * FROM is no vector and no private memory). */
+static void vec_copy(cb_interp *in, cb_val to, cb_val from, uint32_t n, uint32_t b)
+{
+	cb_val lanes[16];
+	for (uint32_t k = 0; k < n && k < 16; k++) {
+		cb_val at = from;
+		if (from.kind == CB_V_PTR || vec_handle(in, &from))
+			at = from.kind == CB_V_PTR ? cb_val_ptr(from.obj, from.lo + (int64_t)k * b)
+						   : vec_lane_ptr(&from, k, b);
+		if (from.kind == CB_V_PTR && from.lo != from.hi)
+			at.hi = from.hi + (int64_t)k * b;
+		at.flags = from.flags;
+		lanes[k] = at.kind == CB_V_PTR ? cb_pmem_load(in, at, b, CB_V_NUM, b * 8)
+					       : cb_val_range(b * 8);
+	}
+	for (uint32_t k = 0; k < n && k < 16; k++) {
+		cb_val at = to.kind == CB_V_PTR ? cb_val_ptr(to.obj, to.lo + (int64_t)k * b)
+						: vec_lane_ptr(&to, k, b);
+		if (to.kind == CB_V_PTR && to.lo != to.hi) {
+			at.hi = to.hi + (int64_t)k * b;
+		}
+		cb_pmem_store(in, at, lanes[k], b);
+	}
+}
+
+static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	const cb_val *v = fr->v;
+	if (i->op == CB_I_VEXT) {
+		cb_val x = cb_val_range(i->cols * 8), idx = v[i->b];
+		if (vec_handle(in, &v[i->a]) && cb_val_known(&idx) && idx.lo >= 0 &&
+		    idx.lo < (int64_t)i->rows)
+			x = cb_pmem_load(in, vec_lane_ptr(&v[i->a], (uint32_t)idx.lo, i->cols), i->cols,
+					 CB_V_NUM, i->cols * 8);
+		x.flags |= v[i->a].flags | idx.flags;
+		set(fr, i, x);
+		return;
+	}
+	cb_val h = vec_storage(in, fr, i), idx = v[i->c];
+	vec_copy(in, h, v[i->a], i->rows, i->cols);
+	if (cb_val_known(&idx) && idx.lo >= 0 && idx.lo < (int64_t)i->rows)
+		cb_pmem_store(in, vec_lane_ptr(&h, (uint32_t)idx.lo, i->cols), v[i->b], i->cols);
+	else
+		vec_copy(in, h, cb_val_opaque(), i->rows, i->cols);
+	h.flags = v[i->a].flags | idx.flags;
+	set(fr, i, h);
+}
+
 static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	cb_val *v = fr->v;
@@ -632,8 +708,14 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, cb_val_ptr(cb_pmem_new(in, i->imm), 0));
 		return;
 	case CB_I_LOAD:
-		if (local_access(in, i, &v[i->a]))
+		if (local_access(in, i, &v[i->a])) {
 			record(in, fr, i->site, &v[i->a]);
+		} else if (i->flags & CB_INS_VECTOR) {
+			cb_val h = vec_storage(in, fr, i);
+			vec_copy(in, h, v[i->a], i->rows, i->cols);
+			set(fr, i, h);
+			return;
+		}
 		set(fr, i, cb_pmem_load(in, v[i->a], i->imm, i->sub, i->width));
 		return;
 	case CB_I_STORE:
@@ -643,7 +725,10 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			cb_val x = v[i->a];
 			if (assumed(fr))
 				x.flags |= CB_VF_TAINT;
-			cb_pmem_store(in, v[i->b], x, i->imm);
+			if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
+				vec_copy(in, v[i->b], x, i->rows, i->cols);
+			else
+				cb_pmem_store(in, v[i->b], x, i->imm);
 			if (in_guess(fr))
 				cb_pmem_guess_write(in, v[i->b]);
 		}
@@ -716,6 +801,8 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 	in->depth--;
 	cb_arena_release(&in->arena, mark);
 	in->npobj = npobj;
+	if (r.kind == CB_V_OPAQUE)
+		r = cb_val_opaque(); /* a vector of the callee's frame, released */
 	if (rc == CB_OK)
 		set(fr, i, r);
 	return rc;
@@ -756,6 +843,9 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_ALLOCA: case CB_I_LOAD: case CB_I_STORE: case CB_I_ATOMIC: case CB_I_GEP:
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
+			break;
+		case CB_I_VINS: case CB_I_VEXT:
+			exec_vector(in, fr, i);
 			break;
 		case CB_I_BUILTIN:
 			exec_builtin(in, fr, i);

@@ -38,6 +38,8 @@ typedef enum {
 	CB_I_COPY,     /* a (freeze, pointer casts) */
 	CB_I_MEMSET,   /* a: pointer, b: byte value, c: length */
 	CB_I_MEMCPY,   /* a: destination, b: source, c: length */
+	CB_I_VINS,     /* insertelement: a: vector, b: scalar, c: index; rows: lanes, cols: bytes */
+	CB_I_VEXT,     /* extractelement: a: vector, b: index; cols: element bytes */
 } cb_iop;
 
 typedef enum { CB_GEP_PLAIN, CB_GEP_ARRAY2, CB_GEP_ROW } cb_gep_shape;
@@ -68,6 +70,7 @@ typedef struct {
 #define CB_INS_GENERIC 2 /* its site's pointer is generic: an access only when it is __local */
 #define CB_INS_UNSEEN 4  /* a call lint does not evaluate, whose integer or pointer result is
 			  * marked CB_VF_UNSEEN; cols: its name's index in cb_prog.unseen */
+#define CB_INS_VECTOR 8  /* a load or store of an integer vector: rows lanes of cols bytes */
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */
