@@ -1400,6 +1400,31 @@ static void test_vectors(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 31, point 9: the stores of one SWAP macro share its line and column; they are
+ * numbered in the order they run, so the 32-way conflict is charged to the second store
+ * (b = max(t, b), s[l * 32]), not the first (s[l]). */
+static void test_macro_places(void)
+{
+	cb_lint_result r;
+	job m = { "median.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&m, &r))
+		return;
+	const cb_lint_access *st[2] = { NULL, NULL };
+	for (size_t i = 0; i < r.naccesses; i++) {
+		const cb_lint_access *a = &r.accesses[i];
+		if (a->line == 14 && a->op == CB_OP_STORE && a->nsame == 2 && a->nth >= 1 && a->nth <= 2)
+			st[a->nth - 1] = a;
+	}
+	tap_ok(st[0] && st[1] && st[0]->passes_max == 1 && !st[0]->conflict &&
+	       st[1]->passes_max == 32 && st[1]->conflict && lanes_are(st[1], 32, 128, 0),
+	       "SWAP(s[l], s[l * 32]): store 1 of 2 conflict-free, store 2 of 2 32-way");
+	char *t = text_of(&r);
+	tap_ok(t && strstr(t, ":14:2: warning: store float s[1024] (2 of 2 here): 32 passes"),
+	       "text: the conflicting store is named 2 of 2 at the macro's place");
+	free(t);
+	cb_lint_result_free(&r);
+}
+
 /* The IR's __local operations counted from clang's textual IR, apart from lint: loads and
  * stores whose pointer operand is in address space 3, atomics on one, each address-space-3
  * pointer of llvm.mem* (named in the intrinsic: .p3), and calls of declared functions that
@@ -1496,7 +1521,7 @@ static void test_coverage(void)
 		{ "transpose.cl", 32, 32 }, { "unseen.cl", 32, 0 }, { "unseen_index.cl", 32, 0 },
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
 		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
-		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 },
+		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 }, { "median.cl", 32, 0 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1797,6 +1822,7 @@ int main(void)
 	test_struct_args();
 	test_code_rows();
 	test_vectors();
+	test_macro_places();
 	test_coverage();
 	test_warp_histogram();
 	test_huge_array();

@@ -213,6 +213,9 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 	json_object_set_new(o, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
 	json_object_set_new(o, "reason", a->note[0] ? text(a->note) : json_null());
 	json_object_set_new(o, "suppressed", json_boolean(a->suppressed));
+	if (a->nsame > 1) /* only then: the keys of other accesses stay as they are */
+		json_object_set_new(o, "same_place", json_pack("[II]", (json_int_t)a->nth,
+							       (json_int_t)a->nsame));
 	json_object_set_new(o, "total_passes", a->priced ? json_integer((json_int_t)a->total_passes)
 							 : json_null());
 	json_object_set_new(o, "excess_passes", a->priced ?

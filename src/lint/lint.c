@@ -617,7 +617,26 @@ static int access_order(const void *x, const void *y)
 		return a->line < b->line ? -1 : 1;
 	if (a->column != b->column)
 		return a->column < b->column ? -1 : 1;
-	return (int)a->op - (int)b->op;
+	if (a->op != b->op)
+		return (int)a->op - (int)b->op;
+	/* one place, several accesses (a macro's): in the order of the IR, the order they run */
+	return a->site < b->site ? -1 : a->site > b->site;
+}
+
+/* Accesses of one op at one line and column: which is which (1 of 2, 2 of 2). */
+static void number_same(cb_lint_result *res)
+{
+	for (size_t i = 0, j; i < res->naccesses; i = j) {
+		const cb_lint_access *a = &res->accesses[i];
+		for (j = i + 1; j < res->naccesses && res->accesses[j].line == a->line &&
+		     res->accesses[j].column == a->column && res->accesses[j].op == a->op &&
+		     !strcmp(res->accesses[j].file, a->file); j++)
+			;
+		for (size_t k = i; k < j; k++) {
+			res->accesses[k].nth = (unsigned)(k - i + 1);
+			res->accesses[k].nsame = (unsigned)(j - i);
+		}
+	}
 }
 
 /* The kernel's __local memory against the model's device: a kernel that needs more cannot
@@ -695,6 +714,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	array_fixes(req, rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
+	number_same(res);
 	suppressions(res);
 	res->steps = in->steps;
 	cb_lint_predefined(req, res->predefined, sizeof res->predefined);

@@ -348,6 +348,8 @@ typedef struct {
 	uint64_t total_passes;    /* over every sub-group access the work-group made */
 	uint64_t total_min;       /* the same at the conflict-free minimum */
 	bool suppressed;          /* its line says "clbanks: ignore" */
+	unsigned nth, nsame;      /* the nth (from 1) of nsame accesses of its op at its line and
+				   * column (a macro's expansion), in the order the kernel runs them */
 	bool fixed;           /* judged by its object's fix: passes under it follow */
 	unsigned fixed_passes, alt_passes;
 	char fix_note[200];   /* a conflict its object's fix does not judge: why */

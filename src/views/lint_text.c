@@ -55,6 +55,8 @@ static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		fputs(" from ", out);
 	}
 	put_escaped(out, decl);
+	if (a->nsame > 1)
+		fprintf(out, " (%u of %u here)", a->nth, a->nsame);
 }
 
 /* "  PREFIX NOTE", wrapped; the note's words are escaped. */
