@@ -1271,6 +1271,13 @@ static void test_structs(void)
 		       "a __local to __local copy is two accesses of the IR's four");
 		cb_lint_result_free(&r);
 	}
+	/* a struct returned by value from a helper that reads it from __local memory */
+	job ret = { "structs.cl", "returns", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&ret, &r)) {
+		expect(&r, 32, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4,
+		       "return q[i] in a helper: 4 words, on the return line");
+		cb_lint_result_free(&r);
+	}
 }
 
 /* Issue 31, point 5: a bin found by a binary search over edges read from memory. Which side

@@ -24,3 +24,19 @@ __kernel void clears(__global quad *out)
 	barrier(CLK_LOCAL_MEM_FENCE);
 	out[l] = q[l];
 }
+
+// A helper that returns a struct read from __local memory: clang copies it out with
+// llvm.memcpy inside the helper, priced on the helper's return line.
+quad fetch(__local const quad *q, int i)
+{
+	return q[i];
+}
+
+__kernel void returns(__global quad *out)
+{
+	__local quad q[64];
+	int l = get_local_id(0);
+	q[l] = (quad){ 1.0f, 2.0f, 3.0f, 4.0f };
+	barrier(CLK_LOCAL_MEM_FENCE);
+	out[l] = fetch(q, l);
+}
