@@ -220,14 +220,15 @@ static cb_rc measurement(const cb_cli_options *o, cb_lint_result *res, size_t nr
 	return rc;
 }
 
-/* --fail-on-conflict over every kernel linted: a predicted or measured conflict, or an
- * unknown access unless --allow-unknown. */
+/* --fail-on-conflict over every kernel linted: a predicted or measured conflict, an
+ * assumed one unless --allow-assumed, or an unknown access unless --allow-unknown. */
 static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nres, cb_error *err)
 {
-	size_t unknown = 0;
+	size_t unknown = 0, assumed = 0;
 	bool conflict = false, measured = false;
 	for (size_t i = 0; i < nres; i++) {
 		unknown += cb_lint_unknown_count(&res[i]);
+		assumed += cb_lint_assumed_conflicts(&res[i]);
 		conflict |= cb_lint_has_conflict(&res[i]);
 		for (size_t j = 0; j < res[i].naccesses; j++) {
 			const cb_lint_access *a = &res[i].accesses[j];
@@ -240,6 +241,11 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 		return cb_error_set(err, CB_ERR_QUALITY, "%s: a %s __local access conflicts "
 				    "(--fail-on-conflict)", o->args[0], conflict ? "predicted" :
 				    "measured");
+	if (assumed && !o->allow_assumed)
+		return cb_error_set(err, CB_ERR_QUALITY, "%s: %zu assumed __local access%s conflict%s "
+				    "under a branch lint cannot decide (--fail-on-conflict; --allow-assumed "
+				    "or a '" CB_LINT_SUPPRESS "' comment on the line accepts them)",
+				    o->args[0], assumed, assumed == 1 ? "" : "es", assumed == 1 ? "s" : "");
 	if (unknown && !o->allow_unknown)
 		return cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
 				    "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "

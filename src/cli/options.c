@@ -153,11 +153,11 @@ static const option table[] = {
 	OPT_LIST("define", 'D', LINT, defines, "NAME[=V]",
 	  "lint: a preprocessor definition, as -D of clBuildProgram"),
 	OPT_LIST("arg", 0, LINT, kernel_args, "NAME=VALUE",
-	  "lint: a scalar argument's value, or a __local pointer\n"
-	  "argument's size in bytes"),
+	  "lint: a scalar argument's value, a __local pointer\n"
+	  "argument's size in bytes, or a by-value struct's field\n(NAME.FIELD=V, NAME.FIELD[K]=V)"),
 	OPT_FLAG("fail-on-conflict", 0, LINT, fail_on_conflict,
-	  "lint: exit 5 when a predicted access takes more passes\nthan its conflict-free minimum, "
-	  "or an access is unknown"),
+	  "lint: exit 5 when a predicted or assumed access takes more\npasses than its conflict-free "
+	  "minimum, or an access is unknown\n(accept one: a 'clbanks: ignore' comment on its line)"),
 	OPT_FLAG("measure", 0, LINT, measure,
 	  "lint: time each access's lane tables on --device and report\n"
 	  "the measured slowdown beside the prediction (--model optional)"),
@@ -166,6 +166,9 @@ static const option table[] = {
 	  "lint --format plan wrote (clbanks --plan PLAN -o FILE)"),
 	OPT_FLAG("allow-unknown", 0, LINT, allow_unknown,
 	  "lint: with --fail-on-conflict, unknown accesses pass"),
+	OPT_FLAG("allow-assumed", 0, LINT, allow_assumed,
+	  "lint: with --fail-on-conflict, conflicts of assumed accesses\n(under branches lint "
+	  "cannot decide) pass"),
 	OPT_FLAG("quiet", 'q', ALL, quiet, "no progress or warnings on stderr"),
 	OPT_FLAG("verbose", 'v', ALL, verbose, "more detail on stderr"),
 	OPT_FLAG("help", 'h', ALL, help, "show this help and exit"),

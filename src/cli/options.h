@@ -44,7 +44,7 @@ typedef struct {
 	bool command_given;   /* the command was named (clbanks analyze ...) */
 	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool measure;              /* lint --measure */
-	bool fail_on_conflict, allow_unknown, summary;
+	bool fail_on_conflict, allow_unknown, allow_assumed, summary;
 	int format;           /* enum cb_opt_format, -1: not given */
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */

@@ -212,6 +212,9 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 	json_object_set_new(o, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
 	json_object_set_new(o, "reason", a->note[0] ? text(a->note) : json_null());
 	json_object_set_new(o, "suppressed", json_boolean(a->suppressed));
+	if (a->nsame > 1) /* only then: the keys of other accesses stay as they are */
+		json_object_set_new(o, "same_place", json_pack("[II]", (json_int_t)a->nth,
+							       (json_int_t)a->nsame));
 	json_object_set_new(o, "total_passes", a->priced ? json_integer((json_int_t)a->total_passes)
 							 : json_null());
 	json_object_set_new(o, "excess_passes", a->priced ?
@@ -225,6 +228,30 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 								  : json_null());
 	}
 	return o;
+}
+
+/* The run's coverage: the IR's __local operations, those reported, and per status the
+ * accesses by reason ({"branch": 2}; predicted: a count). */
+static json_t *coverage(const cb_lint_result *r)
+{
+	static const char *const key[4] = { "predicted", "assumed", "unknown", "not_executed" };
+	const cb_lint_coverage *c = &r->coverage;
+	json_t *j = json_pack("{s:I, s:I, s:I, s:I}", "ir", (json_int_t)c->ir, "reported",
+			      (json_int_t)c->reported, "generic", (json_int_t)c->generic, "missed",
+			      (json_int_t)(c->ir > c->reported ? c->ir - c->reported : 0));
+	json_object_set_new(j, key[0], json_integer((json_int_t)c->status[CB_LINT_PREDICTED]));
+	json_t *by[4] = { NULL, json_object(), json_object(), json_object() };
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *a = &r->accesses[i];
+		json_t *o = by[a->status];
+		if (!o)
+			continue;
+		const char *w = cb_lint_why_key(a->reason);
+		json_object_set_new(o, w, json_integer(json_integer_value(json_object_get(o, w)) + 1));
+	}
+	for (int s = 1; s < 4; s++)
+		json_object_set_new(j, key[s], by[s]);
+	return j;
 }
 
 static json_t *kernel(const cb_lint_result *r)
@@ -245,6 +272,7 @@ static json_t *kernel(const cb_lint_result *r)
 	json_object_set_new(k, "objects", objects(r));
 	json_object_set_new(k, "total_passes", json_integer((json_int_t)total));
 	json_object_set_new(k, "excess_passes", json_integer((json_int_t)(total - min)));
+	json_object_set_new(k, "coverage", coverage(r));
 	if (r->measured)
 		json_object_set_new(k, "measured", json_pack("{s:o, s:o, s:o, s:o, s:I}", "device",
 				    text(r->measured_device ? r->measured_device : ""), "slowdown",

@@ -109,8 +109,73 @@ static bool parse_number(const char *s)
 	return *s && !*end && !errno;
 }
 
+/* "FIELD" or "FIELD[K]" (LEN characters at S) of a by-value struct argument A: its field. */
+static const cb_field *find_field(const cb_karg *a, const char *s, size_t len, long long *k)
+{
+	const char *br = memchr(s, '[', len);
+	size_t n = br ? (size_t)(br - s) : len;
+	*k = 0;
+	if (br) {
+		char idx[24];
+		size_t il = len - n - 1;
+		if (!il || s[len - 1] != ']' || il - 1 >= sizeof idx)
+			return NULL;
+		memcpy(idx, br + 1, il - 1);
+		idx[il - 1] = '\0';
+		if (!parse_int(idx, k) || *k < 0)
+			return NULL;
+	}
+	for (uint32_t f = 0; f < a->nfields; f++)
+		if (strlen(a->fields[f].name) == n && !strncmp(a->fields[f].name, s, n) &&
+		    (uint64_t)*k < a->fields[f].count && (br || a->fields[f].count == 1))
+			return &a->fields[f];
+	return NULL;
+}
+
+/* --arg P.FIELD=V (or P.FIELD[K]=V): a field of by-value struct argument P, stored into each
+ * work-item's copy of it. */
+static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char *eq,
+		       cb_error *err)
+{
+	long long k, v;
+	const cb_field *f = find_field(a, dot + 1, (size_t)(eq - dot - 1), &k);
+	if (!f) {
+		char names[200] = "";
+		for (uint32_t i = 0; i < a->nfields; i++) {
+			size_t used = strlen(names);
+			snprintf(names + used, sizeof names - used, a->fields[i].count > 1 ? "%s%s[%u]"
+				 : "%s%s", i ? ", " : "", a->fields[i].name, a->fields[i].count);
+		}
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s has no such field (%s%s)",
+				    (int)(eq - spec), spec, a->name, a->nfields ? "its fields: " :
+				    "no field lint can see: no debug information, or not a struct",
+				    names);
+	}
+	if (!f->integer || !parse_int(eq + 1, &v))
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s", (int)(eq - spec), spec,
+				    f->integer ? "the value is not an integer"
+					       : "only integer fields take a value");
+	if (f->bytes < 8 && (v < -((long long)1 << (8 * f->bytes - 1)) ||
+			     v >= (long long)1 << (8 * f->bytes)))
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %lld does not fit in %u bytes",
+				    (int)(eq - spec), spec, v, f->bytes);
+	a->values = cb_xrealloc(a->values, (a->nvalues + 1) * sizeof *a->values);
+	cb_field_value x = { f->offset + (uint32_t)k * f->bytes, f->bytes, v };
+	a->values[a->nvalues++] = x;
+	return CB_OK;
+}
+
 static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 {
+	const char *eq0 = strchr(spec, '='), *dot = strchr(spec, '.');
+	if (eq0 && dot && dot < eq0) {
+		for (uint32_t k = 0; k < p->nargs; k++)
+			if (p->args[k].kind == CB_ARG_PRIVATE && strlen(p->args[k].name) ==
+			    (size_t)(dot - spec) && !strncmp(p->args[k].name, spec, (size_t)(dot - spec)))
+				return set_field(&p->args[k], spec, dot, eq0, err);
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: the kernel has no by-value struct "
+				    "argument named %.*s", (int)(eq0 - spec), spec, (int)(dot - spec), spec);
+	}
 	const char *eq = strchr(spec, '=');
 	size_t len = eq ? (size_t)(eq - spec) : 0;
 	long long v;
@@ -191,6 +256,38 @@ static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error
 	return CB_OK;
 }
 
+/* The work-group again with every two-sided undecidable branch on its other side: each
+ * site the first run did not reach, or reached with fewer passes, takes this run's record
+ * (assumed: it lies under the branch). */
+static cb_rc flipped_run(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
+			 const cb_val *argv, cb_error *err)
+{
+	const cb_prog *p = in->prog;
+	cb_recorder r2;
+	cb_interp i2;
+	cb_rec_init(&r2, p, req->pricer);
+	r2.keep_tables = req->keep_tables;
+	r2.observe = req->observe;
+	r2.observe_ctx = req->observe_ctx;
+	cb_interp_init(&i2, p, &in->wg, argv, &r2);
+	i2.flip = true;
+	cb_rc rc = simulate(&i2, &r2, &in->wg, err);
+	for (uint32_t k = 0; rc == CB_OK && k < p->nsites; k++) {
+		cb_site_rec *a = &rec->sites[k], *b = &r2.sites[k];
+		bool worse = b->subgroups && (!a->subgroups || (b->unknown && !a->unknown) ||
+					      (!b->unknown && !a->unknown && b->passes_max > a->passes_max));
+		if (worse) {
+			cb_site_rec t = *a;
+			*a = *b;
+			*b = t;
+		}
+	}
+	in->steps += i2.steps;
+	cb_interp_free(&i2);
+	cb_rec_free(&r2);
+	return rc;
+}
+
 /* Blocks reached from the side of assumed branch A that was not taken, before its immediate
  * post-dominator: does it hold SITE (or a call of its function)? */
 static bool untaken_side(const cb_prog *p, const cb_assumed_branch *a, const cb_site *site)
@@ -232,8 +329,10 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 			snprintf(a->note, sizeof a->note,
 				 "on the side of the undecidable branch at line %u that was not "
 				 "simulated", in->assumed[k].line);
+			a->reason = CB_LINT_WHY_SIDE;
 			return;
 		}
+	a->reason = CB_LINT_WHY_GROUP;
 	snprintf(a->note, sizeof a->note,
 		 "work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
 		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0], in->wg.local[1],
@@ -270,6 +369,14 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 {
 	char names[120];
 	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
+	static const cb_lint_why why[] = {
+		[CB_WHY_NONE] = CB_LINT_WHY_TWICE, [CB_WHY_DATA] = CB_LINT_WHY_DATA,
+		[CB_WHY_OBJECTS] = CB_LINT_WHY_OBJECTS, [CB_WHY_POINTER] = CB_LINT_WHY_POINTER,
+		[CB_WHY_BOUNDS] = CB_LINT_WHY_BOUNDS, [CB_WHY_MODEL] = CB_LINT_WHY_MODEL,
+		[CB_WHY_AMBIGUOUS] = CB_LINT_WHY_TWICE, [CB_WHY_CALL] = CB_LINT_WHY_CALL,
+		[CB_WHY_UNSEEN] = CB_LINT_WHY_UNSEEN,
+	};
+	a->reason = (unsigned)s->why < sizeof why / sizeof why[0] ? why[s->why] : CB_LINT_WHY_TWICE;
 	switch (s->why) {
 	case CB_WHY_DATA:
 		snprintf(a->note, sizeof a->note,
@@ -285,10 +392,22 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 			 "the pointer does not come from a known __local object (read from memory, "
 			 "or made from an integer)");
 		break;
-	case CB_WHY_BOUNDS:
-		snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64 "..%"
-			 PRId64 " touched)", obj, s->why_lo, s->why_hi + site->elem_bytes - 1);
+	case CB_WHY_BOUNDS: {
+		/* name the bytes outside the object, not only the range the lanes touched */
+		int64_t hi = s->why_hi + site->elem_bytes - 1, lo = s->why_lo;
+		uint64_t size = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].bytes : 0;
+		if (size && lo >= 0 && hi >= (int64_t)size)
+			snprintf(a->note, sizeof a->note, "bytes %" PRIu64 "..%" PRId64 " lie past the "
+				 "end of %s (%" PRIu64 " bytes; the lanes touch bytes %" PRId64 "..%"
+				 PRId64 ")", size, hi, obj, size, lo, hi);
+		else if (size && lo < 0)
+			snprintf(a->note, sizeof a->note, "bytes %" PRId64 "..-1 lie before the start "
+				 "of %s (the lanes touch bytes %" PRId64 "..%" PRId64 ")", lo, obj, lo, hi);
+		else
+			snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64
+				 "..%" PRId64 " touched)", obj, lo, hi);
 		break;
+	}
 	case CB_WHY_UNSEEN:
 		unseen_names(p, s->unseen_calls, names, sizeof names);
 		if (s->any)
@@ -374,6 +493,9 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->ways = s->ways;
 	a->conflict = s->conflict;
 	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
+	a->reason = !s->assumed ? CB_LINT_WHY_NONE
+		  : s->assumed_line & CB_DECIDED ? CB_LINT_WHY_DECIDED
+		  : s->assumed_line ? CB_LINT_WHY_BRANCH : CB_LINT_WHY_TAINT;
 	if (s->assumed && s->assumed_line & CB_DECIDED)
 		snprintf(a->note, sizeof a->note,
 			 "under the branch at line %u, decided by values an undecidable "
@@ -495,7 +617,26 @@ static int access_order(const void *x, const void *y)
 		return a->line < b->line ? -1 : 1;
 	if (a->column != b->column)
 		return a->column < b->column ? -1 : 1;
-	return (int)a->op - (int)b->op;
+	if (a->op != b->op)
+		return (int)a->op - (int)b->op;
+	/* one place, several accesses (a macro's): in the order of the IR, the order they run */
+	return a->site < b->site ? -1 : a->site > b->site;
+}
+
+/* Accesses of one op at one line and column: which is which (1 of 2, 2 of 2). */
+static void number_same(cb_lint_result *res)
+{
+	for (size_t i = 0, j; i < res->naccesses; i = j) {
+		const cb_lint_access *a = &res->accesses[i];
+		for (j = i + 1; j < res->naccesses && res->accesses[j].line == a->line &&
+		     res->accesses[j].column == a->column && res->accesses[j].op == a->op &&
+		     !strcmp(res->accesses[j].file, a->file); j++)
+			;
+		for (size_t k = i; k < j; k++) {
+			res->accesses[k].nth = (unsigned)(k - i + 1);
+			res->accesses[k].nsame = (unsigned)(j - i);
+		}
+	}
 }
 
 /* The kernel's __local memory against the model's device: a kernel that needs more cannot
@@ -519,6 +660,22 @@ static void local_use(const cb_lint_request *req, cb_lint_result *res)
 		 "of the model's device: it cannot be launched there as linted", res->kernel,
 		 res->local_bytes, res->local_unsized ? " (and arguments of unknown size)" : "",
 		 res->local_mem_bytes);
+}
+
+/* The run's account: the IR's count of __local operations against the accesses reported. */
+static void coverage(const cb_prog *p, cb_lint_result *res)
+{
+	cb_lint_coverage *c = &res->coverage;
+	c->ir = p->ir_local_ops;
+	for (size_t i = 0; i < res->naccesses; i++) {
+		const cb_lint_access *a = &res->accesses[i];
+		if (p->sites[a->site].generic)
+			c->generic++;
+		else
+			c->reported++;
+		c->status[a->status]++;
+		c->why[a->reason]++;
+	}
 }
 
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
@@ -553,11 +710,14 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 		fill_access(in, rec, req->kernel_path, i, &res->accesses[res->naccesses]);
 		res->accesses[res->naccesses++].site = i;
 	}
+	coverage(p, res);
 	array_fixes(req, rec, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
+	number_same(res);
 	suppressions(res);
 	res->steps = in->steps;
+	cb_lint_predefined(req, res->predefined, sizeof res->predefined);
 	local_use(req, res);
 }
 
@@ -605,6 +765,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		rec.observe_ctx = req->observe_ctx;
 		cb_interp_init(&in, &prog, &wg, argv, &rec);
 		rc = simulate(&in, &rec, &wg, err);
+		if (rc == CB_OK && in.two_sided)
+			rc = flipped_run(req, &in, &rec, argv, err);
 		if (rc == CB_OK)
 			build_result(req, &in, &rec, res);
 		cb_interp_free(&in);

@@ -45,12 +45,16 @@
  * - A branch that cannot be decided and whose two sides only compute values that meet in the
  *   phis of one block (c ? a : b, which clang emits as a branch) runs both sides: each phi is
  *   the hull of its two values, nothing assumed.
- * - Any other branch that cannot be decided takes its true side; a loop test stays in the
- *   loop for CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under it (up to
- *   its immediate post-dominator), and every access whose address was computed from values
- *   set there, is "assumed", saying which line; accesses on the side not taken are "not
- *   executed", saying so. (Conservative: every value computed in the region counts as set
- *   there, whether or not it depends on the branch.)
+ * - Any other branch that cannot be decided is simulated both ways: a side without __local
+ *   accesses or calls (an early return) is skipped; when both sides have some, the work-group
+ *   runs twice, once with every such branch on its true side and once on its false side, and
+ *   each access takes the worse of the two runs. A loop test stays in the loop for
+ *   CB_LINT_ASSUMED_ITERATIONS iterations, then leaves. Every access executed under such a
+ *   branch (up to its immediate post-dominator), and every access whose address was computed
+ *   from values set there, is "assumed", saying which line; a side that neither run takes
+ *   (the other side of a nested branch) is "not executed", saying so. (Conservative: every
+ *   value computed in the region counts as set there, whether or not it depends on the
+ *   branch.)
  * - Paths the simulated work-group does not take are "not executed": another --group may
  *   take them. get_num_groups and get_global_size are bounds only (no global size is given).
  * - Atomics are priced by the load model without merging (lanes on one word serialize),
@@ -59,9 +63,10 @@
  *   __local side of async_work_group_(strided_)copy (work-item l copies elements l, l + G,
  *   ... of the G work-items, as implementations do; the specification leaves it open). Other
  *   calls that get a __local pointer and are neither defined nor known are unknown accesses.
- *   Not recorded: aggregate copies (llvm.memcpy) into __local memory. Private arrays initialized
- *   from constant tables, integer vectors (int2 ...) and anything floating-point read as
- *   unknown. Kernels are compiled as OpenCL C 1.2 (no generic address space).
+ *   Aggregate copies (llvm.memcpy) of __local memory are recorded as words. Private arrays
+ *   initialized from constant tables, constant vectors, shuffles and anything floating-point
+ *   read as unknown; integer vectors built lane by lane, (int2)(a, b), are followed. Kernels
+ *   are compiled as OpenCL C 1.2 (no generic address space).
  * - A work-item that runs more than CB_ITEM_STEPS IR instructions (lint_interp.h), or a
  *   sub-group that makes more than CB_REC_LANES lane accesses (lint_record.h), stops the run
  *   with an error that asks for loop bounds (-D, --arg); the work-group has at most
@@ -228,10 +233,40 @@ typedef enum {
 	CB_LINT_NOT_EXECUTED  /* the simulated work-group never reaches it */
 } cb_lint_status;
 
+/* Why an access is not simply predicted (cb_lint_access.reason): what the coverage counts. */
+typedef enum {
+	CB_LINT_WHY_NONE,
+	CB_LINT_WHY_BRANCH,     /* assumed: under an undecidable branch */
+	CB_LINT_WHY_DECIDED,    /* assumed: under a branch decided by such values */
+	CB_LINT_WHY_TAINT,      /* assumed: its address was set under an undecidable branch */
+	CB_LINT_WHY_DATA,       /* unknown: offsets depend on memory or arguments not given */
+	CB_LINT_WHY_OBJECTS,    /* unknown: the lanes span objects */
+	CB_LINT_WHY_POINTER,    /* unknown: the pointer's object is not known */
+	CB_LINT_WHY_BOUNDS,     /* unknown: an offset outside its object */
+	CB_LINT_WHY_MODEL,      /* unknown: the model cannot price it */
+	CB_LINT_WHY_CALL,       /* unknown: a call lint cannot see gets the pointer */
+	CB_LINT_WHY_UNSEEN,     /* unknown: the address comes from such a call */
+	CB_LINT_WHY_TWICE,      /* unknown: reached twice in one iteration */
+	CB_LINT_WHY_SIDE,       /* not executed: a side of an undecidable branch no run took */
+	CB_LINT_WHY_GROUP,      /* not executed: the simulated work-group does not reach it */
+	CB_LINT_NWHY
+} cb_lint_why;
+
+/* Every run's account of the IR: how many __local memory operations the kernel's IR has
+ * (its own count) and how many of them lint reports; a difference is a lint bug, shown. */
+typedef struct {
+	size_t ir;              /* prog's ir_local_ops */
+	size_t reported;        /* accesses through __local pointers (each IR operation's) */
+	size_t generic;         /* accesses through generic pointers that reached __local */
+	size_t status[4];       /* by cb_lint_status */
+	size_t why[CB_LINT_NWHY];
+} cb_lint_coverage;
+
 /* One fix of a __local array, judged on every access into it (each sub-group access of the
  * simulated work-group counted as often as it runs): the padding or XOR swizzle with the
  * fewest passes in all, then the least memory. A 1-D array indexed as rows (s[r * W + c]) is
- * judged as ROWS x WIDTH for each power-of-two W that divides it. */
+ * judged as ROWS x W for the widths W its indices use (cb_lint_object.widths) that divide it,
+ * else for each power-of-two W that divides it. */
 typedef struct {
 	bool swizzle;
 	unsigned pad;          /* elements added to each row */
@@ -268,6 +303,8 @@ typedef struct cb_lint_object {
 	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
+	unsigned widths[4];   /* a 1-D array: the row widths its indices use (s[r * W + c]) */
+	unsigned nwidths;
 	cb_lint_fix fix;      /* the result's objects: the array's fix */
 } cb_lint_object;
 
@@ -291,6 +328,7 @@ typedef struct {
 	char *elem_type;      /* the accessed C type */
 	int object;           /* index in objects; -1 when unknown or several */
 	cb_lint_status status;
+	cb_lint_why reason;   /* CB_LINT_WHY_NONE when predicted */
 	char note[240];       /* why unknown, assumed or not executed; "" when predicted */
 	bool priced;          /* passes_max is known */
 	unsigned passes_max;  /* worst passes of any sub-group access */
@@ -299,9 +337,10 @@ typedef struct {
 	bool conflict;        /* some priced sub-group access takes more than its minimum */
 	size_t niter;
 	cb_lint_iter *iter;   /* per loop iteration, in the order the work-group reached them */
-	unsigned first_subgroup;  /* the first sub-group that reached it, whose lanes follow */
+	unsigned first_subgroup;  /* the sub-group whose lanes follow: of the first priced
+				   * sub-group access with the most passes (else the first) */
 	unsigned nlanes;
-	cb_lint_lane *lanes;  /* its first iteration */
+	cb_lint_lane *lanes;  /* that sub-group access's */
 	bool range_known;     /* every offset known (else lo/hi are bounds) */
 	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
 	unsigned subgroups;   /* sub-groups that reached it */
@@ -309,6 +348,8 @@ typedef struct {
 	uint64_t total_passes;    /* over every sub-group access the work-group made */
 	uint64_t total_min;       /* the same at the conflict-free minimum */
 	bool suppressed;          /* its line says "clbanks: ignore" */
+	unsigned nth, nsame;      /* the nth (from 1) of nsame accesses of its op at its line and
+				   * column (a macro's expansion), in the order the kernel runs them */
 	bool fixed;           /* judged by its object's fix: passes under it follow */
 	unsigned fixed_passes, alt_passes;
 	char fix_note[200];   /* a conflict its object's fix does not judge: why */
@@ -331,6 +372,9 @@ typedef struct {
 	size_t naccesses;
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
+	cb_lint_coverage coverage;
+	char predefined[320];     /* the macros the kernel was compiled with, as a driver would
+				   * define them (cb_lint_predefined) */
 	/* Measured (cb_lint_apply_measured): on which device, and the kernel's measured time over
 	 * its accesses' conflict-free time (and the model's passes over minimum) for the
 	 * accesses measured. */
@@ -359,6 +403,9 @@ void cb_lint_names_free(char **names, size_t n);
 
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);
+/* Assumed accesses (under a branch lint cannot decide) that conflict, not accepted with
+ * CB_LINT_SUPPRESS: --fail-on-conflict fails on them unless --allow-assumed. */
+size_t cb_lint_assumed_conflicts(const cb_lint_result *res);
 /* Accesses whose passes are unknown (--fail-on-conflict fails on them unless --allow-unknown). */
 size_t cb_lint_unknown_count(const cb_lint_result *res);
 
@@ -370,6 +417,10 @@ void cb_lint_tables_sort(cb_lint_tables *t);
 void cb_lint_tables_free(cb_lint_tables *t);
 
 const char *cb_lint_status_name(cb_lint_status s);
+/* "undecidable branch", "data-dependent offsets" ...: a reason as the coverage says it; and
+ * its JSON key ("branch", "data" ...). */
+const char *cb_lint_why_text(cb_lint_why w);
+const char *cb_lint_why_key(cb_lint_why w);
 /* cb_op_name, and "call" for CB_LINT_CALL. */
 const char *cb_lint_op_name(cb_op op);
 
@@ -381,6 +432,15 @@ void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n);
  * array "float s[32*(32+1)], s[r * (32+1) + c]" or "s[r * 32 + (c ^ (r & 31))]". */
 void cb_lint_fix_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
 		      char *buf, size_t n);
+
+/* The OpenCL version a device of the request's OpenCL C version (--cl-std, or a -cl-std= in
+ * the build options, the last one winning) reports: 110, 120 (the default), 200 or 300. Lint
+ * defines __OPENCL_VERSION__ to it, as drivers do, unless -D or the options define it. */
+unsigned cb_lint_opencl_version(const cb_lint_request *req);
+/* Whether the request defines NAME itself (-D NAME or NAME=..., or in the build options). */
+bool cb_lint_defines(const cb_lint_request *req, const char *name);
+/* Which predefined macros the kernel sees and from where, for --verbose. */
+void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n);
 
 /* True when lint was built (configure found LLVM and clang). */
 bool cb_lint_available(void);

@@ -367,3 +367,75 @@ LLVMValueRef cb_callee(LLVMValueRef call)
 		c = LLVMGetOperand(c, 0);
 	return c && LLVMIsAFunction(c) ? c : NULL;
 }
+
+int32_t cb_dstatic_object(cb_dctx *d, LLVMValueRef v)
+{
+	cb_site s;
+	memset(&s, 0, sizeof s);
+	s.object = s.arg = -1;
+	static_object(d, v, &s);
+	return s.object;
+}
+
+/* V as a constant: an integer constant, or a load of a variable that one store of a constant
+ * fills (a const local at -O1 without LLVM passes); -1 when it is neither. */
+static long long const_of(LLVMValueRef v)
+{
+	if (LLVMIsAConstantInt(v))
+		return LLVMConstIntGetSExtValue(v);
+	if (!LLVMIsALoadInst(v) || !LLVMIsAAllocaInst(LLVMGetOperand(v, 0)))
+		return -1;
+	LLVMValueRef slot = LLVMGetOperand(v, 0), stored = NULL;
+	for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
+			if (stored)
+				return -1;
+			stored = LLVMGetOperand(user, 0);
+		}
+	}
+	return stored && LLVMIsAConstantInt(stored) ? LLVMConstIntGetSExtValue(stored) : -1;
+}
+
+static LLVMValueRef strip_casts(LLVMValueRef v)
+{
+	while (v && (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v)))
+		v = LLVMGetOperand(v, 0);
+	return v;
+}
+
+/* The constant factor of a product (x * W, W * x, x << k), or 0. */
+static unsigned factor(LLVMValueRef v)
+{
+	v = strip_casts(v);
+	if (!v || !LLVMIsAInstruction(v))
+		return 0;
+	LLVMOpcode op = LLVMGetInstructionOpcode(v);
+	if (op == LLVMMul)
+		for (unsigned k = 0; k < 2; k++) {
+			long long c = const_of(strip_casts(LLVMGetOperand(v, k)));
+			if (c >= 2 && c <= 65536)
+				return (unsigned)c;
+		}
+	if (op == LLVMShl) {
+		long long c = const_of(strip_casts(LLVMGetOperand(v, 1)));
+		if (c >= 1 && c <= 16)
+			return 1u << c;
+	}
+	return 0;
+}
+
+unsigned cb_index_width(LLVMValueRef idx)
+{
+	LLVMValueRef v = strip_casts(idx);
+	if (!v || !LLVMIsAInstruction(v))
+		return 0;
+	LLVMOpcode op = LLVMGetInstructionOpcode(v);
+	if (op == LLVMAdd || op == LLVMOr)
+		for (unsigned k = 0; k < 2; k++) {
+			unsigned w = factor(LLVMGetOperand(v, k));
+			if (w)
+				return w;
+		}
+	return factor(v);
+}

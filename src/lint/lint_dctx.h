@@ -48,6 +48,11 @@ LLVMValueRef cb_callee(LLVMValueRef call);
 uint32_t cb_dfunction(cb_dctx *d, LLVMValueRef fn);
 /* A new, zeroed __local object; its index. */
 uint32_t cb_dobject(cb_dctx *d);
+/* The static __local object pointer V addresses as the IR shows it, or -1. */
+int32_t cb_dstatic_object(cb_dctx *d, LLVMValueRef v);
+/* The row width W of an index r * W + c (or r * W, r << k + c; W a constant, or a variable
+ * stored once with a constant), 0 when it is no such expression. */
+unsigned cb_index_width(LLVMValueRef idx);
 int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMTypeRef type,
 		 uint64_t bytes);
 cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v);

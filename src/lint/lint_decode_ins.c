@@ -115,6 +115,21 @@ static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
 	}
 }
 
+/* A 1-D __local array indexed as rows (s[r * W + c]): W is a row width its fix is sought in. */
+static void row_width(cb_dctx *d, LLVMValueRef gep, LLVMValueRef idx)
+{
+	unsigned w = cb_index_width(idx);
+	int32_t obj = w ? cb_dstatic_object(d, LLVMGetOperand(gep, 0)) : -1;
+	if (obj < 0)
+		return;
+	cb_lint_object *o = &d->prog->objects[obj];
+	for (unsigned k = 0; k < o->nwidths; k++)
+		if (o->widths[k] == w)
+			return;
+	if (o->nwidths < sizeof o->widths / sizeof o->widths[0])
+		o->widths[o->nwidths++] = w;
+}
+
 static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
 	cb_gep_steps s;
@@ -124,6 +139,8 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	o->op = CB_I_GEP;
 	o->a = cb_dref(d, LLVMGetOperand(i, 0));
 	o->sub = s.shape;
+	if (s.shape == CB_GEP_ROW && s.n >= 2 && s.idx[1])
+		row_width(d, i, s.idx[1]);
 	o->rows = s.rows;
 	o->cols = s.cols;
 	o->imm = s.ebytes;
@@ -139,6 +156,38 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		if (s.stride[k] > UINT32_MAX && !zero)
 			unknown(o, LLVMTypeOf(i));
 	}
+	return true;
+}
+
+/* An integer vector of at most 16 lanes of at most 8 bytes (int2, uint4, ...): its lanes and
+ * their bytes in *LANES and *BYTES; false for any other type. */
+static bool int_vector(cb_dctx *d, LLVMTypeRef t, uint32_t *lanes, uint32_t *bytes)
+{
+	if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+		return false;
+	LLVMTypeRef e = LLVMGetElementType(t);
+	unsigned n = LLVMGetVectorSize(t);
+	if (LLVMGetTypeKind(e) != LLVMIntegerTypeKind || !n || n > 16 ||
+	    LLVMGetIntTypeWidth(e) % 8 || LLVMGetIntTypeWidth(e) > 64)
+		return false;
+	*lanes = n;
+	*bytes = (uint32_t)LLVMStoreSizeOfType(d->td, e);
+	return true;
+}
+
+/* insertelement and extractelement on integer vectors: their lanes are followed, so that
+ * (int2)(lid, 7) indexes as lid and 7. */
+static bool decode_vector(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
+{
+	LLVMValueRef vec = LLVMGetOperand(i, 0);
+	unknown(o, LLVMTypeOf(i));
+	if (!int_vector(d, LLVMTypeOf(vec), &o->rows, &o->cols))
+		return true;
+	o->op = op == LLVMInsertElement ? CB_I_VINS : CB_I_VEXT;
+	o->a = cb_dref(d, vec);
+	o->b = cb_dref(d, LLVMGetOperand(i, 1));
+	if (op == LLVMInsertElement)
+		o->c = cb_dref(d, LLVMGetOperand(i, 2));
 	return true;
 }
 
@@ -162,6 +211,8 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, t);
 		o->sub = cb_value_kind(t);
 		o->width = (uint8_t)cb_int_width(t);
+		if (int_vector(d, t, &o->rows, &o->cols))
+			o->flags |= CB_INS_VECTOR;
 		access_site(d, i, LLVMGetOperand(i, 0), CB_OP_LOAD, t, o->imm, o);
 		return true;
 	case LLVMStore: {
@@ -171,6 +222,8 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->sub = cb_value_kind(vt);
+		if (int_vector(d, vt, &o->rows, &o->cols))
+			o->flags |= CB_INS_VECTOR;
 		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}
@@ -260,6 +313,50 @@ static void call_args(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		cb_dextra(d, cb_dref(d, LLVMGetOperand(i, k)), 0);
 }
 
+/* The bytes of the words a copy of __local memory moves: the largest power of two, at most
+ * 16, that divides both pointers' alignment and a constant length (1 without alignment). */
+static unsigned copy_word(LLVMValueRef i, bool cpy)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("align", 5), word = 16;
+	for (unsigned k = 0; k < (cpy ? 2u : 1u); k++) {
+		LLVMAttributeRef a = kind ? LLVMGetCallSiteEnumAttribute(i, k + 1, kind) : NULL;
+		uint64_t al = a ? LLVMGetEnumAttributeValue(a) : 1;
+		while (word > 1 && (!al || al % word))
+			word /= 2;
+	}
+	LLVMValueRef len = LLVMGetOperand(i, 2);
+	if (LLVMIsAConstantInt(len)) {
+		unsigned long long n = LLVMConstIntGetZExtValue(len);
+		while (word > 1 && n % word)
+			word /= 2;
+	}
+	return word;
+}
+
+/* llvm.memcpy / memmove / memset on __local memory (whole structs): the device moves them
+ * as words, so each __local side is an access site of the word's size, a store into the
+ * destination or a load from the source. o->site is the first (o->n: its operand), o->rows
+ * the second plus one (a copy from __local to __local), o->imm the word's bytes. */
+static void copy_sites(cb_dctx *d, LLVMValueRef i, bool cpy, cb_ins *o)
+{
+	unsigned word = copy_word(i, cpy);
+	LLVMTypeRef t = word == 16 ? LLVMVectorType(LLVMInt32TypeInContext(d->ctx), 4)
+			: LLVMIntTypeInContext(d->ctx, word * 8);
+	o->imm = word;
+	for (unsigned k = 0; k < (cpy ? 2u : 1u); k++) {
+		LLVMValueRef p = LLVMGetOperand(i, k);
+		if (cb_addrspace(LLVMTypeOf(p)) != 3)
+			continue;
+		int32_t site = cb_dsite(d, i, p, k == 0 ? CB_OP_STORE : CB_OP_LOAD, t, word);
+		if (o->site < 0) {
+			o->site = site;
+			o->n = k;
+		} else {
+			o->rows = (uint32_t)site + 1;
+		}
+	}
+}
+
 static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
 {
 	static const char *const dropped[] = {
@@ -275,6 +372,7 @@ static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 		o->a = cb_dref(d, LLVMGetOperand(i, 0));
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->c = cb_dref(d, LLVMGetOperand(i, 2));
+		copy_sites(d, i, cpy, o);
 		return true;
 	}
 	static const struct { const char *name; cb_builtin b; bool is_signed; } mm[] = {
@@ -455,6 +553,8 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	case LLVMAlloca: case LLVMLoad: case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
 	case LLVMGetElementPtr:
 		return decode_memory(d, i, op, o);
+	case LLVMInsertElement: case LLVMExtractElement:
+		return decode_vector(d, i, op, o);
 	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
 	case LLVMUnreachable:
 		return decode_control(d, i, op, o);

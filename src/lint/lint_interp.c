@@ -28,12 +28,32 @@ void cb_interp_free(cb_interp *in)
 	cb_arena_free(&in->arena);
 	free(in->pobj);
 	free(in->assumed);
+	for (uint32_t k = 0; in->side_work && k < in->prog->nfns; k++)
+		free(in->side_work[k]);
+	free(in->side_work);
 	memset(in, 0, sizeof *in);
 }
 
 static bool assumed(const cb_frame *fr)
 {
 	return fr->assumed_base || fr->nassume;
+}
+
+/* On a guessed side: what is written to private memory depends on the side taken. */
+static bool in_guess(const cb_frame *fr)
+{
+	bool g = fr->guess_base;
+	for (uint32_t k = 0; k < fr->nassume; k++)
+		g |= fr->assume_guess[k];
+	return g;
+}
+
+static bool any_guess(const cb_interp *in)
+{
+	for (uint32_t d = 0; d < in->depth; d++)
+		if (in_guess(&in->frames[d]))
+			return true;
+	return false;
 }
 
 static uint32_t assumed_line(const cb_frame *fr)
@@ -64,8 +84,9 @@ static bool in_loop(const cb_fn *f, uint32_t block, int32_t loop)
 	return false;
 }
 
-/* Phis read their values for the edge taken, all before any is written. */
-static void phis(cb_frame *fr, const cb_block *b, uint32_t from)
+/* Phis read their values for the edge taken, all before any is written; at the meeting of a
+ * guessed branch's sides (GUESS) they depend on the side taken. */
+static void phis(cb_frame *fr, const cb_block *b, uint32_t from, bool guess)
 {
 	const cb_fn *f = fr->fn;
 	cb_val tmp[64];
@@ -81,19 +102,24 @@ static void phis(cb_frame *fr, const cb_block *b, uint32_t from)
 			}
 		if (assumed(fr))
 			tmp[k].flags |= CB_VF_TAINT;
+		if (guess)
+			tmp[k].flags |= CB_VF_GUESS;
 	}
 	for (uint32_t k = 0; k < n; k++)
 		if (f->ins[b->first + k].dst != CB_NONE)
 			fr->v[f->ins[b->first + k].dst] = tmp[k];
 }
 
-static uint32_t enter_block(cb_frame *fr, uint32_t to)
+static uint32_t enter_block(cb_interp *in, cb_frame *fr, uint32_t to)
 {
 	const cb_fn *f = fr->fn;
 	const cb_block *b = &f->blocks[to];
 	uint32_t from = fr->block;
+	bool joins = false; /* TO ends a guessed region */
+	for (uint32_t k = 0; k < fr->nassume; k++)
+		joins |= fr->assume[k] == (int32_t)to && fr->assume_guess[k];
 	if (b->nphi)
-		phis(fr, b, from);
+		phis(fr, b, from, joins);
 	int32_t l = b->loop;
 	if (b->header && l >= 0 && f->loops[l].header == to) {
 		if (from != CB_NONE && in_loop(f, from, l))
@@ -106,28 +132,75 @@ static uint32_t enter_block(cb_frame *fr, uint32_t to)
 			memmove(&fr->assume[k], &fr->assume[k + 1], (fr->nassume - k - 1) * sizeof *fr->assume);
 			memmove(&fr->assume_line[k], &fr->assume_line[k + 1],
 				(fr->nassume - k - 1) * sizeof *fr->assume_line);
+			memmove(&fr->assume_guess[k], &fr->assume_guess[k + 1],
+				(fr->nassume - k - 1) * sizeof *fr->assume_guess);
 			fr->nassume--;
 		} else {
 			k++;
 		}
 	}
+	if (joins)
+		cb_pmem_guess_settle(in, any_guess(in));
 	fr->block = to;
 	return b->first + b->nphi;
 }
 
 /* The branch in the current block could not be decided (or was decided by assumed values):
  * what follows, up to its immediate post-dominator, is assumed. */
-static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log)
+/* The private variables the side of the current block's branch that was not taken (up to
+ * END) writes: what they hold after the sides meet depends on the side, even though the
+ * side taken did not write them (a binary search's lo when it always goes left). Pointers
+ * computed on that side are read as the slot holds them now (from an earlier pass, if any). */
+static void untaken_writes(cb_interp *in, const cb_frame *fr, uint32_t taken, int32_t end)
 {
+	const cb_fn *f = fr->fn;
+	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
+	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
+	for (uint32_t k = f->succ_first[fr->block]; k < f->succ_first[fr->block + 1]; k++) {
+		uint32_t s = f->succ[k];
+		if (s != taken && (int32_t)s != end && !seen[s]) {
+			seen[s] = 1;
+			work[sp++] = s;
+		}
+	}
+	while (sp) {
+		uint32_t b = work[--sp];
+		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++) {
+			const cb_ins *x = &f->ins[i];
+			if (x->op == CB_I_STORE && x->site < 0)
+				cb_pmem_guess_write(in, fr->v[x->b]);
+		}
+		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
+			uint32_t s = f->succ[k];
+			if ((int32_t)s != end && !seen[s] && s != fr->block) {
+				seen[s] = 1;
+				work[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+}
+
+static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log,
+		   bool guess)
+{
+	if (guess)
+		untaken_writes(in, fr, taken, fr->fn->blocks[fr->block].ipdom);
 	int32_t end = fr->fn->blocks[fr->block].ipdom;
 	bool open = false;
 	for (uint32_t k = 0; k < fr->nassume; k++)
-		open |= fr->assume[k] == end;
+		if (fr->assume[k] == end) {
+			open = true;
+			fr->assume_guess[k] |= guess;
+		}
 	if (!open && fr->nassume < CB_MAX_ASSUME) {
 		fr->assume[fr->nassume] = end;
+		fr->assume_guess[fr->nassume] = guess;
 		fr->assume_line[fr->nassume++] = line;
 	} else if (!open) {
 		fr->assumed_base = true; /* too deep: assumed to the end of the function */
+		fr->guess_base |= guess;
 	}
 	if (!log)
 		return;
@@ -144,17 +217,66 @@ static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, b
 	in->assumed[in->nassumed++] = a;
 }
 
-/* An undecidable branch takes its true side, except a loop's exit test, which stays in the
+/* Does a path from block FROM reach a __local access or a call before block END? */
+static bool side_has_work(const cb_fn *f, uint32_t from, int32_t end)
+{
+	if ((int32_t)from == end)
+		return false;
+	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
+	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
+	bool found = false;
+	seen[from] = 1;
+	work[sp++] = from;
+	while (sp && !found) {
+		uint32_t b = work[--sp];
+		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && !found; i++)
+			found = f->ins[i].site >= 0 || f->ins[i].op == CB_I_CALL;
+		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
+			uint32_t s = f->succ[k];
+			if ((int32_t)s != end && !seen[s]) {
+				seen[s] = 1;
+				work[sp++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(work);
+	return found;
+}
+
+/* Which sides of the branch I ending the current block hold work (cached per block). */
+static unsigned sides_with_work(cb_interp *in, const cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	uint32_t fn = (uint32_t)(f - in->prog->fns);
+	if (!in->side_work)
+		in->side_work = cb_xcalloc(in->prog->nfns, sizeof *in->side_work);
+	if (!in->side_work[fn])
+		in->side_work[fn] = cb_xcalloc(f->nblocks ? f->nblocks : 1, 1);
+	uint8_t *c = &in->side_work[fn][fr->block];
+	if (!*c) {
+		int32_t end = f->blocks[fr->block].ipdom;
+		*c = (uint8_t)(1 + (side_has_work(f, i->x, end) ? 1 : 0) +
+			       (side_has_work(f, i->n, end) ? 2 : 0));
+	}
+	return *c - 1u;
+}
+
+/* An undecidable branch takes the side with work when only one has any (past an early
+ * return), else its true side (its false side when flipped); a loop's exit test stays in the
  * loop for CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
-static bool guess(const cb_frame *fr, const cb_ins *i)
+static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
 	int32_t l = f->blocks[fr->block].loop;
-	if (l < 0)
-		return true;
-	bool in_x = in_loop(f, i->x, l), in_n = in_loop(f, i->n, l);
-	if (in_x == in_n)
-		return true;
+	bool in_x = l >= 0 && in_loop(f, i->x, l), in_n = l >= 0 && in_loop(f, i->n, l);
+	if (in_x == in_n) {
+		unsigned w = sides_with_work(in, fr, i);
+		if (w == 1 || w == 2)
+			return w == 1;
+		in->two_sided |= w == 3;
+		return !in->flip;
+	}
 	/* Iterations done when staying: a test at the header starts one, a test at the end
 	 * (do-while) follows one. */
 	uint32_t done = fr->block == f->loops[l].header ? fr->iter[l] + 1 : fr->iter[l] + 2;
@@ -275,7 +397,7 @@ static uint32_t value_diamond(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (assumed(fr))
 			tmp[k].flags |= CB_VF_TAINT;
 	}
-	uint32_t pc = enter_block(fr, j); /* leaves assumed regions that end at J */
+	uint32_t pc = enter_block(in, fr, j); /* leaves assumed regions that end at J */
 	for (uint32_t k = 0; k < n; k++)
 		if (f->ins[b->first + k].dst != CB_NONE)
 			fr->v[f->ins[b->first + k].dst] = tmp[k];
@@ -294,12 +416,14 @@ static uint32_t branch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	if (cb_val_known(&c)) {
 		taken = c.lo != 0;
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false);
+			assume(in, fr, taken ? i->x : i->n, i->imm | CB_DECIDED, false,
+			       c.flags & CB_VF_GUESS);
 	} else {
-		taken = guess(fr, i);
-		assume(in, fr, taken ? i->x : i->n, i->imm, true);
+		bool loop_test = l >= 0 && in_loop(fr->fn, i->x, l) != in_loop(fr->fn, i->n, l);
+		taken = guess(in, fr, i);
+		assume(in, fr, taken ? i->x : i->n, i->imm, true, !loop_test);
 	}
-	return enter_block(fr, taken ? i->x : i->n);
+	return enter_block(in, fr, taken ? i->x : i->n);
 }
 
 static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
@@ -316,11 +440,15 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			}
 		}
 		if (c.flags & CB_VF_TAINT)
-			assume(in, fr, target, i->imm | CB_DECIDED, false);
+			assume(in, fr, target, i->imm | CB_DECIDED, false, c.flags & CB_VF_GUESS);
 	} else {
-		assume(in, fr, target, i->imm, true);
+		/* flipped: the first case instead of the default */
+		if (in->flip && i->n)
+			target = f->extra[i->b + 1];
+		in->two_sided |= i->n > 0;
+		assume(in, fr, target, i->imm, true, true);
 	}
-	return enter_block(fr, target);
+	return enter_block(in, fr, target);
 }
 
 /* The iteration key: per frame, outermost first, the call site (below the kernel) and the
@@ -354,8 +482,26 @@ static bool local_access(const cb_interp *in, const cb_ins *i, const cb_val *ptr
 	       ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
 }
 
-static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr)
+/* An address that depends on which side of an undecidable branch ran is not the guessed
+ * side's: anywhere in its object (the whole object, or any offset for an unsized one). */
+static cb_val unguess(const cb_interp *in, int32_t site, const cb_val *ptr)
 {
+	cb_val p = *ptr;
+	int32_t k = p.obj - CB_OBJ_FIRST;
+	if (!(p.flags & CB_VF_GUESS) || p.kind != CB_V_PTR || k < 0 ||
+	    k >= (int32_t)in->prog->nobjects)
+		return p;
+	uint64_t size = in->prog->objects[k].bytes, elem = in->prog->sites[site].elem_bytes;
+	p.lo = 0;
+	p.hi = size >= elem && size - elem <= INT32_MAX ? (int64_t)(size - elem) : INT32_MAX;
+	p.row = p.col = CB_IDX_LOST;
+	return p;
+}
+
+static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *raw)
+{
+	cb_val p = unguess(in, site, raw);
+	const cb_val *ptr = &p;
 	uint32_t key[CB_MAX_KEY];
 	unsigned n = make_key(in, key);
 	bool a = assumed(fr) || (ptr->flags & CB_VF_TAINT);
@@ -364,9 +510,11 @@ static void record(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val
 }
 
 /* An access of the K-th element a work-item copies in an async copy: the key gets K. */
-static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *ptr,
+static void record_nth(cb_interp *in, const cb_frame *fr, int32_t site, const cb_val *raw,
 		       uint32_t k)
 {
+	cb_val p = unguess(in, site, raw);
+	const cb_val *ptr = &p;
 	uint32_t key[CB_MAX_KEY + 1];
 	unsigned n = make_key(in, key);
 	key[n++] = k;
@@ -410,6 +558,25 @@ static void async_copy(cb_interp *in, cb_frame *fr, const cb_ins *i, const cb_va
 			return;
 		cb_val p = advance(ptr, cb_val_int((int64_t)e), i->imm);
 		record_nth(in, fr, i->site, &p, (uint32_t)k);
+	}
+}
+
+/* A copy of LEN bytes at PTR in __local memory, moved as words of WORD bytes: the K-th word
+ * is its own access (the key gets K); an unknown length, one access at an unknown word. */
+static void copy_words(cb_interp *in, const cb_frame *fr, int32_t site, cb_val ptr, cb_val len,
+		       uint32_t word)
+{
+	if (!cb_val_known(&len) || len.lo <= 0) {
+		cb_val any = len.kind == CB_V_NUM ? len : cb_val_range(64);
+		any.lo = 0;
+		any.hi = any.hi > 0 ? (any.hi - 1) / word : 0;
+		cb_val p = advance(ptr, any, word);
+		record_nth(in, fr, site, &p, 0);
+		return;
+	}
+	for (int64_t k = 0; k < len.lo / word && !in->rec->overflow; k++) {
+		cb_val p = advance(ptr, cb_val_int(k), word);
+		record_nth(in, fr, site, &p, (uint32_t)k);
 	}
 }
 
@@ -457,6 +624,82 @@ static void exec_builtin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	set(fr, i, cb_builtin_eval(in, i, args, n));
 }
 
+/* Integer vectors: a vector value is a handle (opaque, obj) to a private object holding its
+ * lanes, the instruction's own (reused each time it runs: a vector is copied lane by lane
+ * into and out of variables, never shared). */
+static bool vec_handle(const cb_interp *in, const cb_val *h)
+{
+	int32_t k = h->obj - CB_OBJ_FIRST - (int32_t)in->prog->nobjects;
+	return h->kind == CB_V_OPAQUE && k >= 0 && k < (int32_t)in->npobj;
+}
+
+static cb_val vec_lane_ptr(const cb_val *h, uint32_t k, uint32_t bytes)
+{
+	return cb_val_ptr(h->obj, (int64_t)k * bytes);
+}
+
+/* The storage of I's vector result: the one it had, else a new private object of N lanes. */
+static cb_val vec_storage(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	uint32_t bytes = i->rows * i->cols;
+	cb_val *cur = &fr->v[i->dst];
+	if (i->dst != CB_NONE && vec_handle(in, cur) &&
+	    in->pobj[cur->obj - CB_OBJ_FIRST - (int32_t)in->prog->nobjects].size == bytes)
+		return *cur;
+	cb_val h = cb_val_opaque();
+	h.obj = cb_pmem_new(in, bytes);
+	return h;
+}
+
+/* Copies N lanes of B bytes from the vector or memory at FROM to TO (unknown lanes when
+ * FROM is no vector and no private memory). */
+static void vec_copy(cb_interp *in, cb_val to, cb_val from, uint32_t n, uint32_t b)
+{
+	cb_val lanes[16];
+	for (uint32_t k = 0; k < n && k < 16; k++) {
+		cb_val at = from;
+		if (from.kind == CB_V_PTR || vec_handle(in, &from))
+			at = from.kind == CB_V_PTR ? cb_val_ptr(from.obj, from.lo + (int64_t)k * b)
+						   : vec_lane_ptr(&from, k, b);
+		if (from.kind == CB_V_PTR && from.lo != from.hi)
+			at.hi = from.hi + (int64_t)k * b;
+		at.flags = from.flags;
+		lanes[k] = at.kind == CB_V_PTR ? cb_pmem_load(in, at, b, CB_V_NUM, b * 8)
+					       : cb_val_range(b * 8);
+	}
+	for (uint32_t k = 0; k < n && k < 16; k++) {
+		cb_val at = to.kind == CB_V_PTR ? cb_val_ptr(to.obj, to.lo + (int64_t)k * b)
+						: vec_lane_ptr(&to, k, b);
+		if (to.kind == CB_V_PTR && to.lo != to.hi) {
+			at.hi = to.hi + (int64_t)k * b;
+		}
+		cb_pmem_store(in, at, lanes[k], b);
+	}
+}
+
+static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	const cb_val *v = fr->v;
+	if (i->op == CB_I_VEXT) {
+		cb_val x = cb_val_range(i->cols * 8), idx = v[i->b];
+		if (vec_handle(in, &v[i->a]) && cb_val_known(&idx) && idx.lo >= 0 &&
+		    idx.lo < (int64_t)i->rows)
+			x = cb_pmem_load(in, vec_lane_ptr(&v[i->a], (uint32_t)idx.lo, i->cols), i->cols,
+					 CB_V_NUM, i->cols * 8);
+		x.flags |= v[i->a].flags | idx.flags;
+		set(fr, i, x);
+		return;
+	}
+	cb_val h = vec_storage(in, fr, i), idx = v[i->c];
+	vec_copy(in, h, v[i->a], i->rows, i->cols);
+	if (cb_val_known(&idx) && idx.lo >= 0 && idx.lo < (int64_t)i->rows)
+		cb_pmem_store(in, vec_lane_ptr(&h, (uint32_t)idx.lo, i->cols), v[i->b], i->cols);
+	else
+		vec_copy(in, h, cb_val_opaque(), i->rows, i->cols);
+	h.flags = v[i->a].flags | idx.flags;
+	set(fr, i, h);
+}
+
 static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	cb_val *v = fr->v;
@@ -465,8 +708,14 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, cb_val_ptr(cb_pmem_new(in, i->imm), 0));
 		return;
 	case CB_I_LOAD:
-		if (local_access(in, i, &v[i->a]))
+		if (local_access(in, i, &v[i->a])) {
 			record(in, fr, i->site, &v[i->a]);
+		} else if (i->flags & CB_INS_VECTOR) {
+			cb_val h = vec_storage(in, fr, i);
+			vec_copy(in, h, v[i->a], i->rows, i->cols);
+			set(fr, i, h);
+			return;
+		}
 		set(fr, i, cb_pmem_load(in, v[i->a], i->imm, i->sub, i->width));
 		return;
 	case CB_I_STORE:
@@ -476,7 +725,12 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			cb_val x = v[i->a];
 			if (assumed(fr))
 				x.flags |= CB_VF_TAINT;
-			cb_pmem_store(in, v[i->b], x, i->imm);
+			if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
+				vec_copy(in, v[i->b], x, i->rows, i->cols);
+			else
+				cb_pmem_store(in, v[i->b], x, i->imm);
+			if (in_guess(fr))
+				cb_pmem_guess_write(in, v[i->b]);
 		}
 		return;
 	case CB_I_ATOMIC:
@@ -485,9 +739,16 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		set(fr, i, unknown_value(i->sub, i->width));
 		return;
 	case CB_I_MEMSET:
-		cb_pmem_set(in, v[i->a], assumed(fr) ? cb_val_range(8) : v[i->b], v[i->c]);
+		if (i->site >= 0)
+			copy_words(in, fr, i->site, v[i->a], v[i->c], i->imm);
+		else
+			cb_pmem_set(in, v[i->a], assumed(fr) ? cb_val_range(8) : v[i->b], v[i->c]);
 		return;
 	case CB_I_MEMCPY:
+		if (i->site >= 0)
+			copy_words(in, fr, i->site, v[i->n ? i->b : i->a], v[i->c], i->imm);
+		if (i->rows)
+			copy_words(in, fr, (int32_t)i->rows - 1, v[i->b], v[i->c], i->imm);
 		cb_pmem_copy(in, v[i->a], v[i->b], v[i->c]);
 		return;
 	default: {
@@ -532,6 +793,7 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 	for (uint32_t k = 0; k < i->n && k < callee->nargs; k++)
 		nf->v[k] = fr->v[fr->fn->extra[i->x + 2 * k]];
 	nf->assumed_base = assumed(fr);
+	nf->guess_base = in_guess(fr);
 	nf->base_line = assumed_line(fr);
 	nf->call_ins = pc;
 	cb_val r = cb_val_opaque();
@@ -539,6 +801,8 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 	in->depth--;
 	cb_arena_release(&in->arena, mark);
 	in->npobj = npobj;
+	if (r.kind == CB_V_OPAQUE)
+		r = cb_val_opaque(); /* a vector of the callee's frame, released */
 	if (rc == CB_OK)
 		set(fr, i, r);
 	return rc;
@@ -555,7 +819,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 {
 	cb_frame *fr = &in->frames[depth];
 	const cb_fn *f = fr->fn;
-	uint32_t pc = enter_block(fr, 0);
+	uint32_t pc = enter_block(in, fr, 0);
 	for (;;) {
 		if (pc >= f->blocks[fr->block].end || ++in->item_steps > CB_ITEM_STEPS ||
 		    in->rec->overflow) {
@@ -580,6 +844,9 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
 			break;
+		case CB_I_VINS: case CB_I_VEXT:
+			exec_vector(in, fr, i);
+			break;
 		case CB_I_BUILTIN:
 			exec_builtin(in, fr, i);
 			break;
@@ -590,7 +857,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 			break;
 		}
 		case CB_I_BR:
-			pc = enter_block(fr, i->x);
+			pc = enter_block(in, fr, i->x);
 			continue;
 		case CB_I_CONDBR:
 			pc = branch(in, fr, i);
@@ -627,8 +894,15 @@ cb_rc cb_interp_item(cb_interp *in, unsigned linear, cb_error *err)
 	cb_frame *fr = push_frame(in, &p->fns[0]);
 	for (uint32_t k = 0; k < p->nargs && k < p->fns[0].nargs; k++) {
 		fr->v[k] = in->argv[k];
-		if (p->args[k].kind == CB_ARG_PRIVATE)
-			fr->v[k] = cb_val_ptr(cb_pmem_new(in, p->args[k].bytes), 0);
+		if (p->args[k].kind != CB_ARG_PRIVATE)
+			continue;
+		fr->v[k] = cb_val_ptr(cb_pmem_new(in, p->args[k].bytes), 0);
+		for (uint32_t f = 0; f < p->args[k].nvalues; f++) {
+			const cb_field_value *x = &p->args[k].values[f];
+			cb_val at = fr->v[k];
+			at.lo = at.hi = x->offset;
+			cb_pmem_store(in, at, cb_val_int(x->value), x->bytes);
+		}
 	}
 	cb_val r;
 	cb_rc rc = run_frame(in, 0, &r, err);

@@ -28,8 +28,11 @@ typedef struct {
 	uint32_t call_ins;        /* the call instruction in the caller */
 	int32_t assume[CB_MAX_ASSUME]; /* end blocks (immediate post-dominators) of assumed regions */
 	uint32_t assume_line[CB_MAX_ASSUME];
+	bool assume_guess[CB_MAX_ASSUME]; /* the region is a side of a branch that is no loop
+					   * test (which side ran is a guess) */
 	uint32_t nassume;
 	bool assumed_base;        /* called under an assumption, or too many nested */
+	bool guess_base;          /* ... under a guessed side */
 	uint32_t base_line;
 } cb_frame;
 
@@ -53,6 +56,14 @@ typedef struct cb_interp {
 	cb_recorder *rec;
 	cb_assumed_branch *assumed;
 	uint32_t nassumed, assumedcap;
+	/* Undecidable branches (not loop tests) whose two sides both hold __local accesses or
+	 * calls take their true side, or with `flip` their false side: a second run of the
+	 * work-group with flip set prices the other side too. A side without any (an early
+	 * return) is never taken. */
+	bool flip;
+	bool two_sided;           /* such a branch was met: the flipped run is worth making */
+	uint8_t **side_work;      /* per function and block: 0 not computed, else 1 + bits
+				   * (1: the true side has work, 2: the false side) */
 } cb_interp;
 
 void cb_interp_init(cb_interp *in, const cb_prog *prog, const cb_wg *wg, const cb_val *argv,

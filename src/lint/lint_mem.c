@@ -186,6 +186,7 @@ int32_t cb_pmem_new(cb_interp *in, uint64_t size)
 	o->size = size > CB_PRIVATE_MAX ? 0 : (uint32_t)size;
 	o->slot = o->size ? cb_arena_alloc(&in->arena, o->size * sizeof *o->slot) : NULL;
 	o->len = o->size ? cb_arena_alloc(&in->arena, o->size) : NULL;
+	o->guess = 0;
 	return CB_OBJ_FIRST + (int32_t)in->prog->nobjects + (int32_t)in->npobj++;
 }
 
@@ -235,6 +236,8 @@ cb_val cb_pmem_load(cb_interp *in, cb_val ptr, uint32_t bytes, uint8_t kind, uns
 	cb_pobj *o = private_at(in, &ptr, bytes, &off, false);
 	if (!o)
 		return unknown_of(kind, width, ptr.flags);
+	if (o->guess & CB_PGUESS_READ)
+		ptr.flags |= CB_VF_GUESS;
 	if (o->len[off] == bytes && o->slot[off].kind == kind) {
 		cb_val v = o->slot[off];
 		v.flags |= ptr.flags;
@@ -268,6 +271,8 @@ void cb_pmem_store(cb_interp *in, cb_val ptr, cb_val v, uint32_t bytes)
 	if (!o || !bytes)
 		return;
 	clear(o, off, bytes);
+	if (bytes == o->size) /* all of it: what it held before no longer matters */
+		o->guess = 0;
 	if (bytes >= CB_ZERO)
 		return;
 	o->len[off] = (uint8_t)bytes;
@@ -311,5 +316,21 @@ void cb_pmem_copy(cb_interp *in, cb_val dst, cb_val src, cb_val len)
 			d->len[doff + i] = l;
 			d->slot[doff + i] = s->slot[soff + i];
 		}
+	}
+}
+
+void cb_pmem_guess_write(cb_interp *in, cb_val ptr)
+{
+	cb_pobj *o = private_obj(in, &ptr);
+	if (o)
+		o->guess |= CB_PGUESS_OPEN;
+}
+
+void cb_pmem_guess_settle(cb_interp *in, bool open)
+{
+	for (uint32_t k = 0; k < in->npobj; k++) {
+		cb_pobj *o = &in->pobj[k];
+		if (o->guess & CB_PGUESS_OPEN)
+			o->guess = (uint8_t)(CB_PGUESS_READ | (open ? CB_PGUESS_OPEN : 0));
 	}
 }

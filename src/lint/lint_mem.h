@@ -7,6 +7,7 @@
 #include "lint/lint_prog.h"
 #include "lint/lint_val.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +42,12 @@ typedef struct {
 	uint32_t size;
 	cb_val *slot;
 	uint8_t *len;   /* bytes of the value starting at that offset; 0 none; CB_ZERO: a zero byte */
+	uint8_t guess;  /* CB_PGUESS_* */
 } cb_pobj;
+
+#define CB_PGUESS_OPEN 1  /* written on a side of an undecidable branch still open */
+#define CB_PGUESS_READ 2  /* ... whose sides have met: what it holds depends on the side taken
+			   * (loads get CB_VF_GUESS) */
 
 #define CB_ZERO 0xFF
 #define CB_PRIVATE_MAX (64u << 10) /* larger private objects are not modelled */
@@ -52,5 +58,10 @@ cb_val cb_pmem_load(cb_interp *in, cb_val ptr, uint32_t bytes, uint8_t kind, uns
 void cb_pmem_store(cb_interp *in, cb_val ptr, cb_val v, uint32_t bytes);
 void cb_pmem_set(cb_interp *in, cb_val ptr, cb_val byte, cb_val len);
 void cb_pmem_copy(cb_interp *in, cb_val dst, cb_val src, cb_val len);
+/* The private object PTR points into was written on a side of an undecidable branch. */
+void cb_pmem_guess_write(cb_interp *in, cb_val ptr);
+/* Such a branch's sides met: objects written there read as guessed from now on; OPEN: some
+ * other such branch is still open (its writes stay marked open). */
+void cb_pmem_guess_settle(cb_interp *in, bool open);
 
 #endif

@@ -188,3 +188,69 @@ unsigned cb_cl_type_bytes(const char *type)
 	}
 	return 0;
 }
+
+/* T without typedefs and qualifiers (derived types that are no members: followed to their base,
+ * operand 3), at most a few levels deep. */
+static LLVMMetadataRef strip_derived(LLVMContextRef ctx, LLVMMetadataRef t)
+{
+	for (int depth = 0; t && depth < 8 &&
+	     LLVMGetMetadataKind(t) == LLVMDIDerivedTypeMetadataKind; depth++)
+		t = md_operand(ctx, t, 3);
+	return t;
+}
+
+/* Member M of a struct as a field: its offset and size, an array's elements (a composite whose
+ * elements, operand 4, are subranges), and whether its scalar type is an integer. */
+static bool member_field(LLVMContextRef ctx, LLVMMetadataRef m, cb_field *f)
+{
+	size_t len = 0;
+	const char *name = LLVMDITypeGetName(m, &len);
+	LLVMMetadataRef t = strip_derived(ctx, md_operand(ctx, m, 3)), e = t;
+	if (!name || !len || !t || LLVMDITypeGetOffsetInBits(m) % 8)
+		return false;
+	uint64_t total = LLVMDITypeGetSizeInBits(t);
+	if (LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind) {
+		LLVMMetadataRef sub = md_operand(ctx, t, 4), s0 = sub ? md_operand(ctx, sub, 0) : NULL;
+		if (!s0 || LLVMGetMetadataKind(s0) != LLVMDISubrangeMetadataKind)
+			return false; /* a nested struct: its fields are not offered */
+		e = strip_derived(ctx, md_operand(ctx, t, 3));
+	}
+	if (!e || LLVMGetMetadataKind(e) != LLVMDIBasicTypeMetadataKind)
+		return false;
+	uint64_t bits = LLVMDITypeGetSizeInBits(e);
+	if (!bits || bits % 8 || bits > 64 || total % bits)
+		return false;
+	size_t elen = 0;
+	const char *ename = LLVMDITypeGetName(e, &elen);
+	f->name = cb_xmalloc(len + 1);
+	memcpy(f->name, name, len);
+	f->name[len] = '\0';
+	f->offset = (uint32_t)(LLVMDITypeGetOffsetInBits(m) / 8);
+	f->bytes = (uint32_t)(bits / 8);
+	f->count = (uint32_t)(total / bits);
+	f->integer = !(ename && (strstr(ename, "float") || strstr(ename, "double") ||
+				 strstr(ename, "half")));
+	return true;
+}
+
+void cb_debug_arg_fields(cb_dctx *d, LLVMValueRef fn, unsigned k, cb_karg *a)
+{
+	LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+	LLVMMetadataRef st = sp ? md_operand(d->ctx, sp, 4) : NULL;
+	LLVMMetadataRef types = st && LLVMGetMetadataKind(st) == LLVMDISubroutineTypeMetadataKind
+				? md_operand(d->ctx, st, 3) : NULL;
+	LLVMMetadataRef t = types ? strip_derived(d->ctx, md_operand(d->ctx, types, k + 1)) : NULL;
+	if (!t || LLVMGetMetadataKind(t) != LLVMDICompositeTypeMetadataKind)
+		return;
+	LLVMMetadataRef elems = md_operand(d->ctx, t, 4);
+	for (unsigned i = 0; elems && i < 64; i++) {
+		LLVMMetadataRef m = md_operand(d->ctx, elems, i);
+		if (!m)
+			break;
+		cb_field f;
+		if (LLVMGetMetadataKind(m) != LLVMDIDerivedTypeMetadataKind || !member_field(d->ctx, m, &f))
+			continue;
+		a->fields = cb_xrealloc(a->fields, (a->nfields + 1) * sizeof *a->fields);
+		a->fields[a->nfields++] = f;
+	}
+}

@@ -17,5 +17,8 @@ char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsi
 void cb_free_strings(char **s, unsigned n);
 char *cb_pointee_name(const char *type);
 unsigned cb_cl_type_bytes(const char *type);
+/* The fields of by-value struct argument K of kernel FN, from its debug information (none
+ * when it has none, or the argument is no struct). */
+void cb_debug_arg_fields(cb_dctx *d, LLVMValueRef fn, unsigned k, cb_karg *a);
 
 #endif

@@ -117,6 +117,13 @@ cb_rc cb_lint_build_args(const cb_lint_request *req, cb_lint_args *out, cb_error
 		else
 			add(out, "-I", req->includes[i]);
 	}
+	/* What drivers define and clang does not: the device's OpenCL version (kernels test
+	 * it to pick code paths). */
+	if (rc == CB_OK && !cb_lint_defines(req, "__OPENCL_VERSION__")) {
+		char d[48];
+		snprintf(d, sizeof d, "__OPENCL_VERSION__=%u", cb_lint_opencl_version(req));
+		add(out, "-D", d);
+	}
 	/* Last: a -cl-std= in the options wins, as clang takes the last one. */
 	if (rc == CB_OK && req->build_options)
 		rc = split_options(out, req->build_options, err);

@@ -117,9 +117,16 @@ static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 	if (!s->fix_ok)
 		return;
 	const cb_lint_object *o = &r->prog->objects[obj - CB_OBJ_FIRST];
+	if (o->rank == 0) {
+		snprintf(s->fix_note, sizeof s->fix_note, "%s is a __local pointer argument: the "
+			 "rows it is used as are not declared", o->name);
+		drop_fix(s);
+		return;
+	}
 	if ((o->rank != 1 && o->rank != 2) || o->elem_bytes != site->elem_bytes) {
-		snprintf(s->fix_note, sizeof s->fix_note, "%s is not a 1-D or 2-D array of %u-byte "
-			 "elements", o->name, site->elem_bytes);
+		snprintf(s->fix_note, sizeof s->fix_note, o->rank != 1 && o->rank != 2 ?
+			 "%s is not a 1-D or 2-D array" : "%s's elements are not accessed whole "
+			 "(%u-byte accesses)", o->name, site->elem_bytes);
 		drop_fix(s);
 		return;
 	}
@@ -202,6 +209,11 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 		sum->unknown = true;
 		set_why(s, why, lo, hi);
 		return;
+	}
+	if (passes > s->passes_max && s->priced) {
+		/* the lanes shown are the worst sub-group access's, not merely the first's */
+		free(s->first);
+		keep_first(r, s, lanes, nl);
 	}
 	s->total += passes;
 	s->total_min += minp;
@@ -364,7 +376,9 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 	if (!fix->wanted)
 		return;
 	if (o->rank != 1 && o->rank != 2) {
-		snprintf(fix->note, sizeof fix->note, "%s is not a 1-D or 2-D array", o->name);
+		snprintf(fix->note, sizeof fix->note, o->rank ? "%s is not a 1-D or 2-D array"
+			 : "%s is a __local pointer argument: the rows it is used as are not declared",
+			 o->name);
 		return;
 	}
 	if (!fix->judged) {
@@ -383,7 +397,14 @@ void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *si
 	fix->total_before = sc.total_passes;
 	if (o->rank == 2)
 		search_shape(&x, o->dims[0], o->dims[1], fix);
-	for (unsigned w = 2; o->rank == 1 && w <= o->dims[0] / 2; w *= 2)
+	/* a 1-D array: by the rows its code uses (s[r * 36 + c]), else by power-of-two rows */
+	bool by_code = false;
+	for (unsigned w = 0; o->rank == 1 && w < o->nwidths; w++)
+		if (o->widths[w] <= o->dims[0] / 2 && o->dims[0] % o->widths[w] == 0) {
+			search_shape(&x, o->dims[0] / o->widths[w], o->widths[w], fix);
+			by_code = true;
+		}
+	for (unsigned w = 2; o->rank == 1 && !by_code && w <= o->dims[0] / 2; w *= 2)
 		if (o->dims[0] % w == 0)
 			search_shape(&x, o->dims[0] / w, w, fix);
 	if (fix->found && fix->best.total_passes >= fix->total_before)

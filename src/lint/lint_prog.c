@@ -28,8 +28,13 @@ void cb_prog_free(cb_prog *p)
 		free(p->objects[i].name);
 		free(p->objects[i].elem_type);
 	}
-	for (uint32_t i = 0; i < p->nargs; i++)
+	for (uint32_t i = 0; i < p->nargs; i++) {
 		free(p->args[i].name);
+		for (uint32_t f = 0; f < p->args[i].nfields; f++)
+			free(p->args[i].fields[f].name);
+		free(p->args[i].fields);
+		free(p->args[i].values);
+	}
 	free(p->fns);
 	free(p->sites);
 	free(p->objects);

@@ -38,6 +38,8 @@ typedef enum {
 	CB_I_COPY,     /* a (freeze, pointer casts) */
 	CB_I_MEMSET,   /* a: pointer, b: byte value, c: length */
 	CB_I_MEMCPY,   /* a: destination, b: source, c: length */
+	CB_I_VINS,     /* insertelement: a: vector, b: scalar, c: index; rows: lanes, cols: bytes */
+	CB_I_VEXT,     /* extractelement: a: vector, b: index; cols: element bytes */
 } cb_iop;
 
 typedef enum { CB_GEP_PLAIN, CB_GEP_ARRAY2, CB_GEP_ROW } cb_gep_shape;
@@ -68,6 +70,7 @@ typedef struct {
 #define CB_INS_GENERIC 2 /* its site's pointer is generic: an access only when it is __local */
 #define CB_INS_UNSEEN 4  /* a call lint does not evaluate, whose integer or pointer result is
 			  * marked CB_VF_UNSEEN; cols: its name's index in cb_prog.unseen */
+#define CB_INS_VECTOR 8  /* a load or store of an integer vector: rows lanes of cols bytes */
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */
@@ -124,12 +127,30 @@ typedef enum {
 	CB_ARG_OTHER        /* floats, vectors, images: opaque */
 } cb_arg_kind;
 
+/* A field of a by-value struct argument, from the debug information: NAME at byte OFFSET,
+ * COUNT elements of BYTES (COUNT 1: not an array). */
+typedef struct {
+	char *name;
+	uint32_t offset, bytes, count;
+	bool integer;
+} cb_field;
+
+/* A field's value given with --arg NAME.FIELD=V: stored into the argument's private copy. */
+typedef struct {
+	uint32_t offset, bytes;
+	int64_t value;
+} cb_field_value;
+
 typedef struct {
 	char *name;
 	cb_arg_kind kind;
 	unsigned width;     /* integer bits */
 	uint64_t bytes;     /* private aggregate size */
 	int32_t object;     /* local object of a CB_ARG_LOCAL */
+	cb_field *fields;   /* a CB_ARG_PRIVATE struct's fields (none without debug info) */
+	uint32_t nfields;
+	cb_field_value *values;
+	uint32_t nvalues;
 } cb_karg;
 
 typedef struct {
@@ -148,6 +169,11 @@ typedef struct {
 	char **unseen;
 	bool *unseen_builtin;
 	uint32_t nunseen;
+	/* The IR's own count of __local memory operations in the kernel and the functions it
+	 * calls (lint_decode.c, apart from the translation): loads, stores, atomics, each
+	 * __local pointer of llvm.memcpy / memmove / memset, and calls of declared functions
+	 * with a __local pointer. The coverage compares the sites with it. */
+	uint32_t ir_local_ops;
 } cb_prog;
 
 void cb_prog_free(cb_prog *p); /* lint_prog.c */

@@ -83,6 +83,33 @@ const char *cb_lint_status_name(cb_lint_status s)
 	}
 }
 
+static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
+	[CB_LINT_WHY_NONE] = { "none", "known" },
+	[CB_LINT_WHY_BRANCH] = { "branch", "undecidable branch" },
+	[CB_LINT_WHY_DECIDED] = { "decided", "branch decided by assumed values" },
+	[CB_LINT_WHY_TAINT] = { "set_under_branch", "address set under an undecidable branch" },
+	[CB_LINT_WHY_DATA] = { "data", "offsets depend on memory contents or arguments" },
+	[CB_LINT_WHY_OBJECTS] = { "objects", "lanes span several objects" },
+	[CB_LINT_WHY_POINTER] = { "pointer", "pointer of no known object" },
+	[CB_LINT_WHY_BOUNDS] = { "bounds", "offset outside its object" },
+	[CB_LINT_WHY_MODEL] = { "model", "the model cannot price it" },
+	[CB_LINT_WHY_CALL] = { "call", "call lint cannot see" },
+	[CB_LINT_WHY_UNSEEN] = { "unseen_call", "address from a call lint does not evaluate" },
+	[CB_LINT_WHY_TWICE] = { "twice", "reached twice in one iteration" },
+	[CB_LINT_WHY_SIDE] = { "branch_side", "side of an undecidable branch not simulated" },
+	[CB_LINT_WHY_GROUP] = { "work_group", "the simulated work-group does not reach it" },
+};
+
+const char *cb_lint_why_text(cb_lint_why w)
+{
+	return (unsigned)w < CB_LINT_NWHY ? why_names[w].text : "?";
+}
+
+const char *cb_lint_why_key(cb_lint_why w)
+{
+	return (unsigned)w < CB_LINT_NWHY ? why_names[w].key : "?";
+}
+
 const char *cb_lint_op_name(cb_op op)
 {
 	return op == CB_LINT_CALL ? "call" : cb_op_name(op);
@@ -135,6 +162,15 @@ void cb_lint_names_free(char **names, size_t n)
 	free(names);
 }
 
+size_t cb_lint_assumed_conflicts(const cb_lint_result *res)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < res->naccesses; i++)
+		n += res->accesses[i].status == CB_LINT_ASSUMED && res->accesses[i].conflict &&
+		     !res->accesses[i].suppressed;
+	return n;
+}
+
 size_t cb_lint_unknown_count(const cb_lint_result *res)
 {
 	size_t n = 0;
@@ -166,4 +202,40 @@ void cb_lint_result_free(cb_lint_result *res)
 	free(res->path);
 	free(res->build_log);
 	memset(res, 0, sizeof *res);
+}
+
+unsigned cb_lint_opencl_version(const cb_lint_request *req)
+{
+	const char *std = req->cl_std ? req->cl_std : "CL1.2";
+	for (const char *o = req->build_options; o && (o = strstr(o, "-cl-std=CL")); o += 10)
+		std = o + 8;
+	unsigned major = 1, minor = 2;
+	if (std[2] >= '1' && std[2] <= '9' && std[3] == '.' && std[4] >= '0' && std[4] <= '9') {
+		major = (unsigned)(std[2] - '0');
+		minor = (unsigned)(std[4] - '0');
+	}
+	return major * 100 + minor * 10;
+}
+
+bool cb_lint_defines(const cb_lint_request *req, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < req->ndefines; i++)
+		if (req->defines[i] && !strncmp(req->defines[i], name, n) &&
+		    (!req->defines[i][n] || req->defines[i][n] == '='))
+			return true;
+	return req->build_options && strstr(req->build_options, name);
+}
+
+void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n)
+{
+	unsigned v = cb_lint_opencl_version(req);
+	bool own = cb_lint_defines(req, "__OPENCL_VERSION__");
+	char mine[64];
+	snprintf(mine, sizeof mine, "__OPENCL_VERSION__=%u (a device of that version)", v);
+	snprintf(buf, n, "%s; by clang for OpenCL C %u.%u: __OPENCL_C_VERSION__=%u, "
+		 "CL_VERSION_1_0 .. CL_VERSION_3_0, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, __SPIR__, "
+		 "cl_khr_fp64, cl_khr_fp16, the cl_khr_*_atomics",
+		 own ? "__OPENCL_VERSION__ as your -D or build options define it" : mine,
+		 v / 100, v / 10 % 10, v);
 }

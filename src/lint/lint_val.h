@@ -18,9 +18,12 @@ typedef enum { CB_V_UNDEF, CB_V_NUM, CB_V_PTR, CB_V_OPAQUE } cb_vkind;
 #define CB_VF_UNSEEN 2 /* depends on the result of a call lint does not evaluate (a function
 			* declared but not defined, a built-in it does not model) */
 /* Which of those calls (the program's list of them, cb_prog.unseen): bit 2 + K for the K-th,
- * the last bit for the sixth and later ones. */
-#define CB_VF_CALLEE(k) ((uint8_t)(4u << ((k) < 5 ? (k) : 5)))
-#define CB_VF_CALLEES 0xFCu
+ * the last bit for the fifth and later ones. */
+#define CB_VF_CALLEE(k) ((uint8_t)(4u << ((k) < 4 ? (k) : 4)))
+#define CB_VF_CALLEES 0x7Cu
+/* Depends on which side an undecidable branch took (a variable written on one side, read
+ * after the sides meet): an address with it is unknown, never the guessed side's value. */
+#define CB_VF_GUESS 0x80u
 
 /* Objects a pointer can point into; __local and private objects follow. */
 enum { CB_OBJ_NONE = 0, CB_OBJ_GLOBAL = 1, CB_OBJ_MULTI = 2, CB_OBJ_FIRST = 3 };

@@ -55,6 +55,8 @@ static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		fputs(" from ", out);
 	}
 	put_escaped(out, decl);
+	if (a->nsame > 1)
+		fprintf(out, " (%u of %u here)", a->nth, a->nsame);
 }
 
 /* "  PREFIX NOTE", wrapped; the note's words are escaped. */
@@ -321,9 +323,16 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			word(&w, t);
 		}
 		fputc('\n', out);
-		if (f->unjudged)
-			fprintf(out, "  (%u access%s of it not judged: offsets not known)\n", f->unjudged,
-				f->unjudged == 1 ? "" : "es");
+		if (f->unjudged) {
+			unsigned unknown = 0;
+			for (size_t i = 0; i < r->naccesses; i++)
+				unknown += r->accesses[i].object == (int)k &&
+					   r->accesses[i].status == CB_LINT_UNKNOWN;
+			fprintf(out, "  (%u access%s of it not judged: %u with unknown offsets, %u not "
+				"indexing it by whole elements)\n", f->unjudged,
+				f->unjudged == 1 ? "" : "es", unknown,
+				f->unjudged > unknown ? f->unjudged - unknown : 0);
+		}
 	}
 }
 
@@ -395,11 +404,49 @@ static void kernel_line(FILE *out, const cb_lint_result *r, size_t nmodels)
 	fputc('\n', out);
 }
 
+/* "coverage: IR 5 __local operations, 5 reported: ..." on every run, so that nothing is
+ * skipped silently, then a line of reasons for each status that has any; an operation of the
+ * IR that no access reports is shown as missed. */
+static void coverage_line(FILE *out, const cb_lint_result *r)
+{
+	static const char *const label[4] = { "predicted", "assumed", "unknown", "not executed" };
+	static const cb_lint_why first[4] = { CB_LINT_NWHY, CB_LINT_WHY_BRANCH, CB_LINT_WHY_DATA,
+					      CB_LINT_WHY_SIDE };
+	static const cb_lint_why end[4] = { CB_LINT_NWHY, CB_LINT_WHY_DATA, CB_LINT_WHY_SIDE,
+					    CB_LINT_NWHY };
+	const cb_lint_coverage *c = &r->coverage;
+	fprintf(out, "coverage: IR %zu __local operation%s, %zu reported:", c->ir,
+		c->ir == 1 ? "" : "s", c->reported);
+	for (unsigned s = 0; s < 4; s++)
+		fprintf(out, "%s %zu %s", s ? "," : "", c->status[s], label[s]);
+	if (c->generic)
+		fprintf(out, "; %zu through generic pointers", c->generic);
+	if (c->reported != c->ir)
+		fprintf(out, "; %zu of the IR's NOT SEEN (a lint bug: please report it)",
+			c->reported < c->ir ? c->ir - c->reported : c->reported - c->ir);
+	fputc('\n', out);
+	for (unsigned s = 1; s < 4; s++) {
+		const char *sep = ":";
+		for (unsigned w = first[s]; w < end[s]; w++) {
+			if (!c->why[w])
+				continue;
+			if (sep[0] == ':')
+				fprintf(out, "  %s", label[s]);
+			fprintf(out, "%s %s %zu", sep, cb_lint_why_text((cb_lint_why)w), c->why[w]);
+			sep = ",";
+		}
+		if (sep[0] == ',')
+			fputc('\n', out);
+	}
+}
+
 void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 {
 	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
 	kernel_line(out, r, 1);
 	models_line(out, r);
+	if (verbose && r->predefined[0])
+		note(out, " predefined:", r->predefined);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = &r->accesses[i];
 		counts[a->status]++;
@@ -429,6 +476,7 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	if (accepted)
 		fprintf(out, ", %zu accepted", accepted);
 	fputc('\n', out);
+	coverage_line(out, r);
 	excess(out, r);
 }
 

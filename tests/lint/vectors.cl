@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// Integer vectors as indices (issue 31, point 8): coordinates kept in an int2 and an int4, as
+// image and stencil kernels keep them. Their components are the work-item's ids, not memory
+// contents: every access is priced.
+__kernel void vectors(__global float *out)
+{
+	__local float line[64];
+	__local float grid[8][33];
+	int l = get_local_id(0);
+	int2 c = (int2)(l, 7);
+	line[c.x] = (float)l;                 // lane l at word l: 1 pass
+	int4 q = (int4)(l / 8, l % 8, 0, 1);
+	grid[q.y][q.x] = 1.0f;                // word 33 (l % 8) + l / 8: banks r + c, 4 passes
+	barrier(CLK_LOCAL_MEM_FENCE);
+	out[l] = line[c.y * 8 + (c.x & 7)];   // words 56..63, each read by 4 lanes: 1 pass
+}
