@@ -60,6 +60,8 @@ static const option table[] = {
 	  "then their compare table; lint --measure: the device to time on", NULL },
 	{ "list", 'l', RUN, K_FLAG, 0, 0, 0, NULL, OFF(list), NULL, 0, NULL,
 	  "list devices (the default marked) and exit", NULL },
+	{ "list-models", 0, RUN, K_FLAG, 0, 0, 0, NULL, OFF(list_models), NULL, 0, NULL,
+	  "list the reference models, the names --model takes, and exit", NULL },
 	{ "output", 'o', ALL, K_STRING, 0, 0, 0, NULL, OFF(output), NULL, 0, "FILE",
 	  "write the result to FILE ('-': standard output); run: the document\n"
 	  "(--device all: an existing directory)", NULL },
@@ -121,8 +123,9 @@ static const option table[] = {
 	{ "strict", 0, RUN | ANALYZE, K_FLAG, 0, 0, 0, NULL, OFF(strict), NULL, 0, NULL,
 	  "exit 5 unless the loads are banked and the run was clean", NULL },
 	{ "model", 0, PREDICT | LINT, K_STRING, 0, 0, 0, NULL, OFF(model), NULL, 0, "FILE",
-	  "predict, lint: the analyzed document whose model to use (lint:\n"
-	  "several, one column each, and the fix best across them)", NULL },
+	  "predict, lint: the analyzed document whose model to use, or a\n"
+	  "model's name from --list-models (lint: several, one column\n"
+	  "each, and the fix best across them)", NULL },
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
 	{ "lanes", 0, PREDICT, K_STRING, 0, 0, 0, NULL, OFF(lanes), NULL, 0, "A,B,...",
