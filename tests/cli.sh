@@ -52,6 +52,14 @@ echo '{"format":"clbanks","format_version":1,"device":{"subgroup_size":4,"local_
 sed 's/"warnings": \[\]/"warnings": ["the baseline drifted (test)"]/' "$H200" > "$TMP/warned.json"
 # A device name of 45 characters, most of them two bytes in UTF-8.
 sed 's/"name": "NVIDIA H200"/"name": "NVIDIA \xc4\xa4200 \xc3\x84\xc3\x96\xc3\x9c \xc3\xa4\xc3\xb6\xc3\xbc \xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6\xc4\xa6"/' "$H200" > "$TMP/utf8.json"
+# Model folders for --model NAME: two vendors with the same short name, a synthetic and a
+# documented model; and a file named h200 in a folder, which wins over the model h200.
+MODELS=$TMP/models
+mkdir -p "$MODELS/x" "$MODELS/y" "$MODELS/syn" "$TMP/pathwins"
+cp "$OPS" "$MODELS/x/m.json" && cp "$OPS" "$MODELS/y/m.json" && cp "$DOC" "$MODELS/syn/s.json" || exit 99
+sed 's/^{/{"provenance": "documented",/' "$DOC" > "$MODELS/syn/doc.json" || exit 99
+cp "$CPU" "$TMP/pathwins/h200" || exit 99
+export MODELS
 export EMPTY PLAN PLAN32 DOC TMP H200 CPU L32 L32_33 ZERO32 S16_1 OPS
 have_cl=no
 have_opencl && have_cl=yes

@@ -6,6 +6,7 @@
 #include "cli/common.h"
 #include "cli/cmd_lint_measure.h"
 #include "cli/lint_exec.h"
+#include "cli/models.h"
 #include "cli/options.h"
 #include "cli/outfile.h"
 #include "cli/signals.h"
@@ -82,6 +83,7 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 	cb_text_set_width(text_width());
 	cb_cli_options o = { 0 };
 	cb_command_word w;
+	cb_cli_model_paths model_paths = { 0 };
 	cb_error err;
 	cb_error_clear(&err);
 	cb_rc rc = command_word(argc, argv, &w, &err);
@@ -91,7 +93,9 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 	cb_watchdog_set_limit(rc == CB_OK ? (unsigned)o.timeout : 0); /* every driver call */
 	if (rc == CB_OK && (o.help || o.version))
 		rc = cb_emit(NULL, false, render_help, &o, &err); /* a write error keeps its errno */
-	else if (rc == CB_OK)
+	else if (rc == CB_OK && o.list_models)
+		rc = cb_cmd_list_models(&o, &err);
+	else if (rc == CB_OK && (rc = cb_cli_models_resolve(&o, &model_paths, &err)) == CB_OK)
 		rc = dispatch(&o, argc, argv, lint, &err);
 	if (rc != CB_OK && cb_stop_signal && err.rc != CB_ERR_INTERRUPTED)
 		cb_check_interrupt(&err); /* a failure caused by the stop (EINTR) is the stop */
@@ -104,5 +108,6 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 		rc = out.rc;
 	}
 	cb_options_free(&o);
+	cb_cli_models_free(&model_paths);
 	return rc == CB_OK ? 0 : cb_exit_status(&err);
 }

@@ -71,6 +71,8 @@ static const option table[] = {
 	  "'all': every device in turn, one document each in -o DIR,\n"
 	  "then their compare table; lint --measure: the device to time on"),
 	OPT_FLAG("list", 'l', RUN, list, "list devices (the default marked) and exit"),
+	OPT_FLAG("list-models", 0, RUN, list_models,
+	  "list the reference models, the names --model takes, and exit"),
 	OPT_STRING("output", 'o', ALL, output, "FILE",
 	  "write the result to FILE ('-': standard output); run: the document\n"
 	  "(--device all: an existing directory)"),
@@ -133,8 +135,9 @@ static const option table[] = {
 	OPT_FLAG("strict", 0, RUN | ANALYZE, strict,
 	  "exit 5 unless the loads are banked and the run was clean"),
 	OPT_STRING("model", 0, PREDICT | LINT, model, "FILE",
-	  "predict, lint: the analyzed document whose model to use (lint:\n"
-	  "several, one column each, and the fix best across them)"),
+	  "predict, lint: the analyzed document whose model to use, or a\n"
+	  "model's name from --list-models (lint: several, one column\n"
+	  "each, and the fix best across them)"),
 	{ "elem-bytes", 0, PREDICT, K_UINT_SET, 0, 0, 0, "1|2|4|8|16", OFF(elem_bytes), NULL, 0, "E",
 	  "predict: element size, 1, 2, 4, 8 or 16", NULL },
 	OPT_STRING("lanes", 0, PREDICT, lanes, "A,B,...", "predict: byte offset of each lane"),

@@ -42,7 +42,7 @@ typedef struct {
 	enum cb_command cmd;
 	const char *cmd_name; /* its name, for messages */
 	bool command_given;   /* the command was named (clbanks analyze ...) */
-	bool help, version, list, force, quiet, verbose, quick, strict, measure_subgroup;
+	bool help, version, list, list_models, force, quiet, verbose, quick, strict, measure_subgroup;
 	bool measure;              /* lint --measure */
 	bool fail_on_conflict, allow_unknown, allow_assumed, summary;
 	int format;           /* enum cb_opt_format, -1: not given */
