@@ -288,37 +288,37 @@ static cb_rc flipped_run(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	return rc;
 }
 
+/* SITE and the function whose blocks are walked. */
+typedef struct {
+	const cb_site *site;
+	uint32_t fn;
+} site_in_fn;
+
+/* Does block B hold the site, or a call of the site's function? */
+static bool holds_site(const cb_fn *f, uint32_t b, const void *ctx)
+{
+	const site_in_fn *c = ctx;
+	if (c->site->fn == c->fn && c->site->block == b)
+		return true;
+	for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++)
+		if (f->ins[i].op == CB_I_CALL && f->ins[i].imm == c->site->fn)
+			return true;
+	return false;
+}
+
 /* Blocks reached from the side of assumed branch A that was not taken, before its immediate
  * post-dominator: does it hold SITE (or a call of its function)? */
 static bool untaken_side(const cb_prog *p, const cb_assumed_branch *a, const cb_site *site)
 {
 	const cb_fn *f = &p->fns[a->fn];
-	int32_t end = f->blocks[a->block].ipdom;
-	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
-	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
-	bool found = false;
-	for (uint32_t k = f->succ_first[a->block]; k < f->succ_first[a->block + 1]; k++) {
-		uint32_t s = f->succ[k];
-		if (s != a->taken && (int32_t)s != end && !seen[s]) {
-			seen[s] = 1;
-			work[sp++] = s;
-		}
-	}
-	while (sp && !found) {
-		uint32_t b = work[--sp];
-		found = site->fn == a->fn && site->block == b;
-		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && !found; i++)
-			found = f->ins[i].op == CB_I_CALL && f->ins[i].imm == site->fn;
-		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
-			uint32_t s = f->succ[k];
-			if ((int32_t)s != end && !seen[s]) {
-				seen[s] = 1;
-				work[sp++] = s;
-			}
-		}
-	}
-	free(seen);
-	free(work);
+	uint32_t first = f->succ_first[a->block], n = 0;
+	uint32_t *from = cb_xmalloc((f->succ_first[a->block + 1] - first + 1) * sizeof *from);
+	for (uint32_t k = first; k < f->succ_first[a->block + 1]; k++)
+		if (f->succ[k] != a->taken)
+			from[n++] = f->succ[k];
+	site_in_fn c = { site, a->fn };
+	bool found = cb_fn_reaches(f, from, n, f->blocks[a->block].ipdom, holds_site, &c);
+	free(from);
 	return found;
 }
 

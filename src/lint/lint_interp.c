@@ -217,20 +217,20 @@ static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, b
 	in->assumed[in->nassumed++] = a;
 }
 
-/* Does a path from block FROM reach a __local access or a call before block END? */
-static bool side_has_work(const cb_fn *f, uint32_t from, int32_t end)
+bool cb_fn_reaches(const cb_fn *f, const uint32_t *from, size_t n, int32_t end,
+		   bool (*pred)(const cb_fn *f, uint32_t block, const void *ctx), const void *ctx)
 {
-	if ((int32_t)from == end)
-		return false;
 	uint8_t *seen = cb_xcalloc(f->nblocks, 1);
 	uint32_t *work = cb_xmalloc(f->nblocks * sizeof *work), sp = 0;
 	bool found = false;
-	seen[from] = 1;
-	work[sp++] = from;
+	for (size_t k = 0; k < n; k++)
+		if ((int32_t)from[k] != end && !seen[from[k]]) {
+			seen[from[k]] = 1;
+			work[sp++] = from[k];
+		}
 	while (sp && !found) {
 		uint32_t b = work[--sp];
-		for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && !found; i++)
-			found = f->ins[i].site >= 0 || f->ins[i].op == CB_I_CALL;
+		found = pred(f, b, ctx);
 		for (uint32_t k = f->succ_first[b]; k < f->succ_first[b + 1]; k++) {
 			uint32_t s = f->succ[k];
 			if ((int32_t)s != end && !seen[s]) {
@@ -242,6 +242,22 @@ static bool side_has_work(const cb_fn *f, uint32_t from, int32_t end)
 	free(seen);
 	free(work);
 	return found;
+}
+
+/* Does block B hold a __local access or a call? */
+static bool has_work(const cb_fn *f, uint32_t b, const void *ctx)
+{
+	(void)ctx;
+	for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++)
+		if (f->ins[i].site >= 0 || f->ins[i].op == CB_I_CALL)
+			return true;
+	return false;
+}
+
+/* Does a path from block FROM reach a __local access or a call before block END? */
+static bool side_has_work(const cb_fn *f, uint32_t from, int32_t end)
+{
+	return cb_fn_reaches(f, &from, 1, end, has_work, NULL);
 }
 
 /* Which sides of the branch I ending the current block hold work (cached per block). */

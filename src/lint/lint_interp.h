@@ -69,6 +69,10 @@ typedef struct cb_interp {
 void cb_interp_init(cb_interp *in, const cb_prog *prog, const cb_wg *wg, const cb_val *argv,
 		    cb_recorder *rec);
 void cb_interp_free(cb_interp *in);
+/* Does a block for which PRED holds lie on a path from a block of FROM (N of them) that does
+ * not pass block END (-1: none)? A walk over F's successors. */
+bool cb_fn_reaches(const cb_fn *f, const uint32_t *from, size_t n, int32_t end,
+		   bool (*pred)(const cb_fn *f, uint32_t block, const void *ctx), const void *ctx);
 /* Runs the work-item with linear local id LINEAR. */
 cb_rc cb_interp_item(cb_interp *in, unsigned linear, cb_error *err);
 
