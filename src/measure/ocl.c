@@ -165,7 +165,7 @@ void cb_ocl_close(cb_ocl *c)
 	free(c);
 }
 
-/* Kernels built with other parameters are dropped: the next cb_ocl_build rebuilds them. */
+/* Kernels built with other parameters are dropped: the next cb_ocl_build_set rebuilds them. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp)
 {
 	if (c->bp.local_bytes != bp->local_bytes || c->bp.subgroup_pin != bp->subgroup_pin)
@@ -362,13 +362,6 @@ cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err)
 			return rc;
 	}
 	return CB_OK;
-}
-
-cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err)
-{
-	bool one[CB_NKERNELS] = { false };
-	one[k] = true;
-	return cb_ocl_build_set(c, one, err);
 }
 
 cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *err)

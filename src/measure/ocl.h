@@ -70,8 +70,6 @@ void cb_ocl_use_host_clock(cb_ocl *c);
 
 /* Sets what every kernel is built for; before the first build. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp);
-/* Builds kernel K (cb_kernel_id) once. */
-cb_rc cb_ocl_build(cb_ocl *c, int k, cb_error *err);
 /* Builds every kernel of NEEDED not built yet, in one program: one compiler run instead of one
  * per op and element size (most of a first run on a CPU driver is compiling). */
 cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err);

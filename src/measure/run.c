@@ -390,16 +390,16 @@ static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 static cb_rc first_launches(cb_runner *r, const bool needed[CB_NKERNELS], cb_error *err)
 {
 	unsigned n = 0, total = 0;
+	bool done[CB_NKERNELS] = { false };
 	if (!(r->info->type & CL_DEVICE_TYPE_CPU))
 		return CB_OK;
 	for (int k = 0; k < CB_NKERNELS; k++)
 		total += needed[k];
-	for (int k = 0; k < CB_NKERNELS; k++) {
-		size_t i = 0;
-		while (i < r->nex && cb_kernel_index(r->ex[i].op, r->ex[i].elem) != k)
-			i++;
-		if (!needed[k] || i == r->nex)
+	for (size_t i = 0; i < r->nex; i++) {
+		int k = cb_kernel_index(r->ex[i].op, r->ex[i].elem);
+		if (done[k])
 			continue;
+		done[k] = true;
 		cb_note(r->o->notify, CB_NOTE_PROGRESS, "compiling kernels (%u of %u)", ++n, total);
 		cb_launch_item it = { &r->ex[i], 8 };
 		uint64_t ns;
