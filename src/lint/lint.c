@@ -695,6 +695,38 @@ static void coverage(const cb_prog *p, cb_lint_result *res)
 	}
 }
 
+/* A kernel compiled for one SIMD width (intel_reqd_sub_group_size) priced on a model of
+ * another sub-group size: the model cannot express the kernel's grouping, so none of its
+ * accesses is priced (each says why) and no fix is offered. */
+static void other_width(const cb_prog *p, unsigned subgroup, cb_lint_result *res)
+{
+	if (!p->reqd_subgroup || p->reqd_subgroup == subgroup)
+		return;
+	for (size_t i = 0; i < res->naccesses; i++) {
+		cb_lint_access *a = &res->accesses[i];
+		if (a->status != CB_LINT_PREDICTED && a->status != CB_LINT_ASSUMED)
+			continue;
+		a->status = CB_LINT_UNKNOWN;
+		a->reason = CB_LINT_WHY_MODEL;
+		snprintf(a->note, sizeof a->note, "kernel %s is compiled for sub-groups of %u "
+			 "(intel_reqd_sub_group_size); the model's are of %u: a model of the device "
+			 "measured at %u lanes prices it", p->kernel, p->reqd_subgroup, subgroup,
+			 p->reqd_subgroup);
+		a->priced = a->conflict = a->fixed = false;
+		a->passes_max = a->min_passes = a->ways = a->fixed_passes = a->alt_passes = 0;
+		a->total_passes = a->total_min = 0;
+		a->fix_note[0] = '\0';
+		for (size_t k = 0; k < a->niter; k++)
+			a->iter[k].known = false;
+	}
+	for (size_t k = 0; k < res->nobjects; k++) {
+		cb_lint_fix *f = &res->objects[k].fix;
+		memset(f, 0, sizeof *f);
+	}
+	memset(&res->coverage, 0, sizeof res->coverage);
+	coverage(p, res);
+}
+
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -729,6 +761,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	}
 	coverage(p, res);
 	array_fixes(req, rec, res);
+	other_width(p, in->wg.subgroup, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	number_same(res);
@@ -867,11 +900,12 @@ static void build_results(const cb_lint_request *req, const cb_prog *p, size_run
 {
 	cb_recorder **all = cb_xcalloc(n, sizeof *all);
 	size_t na = 0;
-	for (size_t r = 0; r < nr; r++)
+	for (size_t r = 0; r < nr; r++) /* not the models that cannot price the kernel */
 		for (size_t j = 0; j < runs[r].n; j++)
-			all[na++] = &runs[r].recs[j];
+			if (!p->reqd_subgroup || runs[r].subgroup == p->reqd_subgroup)
+				all[na++] = &runs[r].recs[j];
 	cb_lint_object *chosen = cb_xcalloc(p->nobjects ? p->nobjects : 1, sizeof *chosen);
-	for (uint32_t k = 0; k < p->nobjects; k++)
+	for (uint32_t k = 0; na && k < p->nobjects; k++)
 		cb_rec_array_fix_across(all, na, k, &chosen[k].fix);
 	for (size_t r = 0; r < nr; r++)
 		for (size_t j = 0; j < runs[r].n; j++) {

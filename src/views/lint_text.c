@@ -60,10 +60,9 @@ static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 }
 
 /* "  PREFIX NOTE", wrapped; the note's words are escaped. */
-static void note(FILE *out, const char *prefix, const char *text)
+/* TEXT's words after what W has written, wrapped, control characters escaped. */
+static void words(wrap *w, const char *text)
 {
-	wrap w = { out, 0 };
-	w.col = fprintf(out, " %s", prefix);
 	char buf[256];
 	for (const char *p = text; *p;) {
 		size_t len = strcspn(p, " ");
@@ -75,10 +74,17 @@ static void note(FILE *out, const char *prefix, const char *text)
 							    : (*q = (char)c, 1);
 			}
 			*q = '\0';
-			word(&w, buf);
+			word(w, buf);
 		}
 		p += len + (p[len] == ' ');
 	}
+}
+
+static void note(FILE *out, const char *prefix, const char *text)
+{
+	wrap w = { out, 0 };
+	w.col = fprintf(out, " %s", prefix);
+	words(&w, text);
 	fputc('\n', out);
 }
 
@@ -487,17 +493,16 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 static void model_passes(FILE *out, const char *label, const cb_lint_result *r,
 			 const cb_lint_access *a)
 {
+	wrap w = { out, 2 };
 	fputs("  ", out);
-	put_escaped(out, label);
-	fprintf(out, ", %u lanes: ", r->subgroup);
+	w.col += put_escaped(out, label);
+	w.col += fprintf(out, ", %u lanes: ", r->subgroup);
 	if (!a)
 		fputs("not reached", out);
 	else if (!a->priced) {
-		fputs("not priced", out);
-		if (a->note[0]) {
-			fputs(": ", out);
-			put_escaped(out, a->note);
-		}
+		fputs(a->note[0] ? "not priced:" : "not priced", out);
+		w.col += 11;
+		words(&w, a->note);
 	} else if (a->conflict)
 		fprintf(out, "%u %s, %u-way (minimum %u)", a->passes_max, passes(a->passes_max),
 			a->ways, a->min_passes);
@@ -510,9 +515,12 @@ static void fix_by_model(FILE *out, const cb_lint_result *const *res, const char
 			 size_t n, size_t k, size_t i)
 {
 	const cb_lint_access *a0 = &res[0][k].accesses[i];
-	if (a0->object < 0 || !res[0][k].objects[a0->object].fix.found)
+	size_t f = 0; /* the first model that judged the fix (one that cannot price: none) */
+	while (a0->object >= 0 && f < n && !res[f][k].objects[a0->object].fix.found)
+		f++;
+	if (a0->object < 0 || f == n)
 		return;
-	const cb_lint_object *o = &res[0][k].objects[a0->object];
+	const cb_lint_object *o = &res[f][k].objects[a0->object];
 	char buf[256];
 	cb_lint_fix_text(o, &o->fix, &o->fix.best, buf, sizeof buf);
 	where(out, a0);
@@ -614,12 +622,18 @@ void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const cha
 	}
 	for (size_t m = 0; m < n; m++) {
 		uint64_t total = 0, min = 0;
+		size_t priced = 0;
 		for (size_t i = 0; i < res[m][k].naccesses; i++) {
 			total += res[m][k].accesses[i].total_passes;
 			min += res[m][k].accesses[i].total_min;
+			priced += res[m][k].accesses[i].priced;
 		}
 		fputs("passes in all, ", out);
 		put_escaped(out, labels[m]);
+		if (!priced && res[m][k].naccesses) {
+			fputs(": no access priced\n", out);
+			continue;
+		}
 		fprintf(out, ": %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum", total,
 			total - min);
 		for (size_t j = 0; j < res[m][k].nobjects; j++) {
