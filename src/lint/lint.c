@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cb_lint_run: compile, translate, simulate the work-group one sub-group at a time (each
- * priced as soon as its last work-item ends), search fixes, and build the typed result. */
+ * priced as soon as its last work-item ends), search fixes, and build the typed result.
+ * cb_lint_run_models: the same for several models, the work-group simulated once per distinct
+ * sub-group size (its models' recorders chained), one fix per array across all of them. */
 #include "config.h"
 #include "lint/lint.h"
 #include "lint/lint_decode.h"
