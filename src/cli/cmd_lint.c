@@ -370,10 +370,11 @@ static cb_rc lint_models(cb_lint_request *q, const cb_lint_model *const *m, size
 }
 
 /* Each --model's model (M) and its name (LABELS), read once. */
-static cb_rc read_models(const cb_cli_options *o, cb_lint_model *m, char **labels,
+static cb_rc read_models(const cb_cli_options *o, bool warned, cb_lint_model *m, char **labels,
 			 cb_error *err)
 {
-	cb_notifier notes = cb_cli_notifier(o);
+	/* WARNED: the one model was read (and warned of) to see its sub-group size already */
+	cb_notifier notes = warned ? (cb_notifier){ NULL, NULL } : cb_cli_notifier(o);
 	const char *const *paths = o->models.n ? (const char *const *)o->models.v : &o->model;
 	size_t n = o->models.n ? o->models.n : 1;
 	cb_rc rc = CB_OK;
@@ -409,7 +410,7 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas
 	for (size_t i = 0; i < n; i++)
 		mp[i] = &m[i];
 	if (rc == CB_OK)
-		rc = read_models(o, m, labels, err);
+		rc = read_models(o, meas && o->models.n <= 1, m, labels, err);
 	cb_lint_request q;
 	if (rc == CB_OK)
 		rc = make_request(o, &m[0], true, &q, err);
