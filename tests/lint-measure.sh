@@ -23,7 +23,7 @@ lacks() { # DESCRIPTION REGEX: the last output has no such line
 	if grep -Eq -- "$2" "$TMP/out"; then notok "$1"; else ok "$1"; fi
 }
 
-echo "1..28"
+echo "1..30"
 "$CLBANKS" --quick -q -o "$TMP/stub.json" >/dev/null 2>&1
 CBSTUB_BANKS=64 "$CLBANKS" --quick -q -o "$TMP/stub64.json" >/dev/null 2>&1
 T="$K/transpose.cl --local 32,8"
@@ -99,9 +99,17 @@ expect "--measure with --format plan: one or the other" 2 "one or the other" \
 	-- lint $T -k naive --measure --format plan --model "$TMP/stub.json"
 expect "--measure on every device is refused" 2 "one device, not 'all'" \
 	-- lint $T -k naive --measure --device all
-expect "a model of another sub-group size is refused before measuring" 2 \
-	"model of sub-groups of 32 lanes; the tables to measure are of 16" \
+# A model of another sub-group size (issue 32): the device's own 16-lane tables are timed (a
+# 16-lane column read on 16 banks: 16 passes, (2 + 16) / 3 = 6x on the stub) and the 32-lane
+# model is priced at its own size beside them.
+expect "a model of another sub-group size: measured at the device's 16 lanes" 0 \
+	"^  measured on clbanks stub GPU, 16 lanes: [56]\.[0-9]+x the conflict-free time" \
 	CBSTUB_SUBGROUP=16 CBSTUB_BANKS=16 -- lint $T -k naive --measure --model "$TMP/stub.json"
+if grep -q '^  clbanks stub GPU, 32 lanes: 32 passes, 32-way (minimum 1)$' "$TMP/out"; then
+	ok "... and the model priced at its own 32 lanes beside the measurement"
+else
+	notok "... and the model priced at its own 32 lanes beside the measurement"
+fi
 # A stop: exit 130 and no temporary document left behind.
 CBSTUB_FAULT=slow "$CLBANKS" lint $T -k naive --measure --model "$TMP/stub.json" \
 	--min-rounds 200 --max-rounds 200 >"$TMP/out" 2>&1 &
@@ -117,9 +125,17 @@ if [ -z "$(ls -A "$TMP/tmp")" ]; then ok "and nothing left in TMPDIR"; else noto
 if [ -r /etc/OpenCL/vendors/pocl.icd ]; then
 	mkdir -p "$TMP/pocl" "$TMP/pocl-cache"
 	cp /etc/OpenCL/vendors/pocl.icd "$TMP/pocl/"
+	# with the H200's model (issue 32): PoCL's own tables timed, the H200's 32 lanes priced
 	expect "PoCL: measured on the CPU" 0 "^measured on .*: [0-9.]+x the conflict-free time" \
 		OCL_ICD_VENDORS=$TMP/pocl CLBANKS_TIMER=auto POCL_CACHE_DIR=$TMP/pocl-cache \
-		-- lint $T -k naive --measure --max-rounds 8
+		-- lint $T -k naive --measure --max-rounds 8 --model "$top_srcdir/results/nvidia/h200.json"
+	if grep -q '^  NVIDIA H200, 32 lanes: 32 passes, 32-way (minimum 1)$' "$TMP/out" &&
+	   grep -Eq '^  measured on .*, [0-9]+ lanes: ' "$TMP/out"; then
+		ok "PoCL: the H200's model priced at its 32 lanes beside PoCL's measurement"
+	else
+		notok "PoCL: the H200's model priced at its 32 lanes beside PoCL's measurement"
+	fi
 else
+	n=$((n + 1)); echo "ok $n # SKIP PoCL is not installed"
 	n=$((n + 1)); echo "ok $n # SKIP PoCL is not installed"
 fi

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Every example command of README.md, run: the lines of its indented code blocks that run
 # clbanks ("./clbanks ...", "$ ./clbanks ...", "clbanks ...", "mkdir runs && ./clbanks ..."),
-# in README order, in a scratch directory holding a copy of results/ and tests/lint/, with
-# the stub OpenCL driver posing as the "NVIDIA H200" that the device examples name (so
-# h200.json is what "./clbanks --device NVIDIA -o h200.json" writes there) and
-# tests/lint/transpose.cl as "kernel.cl". Each must exit 0; a "$ " example's output must be
+# in README order, in a scratch directory holding a copy of results/, tests/lint/ and
+# tests/data/, with the stub OpenCL driver posing as the "NVIDIA H200" that the device
+# examples name (so h200.json is what "./clbanks --device NVIDIA -o h200.json" writes there)
+# and tests/lint/transpose.cl as "kernel.cl". Each must exit 0; a "$ " example's output must be
 # the lines that follow it in README.md. Skipped, with the reason: the quick start's install
 # line, lint without LLVM, plot without gnuplot, srun without Slurm (then its command runs
 # once here, as srun runs it on each node; tests/slurm.test runs it under Slurm).
@@ -16,6 +16,7 @@ W=$TMP/w
 mkdir -p "$W/tests" "$TMP/bin" "$TMP/icd"
 cp -R "$top_srcdir/results" "$W/results" && rm -f "$W/results/strides.svg"
 cp -R "$top_srcdir/tests/lint" "$W/tests/lint"
+cp -R "$top_srcdir/tests/data" "$W/tests/data" # the synthetic models of the vendors example
 cp "$top_srcdir/tests/lint/transpose.cl" "$W/kernel.cl"
 chmod -R u+w "$W" # make distcheck's sources are read-only
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$CLBANKS" >"$TMP/bin/clbanks"

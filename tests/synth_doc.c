@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes the timed document of a synthetic device to stdout, for the shell tests:
- *   synth_doc nvidia|amd|banks64|intel|flat|pocl|ops
+ *   synth_doc nvidia|amd|cdna|banks64|intel|flat|pocl|ops
  * (ops: NVIDIA-like loads and stores, atomics that serialize on one word.) */
 #include "config.h"
 #include "doc/doc.h"
@@ -26,6 +26,10 @@ int main(int argc, char **argv)
 		d = (synth_device){ .name = "Synthetic AMD-like", .subgroup = 64,
 				    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
 				    .t0 = 2, .c = 1.5, .noise = 0.03, .seed = 4 };
+	} else if (strcmp(name, "cdna") == 0) {
+		d = (synth_device){ .name = "Synthetic CDNA-like", .subgroup = 64,
+				    .geom = { 64, 4, true, false }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
+				    .t0 = 2, .c = 1.5, .noise = 0.03, .seed = 9 };
 	} else if (strcmp(name, "banks64") == 0) {
 		d = (synth_device){ .name = "Synthetic 64-bank", .subgroup = 32,
 				    .geom = { 64, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 32, 16 },
@@ -45,7 +49,7 @@ int main(int argc, char **argv)
 		unsigned at[CB_NELEM] = { 32, 32, 32, 16, 8 };
 		memcpy(d.op_lanes[CB_OP_ATOMIC], at, sizeof at);
 	} else {
-		fputs("usage: synth_doc nvidia|amd|banks64|intel|flat|pocl|ops\n", stderr);
+		fputs("usage: synth_doc nvidia|amd|cdna|banks64|intel|flat|pocl|ops\n", stderr);
 		return 2;
 	}
 	cb_result r;

@@ -1781,6 +1781,56 @@ static void test_kernel_list(void)
 	cb_lint_names_free(names, n);
 }
 
+/* Several models in one run (issue 32), each at its own sub-group size: the H200-like model
+ * twice (32 lanes: one simulation feeds both) and the AMD-like one (64 lanes). Each model's
+ * result is the one a run of its own gives; one fix for the tile, judged on each. */
+static void test_run_models(void)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/lint/transpose.cl", srcdir);
+	cb_lint_request req;
+	memset(&req, 0, sizeof req);
+	req.kernel_path = path;
+	req.kernel_name = "naive";
+	req.local[0] = req.local[1] = 32;
+	const cb_lint_model *models[3] = { &h200, &amd, &h200 };
+	cb_lint_result res[3], alone;
+	cb_error err;
+	cb_error_clear(&err);
+	cb_rc rc = cb_lint_run_models(&req, models, 3, res, &err);
+	tap_ok(rc == CB_OK, "three models in one run: %s", rc == CB_OK ? "ok" : err.text);
+	if (rc != CB_OK) {
+		for (int i = 0; i < 3; i++)
+			cb_lint_result_free(&res[i]);
+		return;
+	}
+	const cb_lint_access *h = find(&res[0], 22, 26, CB_OP_LOAD),
+			     *a = find(&res[1], 22, 26, CB_OP_LOAD),
+			     *h2 = find(&res[2], 22, 26, CB_OP_LOAD);
+	tap_ok(h && a && h2 && h->passes_max == 32 && h->subgroups == 32 && a->passes_max == 64 &&
+	       a->subgroups == 16 && a->nlanes == 64 && h2->passes_max == 32,
+	       "the column read: 32 passes on 32 lanes, 64 on 64 (16 sub-groups), each its own size");
+	tap_ok(res[0].subgroup == 32 && res[1].subgroup == 64 && res[2].subgroup == 32,
+	       "each result at its model's sub-group size");
+	tap_ok(res[0].steps == res[2].steps && same_accesses(&res[0], &res[2]),
+	       "two models of one size: one simulation, the same accesses");
+	req.pricer = &amd.pricer;
+	req.model = &amd;
+	rc = cb_lint_run(&req, &alone, &err);
+	const cb_lint_access *b = rc == CB_OK ? find(&alone, 22, 26, CB_OP_LOAD) : NULL;
+	tap_ok(b && b->passes_max == a->passes_max && b->total_passes == a->total_passes &&
+	       alone.steps == res[1].steps && same_accesses(&alone, &res[1]),
+	       "the 64-lane model's result is the one its own run gives");
+	cb_lint_result_free(&alone);
+	const cb_lint_fix *f0 = &res[0].objects[0].fix, *f1 = &res[1].objects[0].fix;
+	tap_ok(f0->found && f1->found && f0->best.swizzle == f1->best.swizzle &&
+	       f0->best.pad == f1->best.pad && f0->best.bits == f1->best.bits && h->fixed &&
+	       a->fixed && h->fixed_passes == 1 && a->fixed_passes == 2,
+	       "one fix for the tile across the models, each model's passes under it (1 and 2)");
+	for (int i = 0; i < 3; i++)
+		cb_lint_result_free(&res[i]);
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1806,6 +1856,7 @@ int main(void)
 	}
 	cb_lint_result_free(&r);
 	test_transpose();
+	test_run_models();
 	test_wide();
 	test_reduce();
 	test_scan();

@@ -133,8 +133,7 @@ static void render_lint(FILE *out, const void *p)
 
 /* Without --kernel, every kernel of the file, each with its own result (a file that does not
  * compile, or has one kernel or none, is one run that says so). */
-static cb_rc lint_all(cb_lint_request *q, const cb_lint_result *fix_from, cb_lint_result **res,
-		      size_t *nres, cb_error *err)
+static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res, size_t *nres, cb_error *err)
 {
 	char **names = NULL;
 	size_t nk = 0;
@@ -151,9 +150,6 @@ static cb_rc lint_all(cb_lint_request *q, const cb_lint_result *fix_from, cb_lin
 	for (size_t i = 0; i < *nres && rc == CB_OK; i++) {
 		if (nk > 1)
 			q->kernel_name = names[i];
-		/* several models: each judges the fix the run over all of them chose */
-		q->fixes_from = fix_from ? fix_from[i].objects : NULL;
-		q->nfixes_from = fix_from ? fix_from[i].nobjects : 0;
 		rc = cb_lint_run(q, &(*res)[i], err);
 		if (rc == CB_ERR_INPUT && (*res)[i].build_log && (*res)[i].build_log[0])
 			cb_error_detail(err, "%s", (*res)[i].build_log);
@@ -184,18 +180,32 @@ static void render_plan(FILE *out, const void *p)
 }
 
 /* The pricer: --model's, or without one (a measurement only) one pass for everything on
- * sub-groups of SUBGROUP lanes, no prediction reported. */
+ * sub-groups of SUBGROUP lanes, no prediction reported. With SUBGROUP (the lane tables of a
+ * measuring device), the one --model is used only when it is of that sub-group size; another
+ * model, or several, are priced at their own sizes beside the measurement (*BESIDE). */
 static cb_rc pricer(const cb_cli_options *o, unsigned subgroup, cb_lint_model *m, bool *has_model,
-		    cb_error *err)
+		    bool *beside, cb_error *err)
 {
 	cb_notifier notes = cb_cli_notifier(o);
 	const cb_notifier *n = &notes;
-	*has_model = o->model != NULL;
-	if (o->model)
-		return lint_model(o->model, subgroup, n, m, err);
+	*has_model = false;
+	*beside = o->models.n > 1;
+	if (o->model && !*beside) {
+		cb_rc rc = lint_model(o->model, 0, n, m, err);
+		if (rc != CB_OK)
+			return rc;
+		*has_model = !subgroup || m->pricer.subgroup == subgroup;
+		*beside = !*has_model;
+		if (*has_model)
+			return CB_OK;
+		memset(m, 0, sizeof *m);
+	}
+	if (!subgroup)
+		return cb_error_set(err, CB_ERR_USAGE, "lint --format plan with several --model needs "
+				    "--subgroup N: the lane tables are of one sub-group size");
 	if (subgroup < 4 || subgroup > CB_MAX_LANES)
 		return cb_error_set(err, CB_ERR_INPUT, "%s: sub-group size %u is outside 4..%u",
-				    o->measured, subgroup, CB_MAX_LANES);
+				    o->measured ? o->measured : o->args[0], subgroup, CB_MAX_LANES);
 	cb_lint_pricer_flat(m, subgroup);
 	return CB_OK;
 }
@@ -253,59 +263,41 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 	return CB_OK;
 }
 
-/* Several models: priced at once, each sub-group access's passes summed over them. */
-typedef struct {
-	cb_lint_pricer pricer;
-	const cb_lint_model *models;
-	size_t n;
-} summed_pricer;
-
-static bool summed_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
-			 const uint32_t *offsets, const bool *active, unsigned nlanes,
-			 unsigned *passes, unsigned *min_passes)
-{
-	const summed_pricer *s = p->ctx;
-	unsigned sp = 0, sm = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const cb_lint_pricer *m = &s->models[i].pricer;
-		unsigned a, b;
-		if (!m->price(m, op, elem_bytes, offsets, active, nlanes, &a, &b))
-			return false;
-		sp += a;
-		sm += b;
-	}
-	*passes = sp;
-	*min_passes = sm;
-	return true;
-}
-
 typedef struct {
 	cb_format fmt;
 	bool verbose;
 	cb_lint_result **res;   /* per model, the kernels' results */
 	const char *const *labels;
 	size_t nmodels, nkernels;
+	const cb_lint_result *meas; /* NULL, or the kernels measured at the device's size */
 } models_ctx;
 
 static void render_models(FILE *out, const void *p)
 {
 	const models_ctx *c = p;
-	if (c->fmt == CB_FMT_JSON) {
-		cb_put_owned(out, cb_lint_models_to_json((const cb_lint_result *const *)c->res,
-							 c->labels, c->nmodels, c->nkernels));
+	const cb_lint_result *const *res = (const cb_lint_result *const *)c->res;
+	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
+		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
+				  cb_lint_models_to_json(res, c->labels, c->nmodels, c->nkernels,
+							 c->meas) :
+				  cb_lint_models_to_sarif(res, c->labels, c->nmodels, c->nkernels,
+							  c->meas, PACKAGE_VERSION));
 		return;
 	}
 	for (size_t k = 0; k < c->nkernels; k++) {
 		if (k)
 			fputc('\n', out);
-		cb_lint_print_models(out, (const cb_lint_result *const *)c->res, c->labels, c->nmodels,
-				     k, c->verbose);
+		cb_lint_print_models(out, res, c->labels, c->nmodels, k, c->meas ? &c->meas[k] : NULL,
+				     c->verbose);
 	}
 }
 
-/* "h200" for ".../h200.json", into a new string. */
-static char *label_of(const char *path)
+/* The model's name in the text: its device's ("NVIDIA H200"), else the file's ("h200" for
+ * ".../h200.json"), into a new string. */
+static char *label_of(const char *path, const char *device)
 {
+	if (device && *device)
+		return cb_xstrdup(device);
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	size_t n = strlen(base);
 	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
@@ -316,85 +308,144 @@ static char *label_of(const char *path)
 	return s;
 }
 
-/* Each model's results, with the fix the summed pricer chose for every array. */
-static cb_rc lint_models(const cb_cli_options *o, cb_lint_model *m, cb_lint_result **res,
-			 size_t *nres, cb_error *err)
+/* Two models of one device name are told apart by their files: "NVIDIA H200 (h200-b)". */
+static void distinct_labels(char **labels, const char *const *paths, size_t n)
 {
-	size_t n = o->models.n;
-	summed_pricer sum = { { m[0].pricer.subgroup, 0, summed_price, NULL }, m, n };
-	sum.pricer.ctx = &sum;
+	bool *dup = cb_xcalloc(n, sizeof *dup);
 	for (size_t i = 0; i < n; i++)
-		sum.pricer.period = m[i].pricer.period > sum.pricer.period ? m[i].pricer.period
-									    : sum.pricer.period;
-	cb_lint_request q;
-	cb_lint_result *chosen = NULL;
-	size_t nchosen = 0;
-	cb_rc rc = make_request(o, &m[0], false, &q, err);
-	q.pricer = &sum.pricer;
-	if (rc == CB_OK)
-		rc = lint_all(&q, NULL, &chosen, &nchosen, err);
-	for (size_t i = 0; rc == CB_OK && i < n; i++) {
-		rc = make_request(o, &m[i], true, &q, err);
-		if (rc == CB_OK)
-			rc = lint_all(&q, chosen, &res[i], &nres[i], err);
-		if (rc == CB_OK && nres[i] != nchosen)
-			rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu",
-					  nchosen, nres[i]);
+		for (size_t j = i + 1; j < n; j++)
+			if (strcmp(labels[i], labels[j]) == 0)
+				dup[i] = dup[j] = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!dup[i])
+			continue;
+		char *file = label_of(paths[i], NULL);
+		size_t len = strlen(labels[i]) + strlen(file) + 4;
+		char *s = cb_xmalloc(len);
+		snprintf(s, len, "%s (%s)", labels[i], file);
+		free(file);
+		free(labels[i]);
+		labels[i] = s;
 	}
-	for (size_t k = 0; k < nchosen; k++)
-		cb_lint_result_free(&chosen[k]);
-	free(chosen);
+	free(dup);
+}
+
+/* The kernels of the file (every one without --kernel), each linted with every model at
+ * once: RES[m][k] is model m's result of kernel k. */
+static cb_rc lint_models(cb_lint_request *q, const cb_lint_model *const *m, size_t n,
+			 const cb_lint_result *meas, size_t nmeas, cb_lint_result **res, size_t *nk,
+			 cb_error *err)
+{
+	char **names = NULL;
+	size_t nn = 0;
+	if (!q->kernel_name && nmeas > 1) { /* the kernels the measurement linted */
+		names = cb_xcalloc(nmeas, sizeof *names);
+		for (size_t k = 0; k < nmeas; k++)
+			names[nn++] = cb_xstrdup(meas[k].kernel ? meas[k].kernel : "");
+	} else if (!q->kernel_name && cb_lint_kernels(q, &names, &nn, err) != CB_OK) {
+		if (err->rc == CB_ERR_INTERRUPTED)
+			return CB_ERR_INTERRUPTED;
+		cb_error_clear(err);
+		nn = 0;
+	}
+	*nk = nn > 1 ? nn : 1;
+	for (size_t i = 0; i < n; i++)
+		res[i] = cb_xcalloc(*nk, sizeof **res);
+	cb_lint_result *one = cb_xcalloc(n, sizeof *one);
+	cb_rc rc = CB_OK;
+	for (size_t k = 0; k < *nk && rc == CB_OK; k++) {
+		if (nn > 1)
+			q->kernel_name = names[k];
+		rc = cb_lint_run_models(q, m, n, one, err);
+		if (rc == CB_ERR_INPUT && one[0].build_log && one[0].build_log[0])
+			cb_error_detail(err, "%s", one[0].build_log);
+		for (size_t i = 0; i < n; i++)
+			res[i][k] = one[i];
+	}
+	free(one);
+	if (nn > 1)
+		q->kernel_name = NULL;
+	cb_lint_names_free(names, nn);
 	return rc;
 }
 
-/* lint --model A --model B ...: a column per model, one fix per array across them. */
-static cb_rc cmd_lint_models(const cb_cli_options *o, cb_error *err)
+/* Each --model's model (M) and its name (LABELS), read once. */
+static cb_rc read_models(const cb_cli_options *o, bool warned, cb_lint_model *m, char **labels,
+			 cb_error *err)
 {
-	size_t n = o->models.n;
-	if (o->measure || o->measured || o->format == CB_OPT_FORMAT_PLAN ||
-	    o->format == CB_OPT_FORMAT_SARIF)
-		return cb_error_set(err, CB_ERR_USAGE, "several --model files compare models in text "
-				    "or json; --measure, --measured, --format plan and sarif take one");
-	cb_rc rc = cb_output_check(o->output, o->force, err);
-	cb_notifier notes = cb_cli_notifier(o);
-	cb_lint_model *m = cb_xcalloc(n, sizeof *m);
+	/* WARNED: the one model was read (and warned of) to see its sub-group size already */
+	cb_notifier notes = warned ? (cb_notifier){ NULL, NULL } : cb_cli_notifier(o);
+	const char *const *paths = o->models.n ? (const char *const *)o->models.v : &o->model;
+	size_t n = o->models.n ? o->models.n : 1;
+	cb_rc rc = CB_OK;
 	for (size_t i = 0; rc == CB_OK && i < n; i++) {
-		rc = lint_model(o->models.v[i], 0, &notes, &m[i], err);
-		if (rc == CB_OK && m[i].pricer.subgroup != m[0].pricer.subgroup)
-			rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes, "
-					  "%s of %u: lint simulates one sub-group size", o->models.v[i],
-					  m[i].pricer.subgroup, o->models.v[0], m[0].pricer.subgroup);
+		cb_result r;
+		rc = cb_doc_read(paths[i], 0, &r, err);
+		if (rc != CB_OK)
+			break;
+		rc = cb_lint_model_from_result(&r, paths[i], 0, &notes, &m[i], err);
+		labels[i] = label_of(paths[i], r.device.name);
+		cb_result_free(&r);
 	}
+	if (rc == CB_OK)
+		distinct_labels(labels, paths, n);
+	return rc;
+}
+
+/* lint --model A --model B ...: every model at its own sub-group size, a column per model,
+ * one fix per array across them. MEAS (NULL: none): the NMEAS kernels linted at a measuring
+ * device's sub-group size with --measured, shown beside the models (the same kernels). */
+static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas, size_t nmeas,
+			     cb_error *err)
+{
+	size_t n = o->models.n ? o->models.n : 1, nk = 0;
+	if (o->measure && !o->measured)
+		return cb_error_set(err, CB_ERR_USAGE, "lint --measure is run by clbanks (the program "
+				    "that measures), not by the lint helper itself");
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	cb_lint_model *m = cb_xcalloc(n, sizeof *m);
+	const cb_lint_model **mp = cb_xcalloc(n, sizeof *mp);
 	cb_lint_result **res = cb_xcalloc(n, sizeof *res);
-	size_t *nres = cb_xcalloc(n, sizeof *nres);
 	char **labels = cb_xcalloc(n, sizeof *labels);
 	for (size_t i = 0; i < n; i++)
-		labels[i] = label_of(o->models.v[i]);
+		mp[i] = &m[i];
 	if (rc == CB_OK)
-		rc = lint_models(o, m, res, nres, err);
+		rc = read_models(o, meas && o->models.n <= 1, m, labels, err);
+	cb_lint_request q;
+	if (rc == CB_OK)
+		rc = make_request(o, &m[0], true, &q, err);
+	q.keep_tables = false;
+	if (rc == CB_OK)
+		rc = lint_models(&q, mp, n, meas, nmeas, res, &nk, err);
+	for (size_t i = 0; rc == CB_OK && !o->quiet && i < n; i++)
+		for (size_t k = 0; k < nk; k++)
+			if (res[i][k].warning[0])
+				cb_warn("%s: %s", labels[i], res[i][k].warning);
+	if (rc == CB_OK && meas && nk != nmeas)
+		rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu", nmeas, nk);
 	models_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, (const char *const *)labels,
-			 n, nres[0] };
+			 n, nk, meas };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_models, &c, err);
 	for (size_t i = 0; rc == CB_OK && i < n; i++)
-		rc = gate(o, res[i], nres[i], err);
+		rc = gate(o, res[i], nk, err);
 	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < nres[i]; k++)
+		for (size_t k = 0; res[i] && k < nk; k++)
 			cb_lint_result_free(&res[i][k]);
 		free(res[i]);
 		free(labels[i]);
 	}
 	free(res);
-	free(nres);
 	free(labels);
+	free(mp);
 	free(m);
 	return rc;
 }
 
 cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 {
-	if (o->models.n > 1)
-		return check_args(o, err) != CB_OK ? err->rc : cmd_lint_models(o, err);
+	if (o->models.n > 1 && !o->measured && o->format != CB_OPT_FORMAT_PLAN)
+		return check_args(o, err) != CB_OK ? err->rc : cmd_lint_models(o, NULL, 0, err);
 	cb_result measured;
 	cb_result_init(&measured);
 	cb_rc rc = check_args(o, err);
@@ -404,23 +455,25 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 		rc = cb_doc_read(o->measured, CB_DOC_REQUIRE_TIMES, &measured, err);
 	unsigned subgroup = o->subgroup ? (unsigned)o->subgroup : measured.device.subgroup_size;
 	cb_lint_model m;
-	bool has_model = false;
+	bool has_model = false, beside = false;
 	if (rc == CB_OK)
-		rc = pricer(o, subgroup, &m, &has_model, err);
+		rc = pricer(o, subgroup, &m, &has_model, &beside, err);
 	cb_lint_request q;
 	cb_lint_result *res = NULL;
 	size_t nres = 0;
 	if (rc == CB_OK)
 		rc = make_request(o, &m, has_model, &q, err);
 	if (rc == CB_OK)
-		rc = lint_all(&q, NULL, &res, &nres, err);
+		rc = lint_all(&q, &res, &nres, err);
 	for (size_t i = 0; rc == CB_OK && !o->quiet && i < nres; i++)
 		if (res[i].warning[0])
 			cb_warn("%s", res[i].warning);
 	if (rc == CB_OK)
 		rc = measurement(o, res, nres, &measured, err);
 	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
-	if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
+	if (rc == CB_OK && beside && o->measured)
+		rc = cmd_lint_models(o, res, nres, err);
+	else if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
 	if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
 		rc = gate(o, res, nres, err);

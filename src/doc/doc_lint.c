@@ -307,19 +307,24 @@ char *cb_lint_to_json(const cb_lint_result *res, size_t n)
 static json_t *access_by_model(const cb_lint_result *const *res, size_t n, size_t k, size_t i)
 {
 	json_t *arr = json_array();
+	const cb_lint_access *a0 = &res[0][k].accesses[i];
 	for (size_t m = 0; m < n; m++) {
-		const cb_lint_access *a = &res[m][k].accesses[i];
+		const cb_lint_access *a = cb_lint_same_access(&res[m][k], a0);
 		json_t *j = json_object();
 		json_object_set_new(j, "model", json_integer((json_int_t)m));
-		json_object_set_new(j, "status", json_string(cb_lint_status_name(a->status)));
-		json_object_set_new(j, "passes_max", a->priced ? json_integer(a->passes_max) : json_null());
-		json_object_set_new(j, "min_passes", a->min_passes ? json_integer(a->min_passes)
-								   : json_null());
-		json_object_set_new(j, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
-		json_object_set_new(j, "total_passes", a->priced ?
+		json_object_set_new(j, "subgroup", json_integer(res[m][k].subgroup));
+		bool priced = a && a->priced;
+		json_object_set_new(j, "status", json_string(a ? cb_lint_status_name(a->status)
+								: "not_executed"));
+		json_object_set_new(j, "passes_max", priced ? json_integer(a->passes_max) : json_null());
+		json_object_set_new(j, "min_passes", a && a->min_passes ? json_integer(a->min_passes)
+									: json_null());
+		json_object_set_new(j, "conflict_ways", priced ? json_integer(a->ways) : json_null());
+		json_object_set_new(j, "total_passes", priced ?
 				    json_integer((json_int_t)a->total_passes) : json_null());
-		json_object_set_new(j, "fixed_passes", a->fixed ? json_integer(a->fixed_passes)
-							       : json_null());
+		json_object_set_new(j, "fixed_passes", a && a->fixed ? json_integer(a->fixed_passes)
+								    : json_null());
+		json_object_set_new(j, "reason", a && a->note[0] ? text(a->note) : json_null());
 		json_array_append_new(arr, j);
 	}
 	return arr;
@@ -342,8 +347,26 @@ static void fix_by_model(json_t *objects, const cb_lint_result *const *res, size
 	}
 }
 
+/* Kernel K's measurement at the device's own sub-group size (MEAS) beside the models: each
+ * access's "measured" and the kernel's, as a measured lint has them (with "subgroup"). */
+static void measured_beside(json_t *kj, const cb_lint_result *meas, const cb_lint_result *r)
+{
+	json_t *acc = json_object_get(kj, "accesses");
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *a = cb_lint_same_access(meas, &r->accesses[i]);
+		json_object_set_new(json_array_get(acc, i), "measured", a ? measured(meas, &a->measured)
+									 : json_null());
+	}
+	json_t *km = kernel(meas), *m = json_object_get(km, "measured");
+	if (m) {
+		json_object_set_new(m, "subgroup", json_integer(meas->subgroup));
+		json_object_set(kj, "measured", m);
+	}
+	json_decref(km);
+}
+
 char *cb_lint_models_to_json(const cb_lint_result *const *res, const char *const *labels,
-			     size_t nmodels, size_t nk)
+			     size_t nmodels, size_t nk, const cb_lint_result *meas)
 {
 	json_t *root = json_object(), *ks = json_array(), *models = json_array();
 	json_object_set_new(root, "format_version", json_integer(CB_LINT_JSON_FORMAT));
@@ -353,11 +376,14 @@ char *cb_lint_models_to_json(const cb_lint_result *const *res, const char *const
 			json_object_set_new(json_array_get(acc, i), "by_model",
 					    access_by_model(res, nmodels, k, i));
 		fix_by_model(json_object_get(kj, "objects"), res, nmodels, k);
+		if (meas && meas[k].measured)
+			measured_beside(kj, &meas[k], &res[0][k]);
 		json_array_append_new(ks, kj);
 	}
 	for (size_t m = 0; m < nmodels; m++)
-		json_array_append_new(models, json_pack("{s:o, s:o}", "label", text(labels[m]),
-							"model", nk ? model(&res[m][0]) : json_null()));
+		json_array_append_new(models, json_pack("{s:o, s:I, s:o}", "label", text(labels[m]),
+			"subgroup", (json_int_t)(nk ? res[m][0].subgroup : 0),
+			"model", nk ? model(&res[m][0]) : json_null()));
 	if (nk) {
 		json_object_set_new(root, "kernel", text(res[0][0].kernel ? res[0][0].kernel : ""));
 		json_object_set(root, "work_group", json_object_get(json_array_get(ks, 0), "work_group"));
@@ -445,6 +471,103 @@ static json_t *sarif_rules(void)
 		"defaultConfiguration", "level", "warning");
 }
 
+/* The SARIF document around RESULTS. */
+static char *sarif_doc(json_t *results, const char *version)
+{
+	json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "clbanks", "version", version,
+				   "informationUri", PACKAGE_URL,
+				   "rules", sarif_rules());
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
+				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+				 "runs", "tool", "driver", driver, "results", results);
+	return root ? cb_json_text(root, 2) : NULL;
+}
+
+/* One model's part of a message: "NVIDIA H200, 32 lanes: 32 passes, 32-way (minimum 1)". */
+static int model_part(char *buf, size_t len, const char *label, const cb_lint_result *r,
+		      const cb_lint_access *a)
+{
+	if (!a)
+		return snprintf(buf, len, "%s, %u lanes: not reached", label, r->subgroup);
+	if (!a->priced)
+		return snprintf(buf, len, "%s, %u lanes: not priced: %s", label, r->subgroup, a->note);
+	if (!a->conflict)
+		return snprintf(buf, len, "%s, %u lanes: %u pass%s", label, r->subgroup,
+				a->passes_max, a->passes_max == 1 ? "" : "es");
+	return snprintf(buf, len, "%s, %u lanes: %u passes, %u-way bank conflict (minimum %u)",
+			label, r->subgroup, a->passes_max, a->ways, a->min_passes);
+}
+
+static bool warn_conflict(const cb_lint_access *ma)
+{
+	return ma && cb_lint_measured_conflict(&ma->measured);
+}
+
+/* Kernel K's access I under every model: one result when some model warns of it, its
+ * message each model's passes and the fix across them. */
+static json_t *sarif_models_result(const cb_lint_result *const *res, const char *const *labels,
+				   size_t n, size_t k, size_t i, const cb_lint_result *meas)
+{
+	const cb_lint_result *r = &res[0][k];
+	const cb_lint_access *a0 = &r->accesses[i];
+	const cb_lint_access *ma = meas ? cb_lint_same_access(meas, a0) : NULL;
+	bool warn = warn_conflict(ma);
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = cb_lint_same_access(&res[m][k], a0);
+		warn |= a && (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced));
+	}
+	if (!warn)
+		return NULL;
+	char decl[256] = "", msg[2048];
+	if (a0->object >= 0)
+		cb_lint_object_decl(&r->objects[a0->object], decl, sizeof decl);
+	size_t at = (size_t)snprintf(msg, sizeof msg, "%s %s: ", cb_op_name(a0->op),
+				     decl[0] ? decl : a0->elem_type);
+	for (size_t m = 0; m < n && at < sizeof msg; m++) {
+		if (m)
+			at += (size_t)snprintf(msg + at, sizeof msg - at, "; ");
+		if (at < sizeof msg)
+			at += (size_t)model_part(msg + at, sizeof msg - at, labels[m], &res[m][k],
+						 cb_lint_same_access(&res[m][k], a0));
+	}
+	if (ma && ma->measured.done && at < sizeof msg)
+		at += (size_t)snprintf(msg + at, sizeof msg - at, "; measured on %s, %u lanes: %.2fx "
+				       "the conflict-free time (95%%: %.2f-%.2f)", meas->measured_device,
+				       meas->subgroup, ma->measured.slowdown, ma->measured.ci_lo,
+				       ma->measured.ci_hi);
+	if (a0->fixed && at < sizeof msg) {
+		char fix[256];
+		const cb_lint_object *o = &r->objects[a0->object];
+		cb_lint_fix_text(o, &o->fix, &o->fix.best, fix, sizeof fix);
+		snprintf(msg + at, sizeof msg - at, "; fix across the models: %s", fix);
+	}
+	json_t *j = sarif_result(r, a0);
+	json_object_set_new(j, "message", json_pack("{s:o}", "text", text(msg)));
+	bool unknown_only = !warn_conflict(ma);
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = cb_lint_same_access(&res[m][k], a0);
+		unknown_only &= !a || a->status == CB_LINT_UNKNOWN || !a->conflict;
+	}
+	json_object_set_new(j, "ruleId", json_string(unknown_only ? "unpriced-access"
+								   : "bank-conflict"));
+	return j;
+}
+
+char *cb_lint_models_to_sarif(const cb_lint_result *const *res, const char *const *labels,
+			      size_t nmodels, size_t nk, const cb_lint_result *meas,
+			      const char *version)
+{
+	json_t *results = json_array();
+	for (size_t k = 0; k < nk; k++)
+		for (size_t i = 0; i < res[0][k].naccesses; i++) {
+			json_t *j = sarif_models_result(res, labels, nmodels, k, i,
+							meas && meas[k].measured ? &meas[k] : NULL);
+			if (j)
+				json_array_append_new(results, j);
+		}
+	return sarif_doc(results, version);
+}
+
 char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
 {
 	json_t *results = json_array();
@@ -455,11 +578,5 @@ char *cb_lint_to_sarif(const cb_lint_result *res, size_t n, const char *version)
 			if (a->status == CB_LINT_UNKNOWN || (a->conflict && a->priced) || measured)
 				json_array_append_new(results, sarif_result(&res[k], a));
 		}
-	json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "clbanks", "version", version,
-				   "informationUri", PACKAGE_URL,
-				   "rules", sarif_rules());
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
-				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-				 "runs", "tool", "driver", driver, "results", results);
-	return root ? cb_json_text(root, 2) : NULL;
+	return sarif_doc(results, version);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cb_lint_run: compile, translate, simulate the work-group one sub-group at a time (each
- * priced as soon as its last work-item ends), search fixes, and build the typed result. */
+ * priced as soon as its last work-item ends), search fixes, and build the typed result.
+ * cb_lint_run_models: the same for several models, the work-group simulated once per distinct
+ * sub-group size (its models' recorders chained), one fix per array across all of them. */
 #include "config.h"
 #include "lint/lint.h"
 #include "lint/lint_decode.h"
@@ -256,24 +258,12 @@ static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error
 	return CB_OK;
 }
 
-/* The work-group again with every two-sided undecidable branch on its other side: each
- * site the first run did not reach, or reached with fewer passes, takes this run's record
- * (assumed: it lies under the branch). */
-static cb_rc flipped_run(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
-			 const cb_val *argv, cb_error *err)
+/* The site records of B that are worse than A's take A's place (assumed: they lie under
+ * the branch): a site A did not reach, or reached with fewer passes. */
+static void take_worse(const cb_prog *p, cb_recorder *rec, cb_recorder *r2)
 {
-	const cb_prog *p = in->prog;
-	cb_recorder r2;
-	cb_interp i2;
-	cb_rec_init(&r2, p, req->pricer);
-	r2.keep_tables = req->keep_tables;
-	r2.observe = req->observe;
-	r2.observe_ctx = req->observe_ctx;
-	cb_interp_init(&i2, p, &in->wg, argv, &r2);
-	i2.flip = true;
-	cb_rc rc = simulate(&i2, &r2, &in->wg, err);
-	for (uint32_t k = 0; rc == CB_OK && k < p->nsites; k++) {
-		cb_site_rec *a = &rec->sites[k], *b = &r2.sites[k];
+	for (uint32_t k = 0; k < p->nsites; k++) {
+		cb_site_rec *a = &rec->sites[k], *b = &r2->sites[k];
 		bool worse = b->subgroups && (!a->subgroups || (b->unknown && !a->unknown) ||
 					      (!b->unknown && !a->unknown && b->passes_max > a->passes_max));
 		if (worse) {
@@ -282,9 +272,38 @@ static cb_rc flipped_run(const cb_lint_request *req, cb_interp *in, cb_recorder 
 			*b = t;
 		}
 	}
+}
+
+/* The work-group again with every two-sided undecidable branch on its other side: each
+ * site the first run did not reach, or reached with fewer passes, takes this run's record
+ * (assumed: it lies under the branch). REC may be a chain (several models of one sub-group
+ * size): each of its recorders gets its own second run's record. */
+static cb_rc flipped_run(cb_interp *in, cb_recorder *rec, const cb_val *argv, cb_error *err)
+{
+	const cb_prog *p = in->prog;
+	size_t n = 0, j = 0;
+	for (const cb_recorder *r = rec; r; r = r->next)
+		n++;
+	cb_recorder *r2 = cb_xcalloc(n, sizeof *r2);
+	for (const cb_recorder *r = rec; r; r = r->next, j++) {
+		cb_rec_init(&r2[j], p, r->pricer);
+		r2[j].keep_tables = r->keep_tables;
+		r2[j].observe = r->observe;
+		r2[j].observe_ctx = r->observe_ctx;
+		r2[j].next = j + 1 < n ? &r2[j + 1] : NULL;
+	}
+	cb_interp i2;
+	cb_interp_init(&i2, p, &in->wg, argv, &r2[0]);
+	i2.flip = true;
+	cb_rc rc = simulate(&i2, &r2[0], &in->wg, err);
+	j = 0;
+	for (cb_recorder *r = rec; rc == CB_OK && r; r = r->next, j++)
+		take_worse(p, r, &r2[j]);
 	in->steps += i2.steps;
 	cb_interp_free(&i2);
-	cb_rec_free(&r2);
+	for (j = 0; j < n; j++)
+		cb_rec_free(&r2[j]);
+	free(r2);
 	return rc;
 }
 
@@ -678,6 +697,38 @@ static void coverage(const cb_prog *p, cb_lint_result *res)
 	}
 }
 
+/* A kernel compiled for one SIMD width (intel_reqd_sub_group_size) priced on a model of
+ * another sub-group size: the model cannot express the kernel's grouping, so none of its
+ * accesses is priced (each says why) and no fix is offered. */
+static void other_width(const cb_prog *p, unsigned subgroup, cb_lint_result *res)
+{
+	if (!p->reqd_subgroup || p->reqd_subgroup == subgroup)
+		return;
+	for (size_t i = 0; i < res->naccesses; i++) {
+		cb_lint_access *a = &res->accesses[i];
+		if (a->status != CB_LINT_PREDICTED && a->status != CB_LINT_ASSUMED)
+			continue;
+		a->status = CB_LINT_UNKNOWN;
+		a->reason = CB_LINT_WHY_MODEL;
+		snprintf(a->note, sizeof a->note, "kernel %s is compiled for sub-groups of %u "
+			 "(intel_reqd_sub_group_size); the model's are of %u: a model of the device "
+			 "measured at %u lanes prices it", p->kernel, p->reqd_subgroup, subgroup,
+			 p->reqd_subgroup);
+		a->priced = a->conflict = a->fixed = false;
+		a->passes_max = a->min_passes = a->ways = a->fixed_passes = a->alt_passes = 0;
+		a->total_passes = a->total_min = 0;
+		a->fix_note[0] = '\0';
+		for (size_t k = 0; k < a->niter; k++)
+			a->iter[k].known = false;
+	}
+	for (size_t k = 0; k < res->nobjects; k++) {
+		cb_lint_fix *f = &res->objects[k].fix;
+		memset(f, 0, sizeof *f);
+	}
+	memset(&res->coverage, 0, sizeof res->coverage);
+	coverage(p, res);
+}
+
 static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder *rec,
 			 cb_lint_result *res)
 {
@@ -712,6 +763,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	}
 	coverage(p, res);
 	array_fixes(req, rec, res);
+	other_width(p, in->wg.subgroup, res);
 	/* The object index survives sorting: it refers to res->objects. */
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	number_same(res);
@@ -766,12 +818,162 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		cb_interp_init(&in, &prog, &wg, argv, &rec);
 		rc = simulate(&in, &rec, &wg, err);
 		if (rc == CB_OK && in.two_sided)
-			rc = flipped_run(req, &in, &rec, argv, err);
+			rc = flipped_run(&in, &rec, argv, err);
 		if (rc == CB_OK)
 			build_result(req, &in, &rec, res);
 		cb_interp_free(&in);
 		cb_rec_free(&rec);
 	}
+	free(argv);
+	cb_prog_free(&prog);
+	return rc;
+}
+
+/* One distinct sub-group size of a run over several models: the work-group simulated once at
+ * that size, feeding the recorders of its models (chained). */
+typedef struct {
+	unsigned subgroup;
+	cb_interp in;
+	cb_recorder *recs;       /* one per model of this size, recs[j].next == &recs[j + 1] */
+	size_t *models;          /* their indices in the models given */
+	size_t n;
+	bool started;
+} size_run;
+
+/* The distinct sub-group sizes of MODELS[0..N) into RUNS (N at most), in order of first
+ * appearance; how many. */
+static size_t group_sizes(const cb_lint_model *const *models, size_t n, size_run *runs)
+{
+	size_t nr = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned sg = models[i]->pricer.subgroup;
+		size_t r = 0;
+		while (r < nr && runs[r].subgroup != sg)
+			r++;
+		if (r == nr) {
+			runs[nr].subgroup = sg;
+			runs[nr].models = cb_xcalloc(n, sizeof *runs[nr].models);
+			runs[nr++].recs = cb_xcalloc(n, sizeof *runs[r].recs);
+		}
+		runs[r].models[runs[r].n++] = i;
+	}
+	return nr;
+}
+
+/* The work-group simulated once at RUN's sub-group size, each of its models recording. */
+static cb_rc run_size(const cb_lint_request *req, const cb_prog *prog, const cb_wg *wg0,
+		      const cb_val *argv, const cb_lint_model *const *models, size_run *run,
+		      cb_error *err)
+{
+	cb_wg wg = *wg0;
+	wg.subgroup = run->subgroup;
+	for (size_t j = 0; j < run->n; j++) {
+		cb_recorder *r = &run->recs[j];
+		cb_rec_init(r, prog, &models[run->models[j]]->pricer);
+		r->keep_tables = req->keep_tables;
+		r->next = j + 1 < run->n ? &run->recs[j + 1] : NULL;
+	}
+	cb_interp_init(&run->in, prog, &wg, argv, &run->recs[0]);
+	run->started = true;
+	cb_rc rc = simulate(&run->in, &run->recs[0], &wg, err);
+	if (rc == CB_OK && run->in.two_sided)
+		rc = flipped_run(&run->in, &run->recs[0], argv, err);
+	return rc;
+}
+
+static void free_sizes(size_run *runs, size_t nr)
+{
+	for (size_t r = 0; r < nr; r++) {
+		if (runs[r].started)
+			cb_interp_free(&runs[r].in);
+		for (size_t j = 0; runs[r].started && j < runs[r].n; j++)
+			cb_rec_free(&runs[r].recs[j]);
+		free(runs[r].recs);
+		free(runs[r].models);
+	}
+	free(runs);
+}
+
+/* Each array's fix across every model (the fewest passes summed over them), into CHOSEN, and
+ * each model's result with that fix judged on it. */
+static void build_results(const cb_lint_request *req, const cb_prog *p, size_run *runs,
+			  size_t nr, const cb_lint_model *const *models, size_t n,
+			  cb_lint_result *res)
+{
+	cb_recorder **all = cb_xcalloc(n, sizeof *all);
+	size_t na = 0;
+	for (size_t r = 0; r < nr; r++) /* not the models that cannot price the kernel */
+		for (size_t j = 0; j < runs[r].n; j++)
+			if (!p->reqd_subgroup || runs[r].subgroup == p->reqd_subgroup)
+				all[na++] = &runs[r].recs[j];
+	cb_lint_object *chosen = cb_xcalloc(p->nobjects ? p->nobjects : 1, sizeof *chosen);
+	for (uint32_t k = 0; na && k < p->nobjects; k++)
+		cb_rec_array_fix_across(all, na, k, &chosen[k].fix);
+	for (size_t r = 0; r < nr; r++)
+		for (size_t j = 0; j < runs[r].n; j++) {
+			size_t i = runs[r].models[j];
+			cb_lint_request q = *req;
+			q.pricer = &models[i]->pricer;
+			q.model = models[i];
+			q.fixes_from = chosen;
+			q.nfixes_from = p->nobjects;
+			char *log = res[i].build_log;
+			build_result(&q, &runs[r].in, &runs[r].recs[j], &res[i]);
+			res[i].build_log = log;
+		}
+	free(chosen);
+	free(all);
+}
+
+/* The checks and the translation cb_lint_run makes, for the several models' run: PROG and
+ * ARGV from REQ's kernel, WG its work-group (sub-group size not set). */
+static cb_rc prepare(const cb_lint_request *req, const cb_lint_model *const *models, size_t n,
+		     cb_lint_result *res, cb_prog *prog, cb_wg *wg, cb_val **argv, cb_error *err)
+{
+	cb_lint_request q = *req;
+	q.pricer = n ? &models[0]->pricer : NULL;
+	cb_rc rc = check_request(&q, wg, err);
+	for (size_t i = 1; rc == CB_OK && i < n; i++) {
+		q.pricer = &models[i]->pricer;
+		rc = check_request(&q, wg, err);
+	}
+	cb_lint_ir ir;
+	memset(&ir, 0, sizeof ir);
+	if (rc == CB_OK)
+		rc = cb_lint_compile(req, &ir, err);
+	for (size_t i = 0; i < n; i++)
+		res[i].build_log = cb_xstrdup(ir.log ? ir.log : "");
+	if (rc == CB_OK && (rc = cb_lint_decode(ir.mod, req->kernel_name, prog, err)) != CB_OK) {
+		char prefix[256];
+		snprintf(prefix, sizeof prefix, "%s: ", req->kernel_path);
+		cb_error_prefix(err, prefix);
+	}
+	cb_lint_ir_free(&ir);
+	if (rc == CB_OK)
+		rc = work_group(req, prog, wg, err);
+	if (rc == CB_OK)
+		rc = arg_values(req, prog, argv, err);
+	return rc;
+}
+
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
+			 size_t n, cb_lint_result *res, cb_error *err)
+{
+	memset(res, 0, n * sizeof *res);
+	if (!n)
+		return cb_error_set(err, CB_ERR_USAGE, "lint needs a model");
+	cb_prog prog;
+	memset(&prog, 0, sizeof prog);
+	cb_wg wg;
+	cb_val *argv = NULL;
+	cb_rc rc = prepare(req, models, n, res, &prog, &wg, &argv, err);
+	size_run *runs = cb_xcalloc(n, sizeof *runs);
+	size_t nr = rc == CB_OK ? group_sizes(models, n, runs) : 0;
+	for (size_t r = 0; rc == CB_OK && r < nr; r++)
+		rc = run_size(req, &prog, &wg, argv, models, &runs[r], err);
+	if (rc == CB_OK)
+		build_results(req, &prog, runs, nr, models, n, res);
+	free_sizes(runs, nr);
 	free(argv);
 	cb_prog_free(&prog);
 	return rc;

@@ -394,12 +394,24 @@ typedef struct {
  * cb_lint_result_free. Without LLVM: CB_ERR_USAGE, saying how to enable lint. */
 cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err);
 void cb_lint_result_free(cb_lint_result *res);
+/* Several models in one run (--model given more than once), each at its own sub-group size:
+ * the kernel compiled and translated once, the work-group simulated once per distinct
+ * sub-group size (every model of that size priced from the same simulation), and each
+ * array's fix the one with the fewest passes summed over the models, judged on each. RES[i]
+ * (N results, each to free) is MODELS[i]'s; req->pricer, model and fixes_from are not used.
+ * Failures as cb_lint_run (every RES[i].build_log has clang's messages). */
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
+			 size_t n, cb_lint_result *res, cb_error *err);
 
 /* The kernels of req->kernel_path, in file order (compiled once; req->kernel_name is not
  * used), so that a caller can lint each; free with cb_lint_names_free. A file that does not
  * compile fails as cb_lint_run does (without the build log: run it for that). */
 cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err);
 void cb_lint_names_free(char **names, size_t n);
+
+/* The access of R at A's place (the same site and nth), for comparing results of one kernel
+ * under several models; NULL when R has none there. */
+const cb_lint_access *cb_lint_same_access(const cb_lint_result *r, const cb_lint_access *a);
 
 /* --fail-on-conflict: some predicted access takes more passes than its minimum. */
 bool cb_lint_has_conflict(const cb_lint_result *res);

@@ -92,10 +92,12 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 			p->sites[k].object = p->args[p->sites[k].arg].object;
 }
 
-/* reqd_work_group_size(X, Y, Z): metadata of three integer constants on the kernel. */
-static void reqd_size(cb_dctx *d, LLVMValueRef kernel, unsigned out[3])
+/* Metadata KIND of N integer constants on the kernel into OUT (0 where absent):
+ * reqd_work_group_size(X, Y, Z), intel_reqd_sub_group_size(S). */
+static void kernel_ints(cb_dctx *d, LLVMValueRef kernel, const char *kind_name, unsigned n,
+			unsigned *out)
 {
-	unsigned kind = LLVMGetMDKindIDInContext(d->ctx, "reqd_work_group_size", 20);
+	unsigned kind = LLVMGetMDKindIDInContext(d->ctx, kind_name, (unsigned)strlen(kind_name));
 	size_t count = 0;
 	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &count);
 	for (size_t i = 0; i < count; i++) {
@@ -104,10 +106,10 @@ static void reqd_size(cb_dctx *d, LLVMValueRef kernel, unsigned out[3])
 		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
 			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
 		LLVMValueRef ops[3];
-		if (LLVMGetMDNodeNumOperands(node) != 3)
+		if (n > 3 || LLVMGetMDNodeNumOperands(node) != n)
 			continue;
 		LLVMGetMDNodeOperands(node, ops);
-		for (int k = 0; k < 3; k++)
+		for (unsigned k = 0; k < n; k++)
 			out[k] = ops[k] && LLVMIsAConstantInt(ops[k]) &&
 				 LLVMConstIntGetZExtValue(ops[k]) <= UINT32_MAX
 				 ? (unsigned)LLVMConstIntGetZExtValue(ops[k]) : 0;
@@ -300,7 +302,8 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 		for (uint32_t i = 0; i < prog->nfns; i++)
 			decode_function(&d, i);
 		decode_args(&d, kernel);
-		reqd_size(&d, kernel, prog->reqd);
+		kernel_ints(&d, kernel, "reqd_work_group_size", 3, prog->reqd);
+		kernel_ints(&d, kernel, "intel_reqd_sub_group_size", 1, &prog->reqd_subgroup);
 		prog->ir_local_ops = count_local_ops(&d);
 	}
 	cb_pmap_free(&d.fns);

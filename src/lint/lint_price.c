@@ -239,7 +239,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void cb_rec_flush(cb_recorder *r, unsigned nlanes)
+static void flush_one(cb_recorder *r, unsigned nlanes)
 {
 	for (uint32_t i = 0; i < r->prog->nsites; i++) {
 		cb_site_rec *s = &r->sites[i];
@@ -255,6 +255,12 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes)
 	r->sg++;
 }
 
+void cb_rec_flush(cb_recorder *r, unsigned nlanes)
+{
+	for (; r; r = r->next)
+		flush_one(r, nlanes);
+}
+
 /* The fix search of one array: its sites, judged together under a candidate. */
 typedef struct {
 	cb_recorder *r;
@@ -263,6 +269,9 @@ typedef struct {
 	unsigned cols;            /* the row width judged */
 	unsigned *site_worst;     /* when not NULL: each site's worst passes under the fix */
 	cb_lint_tables *site_fixed; /* when not NULL: each site's lane tables under the fix */
+	cb_recorder *const *more; /* the search across models: these recorders too (r is
+				   * more[0]), each candidate's passes summed over them */
+	size_t nmore;
 } array_ctx;
 
 static bool judged(const cb_site_rec *s, int32_t obj)
@@ -307,10 +316,25 @@ static bool judge(void *p, const cb_fix *fix, cb_fix_score *sc)
 {
 	const array_ctx *x = p;
 	*sc = (cb_fix_score){ true, 0, 0 };
-	for (uint32_t i = 0; i < x->r->prog->nsites; i++)
-		if (judged(&x->r->sites[i], x->obj) && !judge_site(x, i, fix, sc))
-			return false;
+	for (size_t m = 0; m < (x->nmore ? x->nmore : 1); m++) {
+		array_ctx y = *x;
+		y.r = x->nmore ? x->more[m] : x->r;
+		for (uint32_t i = 0; i < y.r->prog->nsites; i++)
+			if (judged(&y.r->sites[i], y.obj) && !judge_site(&y, i, fix, sc))
+				return false;
+	}
 	return true;
+}
+
+/* The bytes after which the banks repeat, the largest of the models judging (256 when none
+ * says). */
+static unsigned period_of(const array_ctx *x)
+{
+	unsigned period = x->r->pricer->period;
+	for (size_t m = 0; m < x->nmore; m++)
+		if (x->more[m]->pricer->period > period)
+			period = x->more[m]->pricer->period;
+	return period ? period : 256;
 }
 
 static void choice(const cb_fix *f, const cb_fix_score *sc, unsigned rows, unsigned elem_bytes,
@@ -324,7 +348,7 @@ static void choice(const cb_fix *f, const cb_fix_score *sc, unsigned rows, unsig
 /* The search over one shape (ROWS x COLS); keeps the best fix and the other kind's best. */
 static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix *fix)
 {
-	unsigned period = x->r->pricer->period ? x->r->pricer->period : 256;
+	unsigned period = period_of(x);
 	unsigned E = x->o->elem_bytes, max_pad = period / E ? period / E : 1;
 	cb_fix_space sp = { rows, cols, E, 1, max_pad };
 	cb_fix_result res;
@@ -352,7 +376,7 @@ static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix
 }
 
 /* Which sites touch object K, how many can be judged, and whether any conflicts. */
-static void census(const cb_recorder *r, int32_t obj, cb_lint_fix *fix)
+static void census_one(const cb_recorder *r, int32_t obj, cb_lint_fix *fix)
 {
 	for (uint32_t i = 0; i < r->prog->nsites; i++) {
 		const cb_site_rec *s = &r->sites[i];
@@ -366,54 +390,68 @@ static void census(const cb_recorder *r, int32_t obj, cb_lint_fix *fix)
 	}
 }
 
-void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
-		      unsigned *site_alt, cb_lint_tables *site_fixed)
+static void census(const array_ctx *x, cb_lint_fix *fix)
 {
-	const cb_lint_object *o = &r->prog->objects[k];
-	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL };
+	for (size_t m = 0; m < (x->nmore ? x->nmore : 1); m++)
+		census_one(x->nmore ? x->more[m] : x->r, x->obj, fix);
+}
+
+/* The search of object O's fix over X's recorders into FIX; false when there is none. */
+static bool search(array_ctx *x, cb_lint_fix *fix)
+{
+	const cb_lint_object *o = x->o;
 	memset(fix, 0, sizeof *fix);
-	census(r, x.obj, fix);
+	census(x, fix);
 	if (!fix->wanted)
-		return;
+		return false;
 	if (o->rank != 1 && o->rank != 2) {
 		snprintf(fix->note, sizeof fix->note, o->rank ? "%s is not a 1-D or 2-D array"
 			 : "%s is a __local pointer argument: the rows it is used as are not declared",
 			 o->name);
-		return;
+		return false;
 	}
 	if (!fix->judged) {
 		snprintf(fix->note, sizeof fix->note, "no access into %s can be judged", o->name);
-		return;
+		return false;
 	}
 	if (o->dims[0] > 0xFFFFFF || (o->rank == 2 && o->dims[1] > 0xFFFF)) {
 		snprintf(fix->note, sizeof fix->note, "%s is too large to search fixes for", o->name);
-		return;
+		return false;
 	}
 	fix->computed = true;
 	cb_fix none = { false, 0, 0, 0 };
 	cb_fix_score sc;
-	x.cols = o->rank == 2 ? o->dims[1] : 1;
-	judge(&x, &none, &sc);
+	x->cols = o->rank == 2 ? o->dims[1] : 1;
+	judge(x, &none, &sc);
 	fix->total_before = sc.total_passes;
 	if (o->rank == 2)
-		search_shape(&x, o->dims[0], o->dims[1], fix);
+		search_shape(x, o->dims[0], o->dims[1], fix);
 	/* a 1-D array: by the rows its code uses (s[r * 36 + c]), else by power-of-two rows */
 	bool by_code = false;
 	for (unsigned w = 0; o->rank == 1 && w < o->nwidths; w++)
 		if (o->widths[w] <= o->dims[0] / 2 && o->dims[0] % o->widths[w] == 0) {
-			search_shape(&x, o->dims[0] / o->widths[w], o->widths[w], fix);
+			search_shape(x, o->dims[0] / o->widths[w], o->widths[w], fix);
 			by_code = true;
 		}
 	for (unsigned w = 2; o->rank == 1 && !by_code && w <= o->dims[0] / 2; w *= 2)
 		if (o->dims[0] % w == 0)
-			search_shape(&x, o->dims[0] / w, w, fix);
+			search_shape(x, o->dims[0] / w, w, fix);
 	if (fix->found && fix->best.total_passes >= fix->total_before)
 		fix->found = false;
-	if (!fix->found) {
+	if (!fix->found)
 		snprintf(fix->note, sizeof fix->note, "no padding up to one bank period and no XOR "
 			 "swizzle lowers the passes of %s", o->name);
+	return fix->found;
+}
+
+void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
+		      unsigned *site_alt, cb_lint_tables *site_fixed)
+{
+	const cb_lint_object *o = &r->prog->objects[k];
+	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL, NULL, 0 };
+	if (!search(&x, fix))
 		return;
-	}
+	cb_fix_score sc;
 	x.cols = fix->width;
 	for (int kind = 0; kind < 2; kind++) {
 		const cb_lint_fix_choice *c = kind ? &fix->alt : &fix->best;
@@ -430,9 +468,9 @@ void cb_rec_judge_fix(cb_recorder *r, uint32_t k, const cb_lint_fix *given, cb_l
 		      unsigned *site_worst, cb_lint_tables *site_fixed)
 {
 	const cb_lint_object *o = &r->prog->objects[k];
-	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL };
+	array_ctx x = { r, o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL, NULL, 0 };
 	memset(fix, 0, sizeof *fix);
-	census(r, x.obj, fix);
+	census(&x, fix);
 	fix->wanted = given->wanted;
 	snprintf(fix->note, sizeof fix->note, "%s", given->note);
 	if (!given->found)
@@ -452,4 +490,11 @@ void cb_rec_judge_fix(cb_recorder *r, uint32_t k, const cb_lint_fix *given, cb_l
 	x.site_fixed = site_fixed;
 	judge(&x, &f, &sc);
 	choice(&f, &sc, given->rows, o->elem_bytes, &fix->best);
+}
+
+void cb_rec_array_fix_across(cb_recorder *const *rs, size_t n, uint32_t k, cb_lint_fix *fix)
+{
+	const cb_lint_object *o = &rs[0]->prog->objects[k];
+	array_ctx x = { rs[0], o, CB_OBJ_FIRST + (int32_t)k, 0, NULL, NULL, rs, n };
+	search(&x, fix);
 }

@@ -15,6 +15,11 @@ void cb_rec_flush(cb_recorder *r, unsigned nlanes);
 void cb_rec_array_fix(cb_recorder *r, uint32_t k, cb_lint_fix *fix, unsigned *site_worst,
 		      unsigned *site_alt, cb_lint_tables *site_fixed);
 
+/* Object K's fix across several models (one kernel recorded at each model's sub-group size,
+ * RS[0..N)): the candidate with the fewest passes summed over them, no site's passes kept
+ * (each model judges it with cb_rec_judge_fix). */
+void cb_rec_array_fix_across(cb_recorder *const *rs, size_t n, uint32_t k, cb_lint_fix *fix);
+
 /* Object K's fix as GIVEN chose it (the same shape and candidate), judged on this recorder's
  * pricer into FIX; SITE_WORST and SITE_FIXED as cb_rec_array_fix. */
 void cb_rec_judge_fix(cb_recorder *r, uint32_t k, const cb_lint_fix *given, cb_lint_fix *fix,

@@ -164,6 +164,8 @@ typedef struct {
 	uint32_t nargs;
 	char *kernel;
 	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
+	unsigned reqd_subgroup;  /* its intel_reqd_sub_group_size (the SIMD width it is compiled
+				  * for), or 0 */
 	/* Calls whose integer or pointer result lint does not compute, each name once as the
 	 * source spells it: functions declared but not defined, then built-ins (mangled). */
 	char **unseen;

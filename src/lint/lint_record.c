@@ -121,8 +121,8 @@ static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n)
 	return k;
 }
 
-void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
-		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
+static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
+		    unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
 {
 	cb_site_rec *s = &r->sites[site];
 	if (r->overflow)
@@ -173,4 +173,11 @@ void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned k
 		l->lo = l->hi = 0;
 		l->row = l->col = CB_IDX_LOST;
 	}
+}
+
+void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
+		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
+{
+	for (; r; r = r->next)
+		rec_one(r, site, key, klen, lane, ptr, assumed, line);
 }

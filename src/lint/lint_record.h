@@ -82,10 +82,14 @@ typedef struct cb_recorder {
 	bool keep_tables;         /* keep each site's distinct lane tables */
 	void (*observe)(void *ctx, const cb_lint_sample *s);
 	void *observe_ctx;
+	/* Recorders of other models of the same sub-group size (several --model): every access
+	 * and flush goes to each, so one simulation feeds them all; NULL when alone. */
+	struct cb_recorder *next;
 } cb_recorder;
 
 void cb_rec_init(cb_recorder *r, const cb_prog *prog, const cb_lint_pricer *pricer);
 void cb_rec_free(cb_recorder *r);
+/* Records one lane's access in R and in every recorder chained after it (next). */
 void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
 		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line);
 

@@ -239,3 +239,11 @@ void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n)
 		 own ? "__OPENCL_VERSION__ as your -D or build options define it" : mine,
 		 v / 100, v / 10 % 10, v);
 }
+
+const cb_lint_access *cb_lint_same_access(const cb_lint_result *r, const cb_lint_access *a)
+{
+	for (size_t i = 0; i < r->naccesses; i++)
+		if (r->accesses[i].site == a->site && r->accesses[i].nth == a->nth)
+			return &r->accesses[i];
+	return NULL;
+}

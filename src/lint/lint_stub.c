@@ -16,6 +16,19 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 			    "reconfigure with --with-llvm");
 }
 
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
+			 size_t n, cb_lint_result *res, cb_error *err)
+{
+	(void)req;
+	(void)models;
+	memset(res, 0, n * sizeof *res);
+	for (size_t i = 0; i < n; i++)
+		res[i].build_log = cb_xstrdup("");
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "clbanks was built without LLVM; install llvm-dev and clang and "
+			    "reconfigure with --with-llvm");
+}
+
 cb_rc cb_lint_kernels(const cb_lint_request *req, char ***names, size_t *n, cb_error *err)
 {
 	(void)req;

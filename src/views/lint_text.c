@@ -60,10 +60,9 @@ static void what(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 }
 
 /* "  PREFIX NOTE", wrapped; the note's words are escaped. */
-static void note(FILE *out, const char *prefix, const char *text)
+/* TEXT's words after what W has written, wrapped, control characters escaped. */
+static void words(wrap *w, const char *text)
 {
-	wrap w = { out, 0 };
-	w.col = fprintf(out, " %s", prefix);
 	char buf[256];
 	for (const char *p = text; *p;) {
 		size_t len = strcspn(p, " ");
@@ -75,10 +74,17 @@ static void note(FILE *out, const char *prefix, const char *text)
 							    : (*q = (char)c, 1);
 			}
 			*q = '\0';
-			word(&w, buf);
+			word(w, buf);
 		}
 		p += len + (p[len] == ' ');
 	}
+}
+
+static void note(FILE *out, const char *prefix, const char *text)
+{
+	wrap w = { out, 0 };
+	w.col = fprintf(out, " %s", prefix);
+	words(&w, text);
 	fputc('\n', out);
 }
 
@@ -390,17 +396,19 @@ static void excess(FILE *out, const cb_lint_result *r)
 		fprintf(out, "; the model predicts %.2fx\n", r->predicted_total);
 }
 
-/* "PATH: kernel K, work-group X x Y x Z (group ...), sub-groups of S" and, with several
- * models, "; N models". */
+/* "PATH: kernel K, work-group X x Y x Z (group ...), sub-groups of S" and, with models in
+ * columns (NMODELS > 0, each at its own sub-group size), "; N models" instead of S. */
 static void kernel_line(FILE *out, const cb_lint_result *r, size_t nmodels)
 {
 	put_escaped(out, r->path ? r->path : "");
 	fputs(": kernel ", out);
 	put_escaped(out, r->kernel ? r->kernel : "");
-	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u), sub-groups of %u", r->local[0],
-		r->local[1], r->local[2], r->group[0], r->group[1], r->group[2], r->subgroup);
-	if (nmodels > 1)
-		fprintf(out, "; %zu models", nmodels);
+	fprintf(out, ", work-group %u x %u x %u (group %u,%u,%u)", r->local[0], r->local[1],
+		r->local[2], r->group[0], r->group[1], r->group[2]);
+	if (nmodels)
+		fprintf(out, "; %zu model%s", nmodels, nmodels == 1 ? "" : "s");
+	else
+		fprintf(out, ", sub-groups of %u", r->subgroup);
 	fputc('\n', out);
 }
 
@@ -443,7 +451,7 @@ static void coverage_line(FILE *out, const cb_lint_result *r)
 void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 {
 	size_t counts[4] = { 0, 0, 0, 0 }, conflicts = 0, accepted = 0, measured_n = 0;
-	kernel_line(out, r, 1);
+	kernel_line(out, r, 0);
 	models_line(out, r);
 	if (verbose && r->predefined[0])
 		note(out, " predefined:", r->predefined);
@@ -480,82 +488,152 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	excess(out, r);
 }
 
-/* One access under every model: "h200 32 passes, 32-way (minimum 1); amd 16 passes, ...". */
-static void by_model(FILE *out, const cb_lint_result *const *res, const char *const *labels,
-		     size_t n, size_t k, size_t i)
+/* One model's passes of an access, on a line of its own: "  NVIDIA H200, 32 lanes: 32 passes,
+ * 32-way (minimum 1)"; where the model cannot price it, why. */
+static void model_passes(FILE *out, const char *label, const cb_lint_result *r,
+			 const cb_lint_access *a)
 {
-	for (size_t m = 0; m < n; m++) {
-		const cb_lint_access *a = &res[m][k].accesses[i];
-		fputs(m ? "; " : "", out);
-		put_escaped(out, labels[m]);
-		if (!a->priced)
-			fputs(" not priced", out);
-		else if (a->conflict)
-			fprintf(out, " %u %s, %u-way (minimum %u)", a->passes_max, passes(a->passes_max),
-				a->ways, a->min_passes);
-		else
-			fprintf(out, " %u %s", a->passes_max, passes(a->passes_max));
-	}
+	wrap w = { out, 2 };
+	fputs("  ", out);
+	w.col += put_escaped(out, label);
+	w.col += fprintf(out, ", %u lanes: ", r->subgroup);
+	if (!a)
+		fputs("not reached", out);
+	else if (!a->priced) {
+		fputs(a->note[0] ? "not priced:" : "not priced", out);
+		w.col += 11;
+		words(&w, a->note);
+	} else if (a->conflict)
+		fprintf(out, "%u %s, %u-way (minimum %u)", a->passes_max, passes(a->passes_max),
+			a->ways, a->min_passes);
+	else
+		fprintf(out, "%u %s", a->passes_max, passes(a->passes_max));
+	fputc('\n', out);
 }
 
 static void fix_by_model(FILE *out, const cb_lint_result *const *res, const char *const *labels,
 			 size_t n, size_t k, size_t i)
 {
 	const cb_lint_access *a0 = &res[0][k].accesses[i];
-	if (a0->object < 0 || !res[0][k].objects[a0->object].fix.found)
+	size_t f = 0; /* the first model that judged the fix (one that cannot price: none) */
+	while (a0->object >= 0 && f < n && !res[f][k].objects[a0->object].fix.found)
+		f++;
+	if (a0->object < 0 || f == n)
 		return;
-	const cb_lint_object *o = &res[0][k].objects[a0->object];
+	const cb_lint_object *o = &res[f][k].objects[a0->object];
 	char buf[256];
 	cb_lint_fix_text(o, &o->fix, &o->fix.best, buf, sizeof buf);
 	where(out, a0);
 	fputs("note: fix across the models: ", out);
 	put_escaped(out, buf);
-	fputs(" (here:", out);
-	for (size_t m = 0; m < n; m++) {
-		const cb_lint_access *a = &res[m][k].accesses[i];
-		fputs(m ? ", " : " ", out);
-		put_escaped(out, labels[m]);
-		fprintf(out, " %u %s", a->fixed_passes, passes(a->fixed_passes));
-	}
 	if (o->fix.best.bytes)
-		fprintf(out, "; +%" PRIu64 " B)\n", o->fix.best.bytes);
+		fprintf(out, " (+%" PRIu64 " B); here:\n", o->fix.best.bytes);
 	else
-		fputs("; no memory)\n", out);
+		fputs(" (no memory); here:\n", out);
+	for (size_t m = 0; m < n; m++) {
+		const cb_lint_access *a = cb_lint_same_access(&res[m][k], a0);
+		fputs("  ", out);
+		put_escaped(out, labels[m]);
+		if (a && a->fixed)
+			fprintf(out, ", %u lanes: %u %s\n", res[m][k].subgroup, a->fixed_passes,
+				passes(a->fixed_passes));
+		else
+			fprintf(out, ", %u lanes: not judged\n", res[m][k].subgroup);
+	}
+}
+
+/* "model NVIDIA H200: sub-groups of 32", a line per model in the order given. */
+static void models_list(FILE *out, const cb_lint_result *const *res, const char *const *labels,
+			size_t n, size_t k)
+{
+	for (size_t m = 0; m < n; m++) {
+		fputs("model ", out);
+		put_escaped(out, labels[m]);
+		fprintf(out, ": sub-groups of %u%s\n", res[m][k].subgroup,
+			res[m][k].flat ? ", not banked (every access one pass)" : "");
+	}
+}
+
+/* "  measured on DEVICE, 8 lanes: 1.02x the conflict-free time (95%: ...)": the access's
+ * tables timed on the device (at its own sub-group size), beside the models. */
+static void measured_beside(FILE *out, const cb_lint_result *meas, const cb_lint_access *a0)
+{
+	const cb_lint_access *a = cb_lint_same_access(meas, a0);
+	fputs("  measured on ", out);
+	put_escaped(out, meas->measured_device ? meas->measured_device : "");
+	fprintf(out, ", %u lanes: ", meas->subgroup);
+	const cb_lint_measured *m = a ? &a->measured : NULL;
+	if (!a)
+		fputs("not reached", out);
+	else if (m->done)
+		fprintf(out, "%.2fx the conflict-free time (95%%: %.2f-%.2f)", m->slowdown, m->ci_lo,
+			m->ci_hi);
+	else
+		put_escaped(out, m->note[0] ? m->note : "not measured");
+	fputc('\n', out);
+}
+
+/* "measured on DEVICE, 8 lanes: 1.01x the conflict-free time (95%: ...) over 2 accesses". */
+static void measured_total(FILE *out, const cb_lint_result *meas)
+{
+	fputs("measured on ", out);
+	put_escaped(out, meas->measured_device ? meas->measured_device : "");
+	if (meas->measured_accesses)
+		fprintf(out, ", %u lanes: %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
+			"access%s\n", meas->subgroup, meas->measured_total,
+			meas->measured_total - meas->measured_total_ci,
+			meas->measured_total + meas->measured_total_ci, meas->measured_accesses,
+			meas->measured_accesses == 1 ? "" : "es");
+	else
+		fprintf(out, ", %u lanes: no access could be timed\n", meas->subgroup);
 }
 
 void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const char *const *labels,
-			  size_t n, size_t k, bool verbose)
+			  size_t n, size_t k, const cb_lint_result *meas, bool verbose)
 {
 	const cb_lint_result *r = &res[0][k];
 	kernel_line(out, r, n);
+	models_list(out, res, labels, n, k);
 	for (size_t i = 0; i < r->naccesses; i++) {
 		bool warn = false;
 		for (size_t m = 0; m < n; m++) {
-			const cb_lint_access *a = &res[m][k].accesses[i];
-			warn |= !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
+			const cb_lint_access *a = cb_lint_same_access(&res[m][k], &r->accesses[i]);
+			warn |= a && !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
 		}
-		const cb_lint_access *a = &r->accesses[i];
-		if ((!warn && !verbose) || a->status == CB_LINT_NOT_EXECUTED)
+		const cb_lint_access *a = &r->accesses[i], *ma = meas ?
+			cb_lint_same_access(meas, a) : NULL;
+		warn |= ma && !ma->suppressed && cb_lint_measured_conflict(&ma->measured);
+		if ((!warn && !verbose && !(ma && ma->measured.done)) ||
+		    a->status == CB_LINT_NOT_EXECUTED)
 			continue;
 		where(out, a);
 		fputs(warn ? "warning" : "note", out);
 		what(out, r, a);
-		fputs(": ", out);
-		by_model(out, res, labels, n, k, i);
-		fputc('\n', out);
-		if (a->note[0])
+		fputs(":\n", out);
+		for (size_t m = 0; m < n; m++)
+			model_passes(out, labels[m], &res[m][k],
+				     cb_lint_same_access(&res[m][k], a));
+		if (meas)
+			measured_beside(out, meas, a);
+		if (a->note[0] && a->reason != CB_LINT_WHY_MODEL)
 			note(out, a->status == CB_LINT_ASSUMED ? " assumed:" : "", a->note);
 		if (warn)
 			fix_by_model(out, res, labels, n, k, i);
 	}
 	for (size_t m = 0; m < n; m++) {
 		uint64_t total = 0, min = 0;
+		size_t priced = 0;
 		for (size_t i = 0; i < res[m][k].naccesses; i++) {
 			total += res[m][k].accesses[i].total_passes;
 			min += res[m][k].accesses[i].total_min;
+			priced += res[m][k].accesses[i].priced;
 		}
 		fputs("passes in all, ", out);
 		put_escaped(out, labels[m]);
+		if (!priced && res[m][k].naccesses) {
+			fputs(": no access priced\n", out);
+			continue;
+		}
 		fprintf(out, ": %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum", total,
 			total - min);
 		for (size_t j = 0; j < res[m][k].nobjects; j++) {
@@ -568,4 +646,6 @@ void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const cha
 		}
 		fputc('\n', out);
 	}
+	if (meas && meas->measured)
+		measured_total(out, meas);
 }
