@@ -84,26 +84,34 @@ void cb_print_error(const cb_error *err)
 		print_detail(err->detail);
 }
 
-/* On a terminal, one line rewritten in place (at most 5 times a second); elsewhere (a log, a
- * CI job) a whole line every few seconds, so a long run is never silent. Both say the time
- * since the first progress note. */
+/* On a terminal, one line rewritten in place (at most 5 times a second), with the time since
+ * the first progress note; a note that starts with a share of the whole ("42% ...") is drawn
+ * as a bar. Elsewhere (a pipe, a log, a CI job) nothing: progress is for a person watching. */
 static void progress(const char *text)
 {
 	static double start, last;
+	if (!isatty(STDERR_FILENO))
+		return;
 	double now = cb_now();
 	if (start == 0)
 		start = last = now;
-	bool tty = isatty(STDERR_FILENO);
-	if (now - last < (tty ? 0.2 : 3.0))
+	if (now - last < 0.2)
 		return;
 	last = now;
-	char *e = cb_escape_controls(text);
-	if (tty) {
-		fprintf(stderr, "\r\033[Kclbanks: [%.0f s] %s", now - start, e);
-		progress_shown = true;
-	} else {
-		fprintf(stderr, "clbanks: [%.0f s] %s\n", now - start, e);
+	char *e = cb_escape_controls(text), bar[24] = "";
+	unsigned pct = 0;
+	int used = 0;
+	if (sscanf(e, "%u%%%n", &pct, &used) == 1 && used > 0 && pct <= 100 && e[used] == ' ') {
+		unsigned fill = pct / 5;
+		bar[0] = '[';
+		for (unsigned i = 0; i < 20; i++)
+			bar[1 + i] = i < fill ? '#' : '.';
+		bar[21] = ']';
+		bar[22] = ' ';
+		bar[23] = '\0';
 	}
+	fprintf(stderr, "\r\033[Kclbanks: [%.0f s] %s%s", now - start, bar, e);
+	progress_shown = true;
 	free(e);
 	fflush(stderr);
 }

@@ -98,7 +98,7 @@ static const option table[] = {
 	  "predict: only lanes 0..N-1 take part (--lanes may stop at N)", NULL },
 	OPT_STRING("op", 0, PREDICT, op_text, "OP",
 	  "predict: load, store or atomic (default load)"),
-	OPT_FLAG("quick", 0, RUN | PLAN, quick, "fewer experiments and shorter launches"),
+	OPT_FLAG("quick", 0, RUN | PLAN, quick, "the fastest answer: the adaptive design at a 5% target and\na smaller transpose check (--plan full, plan: the quick plan)"),
 	OPT_STRING("plan", 0, RUN, plan, "FILE|full",
 	  "run the experiments of FILE (those of --ops), every one timed;\n"
 	  "'full': the whole default plan, every table timed (default: the\n"
