@@ -293,9 +293,9 @@ adaptive "Intel-like SIMD16" 16 4 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANE
 adaptive "8-byte banks" 32 8 CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16
 adaptive "AMD-like wave64" 32 4 CBSTUB_AMD=1 CBSTUB_SUBGROUP=64
 adaptive "64 banks" 64 4 CBSTUB_BANKS=64 CBSTUB_LANES=32,32,32,32,32
-# issue 34: --quick is the adaptive design with a 5% interval target, 12 rounds at most and the
-# float transpose check: fewer launches than the default (the stub counts every launch of the
-# process, the check's too), the same answer.
+# issue 34: --quick is the default's measurement (the adaptive design) with the smaller
+# transpose check: fewer launches than the default (the stub counts every launch of the
+# process, the check's too; the whole quick plan took 10,941 against 2,046), the same answer.
 CBSTUB_COUNT=$TMP/count.default "$CLBANKS" -q -o "$TMP/dflt.json" --force >/dev/null 2>&1
 CBSTUB_COUNT=$TMP/count.quick "$CLBANKS" --quick -q -o "$TMP/quick.json" --force >"$TMP/out" 2>&1
 got=$?

@@ -108,11 +108,14 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 				    "measurement of the loads by the default plan in the throughput "
 				    "regime (not with --regime latency, --plan FILE or --ops without "
 				    "load)");
-	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
-	 * for every interval. */
-	if (o->quick && !cb_option_given(o, "max-rounds"))
+	/* --quick with --plan: a 5% target and 12 rounds at most, unless set. Without --plan it is
+	 * the adaptive design as by default (a wider target costs a noisy device more batches than
+	 * it saves rounds) and a smaller transpose check. An explicit --ci-target asks for every
+	 * interval. */
+	bool quick_plan = o->quick && o->plan;
+	if (quick_plan && !cb_option_given(o, "max-rounds"))
 		ro->max_rounds = 12;
-	if (o->quick && !cb_option_given(o, "ci-target"))
+	if (quick_plan && !cb_option_given(o, "ci-target"))
 		ro->ci_target = 0.05;
 	ro->all_narrow = cb_option_given(o, "ci-target");
 	if (ro->latency && cb_option_given(o, "ops") && (o->ops & CB_OP_BIT(CB_OP_STORE)))
