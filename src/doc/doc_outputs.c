@@ -93,8 +93,9 @@ char *cb_devices_json(const cb_device_entry *d, size_t n)
 		char pd[32];
 		snprintf(pd, sizeof pd, "%u:%u", d[i].platform_index, d[i].device_index);
 		json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
-			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type, "name", d[i].name,
-			"vendor", d[i].vendor, "platform", d[i].platform, "default", d[i].is_default);
+			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type,
+			"name", d[i].name, "vendor", d[i].vendor, "platform", d[i].platform,
+			"default", d[i].is_default);
 		set_count(o, "local_mem_bytes", d[i].local_mem_bytes);
 		set_text(o, "local_mem_type", d[i].local_mem_type);
 		set_count(o, "compute_units", d[i].compute_units);

@@ -166,10 +166,11 @@ static void progress_note(void *ctx, cb_note_kind kind, const char *text)
 		p->shown = share;
 	if (!p->done) {
 		if (p->tables)
-			cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch 1 (the start), "
-				"%zu tables", 100 * p->shown, p->tables);
+			cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch 1 (the "
+				"start), %zu tables", 100 * p->shown, p->tables);
 		else
-			cb_note(p->out, CB_NOTE_PROGRESS, "0%% adaptive design: choosing the launch length");
+			cb_note(p->out, CB_NOTE_PROGRESS, "0%% adaptive design: choosing the "
+				"launch length");
 		return;
 	}
 	cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch %zu of at most %zu, %zu "

@@ -254,16 +254,17 @@ static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_e
 			lint = cb_kind_is(&plan->ms[i], "lint") ||
 			       cb_kind_is(&plan->ms[i], "lint_reference");
 		char hint[200];
+		unsigned S = r->S;
 		if (lint)
-			snprintf(hint, sizeof hint, "write it again with the lint command that wrote it "
-				 "and --subgroup %u ('clbanks lint KERNEL.cl ... --format plan --subgroup "
-				 "%u -o PLAN.json')", r->S, r->S);
+			snprintf(hint, sizeof hint, "write it again with the lint command that "
+				 "wrote it and --subgroup %u ('clbanks lint KERNEL.cl ... --format "
+				 "plan --subgroup %u -o PLAN.json')", S, S);
 		else
 			snprintf(hint, sizeof hint, "make one with 'clbanks plan --subgroup %u -o "
-				 "plan-%u.json', then run 'clbanks --plan plan-%u.json'", r->S, r->S, r->S);
-		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, but %s "
-				    "has %u (%s); %s", plan->device.subgroup_size, r->info->name, r->S,
-				    r->info->subgroup_source, hint);
+				 "plan-%u.json', then run 'clbanks --plan plan-%u.json'", S, S, S);
+		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, "
+				    "but %s has %u (%s); %s", plan->device.subgroup_size,
+				    r->info->name, S, r->info->subgroup_source, hint);
 	}
 	cb_result_init(res);
 	res->has_generator = plan->has_generator;

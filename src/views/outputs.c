@@ -31,7 +31,8 @@ static void entry_facts(cb_device_entry *e, const cb_device_info *info)
 	e->max_clock_mhz = info->max_clock_mhz;
 	if (info->intel_subgroup_count) {
 		for (unsigned k = 0; k < info->intel_subgroup_count && k < 8; k++)
-			e->subgroup_sizes[e->nsubgroup_sizes++] = (unsigned)info->intel_subgroup_sizes[k];
+			e->subgroup_sizes[e->nsubgroup_sizes++] =
+				(unsigned)info->intel_subgroup_sizes[k];
 		e->subgroup_source = "CL_DEVICE_SUB_GROUP_SIZES_INTEL";
 	} else if (info->subgroup_size) {
 		e->subgroup_sizes[e->nsubgroup_sizes++] = info->subgroup_size;
@@ -58,8 +59,9 @@ static void csv_row(FILE *out, const cb_device_entry *e)
 		len += (unsigned)snprintf(sg + len, sizeof sg - len, "%s%u", k ? " " : "",
 					  e->subgroup_sizes[k]);
 	const char *f[] = { idx, pd, e->type, e->name, e->vendor, e->platform,
-			    e->is_default ? "1" : "0", mem, e->local_mem_type ? e->local_mem_type : "",
-			    cu, mhz, sg, e->driver_version ? e->driver_version : "",
+			    e->is_default ? "1" : "0", mem,
+			    e->local_mem_type ? e->local_mem_type : "", cu, mhz, sg,
+			    e->driver_version ? e->driver_version : "",
 			    e->device_version ? e->device_version : "",
 			    e->opencl_c_version ? e->opencl_c_version : "" };
 	size_t nf = sizeof f / sizeof *f;
@@ -97,7 +99,8 @@ static void device_facts(FILE *out, const cb_device_entry *e)
 	if (e->nsubgroup_sizes)
 		fprintf(out, " lanes (%s)\n", e->subgroup_source);
 	else
-		fputs("size not reported by the driver (a run asks a kernel or measures it)\n", out);
+		fputs("size not reported by the driver (a run asks a kernel or measures it)\n",
+		      out);
 	char *dv = shown(e->device_version), *cv = shown(e->opencl_c_version);
 	char *drv = shown(e->driver_version);
 	fprintf(out, "%sOpenCL:        %s, %s\n", ind, dv, cv);
@@ -125,9 +128,10 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, const cb_device
 			empty_platforms(out, list, i ? list->items[i - 1].pindex + 1 : 0,
 					r->pindex);
 		e[i] = (cb_device_entry){ .index = r->flat, .platform_index = r->pindex,
-					  .device_index = r->dindex, .type = cb_device_type_name(r->type),
-					  .name = r->name, .vendor = r->vendor,
-					  .platform = r->platform_name, .is_default = i == dflt };
+					  .device_index = r->dindex,
+					  .type = cb_device_type_name(r->type), .name = r->name,
+					  .vendor = r->vendor, .platform = r->platform_name,
+					  .is_default = i == dflt };
 		entry_facts(&e[i], infos ? &infos[i] : NULL);
 		char idx[32], pd[32];
 		snprintf(idx, sizeof idx, "%u%s", r->flat, i == dflt ? " *" : "");
@@ -257,8 +261,8 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 		lint += cb_kind_is(&r->ms[i], "lint") || cb_kind_is(&r->ms[i], "lint_reference");
 	}
 	fprintf(out, "\nMeasured:   %zu tables of the plan, %zu timed: the time per step of the "
-		"whole device, and the ratio to the baseline's in the same rounds (95%% interval)\n",
-		r->nms, timed);
+		"whole device, and the ratio to the baseline's in the same rounds (95%% "
+		"interval)\n", r->nms, timed);
 	fprintf(out, "  %5s %-6s %5s  %-16s %10s  %s\n", "id", "op", "size", "kind", "ns/step",
 		"x baseline");
 	for (size_t i = 0; i < r->nms; i++) {
@@ -281,12 +285,12 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 	char *e = cb_escape_controls(named ? doc : "FILE");
 	const char *again = named ? "" : "run it again with -o FILE, then ";
 	if (lint)
-		fprintf(out, "Next:       %sclbanks lint KERNEL.cl ... --measured %s, with the options "
-			"of the lint command that wrote the plan: each access priced with these times\n",
-			again, e);
+		fprintf(out, "Next:       %sclbanks lint KERNEL.cl ... --measured %s, with the "
+			"options of the lint command that wrote the plan: each access priced with "
+			"these times\n", again, e);
 	else
-		fprintf(out, "Next:       %sclbanks analyze %s: the bank model these tables support\n",
-			again, e);
+		fprintf(out, "Next:       %sclbanks analyze %s: the bank model these tables "
+			"support\n", again, e);
 	free(e);
 }
 
