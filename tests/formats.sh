@@ -60,5 +60,18 @@ while IFS='|' read -r cmd own; do
 	then ok "the man page lists $own for $cmd"
 	else notok "the man page lists $own for $cmd"; fi
 done
+# issue 34: the man page documents every option --help lists (--timer was missing) and every
+# CLBANKS_ variable the program reads (CLBANKS_TIMER was).
+MAN=$top_srcdir/man/clbanks.1.in
+for opt in $("$CLBANKS" --help 2>&1 | sed -n 's/^  \(-., \)\{0,1\} *--\([a-z][a-z-]*\).*/\2/p' | sort -u); do
+	if grep -q "^\.B[IR]* .*\\\\-\\\\-$(printf '%s' "$opt" | sed 's/-/\\\\-/g')\\b" "$MAN"
+	then ok "the man page documents --$opt"
+	else notok "the man page documents --$opt"; fi
+done
+for var in $(grep -rhoE 'getenv\("CLBANKS_[A-Z_]+"\)' "$top_srcdir/src" | sed 's/.*"\(.*\)".*/\1/' | sort -u); do
+	if sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$MAN" | grep -q "^\.B $var\$"
+	then ok "the man page's ENVIRONMENT has $var"
+	else notok "the man page's ENVIRONMENT has $var"; fi
+done
 echo "1..$n"
 }

@@ -15,12 +15,26 @@ CLBANKS_TIMER=event
 export OCL_ICD_VENDORS CLBANKS_TIMER
 
 n=0 # TAP: ok, notok and expect are tests/lib.sh's
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..93"
+echo "1..106"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
+# issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
+expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
+expect "--list: compute units and clock" 0 "^ +compute units: +6, clock 1500 MHz at most" \
+	CBSTUB_UNITS=6 CBSTUB_CLOCK=1500 -- --list
+expect "--list: the driver's sub-group sizes" 0 "^ +sub-groups: +8, 16, 32 lanes \(CL_DEVICE_SUB_GROUP_SIZES_INTEL\)" \
+	CBSTUB_INTEL=1 -- --list
+expect "--list: OpenCL and driver versions, the ids --device takes" 0 \
+	"^ +OpenCL: +OpenCL 1.2 stub, OpenCL C 1.2$" -- --list
+check "--list: the ids --device takes, and only the devices' lines begin with an index" \
+	eval 'grep -Eq "^ +--device: +0 or 0:0$" "$TMP/out" && [ "$(awk "\$1 ~ /^[0-9]+\$/" "$TMP/out" | wc -l)" -eq 1 ]'
+expect "--list --format json: the same facts" 0 '"local_mem_bytes": 49152,' -- --list -F json
+check "--list --format json: units, clock, sub-groups, versions" \
+	eval 'grep -q "\"compute_units\": 4," "$TMP/out" && grep -q "\"max_clock_mhz\": 1000," "$TMP/out" && grep -q "\"local_mem_type\": \"local\"," "$TMP/out" && grep -q "\"subgroup_source\": \"CL_DEVICE_WARP_SIZE_NV\"" "$TMP/out" && grep -q "\"driver_version\": \"1.0\"" "$TMP/out"'
 expect "an NVIDIA-like stub: banked, 32 x 4 B" 0 "Result: +banked, 32 banks x 4 bytes" -- --quick
 expect "lanes per pass 32/32/32/16/8 recovered" 0 "8 B: 16, 16 B: 8" -- --quick
 expect "an Intel-like stub: 16 x 4 B, SIMD16" 0 "Result: +banked, 16 banks x 4 bytes" \
@@ -173,7 +187,6 @@ fi
 
 # --device all: two identical stub GPUs, one document each, then the compare table.
 # check DESCRIPTION COMMAND...: one TAP line for a shell condition.
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else notok "$desc"; fi; }
 is_doc() { [ -f "$1" ] && grep -q '"status": "banked"' "$1" && grep -q '"max_rounds": 8' "$1"; }
 no_temp() { ! has_temp "$1"; }
 D=$TMP/all
@@ -280,6 +293,46 @@ adaptive "Intel-like SIMD16" 16 4 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANE
 adaptive "8-byte banks" 32 8 CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16
 adaptive "AMD-like wave64" 32 4 CBSTUB_AMD=1 CBSTUB_SUBGROUP=64
 adaptive "64 banks" 64 4 CBSTUB_BANKS=64 CBSTUB_LANES=32,32,32,32,32
+# issue 34: --quick is the default's measurement (the adaptive design) with the smaller
+# transpose check: fewer launches than the default (the stub counts every launch of the
+# process, the check's too; the whole quick plan took 10,941 against 2,046), the same answer.
+CBSTUB_COUNT=$TMP/count.default "$CLBANKS" -q -o "$TMP/dflt.json" --force >/dev/null 2>&1
+CBSTUB_COUNT=$TMP/count.quick "$CLBANKS" --quick -q -o "$TMP/quick.json" --force >"$TMP/out" 2>&1
+got=$?
+ld=$(sed -n 's/^launches //p' "$TMP/count.default")
+lq=$(sed -n 's/^launches //p' "$TMP/count.quick")
+check "--quick: exit $got, $lq launches against the default's $ld, 32 x 4 B for every op" \
+	eval '[ "$got" -eq 0 ] && [ "${lq:-0}" -gt 0 ] && [ "$lq" -lt "${ld:-0}" ] && [ "$(grep -c "^Result: *banked, 32 banks x 4 bytes" "$TMP/out")" -eq 3 ] && grep -q "\"protocol\": \"adaptive\"" "$TMP/quick.json"'
+# One progress bar over the whole adaptive run on a terminal (script(1) gives it one): its share
+# never goes back between batches, with an estimate of the time left; nothing on a pipe.
+if command -v script >/dev/null 2>&1; then
+	script -qec "CBSTUB_FAULT=slow '$CLBANKS' --ops load --check none -o '$TMP/tty.json' --force" \
+		/dev/null >"$TMP/tty.txt" 2>&1 </dev/null
+	tr '\r' '\n' <"$TMP/tty.txt" >"$TMP/out"
+	sed -n 's/.*\] \([0-9]*\)% adaptive design: .*/\1/p' "$TMP/out" >"$TMP/pcts"
+	check "on a terminal: one bar over the adaptive run, never going back, with the time left" \
+		eval '[ "$(wc -l <"$TMP/pcts")" -ge 2 ] && sort -n -c "$TMP/pcts" && grep -q "\[#*\.*\] [0-9]*% adaptive design: batch [0-9]* of at most [0-9]*, [0-9]* tables, about [0-9]* s left at most" "$TMP/out"'
+else
+	ok "on a terminal: one bar over the adaptive run # SKIP no script(1)"
+fi
+CBSTUB_FAULT=slow "$CLBANKS" --ops load --check none -o "$TMP/pipe.json" --force 2>"$TMP/out" >/dev/null
+check "on a pipe: no progress" eval '! grep -q "adaptive design\|calibrating\|round [0-9]" "$TMP/out" && ! tr "\r" "\n" <"$TMP/out" | grep -q "\[[0-9]* s\]"'
+# A plan for other sub-groups: the hint names a command that makes the right one, and it runs
+# (run here as written, in a folder of its own); then a plan run prints its tables, not a bank
+# report, and what reads them next.
+"$CLBANKS" plan --subgroup 32 --ops load -o "$TMP/plan32.json" --force >/dev/null 2>&1
+expect "a plan of other sub-groups: exit 2 and a hint" 2 \
+	"make one with 'clbanks plan --subgroup 16 -o plan-16.json', then run 'clbanks --plan plan-16.json'" \
+	CBSTUB_SUBGROUP=16 -- --plan "$TMP/plan32.json" --ops load
+mkdir -p "$TMP/hint"
+make=$(sed -n "s/.*make one with '\(clbanks plan [^']*\)'.*/\1/p" "$TMP/out")
+again=$(sed -n "s/.*then run '\(clbanks --plan [^']*\)'.*/\1/p" "$TMP/out")
+(cd "$TMP/hint" && CBSTUB_SUBGROUP=16 eval "\"\$CLBANKS\" ${make#clbanks }" >/dev/null 2>&1 &&
+	CBSTUB_SUBGROUP=16 eval "\"\$CLBANKS\" ${again#clbanks } --ops load -q -o run.json") >"$TMP/out" 2>&1
+check "the hint's commands run as written: '$make', then '$again'" \
+	eval '[ -n "$make" ] && [ -n "$again" ] && grep -q "^Measured: " "$TMP/out" && [ -s "$TMP/hint/run.json" ]'
+check "a plan run prints its tables and what reads them next, not a bank report" \
+	eval 'grep -Eq "^ +[0-9]+ load +4 B  stride " "$TMP/out" && grep -q "^Next: *clbanks analyze run.json" "$TMP/out" && ! grep -q "^Result:" "$TMP/out"'
 "$CLBANKS" -q -o "$TMP/adaptive.json" --force >"$TMP/adaptive.txt" 2>&1
 check "the document records the protocol, the batches in order and why each op stopped" \
 	eval 'grep -q "\"protocol\": \"adaptive\"" "$TMP/adaptive.json" && grep -q "\"why\": \"start: " "$TMP/adaptive.json" && grep -q "\"why\": \"search: " "$TMP/adaptive.json" && grep -q "\"why\": \"final: " "$TMP/adaptive.json" && grep -q "\"atomic\": \"decided: banked" "$TMP/adaptive.json" && grep -q "\"device_seconds\": " "$TMP/adaptive.json"'

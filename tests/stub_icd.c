@@ -57,6 +57,8 @@
  *   CBSTUB_UNITS, CBSTUB_CLOCK      compute units (4) and clock in MHz (1000), any cl_uint
  *   CBSTUB_WG, CBSTUB_KERNEL_WG     the device's and the kernels' largest work-group (1024),
  *                                   any size_t (18446744073709551615 is 2^64-1)
+ *   CBSTUB_COUNT=FILE               at exit, write "launches N" and "device_ns T" (the virtual
+ *                                   clock's time) of the whole process to FILE
  *
  * Kernels: cb_chase (loads), cb_store, cb_atomic (as clbanks builds them, one program for every
  * element size: cb_chase_4, cb_store_8...) and the cb_transpose_* variants, whose result is

@@ -18,6 +18,7 @@
 
 typedef struct {
 	const cb_device_list *list;
+	const cb_device_info *infos;
 	size_t dflt;
 	cb_format fmt;
 } list_ctx;
@@ -25,7 +26,7 @@ typedef struct {
 static void render_list(FILE *out, const void *p)
 {
 	const list_ctx *c = p;
-	cb_device_list_print(out, c->list, c->dflt, c->fmt);
+	cb_device_list_print(out, c->list, c->infos, c->dflt, c->fmt);
 }
 
 static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
@@ -37,7 +38,11 @@ static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
 		return rc;
 	/* Platforms without a device are shown too; none with a device is still exit 3. */
 	rc = cb_devices_enumerate_all(&list, &n, err);
-	list_ctx c = { &list, cb_device_default(&list), cb_format_of(o, CB_FMT_TEXT) };
+	/* What each driver reports, as clinfo shows it. */
+	cb_device_info *infos = cb_xcalloc(list.count + 1, sizeof *infos);
+	for (size_t i = 0; rc == CB_OK && i < list.count; i++)
+		cb_device_info_gather(&list.items[i], &infos[i], &n);
+	list_ctx c = { &list, infos, cb_device_default(&list), cb_format_of(o, CB_FMT_TEXT) };
 	if ((rc == CB_OK || (rc == CB_ERR_NODEV && list.nplatforms > 0)) && c.fmt == CB_FMT_TEXT) {
 		cb_error e2;
 		cb_error_clear(&e2);
@@ -49,6 +54,9 @@ static cb_rc cmd_list(const cb_cli_options *o, cb_error *err)
 	} else if (rc == CB_OK) {
 		rc = cb_emit(o->output, o->force, render_list, &c, err);
 	}
+	for (size_t i = 0; i < list.count; i++)
+		cb_device_info_free(&infos[i]);
+	free(infos);
 	cb_devices_free(&list);
 	return rc;
 }
@@ -100,11 +108,14 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 				    "measurement of the loads by the default plan in the throughput "
 				    "regime (not with --regime latency, --plan FILE or --ops without "
 				    "load)");
-	/* --quick: a 5% target and 12 rounds at most, unless set. An explicit --ci-target asks
-	 * for every interval. */
-	if (o->quick && !cb_option_given(o, "max-rounds"))
+	/* --quick with --plan: a 5% target and 12 rounds at most, unless set. Without --plan it is
+	 * the adaptive design as by default (a wider target costs a noisy device more batches than
+	 * it saves rounds) and a smaller transpose check. An explicit --ci-target asks for every
+	 * interval. */
+	bool quick_plan = o->quick && o->plan;
+	if (quick_plan && !cb_option_given(o, "max-rounds"))
 		ro->max_rounds = 12;
-	if (o->quick && !cb_option_given(o, "ci-target"))
+	if (quick_plan && !cb_option_given(o, "ci-target"))
 		ro->ci_target = 0.05;
 	ro->all_narrow = cb_option_given(o, "ci-target");
 	if (ro->latency && cb_option_given(o, "ops") && (o->ops & CB_OP_BIT(CB_OP_STORE)))
@@ -142,6 +153,17 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	return rc;
 }
 
+typedef struct {
+	const cb_result *r;
+	const char *doc;
+} plan_run_ctx;
+
+static void render_plan_run(FILE *out, const void *p)
+{
+	const plan_run_ctx *c = p;
+	cb_plan_run_print(out, c->r, c->doc);
+}
+
 /* The document to -o (JSON, or CSV when the name says so), and the report to standard output
  * ("-o -": the document there instead). */
 static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *err)
@@ -155,6 +177,8 @@ static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *er
 	}
 	if (rc == CB_OK && doc_to_stdout)
 		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_JSON)), r, err);
+	else if (rc == CB_OK && cb_plan_file(o) && cb_format_of(o, CB_FMT_TEXT) == CB_FMT_TEXT)
+		rc = cb_emit("-", false, render_plan_run, &(plan_run_ctx){ r, o->output }, err);
 	else if (rc == CB_OK)
 		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_TEXT)), r, err);
 	return rc;

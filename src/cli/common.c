@@ -84,22 +84,37 @@ void cb_print_error(const cb_error *err)
 		print_detail(err->detail);
 }
 
-/* On a terminal, one line rewritten in place (at most 5 times a second); elsewhere (a log, a
- * CI job) a whole line every few seconds, so a long run is never silent. Both say the time
- * since the first progress note. */
-static void progress(const char *text)
+/* On a terminal, one line rewritten in place (at most 5 times a second), with the time since
+ * the first progress note; a note that starts with a share of the whole ("42% ...") is drawn
+ * as a bar. Elsewhere (a pipe, a log, a CI job) nothing, unless VERBOSE: then a whole line
+ * every few seconds, so that a log shows how far a long run got. */
+static void progress(const char *text, bool verbose)
 {
 	static double start, last;
+	bool tty = isatty(STDERR_FILENO);
+	if (!tty && !verbose)
+		return;
 	double now = cb_now();
 	if (start == 0)
 		start = last = now;
-	bool tty = isatty(STDERR_FILENO);
 	if (now - last < (tty ? 0.2 : 3.0))
 		return;
 	last = now;
-	char *e = cb_escape_controls(text);
+	char *e = cb_escape_controls(text), bar[24] = "";
+	unsigned pct = 0;
+	int used = 0;
+	if (tty && sscanf(e, "%u%%%n", &pct, &used) == 1 && used > 0 && pct <= 100 &&
+	    e[used] == ' ') {
+		unsigned fill = pct / 5;
+		bar[0] = '[';
+		for (unsigned i = 0; i < 20; i++)
+			bar[1 + i] = i < fill ? '#' : '.';
+		bar[21] = ']';
+		bar[22] = ' ';
+		bar[23] = '\0';
+	}
 	if (tty) {
-		fprintf(stderr, "\r\033[Kclbanks: [%.0f s] %s", now - start, e);
+		fprintf(stderr, "\r\033[Kclbanks: [%.0f s] %s%s", now - start, bar, e);
 		progress_shown = true;
 	} else {
 		fprintf(stderr, "clbanks: [%.0f s] %s\n", now - start, e);
@@ -114,7 +129,7 @@ static void notify(void *ctx, cb_note_kind kind, const char *text)
 	if (o->quiet)
 		return;
 	if (kind == CB_NOTE_PROGRESS) {
-		progress(text);
+		progress(text, o->verbose);
 		return;
 	}
 	if (kind == CB_NOTE_DETAIL && !o->verbose)

@@ -98,7 +98,9 @@ static const option table[] = {
 	  "predict: only lanes 0..N-1 take part (--lanes may stop at N)", NULL },
 	OPT_STRING("op", 0, PREDICT, op_text, "OP",
 	  "predict: load, store or atomic (default load)"),
-	OPT_FLAG("quick", 0, RUN | PLAN, quick, "fewer experiments and shorter launches"),
+	OPT_FLAG("quick", 0, RUN | PLAN, quick,
+	  "the fastest honest answer: the default's measurement and a\n"
+	  "smaller transpose check (--plan full, plan: the quick plan)"),
 	OPT_STRING("plan", 0, RUN, plan, "FILE|full",
 	  "run the experiments of FILE (those of --ops), every one timed;\n"
 	  "'full': the whole default plan, every table timed (default: the\n"
@@ -113,11 +115,11 @@ static const option table[] = {
 	  "answer has settled",
 	  "need at least 6 rounds for a 95% confidence interval" },
 	{ "max-rounds", 0, MEASURE, K_UINT, 6, 1000, 0, NULL, OFF(max_rounds), NULL, 0, "N",
-	  "most rounds (default 30; 12 with --quick)",
+	  "most rounds (default 30; 12 with --quick --plan)",
 	  "need at least 6 rounds for a 95% confidence interval" },
 	{ "ci-target", 0, MEASURE, K_DOUBLE, 0.1, 50, 0.01, NULL, OFF(ci_target), NULL, 0, "PCT",
-	  "the 95% CI the printed ratios need (default 2; 5 with --quick);\n"
-	  "given, every ratio's CI must meet it before the run stops", NULL },
+	  "the 95% CI the printed ratios need (default 2; 5 with --quick\n"
+	  "--plan); given, every ratio's CI must meet it before the run stops", NULL },
 	{ "max-kernel-ms", 0, MEASURE, K_DOUBLE, 0.1, 1000, 1, NULL, OFF(max_kernel_ms), NULL, 0, "MS",
 	  "longest launch (default 50)", "longer launches risk a display watchdog reset" },
 	{ "timeout", 0, MEASURE, K_UINT, 1, 86400, 0, NULL, OFF(timeout), NULL, 0, "SEC",

@@ -365,6 +365,22 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 	return CB_OK;
 }
 
+size_t cb_design_batches_left(const cb_design *d)
+{
+	size_t most = 0;
+	for (int op = 0; op < CB_NOPS; op++) {
+		size_t left = 0;
+		if (!d->present[op])
+			continue;
+		if (d->phase[op] == CB_DESIGN_START)
+			left = CB_DESIGN_MAX_SEARCH + 2;
+		else if (d->phase[op] == CB_DESIGN_SEARCH)
+			left = CB_DESIGN_MAX_SEARCH - d->searches[op] + 1;
+		most = left > most ? left : most;
+	}
+	return most;
+}
+
 cb_rc cb_design_next(cb_design *d, const cb_result *res, size_t *out, size_t *n, cb_error *err)
 {
 	*n = 0;

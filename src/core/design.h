@@ -58,6 +58,11 @@ void cb_design_free(cb_design *d);
  * done. Each op contributes to the same batch. Fails only when interrupted. */
 cb_rc cb_design_next(cb_design *d, const cb_result *res, size_t *out, size_t *n, cb_error *err);
 
+/* After cb_design_next chose a batch: how many batches may follow it, at most, unless a
+ * final batch takes a decided verdict below the target (then the search resumes): each op's
+ * searches left and its final batch, the ops' batches being shared. For a progress estimate. */
+size_t cb_design_batches_left(const cb_design *d);
+
 /* Moves the log and the stop reasons into RUN (the design keeps none). */
 void cb_design_record(cb_design *d, cb_run_meta *run);
 

@@ -75,15 +75,41 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 	return cb_json_text(top, 2);
 }
 
+/* NAME: N when reported, else null. */
+static void set_count(json_t *o, const char *name, unsigned long long n)
+{
+	json_object_set_new(o, name, n ? json_integer((json_int_t)n) : json_null());
+}
+
+static void set_text(json_t *o, const char *name, const char *s)
+{
+	json_object_set_new(o, name, s && *s ? json_string(s) : json_null());
+}
+
 char *cb_devices_json(const cb_device_entry *d, size_t n)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		char pd[32];
 		snprintf(pd, sizeof pd, "%u:%u", d[i].platform_index, d[i].device_index);
-		json_array_append_new(arr, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
-			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type, "name", d[i].name,
-			"vendor", d[i].vendor, "platform", d[i].platform, "default", d[i].is_default));
+		json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type,
+			"name", d[i].name, "vendor", d[i].vendor, "platform", d[i].platform,
+			"default", d[i].is_default);
+		set_count(o, "local_mem_bytes", d[i].local_mem_bytes);
+		set_text(o, "local_mem_type", d[i].local_mem_type);
+		set_count(o, "compute_units", d[i].compute_units);
+		set_count(o, "max_clock_mhz", d[i].max_clock_mhz);
+		json_t *sg = json_array();
+		for (unsigned k = 0; k < d[i].nsubgroup_sizes && k < 8; k++)
+			json_array_append_new(sg, json_integer(d[i].subgroup_sizes[k]));
+		json_object_set_new(o, "subgroup_sizes", sg);
+		set_text(o, "subgroup_source", d[i].subgroup_source);
+		set_text(o, "driver_version", d[i].driver_version);
+		set_text(o, "device_version", d[i].device_version);
+		set_text(o, "opencl_c_version", d[i].opencl_c_version);
+		set_text(o, "platform_version", d[i].platform_version);
+		json_array_append_new(arr, o);
 	}
 	return cb_json_text(arr, 2);
 }

@@ -13,11 +13,17 @@
  * outliers among them (core/fleet.h); RS[i] came from FILES[i]. */
 char *cb_compare_json(const cb_result *const *rs, const char *const *files, int n);
 
-/* One device of --list. */
+/* One device of --list, with what its driver reports (0 or NULL: not reported). */
 typedef struct {
 	unsigned index, platform_index, device_index;
 	const char *type, *name, *vendor, *platform;
 	bool is_default;
+	unsigned long long local_mem_bytes;
+	const char *local_mem_type;          /* "local" (dedicated), "global" or "none" */
+	unsigned compute_units, max_clock_mhz;
+	unsigned subgroup_sizes[8], nsubgroup_sizes;
+	const char *subgroup_source;         /* the property that gave them */
+	const char *driver_version, *device_version, *opencl_c_version, *platform_version;
 } cb_device_entry;
 
 char *cb_devices_json(const cb_device_entry *d, size_t n);

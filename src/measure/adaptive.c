@@ -141,6 +141,44 @@ static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_
 	return rc;
 }
 
+/* One progress over the whole run, not one per batch: "42% batch 3 of at most 8, 96 tables,
+ * about 2 s left". The share is the batches done (the current one by its time at the pace so
+ * far) of those done and the most the design may still take (cb_design_batches_left); it never
+ * goes back. The protocol's own notes inside a batch (its chains, its rounds) come here and
+ * become this note, so that the front end shows one bar. */
+typedef struct {
+	const cb_notifier *out;
+	double t0, batch_t0, shown;
+	size_t done, left, tables;
+} run_progress;
+
+static void progress_note(void *ctx, cb_note_kind kind, const char *text)
+{
+	run_progress *p = ctx;
+	if (kind != CB_NOTE_PROGRESS) {
+		cb_note(p->out, kind, "%s", text);
+		return;
+	}
+	double now = cb_now(), per = p->done ? (p->batch_t0 - p->t0) / (double)p->done : 0;
+	double in = per > 0 ? fmin(0.95, (now - p->batch_t0) / per) : 0;
+	double share = p->done + p->left ? (p->done + in) / (double)(p->done + 1 + p->left) : 0;
+	if (share > p->shown)
+		p->shown = share;
+	if (!p->done) {
+		if (p->tables)
+			cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch 1 (the "
+				"start), %zu tables", 100 * p->shown, p->tables);
+		else
+			cb_note(p->out, CB_NOTE_PROGRESS, "0%% adaptive design: choosing the "
+				"launch length");
+		return;
+	}
+	cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch %zu of at most %zu, %zu "
+		"tables, about %.0f s left at most", 100 * p->shown, p->done + 1,
+		p->done + 1 + p->left, p->tables, fmax(0, per * (double)(1 + p->left) -
+							 (now - p->batch_t0)) + 0.5);
+}
+
 /* Keeps the measured tables of RES (in their order) and drops the others. */
 static void keep_measured(cb_runner *r, cb_result *res)
 {
@@ -163,6 +201,11 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 {
 	cb_design d;
 	cb_design_init(&d, res);
+	run_progress pg = { .out = po->notify, .t0 = cb_now() };
+	cb_notifier pn = { progress_note, &pg };
+	cb_protocol_opts o = *po;
+	o.notify = &pn;
+	po = &o;
 	/* Each batch's analysis (and the design's) reuses the passes of the tables before it. */
 	res->pass_memo = cb_pass_memo_new();
 	size_t *idx = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *idx), n = 0;
@@ -176,10 +219,15 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 	t = cb_now();
 	if (rc == CB_OK)
 		rc = cb_analyze(res, err);
+	pg.t0 = cb_now();
 	while (rc == CB_OK && total + po->min_rounds <= r->base_rounds) {
 		if ((rc = cb_design_next(&d, res, idx, &n, err)) != CB_OK || n == 0)
 			break;
 		unsigned from = total;
+		pg.batch_t0 = cb_now();
+		pg.left = cb_design_batches_left(&d);
+		pg.tables += n;
+		progress_note(&pg, CB_NOTE_PROGRESS, "");
 		if ((rc = run_batch_of(r, l, po, res, idx, n, &total, err)) != CB_OK)
 			break;
 		if (cb_revisit_length(po, &r->ex[0], from, total, &r->st))
@@ -196,8 +244,7 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 					res->inference[op].confidence, res->inference[op].geometry_share,
 					res->inference[op].lanes_share, res->inference[op].fit_factor,
 					res->inference[op].run_factor);
-		cb_note(po->notify, CB_NOTE_PROGRESS, "adaptive design: %zu tables measured in batch %zu",
-			n, d.nlog);
+		pg.done++;
 	}
 	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) /* say how far it got, as the rounds do */
 		cb_error_interrupted(err, " after %zu batches of the adaptive design (%u rounds); no "

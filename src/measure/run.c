@@ -247,11 +247,25 @@ static cb_rc choose_subgroup(cb_runner *r, cb_error *err)
 /* The measurements of PLAN, untimed, into RES. */
 static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_error *err)
 {
-	if (plan->device.subgroup_size != r->S)
-		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, but %s "
-				    "has %u (%s); make one with 'clbanks plan --subgroup %u'",
-				    plan->device.subgroup_size, r->info->name, r->S,
-				    r->info->subgroup_source, r->S);
+	if (plan->device.subgroup_size != r->S) {
+		/* The hint names the command that writes such a plan: lint's for its tables. */
+		bool lint = false;
+		for (size_t i = 0; i < plan->nms && !lint; i++)
+			lint = cb_kind_is(&plan->ms[i], "lint") ||
+			       cb_kind_is(&plan->ms[i], "lint_reference");
+		char hint[200];
+		unsigned S = r->S;
+		if (lint)
+			snprintf(hint, sizeof hint, "write it again with the lint command that "
+				 "wrote it and --subgroup %u ('clbanks lint KERNEL.cl ... --format "
+				 "plan --subgroup %u -o PLAN.json')", S, S);
+		else
+			snprintf(hint, sizeof hint, "make one with 'clbanks plan --subgroup %u -o "
+				 "plan-%u.json', then run 'clbanks --plan plan-%u.json'", S, S, S);
+		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, "
+				    "but %s has %u (%s); %s", plan->device.subgroup_size,
+				    r->info->name, S, r->info->subgroup_source, hint);
+	}
 	cb_result_init(res);
 	res->has_generator = plan->has_generator;
 	res->generator_name = plan->generator_name ? cb_xstrdup(plan->generator_name) : NULL;
@@ -290,7 +304,8 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 	const cb_run_opts *o = r->o;
 	if (!o->plan && !o->make_plan) {
 		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
-				    .quick = o->quick, .ops = o->ops, .pool = r->adaptive };
+				    .quick = o->quick && !r->adaptive, .ops = o->ops,
+				    .pool = r->adaptive };
 		return cb_plan_make(&po, res, err);
 	}
 	cb_result made;
@@ -517,7 +532,7 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 		 cb_result *res, cb_error *err)
 {
 	cb_runner rr = { .ref = ref, .info = info, .o = o }, *r = &rr;
-	rr.adaptive = !o->plan && !o->make_plan && !o->full_plan && !o->quick;
+	rr.adaptive = !o->plan && !o->make_plan && !o->full_plan;
 	double t_start = cb_now(), seconds[4] = { 0 }, t;
 	cb_result_init(res);
 	if (!cb_device_supports_12(info))

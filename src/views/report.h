@@ -13,6 +13,8 @@
 typedef enum { CB_FMT_TEXT, CB_FMT_JSON, CB_FMT_CSV, CB_FMT_SARIF } cb_format;
 
 void cb_report_text(FILE *out, const cb_result *r);
+/* The report's first lines: the device, its driver, units, local memory, sub-group, the run. */
+void cb_report_header(FILE *out, const cb_result *r);
 
 /* The width in columns that text output keeps to: 100 unless set (the CLI sets it from
  * COLUMNS or the terminal), within CB_TEXT_WIDTH_MIN to _MAX. */

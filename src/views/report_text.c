@@ -95,6 +95,11 @@ static void header(FILE *out, const cb_result *r)
 	}
 }
 
+void cb_report_header(FILE *out, const cb_result *r)
+{
+	header(out, r);
+}
+
 /* The verdict lines; false when there is no bank model to describe further. */
 static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 {
