@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..111"
+echo "1..130"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -110,14 +110,14 @@ expect "clbanks --list > /dev/full: exit 4" 4 "write error on standard output" \
 expect "run -o - > /dev/full: exit 4, the measurement is not lost silently" 4 \
 	"write error on standard output" sh -c "exec $STUB \"\$0\" --quick -o - > /dev/full" "$CLBANKS"
 expect "compare -o /dev/full names the file and the reason" 4 "cannot write '/dev/full': No space left" \
-	"$CLBANKS" compare "$H200" -o /dev/full
+	"$CLBANKS" compare "$H200" -o /dev/full -f
 
 # -- special files at -o: written in place, never replaced -----------------------------------
 expect "-o /dev/null --force writes into the device" 0 '' "$CLBANKS" analyze "$H200" -o /dev/null -f
 assert "/dev/null is still a character device" test -c /dev/null
 mkfifo "$TMP/fifo"
 cat "$TMP/fifo" > "$TMP/from-fifo" &
-expect "-o FIFO writes into the FIFO" 0 '' "$CLBANKS" analyze "$H200" -o "$TMP/fifo"
+expect "-o FIFO --force writes into the FIFO" 0 '' "$CLBANKS" analyze "$H200" -o "$TMP/fifo" -f
 wait
 assert "the FIFO stays a FIFO and the reader got the report" \
 	sh -c "test -p '$TMP/fifo' && grep -q '^Result:' '$TMP/from-fifo'"
@@ -573,3 +573,144 @@ awk '/^   "params": \{/ { skip = 1; next } skip { if ($0 ~ /^   \},?$/) skip = 0
 	"$H200" > "$TMP/noparams.json"
 expect "the CSV of measurements without params has an empty params column" 0 \
 	"^1,NVIDIA H200,throughput,0,stride,load,1,,265" "$CLBANKS" analyze "$TMP/noparams.json" --format csv
+
+# issue 39 (hostile pass 5) -----------------------------------------------------------------
+# 1: a path that names one of clbanks' own descriptors is written as that descriptor, never
+# renamed over the file behind it (before: what the shell wrote there before and after was lost).
+fdcase() { # DESCRIPTION FD ARGS...: analyze -o ARGS with descriptor FD appended to a log
+	d=$1 fd=$2
+	shift 2
+	echo HEADER > "$TMP/fd.log"
+	case $fd in
+	1) "$CLBANKS" analyze "$H200" "$@" >> "$TMP/fd.log" 2> "$TMP/out" ;;
+	2) "$CLBANKS" analyze "$H200" "$@" 2>> "$TMP/fd.log" > "$TMP/out" ;;
+	*) "$CLBANKS" analyze "$H200" "$@" 3>> "$TMP/fd.log" > "$TMP/out" 2>&1 ;;
+	esac
+	got=$?
+	echo TRAILER >> "$TMP/fd.log"
+	if [ $got -eq 0 ] && [ "$(head -1 "$TMP/fd.log")" = HEADER ] &&
+	   [ "$(tail -1 "$TMP/fd.log")" = TRAILER ] && grep -q '^Result:' "$TMP/fd.log"; then
+		ok "$d"
+	else
+		notok "$d (exit $got)"
+	fi
+}
+ln -s /dev/stdout "$TMP/to-stdout"
+fdcase "-o /dev/stdout -f into a log: the shell's lines before and after are kept" 1 -o /dev/stdout -f
+fdcase "-o /dev/stdout needs no --force (it is standard output)" 1 -o /dev/stdout
+fdcase "-o /dev/stderr -f with 2>> LOG writes into the log" 2 -o /dev/stderr -f
+fdcase "-o /dev/fd/3 -f with 3>> LOG writes into the log" 3 -o /dev/fd/3 -f
+fdcase "-o /proc/self/fd/3 -f with 3>> LOG writes into the log" 3 -o /proc/self/fd/3 -f
+fdcase "-o LINK-TO-/dev/stdout -f writes standard output" 1 -o "$TMP/to-stdout" -f
+expect "-o /dev/fd/9, a descriptor not open: refused (exit 2)" 2 \
+	"cannot write '/dev/fd/9': descriptor 9 is not open" "$CLBANKS" analyze "$H200" -o /dev/fd/9 -f
+# 9: an existing FIFO or character device, or a symbolic link to one, takes --force; one planted
+# by another user in a sticky world-writable directory is refused even then.
+mkfifo "$TMP/fifo2"
+expect "-o FIFO without --force is refused before any work (exit 2)" 2 \
+	"output '$TMP/fifo2' exists \\(a FIFO\\); use --force to write into it" \
+	timeout 60 $STUB "$CLBANKS" --quick -o "$TMP/fifo2"
+ln -s /dev/null "$TMP/to-null"
+expect "-o LINK-TO-/dev/null without --force is refused (exit 2)" 2 \
+	"exists \\(a character device\\); use --force" "$CLBANKS" analyze "$H200" -o "$TMP/to-null"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 711 "$TMP"
+	mkdir -m 1777 "$TMP/shared"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	as_nobody ln -s /dev/null "$TMP/shared/res.json"
+	as_nobody mkfifo "$TMP/shared/res2.json"
+	expect "a symlink of another user in a sticky directory is not followed, even with --force" 2 \
+		"is a symbolic link of another user \\(uid 65534\\) in the shared directory" \
+		"$CLBANKS" analyze "$H200" -o "$TMP/shared/res.json" -f
+	expect "a FIFO of another user in a sticky directory is not opened, even with --force" 2 \
+		"is a FIFO of another user \\(uid 65534\\) in the shared directory" \
+		timeout 60 "$CLBANKS" analyze "$H200" -o "$TMP/shared/res2.json" -f
+	chmod 700 "$TMP"
+else
+	skip "a symlink of another user in a sticky directory is not followed" "not root, or no setpriv"
+	skip "a FIFO of another user in a sticky directory is not opened" "not root, or no setpriv"
+fi
+# 2: a finished measurement that cannot be written where -o says is kept in another file, named
+# (before: exit 4 or 2 and the measurement was gone). The stub's slow transpose check holds
+# the run after the measurement while the output's place changes.
+mkdir -p "$TMP/gone" "$TMP/keep"
+$STUB TMPDIR="$TMP/keep" CBSTUB_FAULT=slow-transpose "$CLBANKS" --quick -o "$TMP/gone/r.json" \
+	> "$TMP/out" 2>&1 </dev/null &
+pid=$!
+wait_for_line "$TMP/out" "stub: transpose check" 600
+rm -r "$TMP/gone"
+wait $pid
+got=$?
+kept=$(sed -n "s/.*; the result is kept in '\\(.*\\)'\$/\\1/p" "$TMP/out")
+case $kept in "$TMP/keep/clbanks-$pid-r.json") good=yes ;; *) good=no ;; esac
+assert "the output's directory removed during a run: exit 4, the document kept in \$TMPDIR (exit $got)" \
+	test $got -eq 4 -a $good = yes
+expect "the kept document is the run's, whole" 0 "Result: +banked" "$CLBANKS" analyze "$kept"
+$STUB CBSTUB_FAULT=slow-transpose "$CLBANKS" --quick -o "$TMP/won.json" > "$TMP/out" 2>&1 </dev/null &
+pid=$!
+wait_for_line "$TMP/out" "stub: transpose check" 600
+echo other > "$TMP/won.json"
+wait $pid
+got=$?
+assert "a file that appeared during the run: exit 2, it is untouched, the document kept beside it" \
+	sh -c "[ $got -eq 2 ] && grep -qx other '$TMP/won.json' &&
+		grep -q \"appeared while .*; the result is kept in '$TMP/won.json.clbanks-$pid'\" '$TMP/out' &&
+		grep -q '\"format\": \"clbanks\"' '$TMP/won.json.clbanks-$pid'"
+expect "a run to -o /dev/full -f: exit 4, the document kept in \$TMPDIR, named" 4 \
+	"No space left on device; the result is kept in '$TMP/keep/clbanks-[0-9]+-full'" \
+	$STUB TMPDIR="$TMP/keep" "$CLBANKS" --quick -q -o /dev/full -f
+# 3: SIGQUIT is a stop signal; SIGUSR1 and SIGALRM wait until the commit is over: none leaves
+# the temporary file behind (before: .clbanks-XXXXXX stayed). strace makes the commit's fsync
+# take 1 s; the signal is sent while the output is open in its directory.
+if [ $have_strace = yes ]; then
+	for sig in QUIT USR1 ALRM; do
+		rm -rf "$TMP/q"
+		mkdir "$TMP/q"
+		strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1000000 \
+			"$CLBANKS" analyze "$H200" -o "$TMP/q/out.txt" > "$TMP/out" 2>&1 &
+		pid=$!
+		tries=0
+		child=
+		while [ $tries -lt 600 ]; do
+			child=$(pgrep -P $pid -x clbanks)
+			[ -n "$child" ] && ls -l "/proc/$child/fd" 2>/dev/null | grep -q "$TMP/q/" && break
+			sleep 0.02
+			tries=$((tries + 1))
+		done
+		kill -$sig $child
+		wait $pid
+		if has_temp "$TMP/q"; then
+			notok "SIG$sig during the commit leaves no temporary file"
+		elif [ $sig = QUIT ] && { [ -e "$TMP/q/out.txt" ] || ! grep -q "interrupted by SIGQUIT" "$TMP/out"; }; then
+			notok "SIGQUIT during the commit is a stop: said so, nothing written"
+		elif [ -e "$TMP/q/out.txt" ] && ! grep -q '^Result:' "$TMP/q/out.txt"; then
+			notok "SIG$sig during the commit: the output is whole or absent"
+		else
+			ok "SIG$sig during the commit leaves no temporary file"
+		fi
+	done
+else
+	for sig in QUIT USR1 ALRM; do skip "SIG$sig during the commit" "no strace"; done
+fi
+# 3: a SIGHUP while 'clbanks lint' execs its helper waits until the helper handles it (before:
+# the helper, still loading LLVM, died of it unannounced). strace holds the exec's return 1.5 s.
+if [ $have_strace = yes ] && ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
+	strace -o /dev/null -e trace=execve -e inject=execve:delay_exit=1500000 \
+		"$CLBANKS" lint "$top_srcdir/tests/lint/transpose.cl" --model "$H200" --local 32,8 \
+		> "$TMP/out" 2>&1 &
+	pid=$!
+	tries=0
+	while [ $tries -lt 600 ]; do
+		child=$(pgrep -P $pid)
+		[ -n "$child" ] && readlink "/proc/$child/exe" | grep -q 'clbanks-lint$' && break
+		sleep 0.02
+		tries=$((tries + 1))
+	done
+	kill -HUP $child
+	wait $pid
+	got=$?
+	assert "SIGHUP while lint starts its helper: exit 129, said so (exit $got)" \
+		sh -c "[ $got -eq 129 ] && grep -q 'interrupted by SIGHUP' '$TMP/out'"
+else
+	skip "SIGHUP while lint starts its helper" "no strace, or built without LLVM"
+fi
