@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..130"
+echo "1..139"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -713,4 +713,37 @@ if [ $have_strace = yes ] && ! "$CLBANKS" lint 2>&1 | grep -q "built without LLV
 		sh -c "[ $got -eq 129 ] && grep -q 'interrupted by SIGHUP' '$TMP/out'"
 else
 	skip "SIGHUP while lint starts its helper" "no strace, or built without LLVM"
+fi
+# 10: lint reads only regular files in the kernel's directory and the -I directories (before:
+# clang's diagnostics quoted /etc/passwd into the log; /dev/zero and /proc files included as
+# empty).
+if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
+	mkdir -p "$TMP/li/sub" "$TMP/li/inc"
+	echo 'secret-line-of-another-file' > "$TMP/li/secret.txt"
+	for f in "$TMP/li/secret.txt" "../secret.txt" /proc/self/environ; do
+		printf '#include "%s"\n__kernel void k(__local int *a) { a[get_local_id(0)] = 1; }\n' "$f" \
+			> "$TMP/li/sub/inc.cl"
+		expect "lint: #include \"$f\" is refused (exit 2)" 2 \
+			"includes '.*', outside its own directory and the -I directories" \
+			"$CLBANKS" lint "$TMP/li/sub/inc.cl" --model "$H200" --local 32
+		assert "lint: and no line of it is shown" sh -c "! grep -q secret-line '$TMP/out'"
+	done
+	ln -s "$TMP/li/secret.txt" "$TMP/li/sub/link.h"
+	printf '#include "link.h"\n__kernel void k(__local int *a) { a[get_local_id(0)] = 1; }\n' \
+		> "$TMP/li/sub/inc.cl"
+	expect "lint: a symbolic link in the kernel's directory that leads out is refused" 2 \
+		"includes '.*link.h', outside its own directory" \
+		"$CLBANKS" lint "$TMP/li/sub/inc.cl" --model "$H200" --local 32
+	printf '#include "zero"\n__kernel void k(__local int *a) { a[get_local_id(0)] = 1; }\n' \
+		> "$TMP/li/sub/zero.cl"
+	expect "lint: an include that is a device (-I /dev, \"zero\") is refused" 2 \
+		"includes '/dev/zero', which is not a regular file" \
+		"$CLBANKS" lint "$TMP/li/sub/zero.cl" -I /dev --model "$H200" --local 32
+	echo '#define X 1' > "$TMP/li/inc/hdr.h"
+	printf '#include "hdr.h"\n__kernel void k(__local int *a) { a[get_local_id(0)] = X; }\n' \
+		> "$TMP/li/sub/ok.cl"
+	expect "lint: a header of an -I directory is read" 0 "1 __local access: 1 predicted" \
+		"$CLBANKS" lint "$TMP/li/sub/ok.cl" -I "$TMP/li/inc" --model "$H200" --local 32
+else
+	for i in 1 2 3 4 5 6 7 8 9; do skip "lint include case $i" "built without LLVM"; done
 fi
