@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..139"
+echo "1..145"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -747,3 +747,19 @@ if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
 else
 	for i in 1 2 3 4 5 6 7 8 9; do skip "lint include case $i" "built without LLVM"; done
 fi
+# 11: a recorded model's fields of the wrong type or range are refused with their path (before:
+# a "broadcast" of 0 read as true, 32 passes became 1; a confidence of "0.01" or 2 as sure).
+for case in 'broadcast": 0:inference.broadcast is an integer, expected true, false or null' \
+	    'broadcast": "false":inference.broadcast is a string' \
+	    'confidence": "0.01":inference.confidence is a string, expected a number from 0 to 1' \
+	    'confidence": 2.0:inference.confidence = 2 is outside 0 to 1' \
+	    'confidence": -0.5:inference.confidence = -0.5 is outside 0 to 1'; do
+	field=${case%%\"*} value=${case#*\": } value=${value%%:*} msg=${case#*:*:}
+	sed "435s/\"$field\": [^,]*,/\"$field\": $value,/; 434s/\"$field\": [^,]*,/\"$field\": $value,/" \
+		"$H200" > "$TMP/rec.json"
+	expect "predict refuses inference.$field = $value, naming the field" 2 "$msg" \
+		"$CLBANKS" predict --model "$TMP/rec.json" --elem-bytes 4 --stride 0
+done
+sed '513s/"subgroup_size": 32/"subgroup_size": 16/' "$H200" > "$TMP/rec.json"
+expect "an inference.subgroup_size other than the device's is refused" 2 \
+	"inference.subgroup_size is not device.subgroup_size \\(32\\)" "$CLBANKS" analyze "$TMP/rec.json"
