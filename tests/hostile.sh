@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..145"
+echo "1..148"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -763,3 +763,18 @@ done
 sed '513s/"subgroup_size": 32/"subgroup_size": 16/' "$H200" > "$TMP/rec.json"
 expect "an inference.subgroup_size other than the device's is refused" 2 \
 	"inference.subgroup_size is not device.subgroup_size \\(32\\)" "$CLBANKS" analyze "$TMP/rec.json"
+# 13: the transpose check of a document: a missing naive variant leaves the others their own
+# times (before: "nan us" and "not timed" for timed variants); element sizes other than 4, 8
+# and 16 and a swizzle of 0 bits are refused (before: "float4 tile", "c ^ (r & 0)").
+sed '811,837d' "$H200" > "$TMP/nonaive.json"
+"$CLBANKS" analyze "$TMP/nonaive.json" > "$TMP/out" 2>&1
+assert "without the naive variant: each fix's own time, no speed-up, no NaN" sh -c "
+	grep -q 'padded \\[32\\]\\[33\\]: 38.5 us (no speed-up: the naive variant is' '$TMP/out' &&
+	! grep -qi 'nan' '$TMP/out'"
+sed '816s/"elem_bytes": 4/"elem_bytes": 3/' "$H200" > "$TMP/eb3.json"
+expect "a transpose check of 3-byte elements is refused" 2 \
+	"kernel_checks\\[0\\]\\.elem_bytes = 3 is not an element size of the check \\(4, 8 or 16\\)" \
+	"$CLBANKS" analyze "$TMP/eb3.json"
+sed '867s/"bits": 5/"bits": 0/' "$H200" > "$TMP/bits0.json"
+expect "a swizzle of 0 bits is refused" 2 "kernel_checks\\[2\\]\\.bits = 0: a swizzle of 0 bits" \
+	"$CLBANKS" analyze "$TMP/bits0.json"

@@ -313,6 +313,12 @@ static cb_rc read_check(cb_doc_reader *rd, json_t *j, size_t i, cb_kernel_check 
 		return CB_ERR_INPUT;
 	if (!k->kernel || !k->variant)
 		return cb_doc_fail(rd, "%s needs \"kernel\" and \"variant\"", path);
+	if (k->elem_bytes != CB_UNSET && k->elem_bytes != 4 && k->elem_bytes != 8 &&
+	    k->elem_bytes != 16)
+		return cb_doc_fail(rd, "%s.elem_bytes = %lld is not an element size of the check "
+				   "(4, 8 or 16)", path, k->elem_bytes);
+	if (k->bits == 0)
+		return cb_doc_fail(rd, "%s.bits = 0: a swizzle of 0 bits changes nothing", path);
 	json_t *ci = json_object_get(j, "ci95"), *s = json_object_get(j, "samples_ns");
 	if (ci && (!json_is_array(ci) || json_array_size(ci) != 2 ||
 		   !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1))))
