@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..148"
+echo "1..152"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -778,3 +778,27 @@ expect "a transpose check of 3-byte elements is refused" 2 \
 sed '867s/"bits": 5/"bits": 0/' "$H200" > "$TMP/bits0.json"
 expect "a swizzle of 0 bits is refused" 2 "kernel_checks\\[2\\]\\.bits = 0: a swizzle of 0 bits" \
 	"$CLBANKS" analyze "$TMP/bits0.json"
+# 14: lint --measured reads a document only where its times and ratios agree, every measurement
+# verified and every interval in order (before: the ratios were read and the times ignored,
+# while analyze does the opposite: one document, two answers).
+if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
+	LT=$top_srcdir/tests/lint/transpose.cl
+	"$CLBANKS" lint "$LT" --local 32,8 -k naive --model "$H200" --format plan -o "$TMP/lp.json" &&
+		$STUB "$CLBANKS" --plan "$TMP/lp.json" -o "$TMP/lm.json" -q > /dev/null 2>&1
+	sed 's/"ns_per_access": [-0-9.e+]*/"ns_per_access": 100.0/' "$TMP/lm.json" > "$TMP/lm-flat.json"
+	expect "lint --measured: times that contradict the ratios are refused" 2 \
+		"the measured document contradicts itself: measurements\\[[0-9]+\\]\\.ns_per_access = 100" \
+		"$CLBANKS" lint "$LT" --local 32,8 -k naive --model "$H200" --measured "$TMP/lm-flat.json"
+	sed '0,/"verified": true/s//"verified": false/' "$TMP/lm.json" > "$TMP/lm-unv.json"
+	expect "lint --measured: an unverified measurement is refused" 2 \
+		"measurements\\[[0-9]+\\] is not verified" \
+		"$CLBANKS" lint "$LT" --local 32,8 -k naive --model "$H200" --measured "$TMP/lm-unv.json"
+	awk '/"ratio_ci95": \[/ && !done { print; getline a; getline b; sub(/,$/, "", a);
+		print b ","; print a; done = 1; next } { print }' "$TMP/lm.json" > "$TMP/lm-inv.json"
+	expect "lint --measured: an inverted interval is refused" 2 "ratio_ci95 is inverted" \
+		"$CLBANKS" lint "$LT" --local 32,8 -k naive --model "$H200" --measured "$TMP/lm-inv.json"
+	expect "lint --measured: the document as measured is read" 0 "measured 11\\.[0-9]+x" \
+		"$CLBANKS" lint "$LT" --local 32,8 -k naive --model "$H200" --measured "$TMP/lm.json"
+else
+	for i in 1 2 3 4; do skip "lint --measured consistency case $i" "built without LLVM"; done
+fi
