@@ -237,6 +237,68 @@ static cb_rc load_bitcode(const cb_buf *bc, const char *clang, cb_lint_ir *ir, c
 	return CB_OK;
 }
 
+/* The last module compiled: its key (clang's arguments and the kernel file's identity and
+ * time), kept until the next compile of another key. */
+static struct {
+	char *key;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	char *log;
+} cache;
+
+/* The key of a compile: ARGV and the file's device, inode, size and modification time. */
+static char *compile_key(char *const argv[], const char *path)
+{
+	struct stat st;
+	size_t n = 128;
+	for (size_t i = 0; argv[i]; i++)
+		n += strlen(argv[i]) + 1;
+	char *k = cb_xmalloc(n), *p = k;
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof st);
+	p += sprintf(p, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st.st_dev,
+		     (unsigned long long)st.st_ino, (long long)st.st_size,
+		     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	for (size_t i = 0; argv[i]; i++)
+		p += sprintf(p, "\x1f%s", argv[i]);
+	return k;
+}
+
+static void cache_drop(void)
+{
+	if (cache.mod)
+		LLVMDisposeModule(cache.mod);
+	if (cache.ctx)
+		LLVMContextDispose(cache.ctx);
+	free(cache.key);
+	free(cache.log);
+	memset(&cache, 0, sizeof cache);
+}
+
+/* IR shares the cached module when KEY is the cache's. */
+static bool from_cache(const char *key, cb_lint_ir *ir)
+{
+	if (!cache.key || strcmp(cache.key, key) != 0)
+		return false;
+	free(ir->log);
+	ir->log = cb_xstrdup(cache.log);
+	ir->ctx = cache.ctx;
+	ir->mod = cache.mod;
+	ir->cached = true;
+	return true;
+}
+
+/* IR's module becomes the cache's, under KEY (owned by the cache from now on). */
+static void to_cache(char *key, cb_lint_ir *ir)
+{
+	cache_drop();
+	cache.key = key;
+	cache.ctx = ir->ctx;
+	cache.mod = ir->mod;
+	cache.log = cb_xstrdup(ir->log);
+	ir->cached = true;
+}
+
 cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 {
 	memset(ir, 0, sizeof *ir);
@@ -252,6 +314,15 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 	}
 	const char *clang = cb_lint_clang(req->clang);
 	char **argv = clang_argv(req, clang, &user);
+	char *key = compile_key(argv, req->kernel_path);
+	if (from_cache(key, ir)) {
+		cb_lint_args_free(&user);
+		for (size_t i = 0; argv[i]; i++)
+			free(argv[i]);
+		free(argv);
+		free(key);
+		return CB_OK;
+	}
 	cb_child_result res;
 	rc = run_clang(clang, argv, &res, err);
 	for (size_t i = 0; argv[i]; i++)
@@ -285,15 +356,19 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 	}
 	if (rc == CB_OK)
 		rc = load_bitcode(&res.out, clang, ir, err);
+	if (rc == CB_OK)
+		to_cache(key, ir);
+	else
+		free(key);
 	cb_child_result_free(&res);
 	return rc;
 }
 
 void cb_lint_ir_free(cb_lint_ir *ir)
 {
-	if (ir->mod)
+	if (ir->mod && !ir->cached)
 		LLVMDisposeModule(ir->mod);
-	if (ir->ctx)
+	if (ir->ctx && !ir->cached)
 		LLVMContextDispose(ir->ctx);
 	free(ir->log);
 	memset(ir, 0, sizeof *ir);
