@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..154"
+echo "1..155"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -428,18 +428,18 @@ else
 		notok "and the second signal leaves no clang running"
 		ps -eo pid,args | grep "$TMP/lf/twice.cl" | grep -v grep | while read -r p _; do kill -KILL "$p"; done
 	else ok "and the second signal leaves no clang running"; fi
-	# The interpreter polls the stop flag: 256 work-items of 10^6 steps each (minutes to
-	# simulate) end within 3 s of SIGTERM, once clang is done and the simulation runs.
+	# The interpreter polls the stop flag: 256 work-items of 10^6 steps each (seconds to
+	# simulate, up to the work-group's budget) end within 3 s of SIGTERM, sent early.
 	printf '__kernel void spin(__global int *o)\n{\n\tint s = 0;\n\tfor (int i = 0; i < 1000000; i++)\n\t\ts += i;\n\to[get_local_id(0)] = s;\n}\n' \
 		> "$TMP/lf/spin.cl"
 	"$CLBANKS" lint "$TMP/lf/spin.cl" --model "$H200" --local 256 > "$TMP/out" 2>&1 &
 	pid=$!
 	i=0
-	while [ "$i" -lt 60 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/spin.cl")" -ne 1 ]; do
-		sleep 0.5
+	while [ "$i" -lt 300 ] && [ "$(ps -eo args | grep -v grep | grep -c "$TMP/lf/spin.cl")" -ne 1 ]; do
+		sleep 0.1
 		i=$((i + 1))
 	done
-	sleep 1
+	sleep 0.2
 	t0=$(date +%s)
 	kill -TERM "$pid"
 	( sleep 20; kill -KILL "$pid" 2>/dev/null ) &
@@ -820,4 +820,15 @@ if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM" && [ -n "$clang_path" ]
 	assert "and clang ran once ($(wc -l < "$TMP/clang-runs") runs)" test "$(wc -l < "$TMP/clang-runs")" -eq 1
 else
 	skip "lint of 12 kernels" "built without LLVM"; skip "and clang ran once" "built without LLVM"
+fi
+# 7: a budget for the whole work-group (before: each work-item just under its own bound, 1024
+# of them simulated for minutes, silently; timeout 60 ends that case).
+if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
+	printf '__kernel void spin(__global int *o)\n{\n\t__local int l[1024];\n\tint s = 0;\n\tfor (int i = 0; i < 1400000; i++)\n\t\ts += i ^ s;\n\tl[get_local_id(0)] = s;\n\to[get_local_id(0)] = l[get_local_id(0) ^ 1];\n}\n' \
+		> "$TMP/gspin.cl"
+	expect "lint: a work-group past its budget stops with the 'bound its loops' error (exit 2)" 2 \
+		"the work-group ran more than [0-9]+ instructions \\(at work-item [0-9]+ of 1024\\) without ending; bound its loops" \
+		timeout 60 "$CLBANKS" lint "$TMP/gspin.cl" --model "$H200" --local 1024
+else
+	skip "lint: a work-group past its budget" "built without LLVM"
 fi
