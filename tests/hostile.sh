@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..155"
+echo "1..156"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -832,3 +832,8 @@ if ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
 else
 	skip "lint: a work-group past its budget" "built without LLVM"
 fi
+# 23: jansson's flag names stay out of messages (before: "\u0000 is not allowed without
+# JSON_ALLOW_NUL", a flag the user cannot set).
+printf '{"format":"clbanks\\u0000x"}\n' > "$TMP/nul.json"
+expect "a NUL character in a document string: said in the user's words" 2 \
+	"invalid JSON: \\\\u0000 is not allowed in a string" "$CLBANKS" analyze "$TMP/nul.json"

@@ -422,6 +422,21 @@ static cb_rc convert(cb_doc_reader *rd, json_t *doc, cb_ms_source *src, cb_resul
 }
 
 /* jansson's allocations, so that running out of memory is told apart from bad JSON. */
+/* jansson's messages in the user's words: its flags (JSON_ALLOW_NUL) are not options of
+ * clbanks. */
+static void user_words(char *text, size_t size)
+{
+	static const char *const from = " without JSON_ALLOW_NUL", *const to = " in a string";
+	char *p = strstr(text, from);
+	if (!p)
+		return;
+	size_t fl = strlen(from), tl = strlen(to), rest = strlen(p + fl);
+	if ((size_t)(p - text) + tl + rest + 1 > size)
+		return;
+	memmove(p + tl, p + fl, rest + 1);
+	memcpy(p, to, tl);
+}
+
 static bool json_oom;
 
 static void *json_alloc(size_t n)
@@ -504,6 +519,7 @@ static cb_rc parse_whole(cb_doc_reader *rd, const char *text, size_t len, cb_res
 	if (!doc) {
 		if (json_oom)
 			return cb_error_set(rd->err, CB_ERR_NOMEM, "out of memory while parsing the document");
+		user_words(jerr.text, sizeof jerr.text);
 		if (jerr.line > 0)
 			return cb_error_set(rd->err, CB_ERR_INPUT, "%d:%d: invalid JSON: %s", jerr.line,
 					    jerr.column, jerr.text);
