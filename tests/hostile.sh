@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..156"
+echo "1..158"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -837,3 +837,17 @@ fi
 printf '{"format":"clbanks\\u0000x"}\n' > "$TMP/nul.json"
 expect "a NUL character in a document string: said in the user's words" 2 \
 	"invalid JSON: \\\\u0000 is not allowed in a string" "$CLBANKS" analyze "$TMP/nul.json"
+# 16: a message about a long path keeps its reason (before: cut at 1 KiB, 'clbanks: /tmp/ddd...d'
+# with neither the file's name nor what is wrong).
+long_dir=$TMP/$(printf '%0200d' 0 | tr 0 d)
+long_dir=$long_dir/${long_dir##*/}/${long_dir##*/}/${long_dir##*/}/${long_dir##*/}/${long_dir##*/}
+if mkdir -p "$long_dir" 2>/dev/null; then
+	echo '{"format":"clbanks"' > "$long_dir/bad.json"
+	expect "a document at a 1,200-character path: the message ends with the reason" 2 \
+		"/bad\\.json:2:0: invalid JSON: '}' expected near end of file\$" "$CLBANKS" analyze "$long_dir/bad.json"
+	expect "an output in a missing directory of a long path: the reason is kept" 2 \
+		"does not exist\$" "$CLBANKS" plan -o "$long_dir/missing/p.json"
+else
+	skip "a document at a 1,200-character path" "no long paths here"
+	skip "an output in a missing directory of a long path" "no long paths here"
+fi

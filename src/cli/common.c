@@ -16,7 +16,7 @@ static bool progress_shown;
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[2048];
+	char buf[sizeof ((cb_error *)0)->text + 64]; /* a whole error sentence */
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	char *e = cb_escape_controls(buf);
 	fprintf(stderr, "%s%s\n", prefix, e);
