@@ -67,6 +67,12 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 				     req->kernel_path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file", req->kernel_path);
+	/* /dev/stdin, /dev/fd/N, /proc/self/fd/N: a descriptor of clbanks, which clang (another
+	 * process, with its own descriptors) would not read: it compiled an empty file. */
+	if (!strncmp(req->kernel_path, "/dev/", 5) || !strncmp(req->kernel_path, "/proc/", 6))
+		return cb_error_set(err, CB_ERR_INPUT, "%s: lint reads a kernel from a file of its "
+				    "own; save the kernel to a file (KERNEL.cl) and lint that",
+				    req->kernel_path);
 	return CB_OK;
 }
 
