@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..158"
+echo "1..160"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -851,3 +851,10 @@ else
 	skip "a document at a 1,200-character path" "no long paths here"
 	skip "an output in a missing directory of a long path" "no long paths here"
 fi
+# 20: a driver's implausible local memory size (recorded as unknown) is said as such, and
+# --local-mem names it (before: "offers 0 B of local memory", and --local-mem "exceeds" 0 B).
+expect "a driver reporting 1 TiB of local memory: the message says to give --local-mem" 2 \
+	"the driver reports no plausible local memory size \\(see the warning\\); give the size" \
+	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick -o "$TMP/lm.json"
+expect "and with --local-mem the run is made" 0 "^Result:" \
+	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick --local-mem 32768 -q -o "$TMP/lm.json"
