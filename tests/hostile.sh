@@ -54,7 +54,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..160"
+echo "1..161"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -858,3 +858,12 @@ expect "a driver reporting 1 TiB of local memory: the message says to give --loc
 	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick -o "$TMP/lm.json"
 expect "and with --local-mem the run is made" 0 "^Result:" \
 	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick --local-mem 32768 -q -o "$TMP/lm.json"
+# 23: a gnuplot that writes without end is named, and nothing is written (before: "the program
+# wrote more than 67108864 bytes", naming neither).
+if [ -x /usr/bin/yes ]; then
+	expect "plot: a CLBANKS_GNUPLOT that writes without end is named (exit 4)" 4 \
+		"/usr/bin/yes wrote more than [0-9]+ bytes; stopped it, nothing written" \
+		env CLBANKS_GNUPLOT=/usr/bin/yes timeout 120 "$CLBANKS" plot "$H200" -o "$TMP/yes.svg"
+else
+	skip "plot: a CLBANKS_GNUPLOT that writes without end is named" "no /usr/bin/yes"
+fi
