@@ -855,9 +855,9 @@ fi
 # --local-mem names it (before: "offers 0 B of local memory", and --local-mem "exceeds" 0 B).
 expect "a driver reporting 1 TiB of local memory: the message says to give --local-mem" 2 \
 	"the driver reports no plausible local memory size \\(see the warning\\); give the size" \
-	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick -o "$TMP/lm.json"
+	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick -o "$TMP/lmem.json"
 expect "and with --local-mem the run is made" 0 "^Result:" \
-	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick --local-mem 32768 -q -o "$TMP/lm.json"
+	$STUB CBSTUB_LOCAL_MEM=1099511627776 "$CLBANKS" --quick --local-mem 32768 -q -o "$TMP/lmem2.json"
 # 23: a gnuplot that writes without end is named, and nothing is written (before: "the program
 # wrote more than 67108864 bytes", naming neither).
 if [ -x /usr/bin/yes ]; then
