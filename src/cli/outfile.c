@@ -109,8 +109,9 @@ static int fd_of_name(const char *path)
 	int fd = -1, pid = -1, tid, len = 0;
 	if (real && (strcmp(real, "/proc/self/fd") == 0 || strcmp(real, "/dev/fd") == 0))
 		fd = fd_number(base);
-	else if (real && ((sscanf(real, "/proc/%d/fd%n", &pid, &len) == 1 && !real[len]) ||
-			  (sscanf(real, "/proc/%d/task/%d/fd%n", &pid, &tid, &len) == 2 && !real[len])) &&
+	else if (real &&
+		 ((sscanf(real, "/proc/%d/fd%n", &pid, &len) == 1 && !real[len]) ||
+		  (sscanf(real, "/proc/%d/task/%d/fd%n", &pid, &tid, &len) == 2 && !real[len])) &&
 		 pid == (int)getpid())
 		fd = fd_number(base);
 	free(real);
@@ -153,11 +154,13 @@ static cb_rc check_descriptor(const char *path, int fd, cb_error *err)
 {
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
-		return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': descriptor %d is not open",
-				    path, fd);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "cannot write '%s': descriptor %d is not open", path, fd);
 	if ((fl & O_ACCMODE) == O_RDONLY)
-		return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': descriptor %d is not open "
-				    "for writing", path, fd);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "cannot write '%s': descriptor %d is not open "
+				    "for writing",
+				    path, fd);
 	return CB_OK;
 }
 
@@ -174,10 +177,12 @@ static cb_rc check_planted(const char *path, cb_error *err)
 		       ls.st_uid != geteuid() && ls.st_uid != ds.st_uid;
 	cb_rc rc = CB_OK;
 	if (planted)
-		rc = cb_error_set(err, CB_ERR_USAGE, "output '%s' is a %s of another user (uid %u) in "
-				  "the shared directory '%s'; not %s, even with --force", path,
-				  S_ISLNK(ls.st_mode) ? "symbolic link" : "FIFO", (unsigned)ls.st_uid,
-				  dir, S_ISLNK(ls.st_mode) ? "followed" : "opened");
+		rc = cb_error_set(err, CB_ERR_USAGE,
+				  "output '%s' is a %s of another user (uid %u) in "
+				  "the shared directory '%s'; not %s, even with --force",
+				  path, S_ISLNK(ls.st_mode) ? "symbolic link" : "FIFO",
+				  (unsigned)ls.st_uid, dir,
+				  S_ISLNK(ls.st_mode) ? "followed" : "opened");
 	free(dir);
 	return rc;
 }
@@ -186,10 +191,13 @@ static cb_rc check_planted(const char *path, cb_error *err)
 static cb_rc check_special(const char *path, const struct stat *st, bool force, cb_error *err)
 {
 	if (!force)
-		return cb_error_set(err, CB_ERR_USAGE, "output '%s' exists (a %s); use --force to write "
-				    "into it", path, S_ISFIFO(st->st_mode) ? "FIFO" : "character device");
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "output '%s' exists (a %s); use --force to write "
+				    "into it",
+				    path, S_ISFIFO(st->st_mode) ? "FIFO" : "character device");
 	if (access(path, W_OK) != 0)
-		return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+		return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': %s", path,
+				    strerror(errno));
 	return CB_OK;
 }
 
@@ -479,7 +487,8 @@ cb_rc cb_output_commit_kept(const char *path, bool force, const char *data, size
 	if (kept)
 		snprintf(note, sizeof note, "; the result is kept in '%s'", kept);
 	else
-		snprintf(note, sizeof note, "; the result could not be kept elsewhere either (beside "
+		snprintf(note, sizeof note,
+			 "; the result could not be kept elsewhere either (beside "
 			 "it or in $TMPDIR)");
 	size_t t = strlen(err->text);
 	if (t + strlen(note) < sizeof err->text) {

@@ -204,7 +204,8 @@ static cb_rc check_recorded(cb_doc_reader *rd, const char *path, json_t *inf)
 	static const char *const flags[] = { "broadcast", "pair_packing" };
 	json_t *v = json_object_get(inf, "status");
 	if (v && !json_is_string(v))
-		return cb_doc_fail(rd, "%s.status is %s, expected a string", path, cb_json_type_name(v));
+		return cb_doc_fail(rd, "%s.status is %s, expected a string", path,
+				   cb_json_type_name(v));
 	v = json_object_get(inf, "confidence");
 	if (v && !json_is_null(v) && !json_is_number(v))
 		return cb_doc_fail(rd, "%s.confidence is %s, expected a number from 0 to 1", path,
@@ -215,8 +216,8 @@ static cb_rc check_recorded(cb_doc_reader *rd, const char *path, json_t *inf)
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
 		v = json_object_get(inf, flags[i]);
 		if (v && !json_is_boolean(v) && !json_is_null(v))
-			return cb_doc_fail(rd, "%s.%s is %s, expected true, false or null", path, flags[i],
-					   cb_json_type_name(v));
+			return cb_doc_fail(rd, "%s.%s is %s, expected true, false or null", path,
+					   flags[i], cb_json_type_name(v));
 	}
 	v = json_object_get(inf, "subgroup_size");
 	if (v && !json_is_null(v) &&

@@ -185,7 +185,8 @@ static cb_rc int_arg(const cb_karg *a, const char *text, cb_val *out, cb_error *
 	else
 		u = strtoull(text, &end, 0);
 	if (!*text || *end || (errno && errno != ERANGE))
-		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer", a->name, text);
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer", a->name,
+				    text);
 	unsigned long long umax = w >= 64 ? ULLONG_MAX : (1ULL << w) - 1;
 	long long smax = w >= 64 ? LLONG_MAX : (long long)((1ULL << (w - 1)) - 1);
 	long long smin = -smax - 1;

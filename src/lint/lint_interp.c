@@ -834,11 +834,12 @@ static cb_rc too_long(const cb_interp *in, cb_error *err)
 static cb_rc group_too_long(const cb_interp *in, cb_error *err)
 {
 	const cb_wg *wg = &in->wg;
-	return cb_error_set(err, CB_ERR_INPUT,
-			    "the work-group ran more than %llu instructions (at work-item %u of %u) "
-			    "without ending; bound its loops with -D or --arg",
-			    (unsigned long long)CB_GROUP_STEPS, in->linear,
-			    wg->local[0] * wg->local[1] * wg->local[2]);
+	return cb_error_set(
+		err, CB_ERR_INPUT,
+		"the work-group ran more than %llu instructions (at work-item %u of %u) "
+		"without ending; bound its loops with -D or --arg",
+		(unsigned long long)CB_GROUP_STEPS, in->linear,
+		wg->local[0] * wg->local[1] * wg->local[2]);
 }
 
 static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err)

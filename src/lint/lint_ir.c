@@ -85,7 +85,8 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 static bool inside(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
-	return dir[0] && strncmp(path, dir, n) == 0 && (path[n] == '/' || (n == 1 && dir[0] == '/'));
+	return dir[0] && strncmp(path, dir, n) == 0 &&
+	       (path[n] == '/' || (n == 1 && dir[0] == '/'));
 }
 
 /* clang's resource directory (its built-in headers), canonical; owned by the caller, or NULL. */
@@ -150,12 +151,16 @@ static cb_rc check_includes(const cb_lint_request *req, const cb_lint_args *user
 		}
 		ok |= real && res && inside(real, res);
 		if (!ok)
-			rc = cb_error_set(err, CB_ERR_INPUT, "%s includes '%s', outside its own directory "
-					  "and the -I directories; lint reads no other files (add -I DIR)",
-					  req->kernel_path, name);
+			rc = cb_error_set(
+				err, CB_ERR_INPUT,
+				"%s includes '%s', outside its own directory "
+				"and the -I directories; lint reads no other files (add -I DIR)",
+				req->kernel_path, name);
 		else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
-			rc = cb_error_set(err, CB_ERR_INPUT, "%s includes '%s', which is not a regular "
-					  "file", req->kernel_path, name);
+			rc = cb_error_set(err, CB_ERR_INPUT,
+					  "%s includes '%s', which is not a regular "
+					  "file",
+					  req->kernel_path, name);
 		free(real);
 		free(name);
 	}

@@ -262,8 +262,10 @@ static cb_rc trusted(const cb_result *doc, const cb_measurement *m, size_t i, cb
 {
 	const double base = doc->baseline.present ? doc->baseline.ns_per_access : NAN;
 	if (m->verified == 0)
-		return cb_error_set(err, CB_ERR_INPUT, "the measured document's measurements[%zu] is "
-				    "not verified (its kernel gave a wrong result); measure again", i);
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document's measurements[%zu] is "
+				    "not verified (its kernel gave a wrong result); measure again",
+				    i);
 	if (!timed(m))
 		return CB_OK;
 	if (m->stats.ci_lo > m->stats.ci_hi)
@@ -273,11 +275,12 @@ static cb_rc trusted(const cb_result *doc, const cb_measurement *m, size_t i, cb
 	double implied = m->ns_per_access / base;
 	if (base > 0 && isfinite(implied) && (implied < m->stats.ci_lo * (1 - 1e-3) ||
 					      implied > m->stats.ci_hi * (1 + 1e-3)))
-		return cb_error_set(err, CB_ERR_INPUT, "the measured document contradicts itself: "
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document contradicts itself: "
 				    "measurements[%zu].ns_per_access = %g is %.4g times the "
 				    "baseline's, outside its stats.ratio_ci95 (%g to %g); analyze "
-				    "reads the times, lint the ratios", i, m->ns_per_access, implied,
-				    m->stats.ci_lo, m->stats.ci_hi);
+				    "reads the times, lint the ratios",
+				    i, m->ns_per_access, implied, m->stats.ci_lo, m->stats.ci_hi);
 	return CB_OK;
 }
 

@@ -110,7 +110,8 @@ static void swizzle_entry(FILE *out, const cb_swizzle_advice *a)
 static const char *speed_text(char *buf, size_t size, double speedup, double ns)
 {
 	if (!(speedup > 0) && ns > 0)
-		snprintf(buf, size, "%.3g us (no speed-up: the naive variant is missing)", ns / 1e3);
+		snprintf(buf, size, "%.3g us (no speed-up: the naive variant is missing)",
+			 ns / 1e3);
 	else if (!(speedup > 0))
 		snprintf(buf, size, "not timed");
 	else if (speedup >= 1)
@@ -138,11 +139,13 @@ static void transpose_lines(FILE *out, const cb_result *r)
 		char naive[32] = "not timed";
 		if (s[i].naive_ns > 0)
 			snprintf(naive, sizeof naive, "%.3g us", s[i].naive_ns / 1e3);
-		fprintf(out, "  %s tile[%u][%u] %s; padded [%u][%lld]: %s; swizzled %s: %s%s\n",
-			T, s[i].tile, s[i].tile, naive, s[i].tile,
+		fprintf(out, "  %s tile[%u][%u] %s; padded [%u][%lld]: %s; swizzled %s: %s%s\n", T,
+			s[i].tile, s[i].tile, naive, s[i].tile,
 			s[i].tile + (s[i].pad != CB_UNSET ? s[i].pad : 0),
-			speed_text(padded, sizeof padded, s[i].speedup_padded, s[i].padded_ns), expr,
-			speed_text(swizzled, sizeof swizzled, s[i].speedup_swizzled, s[i].swizzled_ns),
+			speed_text(padded, sizeof padded, s[i].speedup_padded, s[i].padded_ns),
+			expr,
+			speed_text(swizzled, sizeof swizzled, s[i].speedup_swizzled,
+				   s[i].swizzled_ns),
 			s[i].verified ? "" : " (a variant's result was wrong)");
 	}
 }
