@@ -16,6 +16,7 @@
  *   CBSTUB_T0                       a step's fixed time, in passes (2: a step costs 2 + passes)
  *   CBSTUB_TIMER_RES                profiling timer resolution in ns (1000)
  *   CBSTUB_LOCAL_TYPE=global        report CL_GLOBAL local memory
+ *   CBSTUB_LOCAL_MEM                CL_DEVICE_LOCAL_MEM_SIZE in bytes (49152)
  *   CBSTUB_AMD=1                    report like AMD: wavefront width, a bank count of 32 and
  *                                   64 KiB of local memory per compute unit
  *   CBSTUB_INTEL=1                  report like Intel: cl_intel_required_subgroup_size with
@@ -200,7 +201,9 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 	case CL_DEVICE_TYPE: return give(&t, sizeof t, size, value, ret);
 	case CL_DEVICE_MAX_COMPUTE_UNITS: u = dev.units; return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY: u = dev.clock_mhz; return give(&u, sizeof u, size, value, ret);
-	case CL_DEVICE_LOCAL_MEM_SIZE: ul = 49152; return give(&ul, sizeof ul, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_SIZE:
+		ul = getenv("CBSTUB_LOCAL_MEM") ? strtoull(getenv("CBSTUB_LOCAL_MEM"), NULL, 10) : 49152;
+		return give(&ul, sizeof ul, size, value, ret);
 	case CL_DEVICE_LOCAL_MEM_TYPE: return give(&lt, sizeof lt, size, value, ret);
 	case CL_DEVICE_PROFILING_TIMER_RESOLUTION: sz = dev.timer_res; return give(&sz, sizeof sz, size, value, ret);
 	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = dev.max_wg; return give(&sz, sizeof sz, size, value, ret);

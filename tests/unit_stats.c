@@ -86,6 +86,11 @@ int main(void)
 	tap_ok(cb_parse_double("2.5", 0, 10, &d) && d == 2.5, "parse 2.5");
 	tap_ok(!cb_parse_double("nan", 0, 10, &d), "NaN rejected");
 	tap_ok(!cb_parse_double("1e999", 0, 1e300, &d), "infinite rejected");
+	/* issue 39.23: decimal only, as the integer options (before: 0x10 and +5 were 16 and 5) */
+	tap_ok(!cb_parse_double("0x10", 0, 100, &d), "hexadecimal rejected");
+	tap_ok(!cb_parse_double("+5", 0, 100, &d), "a plus sign rejected");
+	tap_ok(!cb_parse_double(" 5", 0, 100, &d), "leading space rejected");
+	tap_ok(cb_parse_double("-2.5e-1", -1, 1, &d) && d == -0.25, "parse -2.5e-1");
 
 	cb_rng r1, r2;
 	cb_rng_seed(&r1, 7);

@@ -113,7 +113,7 @@ static cb_rc run_one(const cb_cli_options *o, const cb_run_opts *base, const cb_
 	cb_result_init(&r);
 	cb_rc rc = cb_session_run(&ro, ref, &r, err);
 	if (rc == CB_OK)
-		rc = cb_emit(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
+		rc = cb_emit_kept(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
 	*wrote = rc == CB_OK;
 	if (rc == CB_OK) {
 		cb_note(&n, CB_NOTE_INFO, "wrote %s", path);

@@ -173,10 +173,10 @@ static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *er
 	if (o->output && !doc_to_stdout) {
 		cb_format f = cb_format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV ? CB_FMT_CSV :
 			      CB_FMT_JSON;
-		rc = cb_emit(o->output, o->force, cb_renderer(f), r, err);
+		rc = cb_emit_kept(o->output, o->force, cb_renderer(f), r, err);
 	}
 	if (rc == CB_OK && doc_to_stdout)
-		rc = cb_emit("-", false, cb_renderer(cb_format_of(o, CB_FMT_JSON)), r, err);
+		rc = cb_emit_kept("-", false, cb_renderer(cb_format_of(o, CB_FMT_JSON)), r, err);
 	else if (rc == CB_OK && cb_plan_file(o) && cb_format_of(o, CB_FMT_TEXT) == CB_FMT_TEXT)
 		rc = cb_emit("-", false, render_plan_run, &(plan_run_ctx){ r, o->output }, err);
 	else if (rc == CB_OK)

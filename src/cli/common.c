@@ -16,7 +16,7 @@ static bool progress_shown;
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[2048];
+	char buf[sizeof ((cb_error *)0)->text + 64]; /* a whole error sentence */
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	char *e = cb_escape_controls(buf);
 	fprintf(stderr, "%s%s\n", prefix, e);
@@ -147,7 +147,8 @@ cb_notifier cb_cli_notifier(const cb_cli_options *o)
 	return n;
 }
 
-cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err)
+static cb_rc emit(const char *path, bool force, bool keep, cb_render_fn render, const void *ctx,
+		  cb_error *err)
 {
 	cb_membuf b;
 	if (!cb_membuf_open(&b))
@@ -157,9 +158,21 @@ cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx
 	if (rc == CB_OK)
 		rc = cb_check_interrupt(err);
 	if (rc == CB_OK)
-		rc = cb_output_commit(path, force, b.data, b.len, err);
+		rc = keep ? cb_output_commit_kept(path, force, b.data, b.len, err)
+			  : cb_output_commit(path, force, b.data, b.len, err);
 	cb_membuf_free(&b);
 	return rc;
+}
+
+cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err)
+{
+	return emit(path, force, false, render, ctx, err);
+}
+
+cb_rc cb_emit_kept(const char *path, bool force, cb_render_fn render, const void *ctx,
+		   cb_error *err)
+{
+	return emit(path, force, true, render, ctx, err);
 }
 
 cb_rc cb_usage_error(cb_error *err, const char *usage, const char *fmt, ...)

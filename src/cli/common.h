@@ -33,6 +33,10 @@ typedef void (*cb_render_fn)(FILE *out, const void *ctx);
 /* Formats with RENDER into memory, then writes PATH ("-" or NULL: standard output). Nothing is
  * written when interrupted. */
 cb_rc cb_emit(const char *path, bool force, cb_render_fn render, const void *ctx, cb_error *err);
+/* cb_emit for a measurement: when PATH cannot be written, the output is kept in another file,
+ * named in ERR (cb_output_commit_kept). */
+cb_rc cb_emit_kept(const char *path, bool force, cb_render_fn render, const void *ctx,
+		   cb_error *err);
 /* The renderer of a result in FMT (text report, CSV, JSON document). */
 cb_render_fn cb_renderer(cb_format fmt);
 

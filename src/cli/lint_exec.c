@@ -110,12 +110,17 @@ cb_rc cb_lint_exec_with(int argc, char **argv, const char *const *extra, size_t 
 		memcpy(args + argc, extra, nextra * sizeof *args);
 	args[(size_t)argc + nextra] = NULL;
 	fflush(NULL);
+	/* The helper takes a while to start (LLVM's libraries load first): a stop signal sent
+	 * meanwhile waits, blocked across exec, until it has installed its handlers. */
+	sigset_t saved;
+	cb_stop_signals_block(&saved);
 	int e = ENOENT;
 	for (int i = 0; i < k; i++) {
 		args[0] = c[i];
 		execv(c[i], args);
 		e = errno;
 	}
+	cb_stop_signals_restore(&saved);
 	free(args);
 	return not_found(dir, e, err);
 #endif

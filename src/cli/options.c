@@ -534,7 +534,8 @@ void cb_options_help(FILE *out, int cmd)
 			help_option(out, &table[i], cmd);
 	fputs("\nExit status: 0 ok, 2 usage or bad input, 3 no platform or device, 4 OpenCL or\n"
 	      "run-time failure, 5 --strict and not clean, 128+N stopped by signal N (130 SIGINT,\n"
-	      "143 SIGTERM, 129 SIGHUP); no output file is ever left half written. --device all:\n"
+	      "143 SIGTERM, 129 SIGHUP, 131 SIGQUIT); no output file is ever left half written; a\n"
+	      "measurement that cannot be written is kept in another file, named. --device all:\n"
 	      "the status of the first device that failed, 0 when none did.\n"
 	      "See clbanks(1) for the result format and the method.\n", out);
 }

@@ -4,6 +4,7 @@
 #include "core/util.h"
 #include "measure/watchdog.h"
 
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,8 +38,18 @@ void cb_signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\: a stop like Ctrl-C, not a core dump */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, NULL);
+	/* 'clbanks lint' blocks them before it execs its helper, so that none arriving while the
+	 * helper starts kills it unannounced; pending ones are handled now. */
+	sigset_t stops;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);
 }
 
 void cb_signals_set_tempfile(const char *path)

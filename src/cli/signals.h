@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Signals: SIGINT, SIGTERM and SIGHUP ask clbanks to stop (cb_stop_signal, polled by long
- * work); a second one, or one that arrives while a temporary output file exists, removes that
+/* Signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT ask clbanks to stop (cb_stop_signal, polled by
+ * long work); a second one, or one that arrives while a temporary output file exists, removes that
  * file, kills the program core/child.c runs (cb_child_pid, clang for lint) and ends the
  * process at once. SIGXFSZ is ignored so that a file-size limit is a failed write (exit 4)
  * rather than a killed process. */

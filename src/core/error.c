@@ -107,6 +107,7 @@ const char *cb_signal_name(int sig)
 	case SIGINT: return "SIGINT";
 	case SIGTERM: return "SIGTERM";
 	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
 	default: return "a signal";
 	}
 }
@@ -137,6 +138,7 @@ void cb_stop_signals_block(sigset_t *saved)
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &stops, saved);
 }
 

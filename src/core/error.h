@@ -37,7 +37,8 @@ typedef struct {
 	const char *call;   /* the failing OpenCL or system call (a string literal), or NULL */
 	int code;           /* its status: a cl_int, an errno value, or 0 */
 	int signal;         /* with CB_ERR_INTERRUPTED: the signal */
-	char text[1024];    /* one sentence: what failed and, where known, what to do */
+	char text[8192];    /* one sentence: what failed and, where known, what to do (two paths
+	                     * of PATH_MAX fit, so the reason is never cut off) */
 	char detail[8192];  /* lines that explain it (a build log), or "" */
 } cb_error;
 
@@ -63,8 +64,8 @@ int cb_exit_status(const cb_error *err);
  * CB_ERR_RUNTIME and above 128 CB_ERR_INTERRUPTED. */
 cb_rc cb_rc_of_exit_status(int status);
 
-/* The signal that asked clbanks to stop (SIGINT, SIGTERM or SIGHUP), or 0. Set only by the
- * CLI's signal handler; long-running library code polls it and returns CB_ERR_INTERRUPTED. */
+/* The signal that asked clbanks to stop (SIGINT, SIGTERM, SIGHUP or SIGQUIT), or 0. Set only by
+ * the CLI's signal handler; long-running library code polls it and returns CB_ERR_INTERRUPTED. */
 extern volatile sig_atomic_t cb_stop_signal;
 /* The program cb_child_run is running (core/child.c), or 0: a signal that ends clbanks at once
  * (a second one) kills it first, so that no child outlives clbanks. */
@@ -76,11 +77,11 @@ cb_rc cb_check_interrupt(cb_error *err);
  * CB_ERR_INTERRUPTED. */
 cb_rc cb_error_interrupted(cb_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Blocks the stop signals (SIGINT, SIGTERM, SIGHUP) while a handler must not see a value half
- * updated, the mask before in SAVED; cb_stop_signals_restore(SAVED) ends it. */
+/* Blocks the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) while a handler must not see a value
+ * half updated, the mask before in SAVED; cb_stop_signals_restore(SAVED) ends it. */
 void cb_stop_signals_block(sigset_t *saved);
 void cb_stop_signals_restore(const sigset_t *saved);
-/* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" or "a signal". */
 const char *cb_signal_name(int sig);
 
 #endif

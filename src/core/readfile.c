@@ -4,6 +4,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,15 @@
 static cb_rc open_input(const char *path, const char *name, unsigned flags, size_t cap, int *fd,
 			cb_error *err)
 {
+	static bool stdin_taken;
 	struct stat st;
+	if (strcmp(path, "-") == 0 && stdin_taken)
+		/* Its end was read: a second '-' would read nothing (before: "invalid JSON ... near
+		 * end of file" for a document that is fine). */
+		return cb_error_set(err, CB_ERR_USAGE, "standard input is read once, and '-' was "
+				    "given before; give the other documents as files");
+	if (strcmp(path, "-") == 0)
+		stdin_taken = true;
 	if (strcmp(path, "-") == 0)
 		*fd = STDIN_FILENO;
 	else if ((flags & CB_READ_REGULAR_ONLY) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))

@@ -39,8 +39,9 @@ static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_mo
 		snprintf(c->problem, sizeof c->problem, "has no %s measurements (a run measures them "
 			 "with --ops %s, the default)", cb_op_name(op), cb_op_name(op));
 	} else if (!r->has_recorded[op]) {
-		snprintf(c->problem, sizeof c->problem, "has no %s object (run 'clbanks analyze' on "
-			 "it first)", cb_inference_key(op));
+		snprintf(c->problem, sizeof c->problem, "has no %s object (write an analyzed copy "
+			 "with 'clbanks analyze FILE --format json -o ANALYZED.json' and use that)",
+			 cb_inference_key(op));
 	} else if (!rec->banked && rec->problem[0]) {
 		snprintf(c->problem, sizeof c->problem, "%s", rec->problem);
 	} else if (e >= 0 && r->has_recorded_size[op][e]) {

@@ -121,7 +121,8 @@ bool cb_parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	/* Decimal only, as the integer options: no "+5", "0x10", "inf" or padding. */
+	if (!s || !*s || s[strspn(s, "0123456789.-eE")] || *s == 'e' || *s == 'E')
 		return false;
 	errno = 0;
 	v = strtod(s, &end);

@@ -197,6 +197,36 @@ static cb_rc read_quality(cb_doc_reader *rd, json_t *q, cb_quality *m)
 
 /* The bank model of a recorded inference, for predict. A malformed model is not an error of
  * the document (analysis recomputes it); predict reports the problem. */
+/* The members of a recorded inference whose type or range a reader would otherwise guess at:
+ * a "broadcast" of 0 or "no" read as true, a confidence of "0.01" or 2 as sure. */
+static cb_rc check_recorded(cb_doc_reader *rd, const char *path, json_t *inf)
+{
+	static const char *const flags[] = { "broadcast", "pair_packing" };
+	json_t *v = json_object_get(inf, "status");
+	if (v && !json_is_string(v))
+		return cb_doc_fail(rd, "%s.status is %s, expected a string", path,
+				   cb_json_type_name(v));
+	v = json_object_get(inf, "confidence");
+	if (v && !json_is_null(v) && !json_is_number(v))
+		return cb_doc_fail(rd, "%s.confidence is %s, expected a number from 0 to 1", path,
+				   cb_json_type_name(v));
+	if (json_is_number(v) && !(json_number_value(v) >= 0 && json_number_value(v) <= 1))
+		return cb_doc_fail(rd, "%s.confidence = %g is outside 0 to 1", path,
+				   json_number_value(v));
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+		v = json_object_get(inf, flags[i]);
+		if (v && !json_is_boolean(v) && !json_is_null(v))
+			return cb_doc_fail(rd, "%s.%s is %s, expected true, false or null", path,
+					   flags[i], cb_json_type_name(v));
+	}
+	v = json_object_get(inf, "subgroup_size");
+	if (v && !json_is_null(v) &&
+	    (!json_is_integer(v) || json_integer_value(v) != (json_int_t)rd->subgroup))
+		return cb_doc_fail(rd, "%s.subgroup_size is not device.subgroup_size (%u)", path,
+				   rd->subgroup);
+	return CB_OK;
+}
+
 static void read_recorded(json_t *inf, cb_recorded_model *m)
 {
 	const char *status = json_string_value(json_object_get(inf, "status"));
@@ -265,6 +295,10 @@ static cb_rc read_recorded_sizes(cb_doc_reader *rd, const char *key, json_t *by,
 		if (e < 0 || !json_is_object(inf))
 			return cb_doc_fail(rd, "%s.by_elem_bytes[\"%.16s\"] is not an element size's inference",
 					   key, size);
+		char path[96];
+		snprintf(path, sizeof path, "%s.by_elem_bytes[\"%s\"]", key, size);
+		if (check_recorded(rd, path, inf) != CB_OK)
+			return CB_ERR_INPUT;
 		r->has_recorded_size[op][e] = true;
 		read_recorded(inf, &r->recorded_size[op][e]);
 	}
@@ -280,6 +314,12 @@ static cb_rc read_check(cb_doc_reader *rd, json_t *j, size_t i, cb_kernel_check 
 		return CB_ERR_INPUT;
 	if (!k->kernel || !k->variant)
 		return cb_doc_fail(rd, "%s needs \"kernel\" and \"variant\"", path);
+	if (k->elem_bytes != CB_UNSET && k->elem_bytes != 4 && k->elem_bytes != 8 &&
+	    k->elem_bytes != 16)
+		return cb_doc_fail(rd, "%s.elem_bytes = %lld is not an element size of the check "
+				   "(4, 8 or 16)", path, k->elem_bytes);
+	if (k->bits == 0)
+		return cb_doc_fail(rd, "%s.bits = 0: a swizzle of 0 bits changes nothing", path);
 	json_t *ci = json_object_get(j, "ci95"), *s = json_object_get(j, "samples_ns");
 	if (ci && (!json_is_array(ci) || json_array_size(ci) != 2 ||
 		   !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1))))
@@ -330,6 +370,8 @@ static cb_rc read_meta(cb_doc_reader *rd, json_t *doc, cb_result *r)
 		json_t *inf = json_object_get(doc, key);
 		if (inf && !json_is_object(inf) && !json_is_null(inf))
 			return cb_doc_fail(rd, "\"%s\" is %s, expected an object", key, cb_json_type_name(inf));
+		if (json_is_object(inf) && check_recorded(rd, key, inf) != CB_OK)
+			return CB_ERR_INPUT;
 		if (json_is_object(inf)) {
 			r->has_recorded[op] = true;
 			read_recorded(inf, &r->recorded[op]);
@@ -381,6 +423,21 @@ static cb_rc convert(cb_doc_reader *rd, json_t *doc, cb_ms_source *src, cb_resul
 }
 
 /* jansson's allocations, so that running out of memory is told apart from bad JSON. */
+/* jansson's messages in the user's words: its flags (JSON_ALLOW_NUL) are not options of
+ * clbanks. */
+static void user_words(char *text, size_t size)
+{
+	static const char *const from = " without JSON_ALLOW_NUL", *const to = " in a string";
+	char *p = strstr(text, from);
+	if (!p)
+		return;
+	size_t fl = strlen(from), tl = strlen(to), rest = strlen(p + fl);
+	if ((size_t)(p - text) + tl + rest + 1 > size)
+		return;
+	memmove(p + tl, p + fl, rest + 1);
+	memcpy(p, to, tl);
+}
+
 static bool json_oom;
 
 static void *json_alloc(size_t n)
@@ -463,6 +520,7 @@ static cb_rc parse_whole(cb_doc_reader *rd, const char *text, size_t len, cb_res
 	if (!doc) {
 		if (json_oom)
 			return cb_error_set(rd->err, CB_ERR_NOMEM, "out of memory while parsing the document");
+		user_words(jerr.text, sizeof jerr.text);
 		if (jerr.line > 0)
 			return cb_error_set(rd->err, CB_ERR_INPUT, "%d:%d: invalid JSON: %s", jerr.line,
 					    jerr.column, jerr.text);

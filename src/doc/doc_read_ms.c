@@ -29,6 +29,11 @@ static cb_rc read_lanes(cb_doc_reader *rd, json_t *lanes, const char *path, unsi
 		}
 		json_int_t off = json_integer_value(v);
 		/* Compared without overflow: offsets up to 2^63 - 1 are valid JSON. */
+		if (rd->local_limit < (json_int_t)elem) {
+			free(l);
+			return cb_doc_fail(rd, "device.local_mem_bytes (%lld) is smaller than one %u-byte "
+					   "element of %s", (long long)rd->local_limit, elem, path);
+		}
 		if (off < 0 || off > rd->local_limit - (json_int_t)elem) {
 			free(l);
 			return cb_doc_fail(rd, "%s[%u] = %" JSON_INTEGER_FORMAT " lies outside local memory (0..%lld)",

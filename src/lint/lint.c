@@ -13,6 +13,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,42 @@ static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char
 	return CB_OK;
 }
 
+/* --arg NAME=TEXT of an integer argument: within its own C type's range (before: wrapped). */
+static cb_rc int_arg(const cb_karg *a, const char *text, cb_val *out, cb_error *err)
+{
+	unsigned w = a->width;
+	char type[40];
+	snprintf(type, sizeof type, "%s",
+		 a->ctype[0] ? a->ctype : a->is_unsigned ? "unsigned" : "signed");
+	if (!a->ctype[0])
+		snprintf(type + strlen(type), sizeof type - strlen(type), " %u-bit", w);
+	char *end;
+	errno = 0;
+	bool neg = text[strspn(text, " \t")] == '-';
+	long long s = 0;
+	unsigned long long u = 0;
+	if (neg)
+		s = strtoll(text, &end, 0);
+	else
+		u = strtoull(text, &end, 0);
+	if (!*text || *end || (errno && errno != ERANGE))
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer", a->name,
+				    text);
+	unsigned long long umax = w >= 64 ? ULLONG_MAX : (1ULL << w) - 1;
+	long long smax = w >= 64 ? LLONG_MAX : (long long)((1ULL << (w - 1)) - 1);
+	long long smin = -smax - 1;
+	bool out_of_range = errno == ERANGE ||
+		(a->is_unsigned ? neg || u > umax : neg ? s < smin : u > (unsigned long long)smax);
+	if (out_of_range && a->is_unsigned)
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s is out of range for %s "
+				    "(0..%llu)", a->name, text, type, umax);
+	if (out_of_range)
+		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s is out of range for %s "
+				    "(%lld..%lld)", a->name, text, type, smin, smax);
+	*out = cb_val_int(cb_wrap(neg ? s : (int64_t)u, w));
+	return CB_OK;
+}
+
 static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 {
 	const char *eq0 = strchr(spec, '='), *dot = strchr(spec, '.');
@@ -189,18 +226,11 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 		 * the interpreter (no index is computed from them exactly). */
 		if (a->kind == CB_ARG_OTHER && parse_number(eq + 1))
 			return CB_OK;
+		if (a->kind == CB_ARG_INT)
+			return int_arg(a, eq + 1, &argv[k], err);
 		if (!parse_int(eq + 1, &v))
 			return cb_error_set(err, CB_ERR_USAGE, "--arg %s: '%s' is not an integer",
 					    a->name, eq + 1);
-		if (a->kind == CB_ARG_INT) {
-			int64_t lo = a->width >= 64 ? INT64_MIN : -((int64_t)1 << (a->width - 1));
-			int64_t hi = a->width >= 63 ? INT64_MAX : ((int64_t)1 << a->width) - 1;
-			if (v < lo || v > hi)
-				return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %lld does not fit in %u bits",
-						    a->name, v, a->width);
-			argv[k] = cb_val_int(cb_wrap(v, a->width));
-			return CB_OK;
-		}
 		if (a->kind == CB_ARG_LOCAL && v > 0) {
 			p->objects[a->object].bytes = (uint64_t)v;
 			return CB_OK;

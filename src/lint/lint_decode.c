@@ -52,6 +52,15 @@ static uint32_t local_arg_object(cb_dctx *d, unsigned k, const char *name, char 
 	return obj;
 }
 
+/* An integer argument's C type (kernel_arg_type) and whether it is unsigned: its base type
+ * (typedefs resolved, kernel_arg_base_type) is uchar, ushort, uint, ulong or unsigned ... */
+static void int_type(cb_karg *a, const char *type, const char *base)
+{
+	snprintf(a->ctype, sizeof a->ctype, "%s", type && *type ? type : "");
+	const char *b = base && *base ? base : type ? type : "";
+	a->is_unsigned = b[0] == 'u' || !strncmp(b, "unsigned", 8) || !strcmp(b, "size_t");
+}
+
 static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 {
 	cb_prog *p = d->prog;
@@ -71,6 +80,7 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 		a->width = cb_int_width(t);
 		if (a->width) {
 			a->kind = CB_ARG_INT;
+			int_type(a, types ? types[i] : NULL, base ? base[i] : NULL);
 		} else if (LLVMGetTypeKind(t) != LLVMPointerTypeKind) {
 			a->kind = CB_ARG_OTHER;
 		} else if (cb_addrspace(t) == 3) {

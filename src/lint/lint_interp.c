@@ -831,6 +831,17 @@ static cb_rc too_long(const cb_interp *in, cb_error *err)
 			    "loops with -D or --arg", in->linear, (unsigned long long)CB_ITEM_STEPS);
 }
 
+static cb_rc group_too_long(const cb_interp *in, cb_error *err)
+{
+	const cb_wg *wg = &in->wg;
+	return cb_error_set(
+		err, CB_ERR_INPUT,
+		"the work-group ran more than %llu instructions (at work-item %u of %u) "
+		"without ending; bound its loops with -D or --arg",
+		(unsigned long long)CB_GROUP_STEPS, in->linear,
+		wg->local[0] * wg->local[1] * wg->local[2]);
+}
+
 static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err)
 {
 	cb_frame *fr = &in->frames[depth];
@@ -843,10 +854,12 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 			return in->item_steps > CB_ITEM_STEPS ? too_long(in, err) : CB_OK;
 		}
 		/* A stop signal (SIGINT, SIGTERM, SIGHUP) ends a long simulation within
-		 * milliseconds: the flag is read every CB_STOP_POLL instructions. */
-		if ((in->item_steps & (CB_STOP_POLL - 1)) == 0 && cb_stop_signal) {
+		 * milliseconds: the flag is read every CB_STOP_POLL instructions, and so is the
+		 * work-group's budget. */
+		if ((in->item_steps & (CB_STOP_POLL - 1)) == 0 &&
+		    (cb_stop_signal || in->steps + in->item_steps > CB_GROUP_STEPS)) {
 			in->stopped = true;
-			return cb_check_interrupt(err);
+			return cb_stop_signal ? cb_check_interrupt(err) : group_too_long(in, err);
 		}
 		const cb_ins *i = &f->ins[pc];
 		const cb_val *v = fr->v;

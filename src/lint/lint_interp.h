@@ -11,6 +11,10 @@
 #define CB_MAX_DEPTH 64       /* nested calls */
 #define CB_MAX_ASSUME 16      /* nested assumed regions per frame */
 #define CB_ITEM_STEPS 20000000ull
+/* The whole work-group's budget (a run of it, and the second run of the other sides): some
+ * seconds of simulation. Without it, a loop just under CB_ITEM_STEPS in each of 1024 work-items
+ * ran for minutes, silently. */
+#define CB_GROUP_STEPS 200000000ull
 #define CB_STOP_POLL 65536u /* instructions between two looks at cb_stop_signal (power of 2) */
 #define CB_MAX_KEY 32         /* words of an iteration key */
 #define CB_DECIDED 0x80000000u /* with a line: the branch was decided by assumed values */

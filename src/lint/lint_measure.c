@@ -255,6 +255,35 @@ static void finish(const cb_lint_result *r, const cb_lint_tables *ts, const sums
 		       fabs(m->slowdown - m->predicted) > h + CB_LINT_MEASURE_TOLERANCE * m->predicted;
 }
 
+/* A measurement lint may rest on: verified, its interval in order, and its time the baseline's
+ * times its ratio (analyze reads the times, lint the ratios: a document where the two disagree
+ * would give two answers). */
+static cb_rc trusted(const cb_result *doc, const cb_measurement *m, size_t i, cb_error *err)
+{
+	const double base = doc->baseline.present ? doc->baseline.ns_per_access : NAN;
+	if (m->verified == 0)
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document's measurements[%zu] is "
+				    "not verified (its kernel gave a wrong result); measure again",
+				    i);
+	if (!timed(m))
+		return CB_OK;
+	if (m->stats.ci_lo > m->stats.ci_hi)
+		return cb_error_set(err, CB_ERR_INPUT, "the measured document's measurements[%zu]"
+				    ".stats.ratio_ci95 is inverted (%g > %g)", i, m->stats.ci_lo,
+				    m->stats.ci_hi);
+	double implied = m->ns_per_access / base;
+	if (base > 0 && isfinite(implied) && (implied < m->stats.ci_lo * (1 - 1e-3) ||
+					      implied > m->stats.ci_hi * (1 + 1e-3)))
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document contradicts itself: "
+				    "measurements[%zu].ns_per_access = %g is %.4g times the "
+				    "baseline's, outside its stats.ratio_ci95 (%g to %g); analyze "
+				    "reads the times, lint the ratios",
+				    i, m->ns_per_access, implied, m->stats.ci_lo, m->stats.ci_hi);
+	return CB_OK;
+}
+
 /* The document's measurement of each plan measurement (by id; NULL: not timed), checked to
  * be the same table. */
 static cb_rc match(const cb_result *plan, const cb_result *doc, const cb_measurement **by,
@@ -270,6 +299,9 @@ static cb_rc match(const cb_result *plan, const cb_result *doc, const cb_measure
 			return cb_error_set(err, CB_ERR_INPUT, "the measured document's measurement %zu "
 					    "(id %lld) is not this kernel's lane table: it was measured "
 					    "for another kernel, options or model; measure again", i, id);
+		cb_rc rc = trusted(doc, m, i, err);
+		if (rc != CB_OK)
+			return rc;
 		by[id] = timed(m) ? m : NULL;
 	}
 	return CB_OK;

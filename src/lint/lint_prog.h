@@ -145,6 +145,8 @@ typedef struct {
 	char *name;
 	cb_arg_kind kind;
 	unsigned width;     /* integer bits */
+	bool is_unsigned;   /* an integer argument's C type is unsigned (uint, size_t...) */
+	char ctype[24];     /* an integer argument's C type as written ("int", "size_t"), or "" */
 	uint64_t bytes;     /* private aggregate size */
 	int32_t object;     /* local object of a CB_ARG_LOCAL */
 	cb_field *fields;   /* a CB_ARG_PRIVATE struct's fields (none without debug info) */

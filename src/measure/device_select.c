@@ -214,6 +214,9 @@ cb_rc cb_device_select(const cb_device_list *list, const char *spec, const cb_no
 		*index = a;
 		return CB_OK;
 	}
+	/* All digits but too large for an index: an index out of range too, not a name. */
+	if (spec[strspn(spec, "0123456789")] == '\0')
+		return no_such_device(list, err, "device index %s out of range", spec);
 	const char *colon = strchr(spec, ':');
 	if (colon && isdigit((unsigned char)spec[0]))
 		return select_pd(list, spec, colon, index, err);

@@ -56,6 +56,17 @@ static cb_rc choose_local(cb_runner *r, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
 	r->local_avail = (unsigned long)r->info->local_mem_size;
+	/* 0: the driver's value was implausible and is recorded as unknown (a warning said so);
+	 * --local-mem names the size then. */
+	if (!r->local_avail && !o->local_mem)
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"%s: the driver reports no plausible local "
+			"memory size (see the warning); give the size a work-group may use "
+			"with --local-mem BYTES",
+			r->info->name);
+	if (!r->local_avail)
+		r->local_avail = o->local_mem;
 	r->local_alloc = o->local_mem ? o->local_mem :
 		(r->local_avail < CB_DEFAULT_LOCAL_BYTES ? r->local_avail : CB_DEFAULT_LOCAL_BYTES);
 	r->local_alloc &= ~15UL;

@@ -54,7 +54,7 @@ static void put(const char *s)
 static const char *signal_name(int sig)
 {
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
-		"a signal";
+		sig == SIGQUIT ? "SIGQUIT" : "a signal";
 }
 
 static void on_alarm(int sig)

@@ -20,8 +20,12 @@ cb_rc cb_export_check(const cb_export_model *m, const char *source, cb_error *er
 {
 	const cb_export_op *l = &m->ops[CB_OP_LOAD];
 	if (!l->present)
-		return cb_error_set(err, CB_ERR_USAGE, "%s: has no inference object (run 'clbanks "
-				    "analyze' on it first)", source);
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"%s: has no inference object (write an analyzed "
+			"copy with 'clbanks analyze %s --format json -o ANALYZED.json' and "
+			"export that)",
+			source, source);
 	if (!load4(m))
 		return cb_error_set(err, CB_ERR_USAGE, "%s: the loads are %s: no bank model to "
 				    "export for a simulator (--format json gives the verdict)", source,

@@ -105,10 +105,14 @@ static void swizzle_entry(FILE *out, const cb_swizzle_advice *a)
 		a->passes_unswizzled, a->passes_swizzled, meas);
 }
 
-/* "1.52x faster" or "1.15x slower": a ratio under 1 never reads as "faster". */
-static const char *speed_text(char *buf, size_t size, double speedup)
+/* "1.52x faster" or "1.15x slower": a ratio under 1 never reads as "faster". A variant timed
+ * without the naive tile to compare with shows its own time (NS). */
+static const char *speed_text(char *buf, size_t size, double speedup, double ns)
 {
-	if (!(speedup > 0))
+	if (!(speedup > 0) && ns > 0)
+		snprintf(buf, size, "%.3g us (no speed-up: the naive variant is missing)",
+			 ns / 1e3);
+	else if (!(speedup > 0))
 		snprintf(buf, size, "not timed");
 	else if (speedup >= 1)
 		snprintf(buf, size, "%.2fx faster", speedup);
@@ -129,14 +133,19 @@ static void transpose_lines(FILE *out, const cb_result *r)
 		"against the naive tile\n", s[0].matrix, s[0].matrix);
 	for (unsigned i = 0; i < n; i++) {
 		const char *T = cb_elem_c_type(s[i].elem_bytes);
-		char expr[64] = "?", padded[32], swizzled[32];
+		char expr[64] = "?", padded[80], swizzled[80];
 		if (s[i].bits != CB_UNSET && s[i].shift != CB_UNSET)
 			cb_swizzle_expr("", (unsigned)s[i].bits, (unsigned)s[i].shift, expr, sizeof expr);
-		fprintf(out, "  %s tile[%u][%u] %.3g us; padded [%u][%lld]: %s; swizzled %s: %s%s\n",
-			T, s[i].tile, s[i].tile, s[i].naive_ns / 1e3, s[i].tile,
+		char naive[32] = "not timed";
+		if (s[i].naive_ns > 0)
+			snprintf(naive, sizeof naive, "%.3g us", s[i].naive_ns / 1e3);
+		fprintf(out, "  %s tile[%u][%u] %s; padded [%u][%lld]: %s; swizzled %s: %s%s\n", T,
+			s[i].tile, s[i].tile, naive, s[i].tile,
 			s[i].tile + (s[i].pad != CB_UNSET ? s[i].pad : 0),
-			speed_text(padded, sizeof padded, s[i].speedup_padded), expr,
-			speed_text(swizzled, sizeof swizzled, s[i].speedup_swizzled),
+			speed_text(padded, sizeof padded, s[i].speedup_padded, s[i].padded_ns),
+			expr,
+			speed_text(swizzled, sizeof swizzled, s[i].speedup_swizzled,
+				   s[i].swizzled_ns),
 			s[i].verified ? "" : " (a variant's result was wrong)");
 	}
 }
