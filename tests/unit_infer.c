@@ -463,6 +463,12 @@ static void decide(void)
 	d = cb_infer_decide(&in);
 	tap_ok(d.status == CB_NOT_BANKED && d.why == CB_WHY_FLAT_FITS && fabs(d.confidence - 0.3) < 1e-12,
 	       "decide: a flat model within the tie margin is not banked");
+	in.flat_weight = 0.0004;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_INCONCLUSIVE && d.why == CB_WHY_FLAT_UNSURE,
+	       "decide: a flat model that fits but holds 0.04%% of the evidence is inconclusive, "
+	       "not 'not banked (confidence 0.000)'");
+	in.flat_weight = 0.3;
 	in.flat_score = 900;
 	in.r2 = 0.5;
 	in.max_ratio = 1.3;

@@ -111,8 +111,13 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND
+	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND, CB_WHY_FLAT_UNSURE
 } cb_decision_reason;
+
+/* A "not banked" verdict needs at least this confidence; below it (the flat model one
+ * candidate among many that fit as well, or a run too poor to tell) it reads inconclusive,
+ * never "not banked (confidence 0.000)". */
+#define CB_NOT_BANKED_MIN_CONFIDENCE 0.1
 
 typedef struct {
 	cb_status status;

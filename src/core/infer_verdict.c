@@ -47,6 +47,10 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 		d.status = CB_NOT_BANKED;
 		d.confidence = in->flat_weight / in->total_weight;
 		d.why = CB_WHY_FLAT_FITS;
+		if (!(d.confidence >= CB_NOT_BANKED_MIN_CONFIDENCE)) {
+			d.status = CB_INCONCLUSIVE;
+			d.why = CB_WHY_FLAT_UNSURE;
+		}
 	} else if (in->r2 < R2_MIN) {
 		if (in->max_ratio < MIN_EFFECT || in->flat_rms < FLAT_RMS_MAX) {
 			d.status = CB_NOT_BANKED;
@@ -95,6 +99,11 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 			 "larger of the best fit's error and the measurements' own noise plus %.0f%%): "
 			 "the flat model fits as well as any bank model", 100 * out->sigma,
 			 100 * CB_MODEL_ALLOWANCE);
+		break;
+	case CB_WHY_FLAT_UNSURE:
+		snprintf(s, n, "the flat model fits as well as %s and other bank models but holds only "
+			 "%.1f%% of the evidence: the measurements cannot tell banked from not banked",
+			 best, 100 * out->confidence);
 		break;
 	case CB_WHY_SMALL_EFFECT:
 		snprintf(s, n, "times stay within %.1f%% (RMS) of a constant, at most %.2fx apart, and no "
