@@ -9,31 +9,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-double cb_conflict_free_bytes_per_clock(const cb_result *r, cb_op op, int e)
+double cb_memory_units(const cb_result *r)
 {
-	long long clk = r->device.max_clock_mhz;
-	double spc = r->run.subgroups_per_cu;
+	long long u = r->device.slm_units != CB_UNSET && r->device.slm_units > 0 ?
+		      r->device.slm_units : r->device.compute_units;
+	return u != CB_UNSET && u > 0 ? (double)u : NAN;
+}
+
+/* Stride 1 of OP's ELEM_INDEX-size accesses as measured, else the model's time of one pass (ns
+ * per access step); with the sub-groups per unit it needs: NAN outside the throughput regime. */
+static double one_pass_step_ns(const cb_result *r, cb_op op, int e)
+{
 	const cb_inference *inf = &r->inference[op];
-	if (e < 0 || e >= CB_NELEM || clk == CB_UNSET || clk <= 0 || !isfinite(spc) || !(spc > 0) ||
-	    !r->run.regime || strcmp(r->run.regime, "throughput") != 0)
+	double spc = r->run.subgroups_per_cu;
+	if (e < 0 || e >= CB_NELEM || !isfinite(spc) || !(spc > 0) || !r->run.regime ||
+	    strcmp(r->run.regime, "throughput") != 0)
 		return NAN;
-	/* Stride 1 as measured; the model's time for one pass when it was not. */
 	const cb_measurement *m = cb_find_stride(r, op, cb_elems[e].bytes, 1);
 	double t = m ? m->ns_per_access : NAN;
 	if (!isfinite(t) || t <= 0)
 		t = inf->best.t0[e] + inf->best.c[e];
-	if (!isfinite(t) || t <= 0)
+	return isfinite(t) && t > 0 ? t : NAN;
+}
+
+/* A step moves sub-groups per unit x units x sub-group x element size bytes. */
+double cb_conflict_free_gbs(const cb_result *r, cb_op op, int e)
+{
+	double t = one_pass_step_ns(r, op, e), units = cb_memory_units(r);
+	if (!isfinite(t) || !isfinite(units))
 		return NAN;
-	return spc * r->device.subgroup_size * cb_elems[e].bytes / (t * (double)clk * 1e-3);
+	return r->run.subgroups_per_cu * units * r->device.subgroup_size * cb_elems[e].bytes / t;
+}
+
+double cb_bandwidth_limit_gbs(const cb_result *r, const cb_inference *inf)
+{
+	double units = cb_memory_units(r);
+	long long clk = r->device.max_clock_mhz;
+	if (!inf || inf->status != CB_BANKED || clk == CB_UNSET || clk <= 0 || !isfinite(units))
+		return NAN;
+	return (double)inf->best.geom.banks * inf->best.geom.width * (double)clk * 1e-3 * units;
 }
 
 double cb_fleet_figure(const cb_result *r, int figure)
 {
 	const cb_inference *inf = &r->inference[CB_OP_LOAD];
 	if (figure == CB_FLEET_COST)
-		return inf->status == CB_BANKED ? inf->cost_per_pass_ns : NAN;
+		return inf->status == CB_BANKED ? inf->pass_ns_per_subgroup : NAN;
 	int e = cb_elem_index(4);
-	return inf->elem_present[e] ? cb_conflict_free_bytes_per_clock(r, CB_OP_LOAD, e) : NAN;
+	return inf->elem_present[e] ? cb_conflict_free_gbs(r, CB_OP_LOAD, e) : NAN;
 }
 
 static bool same_string(const char *a, const char *b)

@@ -56,7 +56,10 @@ typedef struct {
 	size_t n_fit, n_holdout, candidates;
 	size_t val_n;
 	double val_rms, val_max, val_within10;
-	double cost_per_pass_ns, cost_per_pass_cycles; /* NAN when unknown */
+	/* One extra pass: in the measurements' unit (ns per access step of the whole launch, the
+	 * fit's c), per sub-group (that divided by the sub-groups one compute unit serves in a
+	 * step), and in clock cycles (per sub-group at the maximum clock); NAN when unknown. */
+	double step_pass_ns, pass_ns_per_subgroup, pass_cycles;
 } cb_inference;
 
 /* Runs the inference. A dataset without a usable measurement is inconclusive (the reason says

@@ -222,7 +222,8 @@ void cb_infer_verdict(infer_ctx *x)
 }
 
 /* Step 12: the cost of one extra pass: for 4-byte elements, else the median over element
- * sizes; in cycles when the clock and the sub-groups per compute unit are known. */
+ * sizes; per sub-group when the sub-groups per compute unit are known, and then in cycles
+ * when the clock is. */
 void cb_infer_cost_per_pass(infer_ctx *x)
 {
 	cb_inference *out = x->out;
@@ -235,14 +236,17 @@ void cb_infer_cost_per_pass(infer_ctx *x)
 			costs[n_costs++] = out->best.c[e];
 	int e4 = cb_elem_index(4);
 	if (x->set.n[e4])
-		out->cost_per_pass_ns = out->best.c[e4];
+		out->step_pass_ns = out->best.c[e4];
 	else if (n_costs) {
 		qsort(costs, (size_t)n_costs, sizeof *costs, cb_cmp_double);
-		out->cost_per_pass_ns = costs[n_costs / 2];
+		out->step_pass_ns = costs[n_costs / 2];
 	}
-	if (x->ds->clock_mhz > 0 && x->ds->subgroups_per_cu > 0 && isfinite(out->cost_per_pass_ns))
-		out->cost_per_pass_cycles = out->cost_per_pass_ns * x->ds->clock_mhz * 1e-3 /
-					    x->ds->subgroups_per_cu;
+	/* A step serves subgroups_per_cu sub-groups on each compute unit, the units side by side:
+	 * one sub-group's share of the step is the step's cost over that count (latency: 1). */
+	if (x->ds->subgroups_per_cu > 0 && isfinite(out->step_pass_ns))
+		out->pass_ns_per_subgroup = out->step_pass_ns / x->ds->subgroups_per_cu;
+	if (x->ds->clock_mhz > 0 && isfinite(out->pass_ns_per_subgroup))
+		out->pass_cycles = out->pass_ns_per_subgroup * x->ds->clock_mhz * 1e-3;
 }
 
 /* Step 9: how well the best model fits, against the measurements' noise; a size whose tables

@@ -208,13 +208,13 @@ static void c_cycles(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
 	if (!banked(inf) || !e->g || e->g->n < 2) {
-		number(c, banked(inf) ? inf->cost_per_pass_cycles : NAN, SIG2);
+		number(c, banked(inf) ? inf->pass_cycles : NAN, SIG2);
 		return;
 	}
 	double *v = cb_xcalloc(e->g->n, sizeof *v);
 	size_t k = 0;
 	for (size_t i = 0; i < e->g->n; i++) {
-		double x = e->rs[e->g->members[i]]->inference[op].cost_per_pass_cycles;
+		double x = e->rs[e->g->members[i]]->inference[op].pass_cycles;
 		if (isfinite(x))
 			v[k++] = x;
 	}
@@ -281,7 +281,17 @@ static void c_files(const entry *e, int arg, cell *c)
 static void c_cost_ns(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
-	number(c, banked(inf) ? inf->cost_per_pass_ns : NAN, SIG4);
+	number(c, banked(inf) ? inf->pass_ns_per_subgroup : NAN, SIG4);
+}
+
+/* CSV: the conflict-free bandwidth of 4-byte loads (ARG 0) and banks x width x clock x units
+ * (1), in GB/s. */
+static void c_bandwidth(const entry *e, int which, cell *c)
+{
+	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
+	int k = cb_elem_index(4);
+	number(c, which ? cb_bandwidth_limit_gbs(e->r, inf) : inf->elem_present[k] ?
+	       cb_conflict_free_gbs(e->r, CB_OP_LOAD, k) : NAN, INT);
 }
 
 static void c_fit(const entry *e, int which, cell *c)
@@ -340,10 +350,12 @@ static const column columns[] = {
 	{ "lanes_per_pass_4B", NULL, 0, c_lanes, 3, true, FIXED, false },
 	{ "lanes_per_pass_8B", NULL, 0, c_lanes, 4, true, FIXED, false },
 	{ "lanes_per_pass_16B", NULL, 0, c_lanes, 5, true, FIXED, false },
-	{ "cost_per_pass_cycles", "cyc", 4, c_cycles, LOAD, true, FIXED, false },
+	{ "pass_cycles", "cyc", 4, c_cycles, LOAD, true, FIXED, false },
 	{ NULL, "ns/pass", 1, c_figure, CB_FLEET_COST, false, FIXED, true },
-	{ NULL, "B/clk", 1, c_figure, CB_FLEET_THROUGHPUT, false, FIXED, true },
-	{ "cost_per_pass_ns", NULL, 0, c_cost_ns, LOAD, true, FIXED, false },
+	{ NULL, "GB/s", 1, c_figure, CB_FLEET_THROUGHPUT, false, FIXED, true },
+	{ "pass_ns_per_subgroup", NULL, 0, c_cost_ns, LOAD, true, FIXED, false },
+	{ "bandwidth_4B_gbs", NULL, 0, c_bandwidth, 0, true, FIXED, false },
+	{ "bandwidth_limit_gbs", NULL, 0, c_bandwidth, 1, true, FIXED, false },
 	{ "fit_rms_rel", NULL, 0, c_fit, 0, true, FIXED, false },
 	{ "fit_misfit", NULL, 0, c_fit, 1, true, FIXED, false },
 	{ "validation_rms_rel", NULL, 0, c_fit, 2, true, FIXED, false },
@@ -396,7 +408,7 @@ void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *fi
 			cb_csv_field(out, columns[k].csv, k == lastcsv);
 	for (int i = 0; i < n; i++) {
 		entry e = { files[i], rs[i], NULL, rs, files };
-		cb_csv_field(out, "2", false);
+		cb_csv_field(out, "3", false);
 		for (size_t k = 0; k < NCOLUMNS; k++) {
 			if (!columns[k].csv)
 				continue;
@@ -479,8 +491,8 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		return;
-	static const char *const what[] = { "cost per pass", "conflict-free throughput" };
-	static const char *const unit[] = { "ns", "B/clk" };
+	static const char *const what[] = { "cost per pass", "conflict-free bandwidth" };
+	static const char *const unit[] = { "ns per sub-group", "GB/s" };
 	fprintf(m, "\nOutliers: devices further from their identical siblings' median than the noise "
 		"allows:\n");
 	for (size_t i = 0; i < f->noutliers;) {
@@ -492,9 +504,14 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 		free(name);
 		for (bool first = true; i < f->noutliers && f->outliers[i].doc == o->doc; i++) {
 			const cb_fleet_outlier *x = &f->outliers[i];
-			fprintf(m, "%s %s %.4g %s, %+.1f%% from the median %.4g of %zu (allowed +-%.1f%%)",
-				first ? "" : ";", what[x->metric], x->value, unit[x->metric],
-				100 * x->deviation, x->median, f->groups[x->group].n, 100 * x->allowed);
+			/* ns to 4 digits, GB/s whole */
+			bool ns = x->metric == CB_FLEET_COST;
+			char value[32], median[32];
+			snprintf(value, sizeof value, ns ? "%.4g" : "%.0f", x->value);
+			snprintf(median, sizeof median, ns ? "%.4g" : "%.0f", x->median);
+			fprintf(m, "%s %s %s %s, %+.1f%% from the median %s of %zu (allowed +-%.1f%%)",
+				first ? "" : ";", what[x->metric], value, unit[x->metric],
+				100 * x->deviation, median, f->groups[x->group].n, 100 * x->allowed);
 			first = false;
 		}
 		fputc('\n', m);
@@ -509,14 +526,15 @@ static void legend(FILE *out, bool fleet)
 	char text[1400];
 	snprintf(text, sizeof text, "\n%s"
 		 "sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
-		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
+		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass "
+		 "of one sub-group; "
 		 "*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
 		 "element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
 		 fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
 		 "every op's model): n of them, files '*' where their names differ.\n" : "",
 		 fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
-		 "an extra pass in ns, B/clk: conflict-free bytes per compute unit per clock of 4-byte "
-		 "loads, each +- its robust spread (1.4826 x MAD / median)." : "");
+		 "an extra pass in ns per sub-group, GB/s: conflict-free bandwidth of 4-byte loads, "
+		 "each +- its robust spread (1.4826 x MAD / median)." : "");
 	cb_text_fill(out, text);
 }
 
