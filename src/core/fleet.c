@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,4 +176,92 @@ void cb_fleet_free(cb_fleet *f)
 	free(f->groups);
 	free(f->outliers);
 	memset(f, 0, sizeof *f);
+}
+
+/* ---- compare --baseline ------------------------------------------------------------------ */
+
+static cb_baseline_diff *diff_add(cb_baseline_diff *d, size_t *n, const char *op, const char *what)
+{
+	if (*n >= CB_MAX_BASELINE_DIFFS)
+		return NULL;
+	cb_baseline_diff *x = &d[(*n)++];
+	memset(x, 0, sizeof *x);
+	snprintf(x->what, sizeof x->what, "%s: %s", op, what);
+	return x;
+}
+
+static void diff_uint(cb_baseline_diff *d, size_t *n, const char *op, const char *what,
+		      bool has_old, unsigned a, bool has_new, unsigned b)
+{
+	cb_baseline_diff *x = diff_add(d, n, op, what);
+	if (!x)
+		return;
+	snprintf(x->old_text, sizeof x->old_text, has_old ? "%u" : "-", a);
+	snprintf(x->new_text, sizeof x->new_text, has_new ? "%u" : "-", b);
+	x->changed = strcmp(x->old_text, x->new_text) != 0;
+}
+
+static double run_noise(const cb_inference *inf)
+{
+	return inf->quality.noise_known && isfinite(inf->quality.noise) ? inf->quality.noise : 0;
+}
+
+static void diff_cost(cb_baseline_diff *d, size_t *n, const char *op, const cb_inference *a,
+		      const cb_inference *b)
+{
+	double va = a ? a->pass_ns_per_subgroup : NAN, vb = b ? b->pass_ns_per_subgroup : NAN;
+	cb_baseline_diff *x = diff_add(d, n, op, "ns per pass per sub-group");
+	if (!x)
+		return;
+	snprintf(x->old_text, sizeof x->old_text, isfinite(va) ? "%.4g" : "-", va);
+	snprintf(x->new_text, sizeof x->new_text, isfinite(vb) ? "%.4g" : "-", vb);
+	if (!isfinite(va) || !isfinite(vb)) {
+		x->changed = isfinite(va) != isfinite(vb);
+		return;
+	}
+	double allowed = fmax(3 * fmax(run_noise(a), run_noise(b)), CB_MODEL_ALLOWANCE);
+	double dev = vb / va - 1;
+	x->changed = fabs(dev) > allowed;
+	snprintf(x->note, sizeof x->note, "%+.1f%%, allowed +-%.1f%%", 100 * dev, 100 * allowed);
+}
+
+static void diff_op(const cb_result *ra, const cb_result *rb, cb_op op, cb_baseline_diff *d,
+		    size_t *n)
+{
+	const cb_inference *a = &ra->inference[op], *b = &rb->inference[op];
+	const char *name = op == CB_OP_LOAD ? "loads" : op == CB_OP_STORE ? "stores" : "atomics";
+	cb_baseline_diff *x = diff_add(d, n, name, "verdict");
+	if (!x)
+		return;
+	bool pa = op == CB_OP_LOAD || ra->op_present[op], pb = op == CB_OP_LOAD || rb->op_present[op];
+	snprintf(x->old_text, sizeof x->old_text, "%s", pa ? cb_status_name(a->status) : "not measured");
+	snprintf(x->new_text, sizeof x->new_text, "%s", pb ? cb_status_name(b->status) : "not measured");
+	x->changed = strcmp(x->old_text, x->new_text) != 0;
+	bool ba = pa && a->status == CB_BANKED, bb = pb && b->status == CB_BANKED;
+	diff_uint(d, n, name, "banks", ba, a->best.geom.banks, bb, b->best.geom.banks);
+	diff_uint(d, n, name, "bank width (bytes)", ba, a->best.geom.width, bb, b->best.geom.width);
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!a->elem_present[e] && !b->elem_present[e])
+			continue;
+		char what[32];
+		snprintf(what, sizeof what, "lanes per pass, %u B", cb_elems[e].bytes);
+		diff_uint(d, n, name, what, ba && a->elem_present[e], a->best.lanes_per_pass[e],
+			  bb && b->elem_present[e], b->best.lanes_per_pass[e]);
+	}
+	diff_uint(d, n, name, "broadcast (1 yes, 0 no)", ba && a->broadcast_known,
+		  a->best.geom.broadcast, bb && b->broadcast_known, b->best.geom.broadcast);
+	diff_cost(d, n, name, ba ? a : NULL, bb ? b : NULL);
+}
+
+size_t cb_baseline_compare(const cb_result *old, const cb_result *new, cb_baseline_diff *d,
+			   size_t *n)
+{
+	*n = 0;
+	for (int op = 0; op < CB_NOPS; op++)
+		if (op == CB_OP_LOAD || old->op_present[op] || new->op_present[op])
+			diff_op(old, new, (cb_op)op, d, n);
+	size_t changed = 0;
+	for (size_t i = 0; i < *n; i++)
+		changed += d[i].changed;
+	return changed;
 }

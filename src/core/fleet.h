@@ -61,4 +61,21 @@ double cb_memory_units(const cb_result *r);
  * not banked or the clock or units are unknown. */
 double cb_bandwidth_limit_gbs(const cb_result *r, const cb_inference *inf);
 
+/* compare --baseline: one quantity of OLD against NEW, as text, and whether it changed. */
+typedef struct {
+	char what[48];             /* "loads: banks" */
+	char old_text[48], new_text[48];
+	char note[96];             /* the cost's relative change and what it is allowed, or "" */
+	bool changed;
+} cb_baseline_diff;
+
+#define CB_MAX_BASELINE_DIFFS 64
+/* Every quantity of the model of each op either has (verdict, banks, width, lanes per pass of
+ * each element size, broadcast, the cost of a pass per sub-group) of OLD against NEW into D
+ * (*N of them); returns how many changed. The cost changes when it moves by more than 3 times
+ * the larger of the two runs' measurement noise, and at least the 2% model allowance (the
+ * fleet's outlier rule). */
+size_t cb_baseline_compare(const cb_result *old, const cb_result *new, cb_baseline_diff *d,
+			   size_t *n);
+
 #endif

@@ -583,3 +583,37 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 	legend(out, fleet);
 	cb_fleet_free(&f);
 }
+
+/* compare --baseline: who the two documents are (device, driver, regime, file), every quantity
+ * of the model of each op with "changed" where it did, and the verdict of the gate. */
+static void baseline_who(FILE *out, const char *label, const cb_result *r, const char *file)
+{
+	char *f = cb_escape_controls(file), *name = cb_escape_controls(r->device.name ?
+								       r->device.name : "-");
+	char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
+	fprintf(out, "%-9s %s\n          %s, driver %s, %s regime\n", label, f, name, drv,
+		r->run.regime ? r->run.regime : "unknown");
+	free(f);
+	free(name);
+	free(drv);
+}
+
+void cb_compare_baseline_text(FILE *out, const cb_result *old, const cb_result *new,
+			      const char *const files[2], const cb_baseline_diff *d, size_t n,
+			      size_t changed)
+{
+	baseline_who(out, "Baseline:", old, files[0]);
+	baseline_who(out, "New:", new, files[1]);
+	fprintf(out, "\n%-36s %-13s %-13s %s\n", "quantity", "baseline", "new", "change");
+	for (size_t i = 0; i < n; i++) {
+		char note[128];
+		snprintf(note, sizeof note, "%s%s%s", d[i].changed ? "CHANGED" : "same",
+			 d[i].note[0] ? ": " : "", d[i].note);
+		fprintf(out, "%-36s %-13s %-13s %s\n", d[i].what, d[i].old_text, d[i].new_text, note);
+	}
+	if (changed)
+		fprintf(out, "\nResult: %zu of %zu quantities changed (exit status 5)\n", changed, n);
+	else
+		fprintf(out, "\nResult: the same model and cost as the baseline, %zu quantities (exit "
+			"status 0)\n", n);
+}
