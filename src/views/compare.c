@@ -538,6 +538,42 @@ static void legend(FILE *out, bool fleet)
 	cb_text_fill(out, text);
 }
 
+/* Rows told apart, their names whole: when a device name is on several rows, or a name or file
+ * was cut to fit, each row's device, driver, regime and files in full, one per line. */
+static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *rs,
+			 const char *const *files, bool cut)
+{
+	bool repeated = false;
+	for (size_t g = 0; g < f->ngroups && !repeated; g++)
+		for (size_t h = g + 1; h < f->ngroups && !repeated; h++) {
+			const char *a = rs[f->groups[g].members[0]]->device.name;
+			const char *b = rs[f->groups[h].members[0]]->device.name;
+			repeated = a && b && strcmp(a, b) == 0;
+		}
+	if (!repeated && !cut)
+		return;
+	fprintf(out, "\nRows in full (device, driver, regime: files; the documents record no host):\n");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const cb_result *r = rs[f->groups[g].members[0]];
+		entry e = { files[f->groups[g].members[0]], r, &f->groups[g], rs, files };
+		cell c;
+		c_files(&e, 0, &c);
+		char *name = cb_escape_controls(r->device.name ? r->device.name : "-");
+		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
+		char *regime = cb_escape_controls(r->run.regime ? r->run.regime : "-");
+		char *fs = cb_escape_controls(c.text);
+		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + 64;
+		char *text = cb_xmalloc(len);
+		snprintf(text, len, "  %zu. %s, driver %s, %s: %s\n", g + 1, name, drv, regime, fs);
+		cb_text_fill(out, text);
+		free(text);
+		free(name);
+		free(drv);
+		free(regime);
+		free(fs);
+	}
+}
+
 /* Row R's cells (row 0: the headings) of the NC columns COL, escaped, into CELLS. */
 static void row_cells(const entry *e, const size_t *col, size_t nc, char **cells, size_t *w)
 {
@@ -571,6 +607,10 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 		row_cells(&e, col, nc, cells + (g + 1) * nc, w);
 	}
 	fit_widths(col, nc, w);
+	bool cut = false;
+	for (size_t r = 1; r < nrows; r++)
+		for (size_t k = 0; k < nc; k++)
+			cut |= cb_utf8_len(cells[r * nc + k]) > w[k];
 	for (size_t r = 0; r < nrows; r++) {
 		for (size_t k = 0; k < nc; k++)
 			put_cell(out, cells[r * nc + k], w[k], &columns[col[k]], k + 1 == nc);
@@ -579,6 +619,7 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 	for (size_t i = 0; i < nrows * nc; i++)
 		free(cells[i]);
 	free(cells);
+	rows_in_full(out, &f, rs, files, cut);
 	outlier_lines(out, &f, rs, files);
 	legend(out, fleet);
 	cb_fleet_free(&f);
