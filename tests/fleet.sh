@@ -24,7 +24,7 @@ echo "1..14"
 mkdir -p "$TMP/runs"
 "$top_builddir/tests/synth_fleet" "$TMP/runs" 1000 417 || exit 99
 cd "$TMP" || exit 99
-COLUMNS=200 "$CLBANKS" compare runs/*/*.json >"$TMP/text" 2>"$TMP/err"
+COLUMNS=250 "$CLBANKS" compare runs/*/*.json >"$TMP/text" 2>"$TMP/err"
 rc=$?
 check "compare of 1,000 documents exits 0" test $rc -eq 0
 check "the 900 NVIDIA-like GPUs are one row, with their count and the files' pattern" \
@@ -33,7 +33,7 @@ check "the 100 AMD-like GPUs another" \
 	grep -Eq '^Synthetic MI300-like +100 throughput +64 +32 x 4 B ' "$TMP/text"
 check "two rows in all" test "$(grep -c '^Synthetic' "$TMP/text")" -eq 2
 check "the slow GPU is named, with both figures" \
-	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like\): cost per pass 1\.2[0-9]* ns, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free throughput .* -(19|20)\.[0-9]% from' "$TMP/text"
+	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like\): cost per pass 0\.41[0-9]* ns per sub-group, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free bandwidth [0-9]+ GB/s, -(19|20)\.[0-9]% from' "$TMP/text"
 check "and no other device" test "$(grep -c '^  runs/node' "$TMP/text")" -eq 1
 # The spread of identical GPUs is their chip-to-chip 0.1% (the slow one does not widen it).
 check "the spread of cost per pass and throughput is small" \
@@ -43,7 +43,7 @@ check "the CSV keeps one row per document" test "$(wc -l <"$TMP/csv")" -eq 100
 # Documents analyzed together (one pass cache, several threads) get what they get alone.
 "$CLBANKS" compare runs/node0002/*.json -F csv | tail -1 >"$TMP/alone"
 "$CLBANKS" compare runs/node0010/*.json -F csv | tail -1 >>"$TMP/alone"
-grep -E '^2,runs/node00(02|10)/' "$TMP/csv" >"$TMP/together"
+grep -E '^3,runs/node00(02|10)/' "$TMP/csv" >"$TMP/together"
 check "a document's figures in the fleet are its figures alone" cmp "$TMP/alone" "$TMP/together"
 # Two identical devices: a spread, but no outlier (which one would it be?).
 COLUMNS=200 "$CLBANKS" compare runs/node0001/*.json runs/node0417/*.json >"$TMP/two"
@@ -60,6 +60,6 @@ check "JSON: the groups, with their count" sh -c \
 	"grep -q '\"count\": 27,' '$TMP/json' && grep -q '\"count\": 3,' '$TMP/json'"
 check "JSON: the slow GPU is the outlier, both figures" sh -c \
 	"test \$(grep -c '\"file\": \"runs/node0417/synthetic-h200-like.json\"' '$TMP/json') -eq 3 &&
-	grep -q '\"figure\": \"cost_per_pass_ns\"' '$TMP/json' &&
-	grep -q '\"figure\": \"conflict_free_bytes_per_clock\"' '$TMP/json'"
+	grep -q '\"figure\": \"pass_ns_per_subgroup\"' '$TMP/json' &&
+	grep -q '\"figure\": \"bandwidth_4B_gbs\"' '$TMP/json'"
 check "JSON: still one entry per document" test "$(grep -c '^      "inference": {' "$TMP/json")" -eq 30

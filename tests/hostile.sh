@@ -283,7 +283,7 @@ assert "control characters from a document are escaped in error messages" \
 doc formula.json '"=HYPERLINK(\"http://x\")"'
 "$CLBANKS" analyze "$TMP/formula.json" --format csv > "$TMP/formula.csv"
 assert "a document string that looks like a spreadsheet formula is text in CSV" \
-	grep -q "^1,\"'=HYPERLINK" "$TMP/formula.csv"
+	grep -q "^2,\"'=HYPERLINK" "$TMP/formula.csv"
 expect "an unreadable path says what is wrong, not 'invalid JSON'" 2 "nonexistent/doc.json: No such file or directory" \
 	"$CLBANKS" analyze "$TMP/nonexistent/doc.json"
 
@@ -572,7 +572,7 @@ expect "a document that starts with a UTF-8 byte order mark is read" 0 "Result: 
 awk '/^   "params": \{/ { skip = 1; next } skip { if ($0 ~ /^   \},?$/) skip = 0; next } { print }' \
 	"$H200" > "$TMP/noparams.json"
 expect "the CSV of measurements without params has an empty params column" 0 \
-	"^1,NVIDIA H200,throughput,0,stride,load,1,,265" "$CLBANKS" analyze "$TMP/noparams.json" --format csv
+	"^2,NVIDIA H200,throughput,0,stride,load,1,,265" "$CLBANKS" analyze "$TMP/noparams.json" --format csv
 
 # issue 39 (hostile pass 5) -----------------------------------------------------------------
 # 1: a path that names one of clbanks' own descriptors is written as that descriptor, never

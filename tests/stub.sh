@@ -345,8 +345,10 @@ expect "--plan FILE measures exactly its tables" 0 '"protocol": "plan"' \
 	-- --plan "$TMP/small-plan.json" -q -o - -F json
 check "every table of the plan is timed and has statistics (3 and the baseline)" \
 	eval '[ "$(grep -c "\"ns_per_access\"" "$TMP/out")" -eq 4 ] && [ "$(grep -c "\"ratio_ci95\"" "$TMP/out")" -eq 3 ]'
-# predict and lint warn below 0.9 (a recorded confidence edited down: a document is only read).
-sed 's/"confidence": [0-9.e-]*/"confidence": 0.5/' "$TMP/adaptive.json" >"$TMP/unsure.json"
+# predict and lint warn below 0.9 (a recorded confidence edited down, in a document without
+# times: one with times is analyzed again, and its own confidence counts).
+sed -e 's/"confidence": [0-9.e-]*/"confidence": 0.5/' -e '/"ns_per_access"/d' "$TMP/adaptive.json" \
+	>"$TMP/unsure.json"
 expect "predict warns when the model it uses has a confidence below 0.9" 0 \
 	"the load model used \(32 x 4 B\) has confidence 0.500, below 0.9" \
 	-- predict --model "$TMP/unsure.json" --elem-bytes 4 --stride 2

@@ -380,10 +380,12 @@ int main(void)
 			      .noise = 0.03, .seed = 9, .ops = CB_OPS_ALL };
 	sim s;
 	simulate(&flat, &s);
+	/* Not banked, or inconclusive where the flat model holds under 0.1 of the evidence
+	 * (issue 34): never banked. */
 	bool all_flat = true;
 	for (int op = 0; op < CB_NOPS; op++)
-		all_flat &= s.res.inference[op].status == CB_NOT_BANKED;
-	tap_ok(all_flat && s.measured <= 160, "a flat device: not banked for every op, from %zu "
+		all_flat &= s.res.inference[op].status != CB_BANKED;
+	tap_ok(all_flat && s.measured <= 160, "a flat device: never banked, from %zu "
 	       "tables (%s)", s.measured, s.d.stop[CB_OP_ATOMIC] ? s.d.stop[CB_OP_ATOMIC] : "");
 	sim_free(&s);
 	synth_device x = { .name = "XOR-swizzled banks (outside the family)", .subgroup = 32,

@@ -154,13 +154,41 @@ static void pieces(void)
 #undef M1
 }
 
+/* Issue 34: format 3 names the fit's per-step times t0_ns_per_access and pass_ns_per_access;
+ * formats 1 and 2 named them t0_ns and cost_per_pass_ns: a model reads the same from both. */
+static void per_elem_names(void)
+{
+	static const char *const names[][3] = {
+		{ "1", "t0_ns", "cost_per_pass_ns" }, { "3", "t0_ns_per_access", "pass_ns_per_access" },
+	};
+	for (int k = 0; k < 2; k++) {
+		char text[1024];
+		snprintf(text, sizeof text, "{\"format\":\"clbanks\",\"format_version\":%s,\"device\":"
+			 "{\"subgroup_size\":4},\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,"
+			 "\"lanes\":[0,4,8,12],\"ns_per_access\":1}],\"inference\":{\"status\":\"banked\","
+			 "\"banks\":4,\"bank_width_bytes\":4,\"lanes_per_pass\":{\"4\":4},\"per_elem\":"
+			 "{\"4\":{\"%s\":2.5,\"%s\":7.25}}}}", names[k][0], names[k][1], names[k][2]);
+		cb_result r;
+		cb_error err;
+		cb_error_clear(&err);
+		bool ok = cb_doc_parse(text, strlen(text), 0, &r, &err) == CB_OK;
+		int e = cb_elem_index(4);
+		tap_ok(ok && r.recorded[CB_OP_LOAD].has_time[e] && r.recorded[CB_OP_LOAD].t0_ns[e] == 2.5 &&
+		       r.recorded[CB_OP_LOAD].cost_ns[e] == 7.25,
+		       "format %s: per_elem's %s and %s read", names[k][0], names[k][1], names[k][2]);
+		if (ok)
+			cb_result_free(&r);
+	}
+}
+
 int main(void)
 {
 	pieces();
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
-	bad("{\"format\":\"clbanks\",\"format_version\":3}", "unsupported format_version 3", "future version");
-	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 2", "version 0");
+	bad("{\"format\":\"clbanks\",\"format_version\":4}", "unsupported format_version 4", "future version");
+	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 3", "version 0");
+	per_elem_names();
 	bad("{\"format\":\"clbanks\",\"format_version\":\"1\"}", "format_version", "version as a string");
 	bad("{\"format\":\"clbanks\",\"format_version\":1}", "\"device\"", "no device");
 	bad("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":0}}",

@@ -56,8 +56,8 @@ static void expect_banked(const synth_device *d, bool quick)
 		       d->lanes_per_pass[3], d->lanes_per_pass[4], inf.best.lanes_per_pass[0],
 		       inf.best.lanes_per_pass[1], inf.best.lanes_per_pass[2],
 		       inf.best.lanes_per_pass[3], inf.best.lanes_per_pass[4]);
-		tap_ok(fabs(inf.cost_per_pass_ns - d->c) < 0.1 * d->c,
-		       "%s: cost per pass %.3g ns (true %.3g)", d->name, inf.cost_per_pass_ns, d->c);
+		tap_ok(fabs(inf.step_pass_ns - d->c) < 0.1 * d->c,
+		       "%s: cost per pass %.3g ns (true %.3g)", d->name, inf.step_pass_ns, d->c);
 		tap_ok(inf.val_n > 0 && inf.val_rms < 2 * d->noise + 0.02,
 		       "%s: validation on held-out tables, RMS %.3f", d->name, inf.val_rms);
 	}
@@ -463,6 +463,12 @@ static void decide(void)
 	d = cb_infer_decide(&in);
 	tap_ok(d.status == CB_NOT_BANKED && d.why == CB_WHY_FLAT_FITS && fabs(d.confidence - 0.3) < 1e-12,
 	       "decide: a flat model within the tie margin is not banked");
+	in.flat_weight = 0.0004;
+	d = cb_infer_decide(&in);
+	tap_ok(d.status == CB_INCONCLUSIVE && d.why == CB_WHY_FLAT_UNSURE,
+	       "decide: a flat model that fits but holds 0.04%% of the evidence is inconclusive, "
+	       "not 'not banked (confidence 0.000)'");
+	in.flat_weight = 0.3;
 	in.flat_score = 900;
 	in.r2 = 0.5;
 	in.max_ratio = 1.3;
@@ -515,14 +521,14 @@ static void absurd_scales(void)
 			    inf.best.geom.banks == ref.best.geom.banks &&
 			    inf.best.geom.width == ref.best.geom.width && lanes_equal(&inf, ref.best.lanes_per_pass) &&
 			    fabs(inf.confidence - ref.confidence) < 1e-6 &&
-			    fabs(inf.cost_per_pass_ns / scales[k] - ref.cost_per_pass_ns) <
-				    1e-6 * ref.cost_per_pass_ns &&
+			    fabs(inf.step_pass_ns / scales[k] - ref.step_pass_ns) <
+				    1e-6 * ref.step_pass_ns &&
 			    isfinite(inf.quality.misfit) && isfinite(inf.val_rms);
 		tap_ok(same, "times x %g: %s %u x %u B, confidence %.4f, cost %.3g ns (unscaled: %s "
 		       "%u x %u B, %.4f, %.3g ns)", scales[k], cb_status_name(inf.status),
-		       inf.best.geom.banks, inf.best.geom.width, inf.confidence, inf.cost_per_pass_ns,
+		       inf.best.geom.banks, inf.best.geom.width, inf.confidence, inf.step_pass_ns,
 		       cb_status_name(ref.status), ref.best.geom.banks, ref.best.geom.width,
-		       ref.confidence, ref.cost_per_pass_ns);
+		       ref.confidence, ref.step_pass_ns);
 		/* One table at an absurd distance from the others. */
 		sc.obs[0].t = ds.obs[0].t * (scales[k] > 1 ? 1e-150 : 1e150);
 		for (size_t i = 1; i < ds.n; i++)

@@ -141,8 +141,52 @@ cb_rc cb_compare_files(const char *const *files, int n, cb_format fmt, const cha
 	return rc;
 }
 
+typedef struct {
+	const cb_result *old, *new;
+	const char *files[2];
+	cb_baseline_diff d[CB_MAX_BASELINE_DIFFS];
+	size_t n, changed;
+} baseline_ctx;
+
+static void render_baseline(FILE *out, const void *p)
+{
+	const baseline_ctx *c = p;
+	cb_compare_baseline_text(out, c->old, c->new, c->files, c->d, c->n, c->changed);
+}
+
+/* compare --baseline OLD NEW: every quantity of the two models; exit 5 when one changed. */
+static cb_rc compare_baseline(const cb_cli_options *o, cb_error *err)
+{
+	if (o->nargs != 1)
+		return usage(err, CB_CMD_COMPARE, "--baseline OLD NEW", "compare --baseline OLD takes "
+			     "one document to check against it");
+	if (cb_format_of(o, CB_FMT_TEXT) != CB_FMT_TEXT)
+		return cb_error_set(err, CB_ERR_USAGE, "compare --baseline writes text only");
+	baseline_ctx *c = cb_xcalloc(1, sizeof *c);
+	c->files[0] = o->baseline;
+	c->files[1] = o->args[0];
+	cb_result *rs = NULL;
+	cb_rc rc = cb_output_check(o->output, o->force, err);
+	if (rc == CB_OK)
+		rc = load_all(c->files, 2, &rs, err);
+	if (rc == CB_OK) {
+		c->old = &rs[0];
+		c->new = &rs[1];
+		c->changed = cb_baseline_compare(c->old, c->new, c->d, &c->n);
+		rc = cb_emit(o->output, o->force, render_baseline, c, err);
+	}
+	if (rc == CB_OK && c->changed)
+		rc = cb_error_set(err, CB_ERR_QUALITY, "compare --baseline: %zu of %zu quantities "
+				  "changed (%s against %s)", c->changed, c->n, c->files[1], c->files[0]);
+	free_all(rs, rs ? 2 : 0);
+	free(c);
+	return rc;
+}
+
 cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 {
+	if (o->baseline)
+		return compare_baseline(o, err);
 	if (o->nargs < 1)
 		return usage(err, CB_CMD_COMPARE, "FILE...", "compare needs at least one result "
 			     "document");

@@ -43,6 +43,7 @@ cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
 	if (rc != CB_OK)
 		return rc;
 	cb_export_model m;
+	cb_record_analysis(&r); /* the verdict analyze prints, not one recorded before */
 	cb_export_build(&r, &m);
 	if (format != CB_OPT_FORMAT_JSON)
 		rc = cb_export_check(&m, o->args[0], err);

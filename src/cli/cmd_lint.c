@@ -166,7 +166,7 @@ static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *
 			cb_lint_model *m, cb_error *err)
 {
 	cb_result r;
-	cb_rc rc = cb_doc_read(path, 0, &r, err);
+	cb_rc rc = cb_read_model_doc(path, &r, err);
 	if (rc != CB_OK)
 		return rc;
 	rc = cb_lint_model_from_result(&r, path, subgroup, n, m, err);

@@ -3,6 +3,7 @@
 #include "cli/common.h"
 #include "cli/outfile.h"
 #include "core/analyze.h"
+#include "core/select.h"
 #include "core/util.h"
 #include "doc/doc.h"
 #include "measure/clerr.h"
@@ -229,11 +230,24 @@ cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err
 	return CB_OK;
 }
 
+cb_rc cb_read_model_doc(const char *path, cb_result *r, cb_error *err)
+{
+	cb_rc rc = cb_doc_read(path, 0, r, err);
+	bool timed = false;
+	for (size_t i = 0; rc == CB_OK && i < r->nms && !timed; i++)
+		timed = isfinite(r->ms[i].ns_per_access);
+	if (rc == CB_OK && timed && (rc = cb_analyze(r, err)) == CB_OK)
+		cb_record_analysis(r);
+	if (rc != CB_OK)
+		cb_result_free(r);
+	return rc;
+}
+
 cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_choice *c,
 		    unsigned *subgroup, cb_error *err)
 {
 	cb_result r;
-	cb_rc rc = cb_doc_read(path, 0, &r, err);
+	cb_rc rc = cb_read_model_doc(path, &r, err);
 	if (rc != CB_OK)
 		return rc;
 	*subgroup = r.device.subgroup_size;

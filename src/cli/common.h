@@ -47,6 +47,9 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
 
 /* Reads and analyzes a result document. */
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
+/* Reads the document at PATH for its bank models: when it has timed measurements they are
+ * analyzed and the analysis replaces the recorded inferences (one verdict: analyze's). */
+cb_rc cb_read_model_doc(const char *path, cb_result *r, cb_error *err);
 /* The model that prices OP at ELEM_BYTES (0: the op's own) in the document at PATH
  * (core/select.h's rule), and its sub-group size: a usage error that says why when nothing
  * prices it; a flat (not banked) verdict is an answer. */

@@ -34,6 +34,8 @@ cb_rc cb_cli_models_resolve(cb_cli_options *o, cb_cli_model_paths *paths, cb_err
 		o->model = o->models.v[0];
 	if (rc == CB_OK && !o->models.n && o->model)
 		rc = resolve(&o->model, paths, err);
+	if (rc == CB_OK && o->baseline)
+		rc = resolve(&o->baseline, paths, err);
 	if (o->cmd != CB_CMD_ANALYZE && o->cmd != CB_CMD_COMPARE && o->cmd != CB_CMD_EXPORT &&
 	    o->cmd != CB_CMD_PLOT)
 		return rc;

@@ -136,6 +136,9 @@ static const option table[] = {
 	  "of one per measurement"),
 	OPT_FLAG("strict", 0, RUN | ANALYZE, strict,
 	  "exit 5 unless the loads are banked and the run was clean"),
+	OPT_STRING("baseline", 0, COMPARE, baseline, "OLD",
+	  "compare: FILE against OLD as a regression gate (exit 5\n"
+	  "when the model or the cost of a pass changed)"),
 	OPT_STRING("model", 0, PREDICT | LINT, model, "FILE",
 	  "predict, lint: the analyzed document whose model to use, or a\n"
 	  "model's name from --list-models (lint: several, one column\n"

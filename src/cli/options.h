@@ -51,6 +51,7 @@ typedef struct {
 	int check;            /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	const char *measured;      /* lint --measured FILE */
+	const char *baseline;      /* compare --baseline OLD */
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride, active;
 	const char *ops_text, *op_text; /* --ops LIST, --op OP */

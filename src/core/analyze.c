@@ -88,6 +88,13 @@ static void apply_run_factor(const cb_result *r, cb_op op, cb_inference *inf)
 			 "be compared, so the run decides nothing; measure again on a quiet device",
 			 100 * drift);
 	}
+	if (inf->status == CB_NOT_BANKED && !(inf->confidence >= CB_NOT_BANKED_MIN_CONFIDENCE)) {
+		inf->status = CB_INCONCLUSIVE;
+		snprintf(inf->reason, sizeof inf->reason, "no bank model explains the times, but the "
+			 "run was too poor to call them flat (confidence %.3f once its quality counts, "
+			 "below %.1f): measure again on a quiet device", inf->confidence,
+			 CB_NOT_BANKED_MIN_CONFIDENCE);
+	}
 	if (inf->run_factor < 0.9 && inf->nwarnings < CB_MAX_INFER_WARNINGS)
 		snprintf(inf->warnings[inf->nwarnings++], sizeof inf->warnings[0],
 			 "the run was noisy (%zu of %zu measurements did not reach their CI target; "

@@ -10,7 +10,7 @@ static void build_op(const cb_result *r, cb_op op, cb_export_op *x)
 	const cb_inference *inf = &r->inference[op];
 	memset(x, 0, sizeof *x);
 	x->present = r->has_recorded[op];
-	x->cost_per_pass_cycles = x->cost_per_pass_ns = NAN;
+	x->pass_ns_per_subgroup = x->pass_cycles = NAN;
 	x->confidence = NAN;
 	if (!x->present)
 		return;
@@ -18,8 +18,8 @@ static void build_op(const cb_result *r, cb_op op, cb_export_op *x)
 	x->confidence = r->recorded[op].confidence;
 	x->broadcast_known = r->recorded[op].broadcast_known;
 	if (r->analyzed && r->op_present[op] && inf->status == CB_BANKED) {
-		x->cost_per_pass_cycles = inf->cost_per_pass_cycles;
-		x->cost_per_pass_ns = inf->cost_per_pass_ns;
+		x->pass_ns_per_subgroup = inf->pass_ns_per_subgroup;
+		x->pass_cycles = inf->pass_cycles;
 	}
 	bool first = true;
 	for (int e = 0; e < CB_NELEM; e++) {

@@ -24,7 +24,7 @@ typedef struct {
 	bool joint;               /* one model describes every element size (the op's own) */
 	cb_geometry geom;         /* the op's model (joint), else the first size's */
 	bool broadcast_known;
-	double cost_per_pass_cycles, cost_per_pass_ns; /* NAN when unknown */
+	double pass_ns_per_subgroup, pass_cycles; /* one extra pass (core/infer.h); NAN: unknown */
 	cb_export_size size[CB_NELEM];
 } cb_export_op;
 

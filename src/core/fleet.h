@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-/* The figures compared within a group: the loads' cost per pass (ns) and the conflict-free
- * throughput of 4-byte loads (bytes per compute unit per clock). */
+/* The figures compared within a group: the loads' cost of one extra pass (ns per sub-group)
+ * and the conflict-free bandwidth of 4-byte loads (GB/s). */
 enum { CB_FLEET_COST, CB_FLEET_THROUGHPUT, CB_FLEET_NMETRICS };
 
 typedef struct {
@@ -47,10 +47,35 @@ void cb_fleet_free(cb_fleet *f);
 /* Are A and B identical devices (the grouping rule)? */
 bool cb_fleet_identical(const cb_result *a, const cb_result *b);
 
-/* FIGURE of R (NAN when it has none): cost per pass in ns of the loads' banked model, or the
- * conflict-free throughput of ELEM_INDEX-size accesses of OP in bytes per compute unit per
- * clock at the maximum clock (throughput regime only). */
+/* FIGURE of R (NAN when it has none): the loads' banked model's cost of one extra pass in ns
+ * per sub-group, or the conflict-free bandwidth of 4-byte loads in GB/s. */
 double cb_fleet_figure(const cb_result *r, int figure);
-double cb_conflict_free_bytes_per_clock(const cb_result *r, cb_op op, int elem_index);
+/* The conflict-free bandwidth of ELEM_INDEX-size accesses of OP over the device in GB/s
+ * (stride 1 as measured, else the model's one pass; throughput regime only): the bytes of an
+ * access step (sub-groups per unit x units x sub-group x element size) over its time; NAN when
+ * unknown. */
+double cb_conflict_free_gbs(const cb_result *r, cb_op op, int elem_index);
+/* The units that own local memory (sub-slices on Intel), else the compute units; NAN: unknown. */
+double cb_memory_units(const cb_result *r);
+/* The physical limit of INF's banked model: banks x width x clock x units, in GB/s; NAN when
+ * not banked or the clock or units are unknown. */
+double cb_bandwidth_limit_gbs(const cb_result *r, const cb_inference *inf);
+
+/* compare --baseline: one quantity of OLD against NEW, as text, and whether it changed. */
+typedef struct {
+	char what[48];             /* "loads: banks" */
+	char old_text[48], new_text[48];
+	char note[96];             /* the cost's relative change and what it is allowed, or "" */
+	bool changed;
+} cb_baseline_diff;
+
+#define CB_MAX_BASELINE_DIFFS 64
+/* Every quantity of the model of each op either has (verdict, banks, width, lanes per pass of
+ * each element size, broadcast, the cost of a pass per sub-group) of OLD against NEW into D
+ * (*N of them); returns how many changed. The cost changes when it moves by more than 3 times
+ * the larger of the two runs' measurement noise, and at least the 2% model allowance (the
+ * fleet's outlier rule). */
+size_t cb_baseline_compare(const cb_result *old, const cb_result *new, cb_baseline_diff *d,
+			   size_t *n);
 
 #endif

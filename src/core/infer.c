@@ -372,7 +372,7 @@ static void collect_leaders(infer_ctx *x)
 static void init_output(cb_inference *out)
 {
 	memset(out, 0, sizeof *out);
-	out->cost_per_pass_ns = out->cost_per_pass_cycles = NAN;
+	out->step_pass_ns = out->pass_ns_per_subgroup = out->pass_cycles = NAN;
 	out->run_factor = 1;
 	out->val_rms = out->val_max = out->val_within10 = NAN;
 	out->r2 = NAN;
@@ -475,8 +475,9 @@ cb_rc cb_infer_leaders(const cb_dataset *ds, const cb_pass_cache *cache, cb_infe
 	unscale_fit(&out->best, ex);
 	unscale_fit(&out->runner_up, ex);
 	unscale_fit(&out->flat, ex);
-	out->cost_per_pass_ns = ldexp(out->cost_per_pass_ns, ex);
-	out->cost_per_pass_cycles = ldexp(out->cost_per_pass_cycles, ex);
+	out->step_pass_ns = ldexp(out->step_pass_ns, ex);
+	out->pass_ns_per_subgroup = ldexp(out->pass_ns_per_subgroup, ex);
+	out->pass_cycles = ldexp(out->pass_cycles, ex);
 	return rc;
 }
 

@@ -56,7 +56,10 @@ typedef struct {
 	size_t n_fit, n_holdout, candidates;
 	size_t val_n;
 	double val_rms, val_max, val_within10;
-	double cost_per_pass_ns, cost_per_pass_cycles; /* NAN when unknown */
+	/* One extra pass: in the measurements' unit (ns per access step of the whole launch, the
+	 * fit's c), per sub-group (that divided by the sub-groups one compute unit serves in a
+	 * step), and in clock cycles (per sub-group at the maximum clock); NAN when unknown. */
+	double step_pass_ns, pass_ns_per_subgroup, pass_cycles;
 } cb_inference;
 
 /* Runs the inference. A dataset without a usable measurement is inconclusive (the reason says
@@ -111,8 +114,13 @@ typedef struct {
 
 typedef enum {
 	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND
+	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND, CB_WHY_FLAT_UNSURE
 } cb_decision_reason;
+
+/* A "not banked" verdict needs at least this confidence; below it (the flat model one
+ * candidate among many that fit as well, or a run too poor to tell) it reads inconclusive,
+ * never "not banked (confidence 0.000)". */
+#define CB_NOT_BANKED_MIN_CONFIDENCE 0.1
 
 typedef struct {
 	cb_status status;

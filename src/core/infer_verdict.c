@@ -47,6 +47,10 @@ cb_decision cb_infer_decide(const cb_decision_input *in)
 		d.status = CB_NOT_BANKED;
 		d.confidence = in->flat_weight / in->total_weight;
 		d.why = CB_WHY_FLAT_FITS;
+		if (!(d.confidence >= CB_NOT_BANKED_MIN_CONFIDENCE)) {
+			d.status = CB_INCONCLUSIVE;
+			d.why = CB_WHY_FLAT_UNSURE;
+		}
 	} else if (in->r2 < R2_MIN) {
 		if (in->max_ratio < MIN_EFFECT || in->flat_rms < FLAT_RMS_MAX) {
 			d.status = CB_NOT_BANKED;
@@ -95,6 +99,11 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 			 "larger of the best fit's error and the measurements' own noise plus %.0f%%): "
 			 "the flat model fits as well as any bank model", 100 * out->sigma,
 			 100 * CB_MODEL_ALLOWANCE);
+		break;
+	case CB_WHY_FLAT_UNSURE:
+		snprintf(s, n, "the flat model fits as well as %s and other bank models but holds only "
+			 "%.1f%% of the evidence: the measurements cannot tell banked from not banked",
+			 best, 100 * out->confidence);
 		break;
 	case CB_WHY_SMALL_EFFECT:
 		snprintf(s, n, "times stay within %.1f%% (RMS) of a constant, at most %.2fx apart, and no "
@@ -213,7 +222,8 @@ void cb_infer_verdict(infer_ctx *x)
 }
 
 /* Step 12: the cost of one extra pass: for 4-byte elements, else the median over element
- * sizes; in cycles when the clock and the sub-groups per compute unit are known. */
+ * sizes; per sub-group when the sub-groups per compute unit are known, and then in cycles
+ * when the clock is. */
 void cb_infer_cost_per_pass(infer_ctx *x)
 {
 	cb_inference *out = x->out;
@@ -226,14 +236,17 @@ void cb_infer_cost_per_pass(infer_ctx *x)
 			costs[n_costs++] = out->best.c[e];
 	int e4 = cb_elem_index(4);
 	if (x->set.n[e4])
-		out->cost_per_pass_ns = out->best.c[e4];
+		out->step_pass_ns = out->best.c[e4];
 	else if (n_costs) {
 		qsort(costs, (size_t)n_costs, sizeof *costs, cb_cmp_double);
-		out->cost_per_pass_ns = costs[n_costs / 2];
+		out->step_pass_ns = costs[n_costs / 2];
 	}
-	if (x->ds->clock_mhz > 0 && x->ds->subgroups_per_cu > 0 && isfinite(out->cost_per_pass_ns))
-		out->cost_per_pass_cycles = out->cost_per_pass_ns * x->ds->clock_mhz * 1e-3 /
-					    x->ds->subgroups_per_cu;
+	/* A step serves subgroups_per_cu sub-groups on each compute unit, the units side by side:
+	 * one sub-group's share of the step is the step's cost over that count (latency: 1). */
+	if (x->ds->subgroups_per_cu > 0 && isfinite(out->step_pass_ns))
+		out->pass_ns_per_subgroup = out->step_pass_ns / x->ds->subgroups_per_cu;
+	if (x->ds->clock_mhz > 0 && isfinite(out->pass_ns_per_subgroup))
+		out->pass_cycles = out->pass_ns_per_subgroup * x->ds->clock_mhz * 1e-3;
 }
 
 /* Step 9: how well the best model fits, against the measurements' noise; a size whose tables

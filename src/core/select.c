@@ -81,6 +81,48 @@ void cb_select_model(const cb_result *r, cb_op op, unsigned elem_bytes, cb_model
 		c->geom.broadcast = false;
 }
 
+/* M as the document writer would record INF (doc_inference.c) and its reader read it back. */
+static void record(const cb_inference *inf, cb_recorded_model *m)
+{
+	free(m->status);
+	memset(m, 0, sizeof *m);
+	m->status = cb_xstrdup(cb_status_name(inf->status));
+	m->confidence = inf->confidence;
+	if (inf->status != CB_BANKED)
+		return;
+	m->banked = true;
+	m->geom = inf->best.geom;
+	m->broadcast_known = inf->broadcast_known;
+	if (!inf->broadcast_known)
+		m->geom.broadcast = true; /* as read: unknown broadcast is the common case */
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!inf->elem_present[e])
+			continue;
+		m->lanes_per_pass[e] = inf->best.lanes_per_pass[e];
+		double t0 = inf->best.t0[e], c = inf->best.c[e];
+		m->has_time[e] = isfinite(t0) && isfinite(c) && t0 >= 0 && c > 0;
+		m->t0_ns[e] = m->has_time[e] ? t0 : 0;
+		m->cost_ns[e] = m->has_time[e] ? c : 0;
+	}
+}
+
+void cb_record_analysis(cb_result *r)
+{
+	if (!r->analyzed)
+		return;
+	for (int op = 0; op < CB_NOPS; op++) {
+		bool has = r->op_present[op] || op == CB_OP_LOAD;
+		r->has_recorded[op] = has;
+		if (has)
+			record(&r->inference[op], &r->recorded[op]);
+		for (int e = 0; e < CB_NELEM; e++) {
+			r->has_recorded_size[op][e] = has && r->has_by_size[op][e];
+			if (r->has_recorded_size[op][e])
+				record(&r->by_size[op][e], &r->recorded_size[op][e]);
+		}
+	}
+}
+
 bool cb_choice_price(const cb_model_choice *c, unsigned elem_bytes, const uint32_t *lanes,
 		     const bool *active, unsigned nlanes, cb_access_cost *cost)
 {
@@ -120,9 +162,14 @@ unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
 void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
 			  const cb_model_choice *c)
 {
-	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) &&
-	    isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
+	bool unsure = isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE;
+	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) && unsure)
 		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used (%u x %u B) has confidence %.3f, "
 			"below %.1f: treat its passes as a guess", path, cb_op_name(op), c->geom.banks,
 			c->geom.width, c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
+	else if (c->source == CB_CHOICE_FLAT && (unsure || !isfinite(c->confidence)))
+		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used is not banked (flat: every access "
+			"pattern costs one pass) with confidence %.3f, below %.1f: its \"no conflict\" "
+			"is a guess, not a measurement", path, cb_op_name(op), c->confidence,
+			CB_BY_SIZE_MIN_CONFIDENCE);
 }

@@ -50,7 +50,12 @@ bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint
 unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
 				    unsigned elem_bytes, unsigned stride);
 
-/* Warns (to N) when the banked model C of OP from PATH has a confidence below 0.9. */
+/* Replaces R's recorded models (what the selection reads) with its analysis (cb_analyze): so
+ * that predict and lint use the verdict that analyze prints, not one an older version wrote. */
+void cb_record_analysis(cb_result *r);
+
+/* Warns (to N) when the model C (banked, or not banked: flat) of OP from PATH has a confidence
+ * below 0.9. */
 void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
 			  const cb_model_choice *c);
 

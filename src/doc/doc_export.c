@@ -60,8 +60,8 @@ static json_t *op_json(const cb_export_model *m, const cb_export_op *x)
 {
 	json_t *j = json_pack("{s:o, s:o}", "status", str_or_null(x->status), "confidence",
 			      cb_json_number(x->confidence));
-	json_object_set_new(j, "cost_per_pass_cycles", cb_json_number(x->cost_per_pass_cycles));
-	json_object_set_new(j, "cost_per_pass_ns", cb_json_number(x->cost_per_pass_ns));
+	json_object_set_new(j, "pass_ns_per_subgroup", cb_json_number(x->pass_ns_per_subgroup));
+	json_object_set_new(j, "pass_cycles", cb_json_number(x->pass_cycles));
 	json_object_set_new(j, "broadcast_measured", json_boolean(x->broadcast_known));
 	json_t *sizes = json_object();
 	for (int e = 0; e < CB_NELEM; e++) {
@@ -77,7 +77,7 @@ static json_t *op_json(const cb_export_model *m, const cb_export_op *x)
 
 char *cb_export_json(const cb_export_model *m, const char *source)
 {
-	json_t *root = json_pack("{s:s, s:i}", "format", "clbanks-bank-model", "format_version", 1);
+	json_t *root = json_pack("{s:s, s:i}", "format", "clbanks-bank-model", "format_version", 2);
 	json_object_set_new(root, "source", json_pack("{s:o, s:o, s:o, s:o}", "document",
 		str_or_null(source), "device", str_or_null(m->device), "vendor",
 		str_or_null(m->vendor), "driver_version", str_or_null(m->driver_version)));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
+#include "core/fleet.h"
 #include "doc/doc_json.h"
 #include "core/advice.h"
 #include "core/infer_quality.h"
@@ -112,9 +113,11 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 	json_object_set_new(o, "broadcast", banked && inf->broadcast_known ?
 			    json_boolean(inf->best.geom.broadcast) : json_null());
 	json_object_set_new(o, "pair_packing", banked ? json_boolean(inf->best.geom.pair_packing) : json_null());
-	json_object_set_new(o, "cost_per_pass_ns", banked ? cb_json_number(inf->cost_per_pass_ns) : json_null());
-	json_object_set_new(o, "cost_per_pass_cycles",
-			    banked ? cb_json_number(inf->cost_per_pass_cycles) : json_null());
+	json_object_set_new(o, "pass_ns_per_subgroup",
+			    banked ? cb_json_number(inf->pass_ns_per_subgroup) : json_null());
+	json_object_set_new(o, "pass_cycles", banked ? cb_json_number(inf->pass_cycles) : json_null());
+	json_object_set_new(o, "pass_ns_per_access",
+			    banked ? cb_json_number(inf->step_pass_ns) : json_null());
 	json_object_set_new(o, "subgroup_size", json_integer(subgroup));
 	if (banked) {
 		json_t *cert = json_object(), *pe = json_object();
@@ -125,8 +128,8 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 			snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 			json_object_set_new(cert, key, json_boolean(inf->lanes_certain[e]));
 			json_object_set_new(pe, key, json_pack("{s:o, s:o}",
-				"t0_ns", cb_json_number(inf->best.t0[e]),
-				"cost_per_pass_ns", cb_json_number(inf->best.c[e])));
+				"t0_ns_per_access", cb_json_number(inf->best.t0[e]),
+				"pass_ns_per_access", cb_json_number(inf->best.c[e])));
 		}
 		json_object_set_new(o, "lanes_per_pass_certain", cert);
 		json_object_set_new(o, "per_elem", pe);
@@ -177,6 +180,20 @@ json_t *cb_op_inference_json(const cb_result *r, cb_op op)
 	}
 	if (by)
 		json_object_set_new(o, "by_elem_bytes", by);
+	/* Conflict-free bandwidth by element size beside banks x width x clock x units (GB/s). */
+	json_t *bw = json_object();
+	for (int e = 0; e < CB_NELEM && op != CB_OP_ATOMIC; e++) {
+		double v = r->inference[op].elem_present[e] ? cb_conflict_free_gbs(r, op, e) : NAN;
+		char key[8];
+		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
+		if (isfinite(v))
+			json_object_set_new(bw, key, cb_json_number(v));
+	}
+	json_object_set_new(o, "bandwidth_gbs", json_object_size(bw) ? bw : json_null());
+	if (!json_object_size(bw))
+		json_decref(bw);
+	json_object_set_new(o, "bandwidth_limit_gbs",
+			    cb_json_number(cb_bandwidth_limit_gbs(r, &r->inference[op])));
 	return o;
 }
 

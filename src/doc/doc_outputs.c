@@ -16,8 +16,8 @@ static const char *or_dash(const char *s)
 }
 
 static const char *const figure_keys[CB_FLEET_NMETRICS] = {
-	[CB_FLEET_COST] = "cost_per_pass_ns",
-	[CB_FLEET_THROUGHPUT] = "conflict_free_bytes_per_clock",
+	[CB_FLEET_COST] = "pass_ns_per_subgroup",
+	[CB_FLEET_THROUGHPUT] = "bandwidth_4B_gbs",
 };
 
 /* The groups of identical devices and the outliers (core/fleet.h), by document index. */
@@ -69,7 +69,7 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);
 	}
-	json_t *top = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 2,
+	json_t *top = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 3,
 				"devices", a);
 	add_fleet(top, rs, files, n);
 	return cb_json_text(top, 2);

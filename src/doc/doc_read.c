@@ -261,7 +261,13 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 		}
 		m->lanes_per_pass[e] = v ? (unsigned)json_integer_value(v) : 0;
 		json_t *pe = json_object_get(json_object_get(inf, "per_elem"), key);
-		json_t *t0 = json_object_get(pe, "t0_ns"), *c = json_object_get(pe, "cost_per_pass_ns");
+		/* Format 3's names, else those of formats 1 and 2 (the same per-step quantities). */
+		json_t *t0 = json_object_get(pe, "t0_ns_per_access");
+		json_t *c = json_object_get(pe, "pass_ns_per_access");
+		if (!t0 && !c) {
+			t0 = json_object_get(pe, "t0_ns");
+			c = json_object_get(pe, "cost_per_pass_ns");
+		}
 		if (json_is_number(t0) && json_is_number(c) && json_number_value(t0) >= 0 &&
 		    json_number_value(c) > 0 && isfinite(json_number_value(t0)) &&
 		    isfinite(json_number_value(c))) {

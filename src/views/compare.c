@@ -208,13 +208,13 @@ static void c_cycles(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
 	if (!banked(inf) || !e->g || e->g->n < 2) {
-		number(c, banked(inf) ? inf->cost_per_pass_cycles : NAN, SIG2);
+		number(c, banked(inf) ? inf->pass_cycles : NAN, SIG2);
 		return;
 	}
 	double *v = cb_xcalloc(e->g->n, sizeof *v);
 	size_t k = 0;
 	for (size_t i = 0; i < e->g->n; i++) {
-		double x = e->rs[e->g->members[i]]->inference[op].cost_per_pass_cycles;
+		double x = e->rs[e->g->members[i]]->inference[op].pass_cycles;
 		if (isfinite(x))
 			v[k++] = x;
 	}
@@ -281,7 +281,17 @@ static void c_files(const entry *e, int arg, cell *c)
 static void c_cost_ns(const entry *e, int op, cell *c)
 {
 	const cb_inference *inf = inf_of(e, op);
-	number(c, banked(inf) ? inf->cost_per_pass_ns : NAN, SIG4);
+	number(c, banked(inf) ? inf->pass_ns_per_subgroup : NAN, SIG4);
+}
+
+/* CSV: the conflict-free bandwidth of 4-byte loads (ARG 0) and banks x width x clock x units
+ * (1), in GB/s. */
+static void c_bandwidth(const entry *e, int which, cell *c)
+{
+	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
+	int k = cb_elem_index(4);
+	number(c, which ? cb_bandwidth_limit_gbs(e->r, inf) : inf->elem_present[k] ?
+	       cb_conflict_free_gbs(e->r, CB_OP_LOAD, k) : NAN, INT);
 }
 
 static void c_fit(const entry *e, int which, cell *c)
@@ -340,10 +350,12 @@ static const column columns[] = {
 	{ "lanes_per_pass_4B", NULL, 0, c_lanes, 3, true, FIXED, false },
 	{ "lanes_per_pass_8B", NULL, 0, c_lanes, 4, true, FIXED, false },
 	{ "lanes_per_pass_16B", NULL, 0, c_lanes, 5, true, FIXED, false },
-	{ "cost_per_pass_cycles", "cyc", 4, c_cycles, LOAD, true, FIXED, false },
+	{ "pass_cycles", "cyc", 4, c_cycles, LOAD, true, FIXED, false },
 	{ NULL, "ns/pass", 1, c_figure, CB_FLEET_COST, false, FIXED, true },
-	{ NULL, "B/clk", 1, c_figure, CB_FLEET_THROUGHPUT, false, FIXED, true },
-	{ "cost_per_pass_ns", NULL, 0, c_cost_ns, LOAD, true, FIXED, false },
+	{ NULL, "GB/s", 1, c_figure, CB_FLEET_THROUGHPUT, false, FIXED, true },
+	{ "pass_ns_per_subgroup", NULL, 0, c_cost_ns, LOAD, true, FIXED, false },
+	{ "bandwidth_4B_gbs", NULL, 0, c_bandwidth, 0, true, FIXED, false },
+	{ "bandwidth_limit_gbs", NULL, 0, c_bandwidth, 1, true, FIXED, false },
 	{ "fit_rms_rel", NULL, 0, c_fit, 0, true, FIXED, false },
 	{ "fit_misfit", NULL, 0, c_fit, 1, true, FIXED, false },
 	{ "validation_rms_rel", NULL, 0, c_fit, 2, true, FIXED, false },
@@ -396,7 +408,7 @@ void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *fi
 			cb_csv_field(out, columns[k].csv, k == lastcsv);
 	for (int i = 0; i < n; i++) {
 		entry e = { files[i], rs[i], NULL, rs, files };
-		cb_csv_field(out, "2", false);
+		cb_csv_field(out, "3", false);
 		for (size_t k = 0; k < NCOLUMNS; k++) {
 			if (!columns[k].csv)
 				continue;
@@ -479,8 +491,8 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		return;
-	static const char *const what[] = { "cost per pass", "conflict-free throughput" };
-	static const char *const unit[] = { "ns", "B/clk" };
+	static const char *const what[] = { "cost per pass", "conflict-free bandwidth" };
+	static const char *const unit[] = { "ns per sub-group", "GB/s" };
 	fprintf(m, "\nOutliers: devices further from their identical siblings' median than the noise "
 		"allows:\n");
 	for (size_t i = 0; i < f->noutliers;) {
@@ -492,9 +504,14 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 		free(name);
 		for (bool first = true; i < f->noutliers && f->outliers[i].doc == o->doc; i++) {
 			const cb_fleet_outlier *x = &f->outliers[i];
-			fprintf(m, "%s %s %.4g %s, %+.1f%% from the median %.4g of %zu (allowed +-%.1f%%)",
-				first ? "" : ";", what[x->metric], x->value, unit[x->metric],
-				100 * x->deviation, x->median, f->groups[x->group].n, 100 * x->allowed);
+			/* ns to 4 digits, GB/s whole */
+			bool ns = x->metric == CB_FLEET_COST;
+			char value[32], median[32];
+			snprintf(value, sizeof value, ns ? "%.4g" : "%.0f", x->value);
+			snprintf(median, sizeof median, ns ? "%.4g" : "%.0f", x->median);
+			fprintf(m, "%s %s %s %s, %+.1f%% from the median %s of %zu (allowed +-%.1f%%)",
+				first ? "" : ";", what[x->metric], value, unit[x->metric],
+				100 * x->deviation, median, f->groups[x->group].n, 100 * x->allowed);
 			first = false;
 		}
 		fputc('\n', m);
@@ -509,15 +526,52 @@ static void legend(FILE *out, bool fleet)
 	char text[1400];
 	snprintf(text, sizeof text, "\n%s"
 		 "sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
-		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass; "
+		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass "
+		 "of one sub-group; "
 		 "*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
 		 "element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
 		 fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
 		 "every op's model): n of them, files '*' where their names differ.\n" : "",
 		 fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
-		 "an extra pass in ns, B/clk: conflict-free bytes per compute unit per clock of 4-byte "
-		 "loads, each +- its robust spread (1.4826 x MAD / median)." : "");
+		 "an extra pass in ns per sub-group, GB/s: conflict-free bandwidth of 4-byte loads, "
+		 "each +- its robust spread (1.4826 x MAD / median)." : "");
 	cb_text_fill(out, text);
+}
+
+/* Rows told apart, their names whole: when a device name is on several rows, or a name or file
+ * was cut to fit, each row's device, driver, regime and files in full, one per line. */
+static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *rs,
+			 const char *const *files, bool cut)
+{
+	bool repeated = false;
+	for (size_t g = 0; g < f->ngroups && !repeated; g++)
+		for (size_t h = g + 1; h < f->ngroups && !repeated; h++) {
+			const char *a = rs[f->groups[g].members[0]]->device.name;
+			const char *b = rs[f->groups[h].members[0]]->device.name;
+			repeated = a && b && strcmp(a, b) == 0;
+		}
+	if (!repeated && !cut)
+		return;
+	fprintf(out, "\nRows in full (device, driver, regime: files; the documents record no host):\n");
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const cb_result *r = rs[f->groups[g].members[0]];
+		entry e = { files[f->groups[g].members[0]], r, &f->groups[g], rs, files };
+		cell c;
+		c_files(&e, 0, &c);
+		char *name = cb_escape_controls(r->device.name ? r->device.name : "-");
+		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
+		char *regime = cb_escape_controls(r->run.regime ? r->run.regime : "-");
+		char *fs = cb_escape_controls(c.text);
+		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + 64;
+		char *text = cb_xmalloc(len);
+		snprintf(text, len, "  %zu. %s, driver %s, %s: %s\n", g + 1, name, drv, regime, fs);
+		cb_text_fill(out, text);
+		free(text);
+		free(name);
+		free(drv);
+		free(regime);
+		free(fs);
+	}
 }
 
 /* Row R's cells (row 0: the headings) of the NC columns COL, escaped, into CELLS. */
@@ -553,6 +607,10 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 		row_cells(&e, col, nc, cells + (g + 1) * nc, w);
 	}
 	fit_widths(col, nc, w);
+	bool cut = false;
+	for (size_t r = 1; r < nrows; r++)
+		for (size_t k = 0; k < nc; k++)
+			cut |= cb_utf8_len(cells[r * nc + k]) > w[k];
 	for (size_t r = 0; r < nrows; r++) {
 		for (size_t k = 0; k < nc; k++)
 			put_cell(out, cells[r * nc + k], w[k], &columns[col[k]], k + 1 == nc);
@@ -561,7 +619,42 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 	for (size_t i = 0; i < nrows * nc; i++)
 		free(cells[i]);
 	free(cells);
+	rows_in_full(out, &f, rs, files, cut);
 	outlier_lines(out, &f, rs, files);
 	legend(out, fleet);
 	cb_fleet_free(&f);
+}
+
+/* compare --baseline: who the two documents are (device, driver, regime, file), every quantity
+ * of the model of each op with "changed" where it did, and the verdict of the gate. */
+static void baseline_who(FILE *out, const char *label, const cb_result *r, const char *file)
+{
+	char *f = cb_escape_controls(file), *name = cb_escape_controls(r->device.name ?
+								       r->device.name : "-");
+	char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
+	fprintf(out, "%-9s %s\n          %s, driver %s, %s regime\n", label, f, name, drv,
+		r->run.regime ? r->run.regime : "unknown");
+	free(f);
+	free(name);
+	free(drv);
+}
+
+void cb_compare_baseline_text(FILE *out, const cb_result *old, const cb_result *new,
+			      const char *const files[2], const cb_baseline_diff *d, size_t n,
+			      size_t changed)
+{
+	baseline_who(out, "Baseline:", old, files[0]);
+	baseline_who(out, "New:", new, files[1]);
+	fprintf(out, "\n%-36s %-13s %-13s %s\n", "quantity", "baseline", "new", "change");
+	for (size_t i = 0; i < n; i++) {
+		char note[128];
+		snprintf(note, sizeof note, "%s%s%s", d[i].changed ? "CHANGED" : "same",
+			 d[i].note[0] ? ": " : "", d[i].note);
+		fprintf(out, "%-36s %-13s %-13s %s\n", d[i].what, d[i].old_text, d[i].new_text, note);
+	}
+	if (changed)
+		fprintf(out, "\nResult: %zu of %zu quantities changed (exit status 5)\n", changed, n);
+	else
+		fprintf(out, "\nResult: the same model and cost as the baseline, %zu quantities (exit "
+			"status 0)\n", n);
 }

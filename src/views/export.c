@@ -88,7 +88,7 @@ static void gpgpusim(FILE *out, const cb_export_model *m, const cb_model_choice 
 
 static void gem5(FILE *out, const cb_export_model *m, const cb_model_choice *c)
 {
-	double cyc = m->ops[CB_OP_LOAD].cost_per_pass_cycles;
+	double cyc = m->ops[CB_OP_LOAD].pass_cycles;
 	long penalty = isfinite(cyc) ? lround(cyc) : 1;
 	if (penalty < 1)
 		penalty = 1;

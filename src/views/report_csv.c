@@ -86,7 +86,7 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 {
 	char buf[256];
 	const cb_inference *inf = &r->inference[m->op];
-	cb_csv_field(out, "1", false);
+	cb_csv_field(out, "2", false);
 	cb_csv_text(out, r->device.name, false);
 	cb_csv_text(out, r->run.regime, false);
 	snprintf(buf, sizeof buf, "%lld", m->id != CB_UNSET ? m->id : (long long)i);
@@ -121,7 +121,8 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 void cb_report_csv(FILE *out, const cb_result *r)
 {
 	fputs("format_version,device,regime,id,kind,op,elem_bytes,params,ns_per_access,"
-	      "ratio_median,ratio_ci_lo,ratio_ci_hi,rounds,holdout,model_passes,model_ns,status\r\n", out);
+	      "ratio_median,ratio_ci_lo,ratio_ci_hi,rounds,holdout,model_passes,"
+	      "model_ns_per_access,status\r\n", out);
 	for (size_t i = 0; i < r->nms; i++)
 		row(out, r, &r->ms[i], i);
 }

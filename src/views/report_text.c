@@ -194,49 +194,56 @@ static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op
 	approximate_lines(out, inf);
 }
 
-/* Cycles per extra pass first (what a kernel author compares), the device-wide time second. */
+/* The cost of one extra pass per sub-group (ns, and cycles where the clock is known); then
+ * what it was derived from: the measurements' time per access step and the sub-groups one
+ * compute unit serves in a step. */
 static void conflict_line(FILE *out, const cb_result *r, const cb_inference *inf)
 {
-	if (!isfinite(inf->cost_per_pass_ns))
+	if (!isfinite(inf->step_pass_ns))
 		return;
-	char where[96];
-	if (r->run.present && is(r->run.regime, "latency"))
-		snprintf(where, sizeof where, "dependent access of one sub-group");
-	else if (r->run.present)
-		snprintf(where, sizeof where, "step of all %lld work-items",
-			 r->run.global_size != CB_UNSET ? r->run.global_size : 0);
-	else
-		snprintf(where, sizeof where, "access step");
-	if (isfinite(inf->cost_per_pass_cycles)) {
-		char cyc[32];
-		snprintf(cyc, sizeof cyc, "%.2g", inf->cost_per_pass_cycles);
-		fprintf(out, "Conflict:   one extra pass costs %s cycle%s per sub-group access at the "
-			"maximum clock (%.3g ns per %s)\n", cyc, strcmp(cyc, "1") == 0 ? "" : "s",
-			inf->cost_per_pass_ns, where);
-	} else {
-		fprintf(out, "Conflict:   one extra pass costs %.3g ns per %s\n", inf->cost_per_pass_ns,
-			where);
+	if (!isfinite(inf->pass_ns_per_subgroup)) {
+		fprintf(out, "Conflict:   one extra pass costs %.3g ns per access step (the sub-groups "
+			"per compute unit are not recorded: no cost per sub-group)\n", inf->step_pass_ns);
+		return;
 	}
+	char cyc[64] = "";
+	if (isfinite(inf->pass_cycles)) {
+		char n[32];
+		snprintf(n, sizeof n, "%.2g", inf->pass_cycles);
+		snprintf(cyc, sizeof cyc, ", %s cycle%s at %lld MHz", n, strcmp(n, "1") == 0 ? "" : "s",
+			 r->device.max_clock_mhz);
+	}
+	if (r->run.present && is(r->run.regime, "latency"))
+		fprintf(out, "Conflict:   one extra pass costs %.3g ns per sub-group%s (one sub-group's "
+			"dependent accesses)\n", inf->pass_ns_per_subgroup, cyc);
+	else
+		fprintf(out, "Conflict:   one extra pass costs %.3g ns per sub-group%s (%.3g ns per "
+			"access step / %.4g sub-groups per compute unit)\n", inf->pass_ns_per_subgroup,
+			cyc, inf->step_pass_ns, r->run.subgroups_per_cu);
 }
 
-/* Conflict-free throughput per compute unit and clock, next to what banks x width allow. */
+/* Conflict-free bandwidth over the device, next to banks x width x clock x compute units. */
 static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *inf, cb_op op)
 {
-	long long clk = r->device.max_clock_mhz;
-	double spc = r->run.subgroups_per_cu;
-	if (op == CB_OP_ATOMIC || clk == CB_UNSET || clk <= 0 || !isfinite(spc) ||
-	    !is(r->run.regime, "throughput"))
+	if (op == CB_OP_ATOMIC)
 		return;
-	fprintf(out, "Bandwidth:  conflict-free, per compute unit per clock:");
 	bool first = true;
 	for (int e = 0; e < CB_NELEM; e++) {
-		if (!inf->elem_present[e])
+		double v = inf->elem_present[e] ? cb_conflict_free_gbs(r, op, e) : NAN;
+		if (!isfinite(v))
 			continue;
-		fprintf(out, "%s %u B: %.0f", first ? "" : ",", cb_elems[e].bytes,
-			cb_conflict_free_bytes_per_clock(r, op, e));
+		fprintf(out, "%s %u B: %.0f", first ? "Bandwidth:  conflict-free, GB/s:" : ",",
+			cb_elems[e].bytes, v);
 		first = false;
 	}
-	fprintf(out, " B (banks x width: %u B)\n", inf->best.geom.banks * inf->best.geom.width);
+	if (first)
+		return;
+	double limit = cb_bandwidth_limit_gbs(r, inf);
+	if (isfinite(limit))
+		fprintf(out, " (limit: banks x width x clock x compute units = %u B x %lld MHz x %.0f "
+			"= %.0f GB/s)", inf->best.geom.banks * inf->best.geom.width,
+			r->device.max_clock_mhz, cb_memory_units(r), limit);
+	fputc('\n', out);
 }
 
 static void vendor_line(FILE *out, const cb_result *r, const cb_inference *inf)
