@@ -100,6 +100,9 @@ char *cb_predict_json(const cb_predict_answer *a)
 	json_object_set_new(o, "model", json_string(a->by_size ? "elem_bytes" : "op"));
 	if (a->note)
 		json_object_set_new(o, "note", json_string(a->note));
+	json_object_set_new(o, "provenance", json_string(a->documented ? "documented" : "measured"));
+	if (a->documented)
+		json_object_set_new(o, "documented_model", json_string(a->documented));
 	if (a->pass_of_lane) {
 		unsigned npass = 0;
 		for (unsigned l = 0; l < a->nlanes; l++)
