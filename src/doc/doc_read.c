@@ -362,7 +362,7 @@ static cb_rc read_fact(cb_doc_reader *rd, json_t *f, size_t i, cb_doc_fact *d)
 		json_t *v = json_object_get(f, keys[k]);
 		if ((v || k < 3) && !json_is_string(v))
 			return cb_doc_fail(rd, "documentation.facts[%zu].%s is %s, expected a string", i,
-					   keys[k], cb_json_type_name(v));
+					   keys[k], v ? cb_json_type_name(v) : "missing");
 	}
 	d->fact = opt_string(f, "fact");
 	d->basis = opt_string(f, "basis");
