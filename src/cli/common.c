@@ -182,6 +182,17 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
 	return o->format >= 0 ? by_index[o->format] : dflt;
 }
 
+cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err)
+{
+	cb_rc rc = cb_doc_read(path, 0, plan, err);
+	if (rc == CB_OK && plan->documented) {
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s: a documented model has no measurements to "
+				  "plan a run with", path);
+		cb_result_free(plan);
+	}
+	return rc;
+}
+
 cb_rc cb_load_model_doc(const char *path, cb_result *r, cb_error *err)
 {
 	cb_rc rc = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, r, err);

@@ -44,6 +44,8 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
 /* Reads and analyzes a result document; a documented model (no measurements) is refused:
  * nothing to analyze. */
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
+/* A plan (--plan FILE): any document with measurements; a documented model has none. */
+cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err);
 /* The same, a documented model accepted (its inferences are its model: core/analyze.h). */
 cb_rc cb_load_model_doc(const char *path, cb_result *r, cb_error *err);
 /* The model that prices OP at ELEM_BYTES (0: the op's own) in the document at PATH
