@@ -181,9 +181,52 @@ static void per_elem_names(void)
 	}
 }
 
+/* Issue 38: a documented model (provenance "documented") has no measurements and its
+ * sources; anything else is refused, and its lane groups must group every lane. */
+static void documented(void)
+{
+#define DOCD HEAD2 "\"provenance\":\"documented\","
+#define FACTS "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"load.banks\"," \
+	"\"basis\":\"stated\",\"source\":\"S\"}]},"
+#define LOADS(lg) "\"inference\":{\"status\":\"banked\",\"banks\":4,\"bank_width_bytes\":4," \
+	"\"broadcast\":true,\"lanes_per_pass\":{\"4\":2}" lg "}"
+	both(DOCD FACTS LOADS("") "}", true, "a documented model without measurements");
+	both(DOCD FACTS "\"measurements\":[]," LOADS("") "}", true, "... with an empty array");
+	bad(DOCD FACTS "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
+	    "\"ns_per_access\":1}]," LOADS("") "}", "has no measurements",
+	    "a documented model with a measurement");
+	bad(DOCD LOADS("") "}", "needs \"documentation\"", "a documented model without sources");
+	bad(DOCD FACTS "\"measurements\":[]}", "needs its loads' model", "a documented model without "
+	    "a model");
+	bad(DOCD "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"guessed\","
+	    "\"source\":\"S\"}]}," LOADS("") "}", "not stated, inferred", "a fact of unknown basis");
+	bad(DOCD "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"stated\"}]},"
+	    LOADS("") "}", "facts[0].source", "a fact without its source");
+	bad(HEAD2 "\"provenance\":7}", "\"provenance\" is an integer", "provenance as a number");
+	const char *good = DOCD FACTS LOADS(",\"lane_groups\":{\"4\":[[0,3],[1,2]]}") "}";
+	const char *twice = DOCD FACTS LOADS(",\"lane_groups\":{\"4\":[[0,3],[3,2]]}") "}";
+	cb_result r;
+	cb_error err;
+	bool ok = cb_doc_parse(good, strlen(good), 0, &r, &err) == CB_OK;
+	tap_ok(ok && r.documented && r.recorded[0].banked && r.recorded[0].norder[2] == 4 &&
+	       r.recorded[0].order[2][1] == 3 && r.recorded[0].order[2][2] == 1,
+	       "lane_groups read as the lanes' order");
+	if (ok)
+		cb_result_free(&r);
+	ok = cb_doc_parse(twice, strlen(twice), 0, &r, &err) == CB_OK;
+	tap_ok(ok && !r.recorded[0].banked && strstr(r.recorded[0].problem, "lane_groups"),
+	       "lane_groups with a lane twice: the model is unusable, and says why");
+	if (ok)
+		cb_result_free(&r);
+#undef DOCD
+#undef FACTS
+#undef LOADS
+}
+
 int main(void)
 {
 	pieces();
+	documented();
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
 	bad("{\"format\":\"clbanks\",\"format_version\":4}", "unsupported format_version 4", "future version");

@@ -2,8 +2,10 @@
 /* The bank model against hand-computed passes, and against a brute-force reference. */
 #include "config.h"
 #include "core/model.h"
+#include "core/select.h"
 #include "core/swizzle.h"
 #include "core/util.h"
+#include "doc/doc.h"
 #include "tap.h"
 
 #include <limits.h>
@@ -344,8 +346,153 @@ static void odd_pairs(void)
 	}
 }
 
+/* ---- the documented models (models/): the passes their sources give ------------------- */
+
+/* Passes of LANES (S of them, E bytes) under the model of OP in R; 0 when refused. */
+static unsigned doc_passes(const cb_result *r, cb_op op, unsigned e, const uint32_t *l)
+{
+	cb_model_choice c;
+	cb_access_cost cost;
+	cb_select_model(r, op, e, &c);
+	if (c.source != CB_CHOICE_JOINT || !c.lanes_per_pass || !c.documented)
+		return 0;
+	return cb_choice_price(&c, e, l, NULL, r->device.subgroup_size, &cost) ? cost.passes : 0;
+}
+
+static unsigned doc_stride(const cb_result *r, cb_op op, unsigned e, unsigned s)
+{
+	cb_stride_lanes(lanes, r->device.subgroup_size, e, s);
+	return doc_passes(r, op, e, lanes);
+}
+
+/* Lanes of 16-byte accesses in quads: quad q (lanes 4q..4q+3) at the half of the 32 banks that
+ * HALF[q % 8] names, each quad 128 bytes after the last (the same banks again). */
+static void quads(const unsigned half[8], uint32_t *l)
+{
+	for (unsigned k = 0; k < 64; k++)
+		l[k] = 16 * (k % 4) + 64 * half[(k / 4) % 8] + 128 * (k / 4);
+}
+
+typedef struct {
+	const char *file;
+	unsigned subgroup, s1, s2, s32, s33;  /* 4-byte loads at strides 1, 2, 32, 33 */
+	unsigned wide8, wide16;               /* 8- and 16-byte loads at stride 1; 0: refused */
+	unsigned store_same;                  /* 4-byte stores all on one word */
+} doc_case;
+
+static const doc_case doc_cases[] = {
+	/* NVIDIA: 32 x 4 B, warps of 32; 8 B in half-warps, 16 B in quarter-warps */
+	{ "nvidia/volta-turing.json", 32, 1, 2, 32, 1, 2, 4, 1 },
+	{ "nvidia/ampere-ada.json", 32, 1, 2, 32, 1, 2, 4, 1 },
+	{ "nvidia/hopper.json", 32, 1, 2, 32, 1, 2, 4, 1 },
+	{ "nvidia/blackwell.json", 32, 1, 2, 32, 1, 2, 4, 1 },
+	/* CDNA1-3: wave64, b32 per half-wave, b64 16 lanes, b128 8 lanes */
+	{ "amd/mi300.json", 64, 2, 4, 64, 2, 4, 8, 2 },
+	/* CDNA4: 64 banks, the whole wave at once: stride 32 meets 2 banks, 33 none twice */
+	{ "amd/cdna4.json", 64, 1, 2, 32, 1, 0, 0, 1 },
+	{ "amd/rdna.json", 32, 1, 2, 32, 1, 0, 0, 1 },
+	/* Intel: 16 x 4 B, SIMD16; same-address stores conflict (16 passes) */
+	{ "intel/xe-hpg.json", 16, 1, 2, 16, 1, 2, 4, 16 },
+	{ "intel/xe-hpc.json", 16, 1, 2, 16, 1, 2, 4, 16 },
+};
+
+static void doc_model(const doc_case *k, const char *dir)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/models/%s", dir, k->file);
+	cb_result r;
+	cb_error err;
+	bool ok = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, &r, &err) == CB_OK;
+	tap_ok(ok && r.documented && r.nms == 0 && r.device.subgroup_size == k->subgroup &&
+	       r.doc.nfacts > 0, "%s: a documented model of %u lanes, no measurements, its facts",
+	       k->file, k->subgroup);
+	if (!ok) {
+		tap_diag("%s", err.text);
+		return;
+	}
+	unsigned s[4] = { doc_stride(&r, CB_OP_LOAD, 4, 1), doc_stride(&r, CB_OP_LOAD, 4, 2),
+			  doc_stride(&r, CB_OP_LOAD, 4, 32), doc_stride(&r, CB_OP_LOAD, 4, 33) };
+	tap_ok(s[0] == k->s1 && s[1] == k->s2 && s[2] == k->s32 && s[3] == k->s33,
+	       "%s: 4-byte strides 1, 2, 32, 33: %u %u %u %u passes (sources: %u %u %u %u)", k->file,
+	       s[0], s[1], s[2], s[3], k->s1, k->s2, k->s32, k->s33);
+	unsigned w8 = doc_stride(&r, CB_OP_LOAD, 8, 1), w16 = doc_stride(&r, CB_OP_LOAD, 16, 1);
+	tap_ok(w8 == k->wide8 && w16 == k->wide16, "%s: 8- and 16-byte loads at stride 1: %u, %u "
+	       "passes (0: refused; sources: %u, %u)", k->file, w8, w16, k->wide8, k->wide16);
+	bool why = (w8 || cb_doc_fact_note(&r, CB_OP_LOAD, 8)) &&
+		   (w16 || cb_doc_fact_note(&r, CB_OP_LOAD, 16)) && cb_doc_fact_note(&r, CB_OP_ATOMIC, 0);
+	tap_ok(why && doc_stride(&r, CB_OP_ATOMIC, 4, 1) == 0, "%s: a refused size and the atomics "
+	       "say why (not documented)", k->file);
+	unsigned st = doc_stride(&r, CB_OP_STORE, 4, 0);
+	tap_ok(st == k->store_same, "%s: 4-byte stores on one word: %u passes (sources: %u)",
+	       k->file, st, k->store_same);
+	cb_result_free(&r);
+}
+
+/* CDNA's ds_read_b128 serves lanes {0-3, 20-23}, {4-7, 16-19}, ...; ds_write_b128 lanes 0-7,
+ * 8-15, ...: a pattern conflict-free under one grouping is 2-way under the other. */
+static void doc_cdna_b128(const char *dir)
+{
+	static const unsigned contiguous_clash[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	static const unsigned documented_clash[8] = { 0, 1, 0, 1, 1, 0, 1, 0 };
+	char path[1024];
+	snprintf(path, sizeof path, "%s/models/amd/mi300.json", dir);
+	cb_result r;
+	cb_error err;
+	if (cb_doc_read(path, 0, &r, &err) != CB_OK) {
+		tap_ok(false, "amd/mi300.json: %s", err.text);
+		return;
+	}
+	uint32_t a[64], b[64];
+	quads(contiguous_clash, a);
+	quads(documented_clash, b);
+	unsigned la = doc_passes(&r, CB_OP_LOAD, 16, a), lb = doc_passes(&r, CB_OP_LOAD, 16, b);
+	unsigned sa = doc_passes(&r, CB_OP_STORE, 16, a), sb = doc_passes(&r, CB_OP_STORE, 16, b);
+	tap_ok(la == 8 && sa == 16, "ds_read_b128 / ds_write_b128, quads 4-7 on the other banks: "
+	       "read %u passes (8: conflict-free in the documented groups), write %u (16: 2-way in "
+	       "contiguous groups)", la, sa);
+	tap_ok(lb == 16 && sb == 8, "ds_read_b128 / ds_write_b128, alternate quads on the other "
+	       "banks: read %u passes (16: 2-way in the documented groups), write %u (8)", lb, sb);
+	cb_geometry g = r.recorded[CB_OP_LOAD].geom;
+	tap_ok(cb_passes(&g, 8, 16, a, 64) == 16 && cb_passes(&g, 8, 16, b, 64) == 8,
+	       "the same patterns in contiguous groups of 8 on the loads' geometry: 16 and 8");
+	cb_result_free(&r);
+	static const uint8_t good[4] = { 1, 0, 3, 2 }, twice[4] = { 0, 1, 1, 3 };
+	tap_ok(cb_lane_order_valid(good, 4, 2) && !cb_lane_order_valid(twice, 4, 2) &&
+	       !cb_lane_order_valid(good, 4, 3), "a lane order: each lane once, whole groups");
+}
+
+/* Volta/Turing's uniform pairs (stated by an NVIDIA engineer): an LDS.128 of lanes that read in
+ * pairs takes 2 requests, not 4; stores are not packed. */
+static void doc_pairs(const char *dir)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/models/nvidia/volta-turing.json", dir);
+	cb_result r;
+	cb_error err;
+	if (cb_doc_read(path, 0, &r, &err) != CB_OK) {
+		tap_ok(false, "nvidia/volta-turing.json: %s", err.text);
+		return;
+	}
+	for (unsigned l = 0; l < 32; l++)
+		lanes[l] = 16 * (l / 2); /* lanes n and n^1 on one offset */
+	unsigned ld = doc_passes(&r, CB_OP_LOAD, 16, lanes), st = doc_passes(&r, CB_OP_STORE, 16, lanes);
+	tap_ok(ld == 2 && st == 4, "volta-turing: 16-byte pairs on one offset: loads %u passes (2), "
+	       "stores %u (4)", ld, st);
+	cb_result_free(&r);
+}
+
+static void documented(void)
+{
+	const char *dir = getenv("top_srcdir") ? getenv("top_srcdir") : ".";
+	for (size_t i = 0; i < sizeof doc_cases / sizeof *doc_cases; i++)
+		doc_model(&doc_cases[i], dir);
+	doc_cdna_b128(dir);
+	doc_pairs(dir);
+}
+
 int main(void)
 {
+	documented();
 	odd_pairs();
 	by_hand();
 	random_properties();

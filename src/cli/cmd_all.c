@@ -206,7 +206,7 @@ cb_rc cb_cmd_run_all(const cb_cli_options *o, cb_error *err)
 	char **paths = NULL;
 	cb_rc rc = check_dir(o->output, err);
 	if (rc == CB_OK && cb_plan_file(o))
-		rc = cb_doc_read(o->plan, 0, &plan, err);
+		rc = cb_load_plan(o->plan, &plan, err);
 	if (rc == CB_OK)
 		rc = cb_run_options(o, cb_plan_file(o) ? &plan : NULL, &n, &ro, err);
 	if (rc == CB_OK)

@@ -8,6 +8,7 @@
 #include "doc/doc.h"
 #include "doc/doc_outputs.h"
 #include "measure/run.h"
+#include "views/agree.h"
 #include "views/compare.h"
 #include "views/outputs.h"
 
@@ -64,6 +65,7 @@ static void render_compare(FILE *out, const void *p)
 		cb_compare_csv(out, c->rs, c->files, c->n);
 	} else {
 		cb_compare_text(out, c->rs, c->files, c->n);
+		cb_agreement_text(out, c->rs, c->files, c->n);
 	}
 }
 

@@ -39,7 +39,7 @@ cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	cb_result r;
 	if (rc == CB_OK)
-		rc = cb_load_analyzed(o->args[0], &r, err);
+		rc = cb_load_model_doc(o->args[0], &r, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_export_model m;

@@ -104,8 +104,8 @@ static void answer(const cb_model_choice *m, unsigned S, const uint32_t *lanes,
 	a->nlanes = S;
 	a->pass_of_lane = NULL;
 	if (c->verbose) {
-		cb_pass_schedule(&m->geom, m->lanes_per_pass, a->elem_bytes, lanes, active, S,
-				 pass_of_lane);
+		cb_pass_schedule_order(&m->geom, m->lanes_per_pass, m->norder ? m->order : NULL,
+				       m->norder, a->elem_bytes, lanes, active, S, pass_of_lane);
 		a->pass_of_lane = pass_of_lane;
 	}
 }
@@ -120,17 +120,22 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	cb_op op = (cb_op)o->op;
 	unsigned S = 0, E = (unsigned)o->elem_bytes;
 	cb_model_choice m;
+	char label[512];
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && !cb_op_has_elem(op, E))
 		rc = cb_error_set(err, CB_ERR_USAGE, "atomics are measured on 4- and 8-byte elements, "
 				  "not %u", E);
 	if (rc == CB_OK)
-		rc = cb_load_model(o->model, op, E, &m, &S, err);
+		rc = cb_load_model(o->model, op, E, &m, &S, label, sizeof label, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_notifier n = cb_cli_notifier(o);
 	cb_warn_unsure_model(&n, o->model, op, &m);
 	bool banked = m.source != CB_CHOICE_FLAT;
+	if (banked && !m.lanes_per_pass && m.documented)
+		return cb_error_set(err, CB_ERR_USAGE, "%s: %s has no %s model for %u-byte elements: "
+				    "%s", o->model, label, cb_op_name(op), E, m.problem[0] ? m.problem :
+				    "its sources do not give their lanes per pass");
 	if (banked && !m.lanes_per_pass)
 		return cb_error_set(err, CB_ERR_USAGE, "%s: the %s model has no lanes per pass for "
 				    "%u-byte elements (not measured)", o->model, cb_op_name(op), E);
@@ -140,7 +145,7 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	predict_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, { .op = cb_op_name(op),
 		.elem_bytes = E, .banked = banked, .by_size = m.source == CB_CHOICE_BY_SIZE,
 		.conflict_ways = 1, .passes = 1,
-		.min_passes = 1, .slowdown = 1 } };
+		.min_passes = 1, .slowdown = 1, .documented = label[0] ? label : NULL } };
 	rc = predict_lanes(o, S, E, lanes, active, err);
 	if (rc == CB_OK && banked) {
 		c.a.lanes_per_pass = m.lanes_per_pass;

@@ -193,7 +193,7 @@ cb_rc cb_cmd_run(const cb_cli_options *o, cb_error *err)
 	cb_result_init(&r);
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && cb_plan_file(o))
-		rc = cb_doc_read(o->plan, 0, &plan, err);
+		rc = cb_load_plan(o->plan, &plan, err);
 	if (rc == CB_OK)
 		rc = measure(o, cb_plan_file(o) ? &plan : NULL, &r, err);
 	if (rc == CB_OK)

@@ -211,9 +211,36 @@ cb_format cb_format_of(const cb_cli_options *o, cb_format dflt)
 	return o->format >= 0 ? by_index[o->format] : dflt;
 }
 
+cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err)
+{
+	cb_rc rc = cb_doc_read(path, 0, plan, err);
+	if (rc == CB_OK && plan->documented) {
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s: a documented model has no measurements to "
+				  "plan a run with", path);
+		cb_result_free(plan);
+	}
+	return rc;
+}
+
+cb_rc cb_load_model_doc(const char *path, cb_result *r, cb_error *err)
+{
+	cb_rc rc = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, r, err);
+	if (rc == CB_OK)
+		rc = cb_analyze(r, err);
+	return rc;
+}
+
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err)
 {
 	cb_rc rc = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, r, err);
+	if (rc == CB_OK && r->documented) {
+		char label[512];
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s: nothing to analyze: %s is a documented model, "
+				  "from the vendor's documentation, with no measurements (predict, "
+				  "lint, export and compare take it)", path,
+				  cb_model_label(r, label, sizeof label));
+		cb_result_free(r);
+	}
 	if (rc == CB_OK)
 		rc = cb_analyze(r, err);
 	return rc;
@@ -244,14 +271,21 @@ cb_rc cb_read_model_doc(const char *path, cb_result *r, cb_error *err)
 }
 
 cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_choice *c,
-		    unsigned *subgroup, cb_error *err)
+		    unsigned *subgroup, char *label, size_t size, cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_read_model_doc(path, &r, err);
 	if (rc != CB_OK)
 		return rc;
 	*subgroup = r.device.subgroup_size;
+	label[0] = '\0';
+	if (r.documented)
+		cb_model_label(&r, label, size);
 	cb_select_model(&r, op, elem_bytes, c);
+	const char *why = r.documented && c->source != CB_CHOICE_NONE && !c->lanes_per_pass ?
+			  cb_doc_fact_note(&r, op, elem_bytes) : NULL;
+	if (why)
+		snprintf(c->problem, sizeof c->problem, "%s", why);
 	if (c->source == CB_CHOICE_NONE)
 		rc = cb_error_set(err, CB_ERR_USAGE, "%s: %s", path, c->problem);
 	cb_result_free(&r);

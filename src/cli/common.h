@@ -45,16 +45,22 @@ cb_format cb_format_for_path(const char *path, cb_format dflt);
 /* The format of --format, or DFLT when it was not given. */
 cb_format cb_format_of(const cb_cli_options *o, cb_format dflt);
 
-/* Reads and analyzes a result document. */
+/* Reads and analyzes a result document; a documented model (no measurements) is refused:
+ * nothing to analyze. */
 cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err);
 /* Reads the document at PATH for its bank models: when it has timed measurements they are
  * analyzed and the analysis replaces the recorded inferences (one verdict: analyze's). */
 cb_rc cb_read_model_doc(const char *path, cb_result *r, cb_error *err);
+/* A plan (--plan FILE): any document with measurements; a documented model has none. */
+cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err);
+/* The same, a documented model accepted (its inferences are its model: core/analyze.h). */
+cb_rc cb_load_model_doc(const char *path, cb_result *r, cb_error *err);
 /* The model that prices OP at ELEM_BYTES (0: the op's own) in the document at PATH
  * (core/select.h's rule), and its sub-group size: a usage error that says why when nothing
- * prices it; a flat (not banked) verdict is an answer. */
+ * prices it; a flat (not banked) verdict is an answer. LABEL (SIZE bytes): "NAME (documented,
+ * not measured)" for a documented model, else "". */
 cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_choice *c,
-		    unsigned *subgroup, cb_error *err);
+		    unsigned *subgroup, char *label, size_t size, cb_error *err);
 /* CB_ERR_QUALITY when --strict and R is not banked or has warnings. */
 cb_rc cb_strict_check(const cb_cli_options *o, const cb_result *r, cb_error *err);
 

@@ -170,8 +170,43 @@ cb_rc cb_analyze(cb_result *r, cb_error *err)
 	return cb_analyze_cached(r, NULL, err);
 }
 
+/* A documented model has nothing to fit: its inferences are the vendor's model as the document
+ * records it, with no confidence, cost or fit (NAN), and no advice. */
+static void documented_inference(cb_result *r)
+{
+	for (int op = 0; op < CB_NOPS; op++) {
+		const cb_recorded_model *m = &r->recorded[op];
+		cb_inference *inf = &r->inference[op];
+		memset(inf, 0, sizeof *inf);
+		r->op_present[op] = r->has_recorded[op];
+		inf->confidence = inf->geometry_share = inf->lanes_share = NAN;
+		inf->fit_factor = inf->run_factor = inf->r2 = inf->sigma = inf->max_ratio = NAN;
+		inf->cost_per_pass_ns = inf->cost_per_pass_cycles = NAN;
+		inf->best.rms = inf->flat.rms = inf->runner_up.rms = inf->val_rms = NAN;
+		inf->status = m->banked ? CB_BANKED : m->status && strcmp(m->status, "not_banked") == 0 ?
+			      CB_NOT_BANKED : CB_INCONCLUSIVE;
+		snprintf(inf->reason, sizeof inf->reason, "documented by the vendor, not measured: %s",
+			 r->doc.title ? r->doc.title : "-");
+		if (!m->banked)
+			continue;
+		inf->has_best = true;
+		inf->best.geom = m->geom;
+		inf->broadcast_known = m->broadcast_known;
+		for (int e = 0; e < CB_NELEM; e++) {
+			inf->best.lanes_per_pass[e] = m->lanes_per_pass[e];
+			inf->elem_present[e] = inf->lanes_certain[e] = m->lanes_per_pass[e] != 0;
+		}
+	}
+	r->npad = r->nswizzle = 0;
+	r->analyzed = true;
+}
+
 cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err)
 {
+	if (r->documented) {
+		documented_inference(r);
+		return CB_OK;
+	}
 	r->analyzed = false;
 	r->npad = r->nswizzle = 0;
 	for (int op = 0; op < CB_NOPS; op++) {

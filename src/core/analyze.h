@@ -9,7 +9,8 @@
 #include "core/result.h"
 
 /* Fills r->inference, r->op_present and the advice; sets r->analyzed. Fails only when
- * interrupted. */
+ * interrupted. A documented model (r->documented) is not analyzed: its inferences are the
+ * documented model as recorded, with no confidence, cost or advice. */
 cb_rc cb_analyze(cb_result *r, cb_error *err);
 /* cb_analyze with the pass cache of R's load measurements (in order), or NULL. */
 cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err);

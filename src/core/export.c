@@ -52,6 +52,8 @@ void cb_export_build(const cb_result *r, cb_export_model *m)
 	m->vendor = r->device.vendor;
 	m->driver_version = r->device.driver_version;
 	m->subgroup = r->device.subgroup_size;
+	if (r->documented)
+		cb_model_label(r, m->documented, sizeof m->documented);
 	for (int op = 0; op < CB_NOPS; op++)
 		build_op(r, (cb_op)op, &m->ops[op]);
 }

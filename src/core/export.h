@@ -30,6 +30,8 @@ typedef struct {
 
 typedef struct {
 	const char *device, *vendor, *driver_version;
+	/* A documented model: "NAME (documented, not measured)"; "" for a measured one. */
+	char documented[512];
 	unsigned subgroup;
 	cb_export_op ops[CB_NOPS];
 } cb_export_model;

@@ -273,3 +273,70 @@ unsigned cb_passes_active(const cb_geometry *g, unsigned group, unsigned elem_by
 	banked_free(&b);
 	return passes;
 }
+
+bool cb_lane_order_valid(const uint8_t *order, unsigned n, unsigned group)
+{
+	bool seen[CB_MAX_ORDER] = { false };
+	if (!order || n == 0 || n > CB_MAX_ORDER || group == 0 || n % group)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		if (order[i] >= n || seen[order[i]])
+			return false;
+		seen[order[i]] = true;
+	}
+	return true;
+}
+
+/* Position i of the permuted table holds lane ORDER[i]: its offset and whether it is active. */
+static void permute(const uint8_t *order, unsigned n, const uint32_t *offsets, const bool *active,
+		    uint32_t *p_off, bool *p_act)
+{
+	for (unsigned i = 0; i < n; i++) {
+		p_off[i] = offsets[order[i]];
+		p_act[i] = !active || active[order[i]];
+	}
+}
+
+static bool ordered(const uint8_t *order, unsigned norder, unsigned nlanes)
+{
+	return order && norder == nlanes && nlanes <= CB_MAX_ORDER;
+}
+
+bool cb_price_access_order(const cb_geometry *g, unsigned group, const uint8_t *order,
+			   unsigned norder, unsigned elem_bytes, const uint32_t *offsets,
+			   const bool *active, unsigned nlanes, cb_access_cost *cost)
+{
+	if (!ordered(order, norder, nlanes))
+		return cb_price_access(g, group, elem_bytes, offsets, active, nlanes, cost);
+	memset(cost, 0, sizeof *cost);
+	uint32_t off[CB_MAX_ORDER] = { 0 }, seq[CB_MAX_ORDER] = { 0 };
+	bool act[CB_MAX_ORDER] = { false };
+	permute(order, nlanes, offsets, active, off, act);
+	for (unsigned i = 0; i < nlanes; i++)
+		seq[i] = order[i] * elem_bytes; /* lane l at element l, wherever it stands */
+	unsigned p = cb_passes_active(g, group, elem_bytes, off, act, nlanes);
+	unsigned m = cb_passes_active(g, group, elem_bytes, seq, act, nlanes);
+	if (!p || !m)
+		return false;
+	cost->passes = p;
+	cost->min_passes = m;
+	cost->conflict_ways = p > m ? (p + m - 1) / m : 1;
+	cost->slowdown = (double)p / m;
+	return true;
+}
+
+unsigned cb_pass_schedule_order(const cb_geometry *g, unsigned group, const uint8_t *order,
+				unsigned norder, unsigned elem_bytes, const uint32_t *offsets,
+				const bool *active, unsigned nlanes, unsigned *pass_of_lane)
+{
+	if (!ordered(order, norder, nlanes))
+		return cb_pass_schedule(g, group, elem_bytes, offsets, active, nlanes, pass_of_lane);
+	uint32_t off[CB_MAX_ORDER] = { 0 };
+	bool act[CB_MAX_ORDER] = { false };
+	unsigned pass[CB_MAX_ORDER];
+	permute(order, nlanes, offsets, active, off, act);
+	unsigned n = cb_pass_schedule(g, group, elem_bytes, off, act, nlanes, pass);
+	for (unsigned i = 0; n && i < nlanes; i++)
+		pass_of_lane[order[i]] = pass[i];
+	return n;
+}

@@ -26,6 +26,8 @@
 
 #define CB_MAX_LANES 1024
 #define CB_MAX_BANKS 4096
+/* The most lanes an explicit lane grouping (below) may order. */
+#define CB_MAX_ORDER 64
 
 typedef struct {
 	unsigned banks;  /* B */
@@ -105,5 +107,21 @@ bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 			  const uint32_t *offsets, const bool *active, unsigned nlanes,
 			  unsigned *pass_of_lane);
+
+/* Lanes served in groups that are not contiguous (AMD CDNA's ds_read_b128: lanes 0-3 with
+ * 20-23, 4-7 with 16-19, ...): ORDER lists the NORDER lanes group after group, GROUP lanes
+ * each, so that the k-th group is ORDER[k * GROUP .. (k + 1) * GROUP). The table is priced as if
+ * lane ORDER[i] stood at position i; the conflict-free minimum is that of lane l reading
+ * element l, as in cb_price_access. ORDER NULL (or NORDER other than NLANES): contiguous
+ * groups, exactly cb_price_access. */
+bool cb_price_access_order(const cb_geometry *g, unsigned group, const uint8_t *order,
+			   unsigned norder, unsigned elem_bytes, const uint32_t *offsets,
+			   const bool *active, unsigned nlanes, cb_access_cost *cost);
+/* cb_pass_schedule with such an ORDER; PASS_OF_LANE is by lane, as there. */
+unsigned cb_pass_schedule_order(const cb_geometry *g, unsigned group, const uint8_t *order,
+				unsigned norder, unsigned elem_bytes, const uint32_t *offsets,
+				const bool *active, unsigned nlanes, unsigned *pass_of_lane);
+/* Is ORDER (N entries) each lane 0..N-1 once, N a multiple of GROUP (N <= CB_MAX_ORDER)? */
+bool cb_lane_order_valid(const uint8_t *order, unsigned n, unsigned group);
 
 #endif

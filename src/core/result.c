@@ -188,6 +188,16 @@ void cb_result_free(cb_result *r)
 		cb_kernel_check_free(&r->checks[i]);
 	free(r->checks);
 	free(r->extra);
+	free(r->provenance);
+	free(r->doc.title);
+	free(r->doc.summary);
+	for (size_t i = 0; i < r->doc.nfacts; i++) {
+		free(r->doc.facts[i].fact);
+		free(r->doc.facts[i].basis);
+		free(r->doc.facts[i].source);
+		free(r->doc.facts[i].note);
+	}
+	free(r->doc.facts);
 	cb_result_init(r);
 }
 
@@ -283,4 +293,31 @@ void cb_stride_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned 
 {
 	for (unsigned l = 0; l < n; l++)
 		lanes[l] = l * stride * elem_bytes;
+}
+
+const cb_doc_fact *cb_doc_fact_find(const cb_result *r, const char *fact)
+{
+	for (size_t i = 0; i < r->doc.nfacts; i++)
+		if (r->doc.facts[i].fact && strcmp(r->doc.facts[i].fact, fact) == 0)
+			return &r->doc.facts[i];
+	return NULL;
+}
+
+const char *cb_doc_fact_note(const cb_result *r, cb_op op, unsigned elem_bytes)
+{
+	char key[64];
+	if (elem_bytes)
+		snprintf(key, sizeof key, "%s.lanes_per_pass.%u", cb_op_name(op), elem_bytes);
+	else
+		snprintf(key, sizeof key, "%s", cb_op_name(op));
+	const cb_doc_fact *f = cb_doc_fact_find(r, key);
+	return f ? f->note : NULL;
+}
+
+const char *cb_model_label(const cb_result *r, char *buf, size_t size)
+{
+	const char *name = r->documented && r->doc.title ? r->doc.title :
+			   r->device.name ? r->device.name : "-";
+	snprintf(buf, size, "%s%s", name, r->documented ? " (documented, not measured)" : "");
+	return buf;
 }

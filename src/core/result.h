@@ -174,6 +174,10 @@ typedef struct {
 	char problem[160];                     /* why a "banked" model is unusable, else "" */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */
+	/* Lanes served in groups that are not contiguous (a documented model's lane_groups):
+	 * the lanes group after group (core/model.h, cb_price_access_order); 0: contiguous. */
+	unsigned norder[CB_NELEM];
+	uint8_t order[CB_NELEM][CB_MAX_ORDER];
 	/* The fitted time per access step, t0 + cost x passes, per element size (per_elem). */
 	bool has_time[CB_NELEM];
 	double t0_ns[CB_NELEM], cost_ns[CB_NELEM];
@@ -219,8 +223,31 @@ void cb_kernel_check_init(cb_kernel_check *k);
 void cb_kernel_check_free(cb_kernel_check *k);
 
 
+/* One fact of a documented model (its "documentation" object): what it is ("load.banks",
+ * "load.lanes_per_pass.16", "store.broadcast"), whether the vendor states it or it is
+ * inferred from what they state ("stated", "inferred", "disputed", "not documented"), where,
+ * and a note (what the inference rests on, or why a size is refused). */
+typedef struct {
+	char *fact, *basis, *source, *note;
+} cb_doc_fact;
+
+/* A model from a vendor's documentation rather than a measurement (provenance
+ * "documented"): it has no measurements, and its inferences are the documented model. */
+typedef struct {
+	char *title;           /* "AMD CDNA1-3 (MI100, MI200, MI300)" */
+	char *summary;         /* one paragraph: what it covers, what is inferred */
+	cb_doc_fact *facts;
+	size_t nfacts;
+} cb_documentation;
+
 typedef struct {
 	int format_version;
+	/* The document's "provenance" when it says one ("documented"; NULL: a measurement, or a
+	 * synthetic document), and a documented model's sources (read only; the document's
+	 * members are written back as they came). */
+	char *provenance;
+	bool documented;
+	cb_documentation doc;
 	bool has_generator;
 	char *generator_name, *generator_version;
 	cb_plan_meta plan;
@@ -281,6 +308,15 @@ double cb_table_ratio(const cb_result *r, cb_op op, unsigned elem_bytes, const u
 bool cb_param_get(const cb_measurement *m, const char *name, long long *value);
 /* Is the measurement of that kind? */
 bool cb_kind_is(const cb_measurement *m, const char *kind);
+
+/* A documented model's fact by its name ("load.banks"), or NULL. */
+const cb_doc_fact *cb_doc_fact_find(const cb_result *r, const char *fact);
+/* The note of the fact about OP as a whole ("atomic"; ELEM_BYTES 0) or about its lanes per
+ * pass at ELEM_BYTES ("load.lanes_per_pass.1"): why the sources leave it out; NULL if none. */
+const char *cb_doc_fact_note(const cb_result *r, cb_op op, unsigned elem_bytes);
+/* "NAME (documented, not measured)" for a documented model, else NAME (R's device name, "-"
+ * when it has none), into BUF. */
+const char *cb_model_label(const cb_result *r, char *buf, size_t size);
 
 /* The lane table of a stride walk: lane l reads element l * STRIDE of ELEM_BYTES bytes. */
 void cb_stride_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, unsigned stride);

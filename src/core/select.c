@@ -27,6 +27,9 @@ static void take(cb_model_choice *c, cb_choice_source src, const cb_recorded_mod
 	c->geom = m->geom;
 	c->lanes_per_pass = e >= 0 ? m->lanes_per_pass[e] : 0;
 	c->confidence = m->confidence;
+	c->norder = e >= 0 ? m->norder[e] : 0;
+	if (c->norder)
+		memcpy(c->order, m->order[e], c->norder);
 }
 
 /* Why nothing prices OP at size E: the messages predict has always given. */
@@ -34,7 +37,12 @@ static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_mo
 {
 	const cb_recorded_model *rec = &r->recorded[op];
 	c->source = CB_CHOICE_NONE;
-	if (!r->has_recorded[op] && !measured(r, op) && op != CB_OP_LOAD) {
+	if (r->documented && !r->has_recorded[op]) {
+		const char *why = cb_doc_fact_note(r, op, 0);
+		snprintf(c->problem, sizeof c->problem, "is a documented model (from the vendor's "
+			 "documentation, not measured) with no %s model: %s", cb_op_name(op),
+			 why ? why : "its sources do not describe them");
+	} else if (!r->has_recorded[op] && !measured(r, op) && op != CB_OP_LOAD) {
 		c->unmeasured = true;
 		snprintf(c->problem, sizeof c->problem, "has no %s measurements (a run measures them "
 			 "with --ops %s, the default)", cb_op_name(op), cb_op_name(op));
@@ -75,6 +83,7 @@ void cb_select_model(const cb_result *r, cb_op op, unsigned elem_bytes, cb_model
 		c->source = CB_CHOICE_FLAT, c->confidence = rec->confidence;
 	else
 		none(r, op, elem_bytes, e, c);
+	c->documented = r->documented;
 	if (op == CB_OP_ATOMIC && c->source == CB_CHOICE_JOINT && !rec->broadcast_known)
 		c->geom.broadcast = false;
 	if (op == CB_OP_ATOMIC && c->source == CB_CHOICE_BY_SIZE && !own->broadcast_known)
@@ -130,8 +139,8 @@ bool cb_choice_price(const cb_model_choice *c, unsigned elem_bytes, const uint32
 		memset(cost, 0, sizeof *cost);
 		return false;
 	}
-	return cb_price_access(&c->geom, c->lanes_per_pass, elem_bytes, lanes, active, nlanes,
-			       cost);
+	return cb_price_access_order(&c->geom, c->lanes_per_pass, c->norder ? c->order : NULL,
+				     c->norder, elem_bytes, lanes, active, nlanes, cost);
 }
 
 bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint32_t *lanes,

@@ -32,6 +32,11 @@ typedef struct {
 	cb_geometry geom;
 	unsigned lanes_per_pass;  /* for the element size (0: that size was not measured) */
 	double confidence;
+	/* Lanes in groups that are not contiguous, for the element size (a documented model's
+	 * lane_groups; core/model.h): norder 0 when contiguous. */
+	unsigned norder;
+	uint8_t order[CB_MAX_ORDER];
+	bool documented;          /* from a vendor's documentation, not measured */
 	char problem[320];        /* NONE: why, to follow "FILE: " */
 } cb_model_choice;
 

@@ -24,9 +24,25 @@ static const char *source_name(cb_choice_source s)
 	}
 }
 
-/* Lanes [g * L, (g + 1) * L) are served together: the phase groups of one access. */
-static json_t *phase_groups(unsigned subgroup, unsigned lanes_per_pass)
+/* Groups that are not contiguous (a documented model's lane_groups): each group's lanes. */
+static json_t *lane_groups(const cb_model_choice *c)
 {
+	json_t *groups = json_array();
+	for (unsigned g0 = 0; c->lanes_per_pass && g0 < c->norder; g0 += c->lanes_per_pass) {
+		json_t *lanes = json_array();
+		for (unsigned k = g0; k < g0 + c->lanes_per_pass && k < c->norder; k++)
+			json_array_append_new(lanes, json_integer(c->order[k]));
+		json_array_append_new(groups, lanes);
+	}
+	return groups;
+}
+
+/* Lanes [g * L, (g + 1) * L) are served together: the phase groups of one access (null when
+ * they are not contiguous: lane_groups lists them). */
+static json_t *phase_groups(unsigned subgroup, unsigned lanes_per_pass, const cb_model_choice *c)
+{
+	if (c->norder)
+		return json_null();
 	json_t *groups = json_array();
 	for (unsigned g0 = 0; lanes_per_pass && g0 < subgroup; g0 += lanes_per_pass) {
 		unsigned g1 = g0 + lanes_per_pass < subgroup ? g0 + lanes_per_pass : subgroup;
@@ -52,7 +68,9 @@ static json_t *size_json(const cb_export_model *m, const cb_export_size *s)
 	json_object_set_new(j, "lanes_per_pass", c->lanes_per_pass ?
 			    json_integer(c->lanes_per_pass) : json_null());
 	json_object_set_new(j, "phases", s->phases ? json_integer(s->phases) : json_null());
-	json_object_set_new(j, "phase_groups", phase_groups(m->subgroup, c->lanes_per_pass));
+	json_object_set_new(j, "phase_groups", phase_groups(m->subgroup, c->lanes_per_pass, c));
+	if (c->norder)
+		json_object_set_new(j, "lane_groups", lane_groups(c));
 	return j;
 }
 
@@ -82,6 +100,10 @@ char *cb_export_json(const cb_export_model *m, const char *source)
 		str_or_null(source), "device", str_or_null(m->device), "vendor",
 		str_or_null(m->vendor), "driver_version", str_or_null(m->driver_version)));
 	json_object_set_new(root, "subgroup_size", json_integer(m->subgroup));
+	json_object_set_new(root, "provenance", json_string(m->documented[0] ? "documented" :
+							    "measured"));
+	if (m->documented[0])
+		json_object_set_new(root, "documented_model", json_string(m->documented));
 	json_t *ops = json_object();
 	for (int op = 0; op < CB_NOPS; op++)
 		if (m->ops[op].present)

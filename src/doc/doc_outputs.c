@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "doc/doc_outputs.h"
+#include "doc/doc_agree.h"
 #include "doc/doc_json.h"
 #include "core/fleet.h"
 #include "core/util.h"
@@ -72,6 +73,9 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 	json_t *top = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 3,
 				"devices", a);
 	add_fleet(top, rs, files, n);
+	json_t *documented = cb_agreement_json(rs, files, n);
+	if (documented)
+		json_object_set_new(top, "documented", documented);
 	return cb_json_text(top, 2);
 }
 
@@ -126,6 +130,9 @@ char *cb_predict_json(const cb_predict_answer *a)
 	json_object_set_new(o, "model", json_string(a->by_size ? "elem_bytes" : "op"));
 	if (a->note)
 		json_object_set_new(o, "note", json_string(a->note));
+	json_object_set_new(o, "provenance", json_string(a->documented ? "documented" : "measured"));
+	if (a->documented)
+		json_object_set_new(o, "documented_model", json_string(a->documented));
 	if (a->pass_of_lane) {
 		unsigned npass = 0;
 		for (unsigned l = 0; l < a->nlanes; l++)

@@ -39,6 +39,8 @@ typedef struct {
 	const char *note;         /* why there is no bank model, or NULL */
 	const unsigned *pass_of_lane;  /* pass index of each lane, or NULL */
 	unsigned nlanes;
+	/* A documented model: "MI300 (documented, not measured)"; NULL for a measured one. */
+	const char *documented;
 } cb_predict_answer;
 
 char *cb_predict_json(const cb_predict_answer *a);

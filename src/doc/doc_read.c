@@ -195,8 +195,35 @@ static cb_rc read_quality(cb_doc_reader *rd, json_t *q, cb_quality *m)
 	return CB_OK;
 }
 
-/* The bank model of a recorded inference, for predict. A malformed model is not an error of
- * the document (analysis recomputes it); predict reports the problem. */
+/* LG[KEY] (lane_groups of a documented model): groups of LANES lanes that together hold each
+ * of the SUBGROUP lanes once, into M's order for size E; false when malformed. */
+static bool read_lane_groups(json_t *lg, const char *key, unsigned lanes, unsigned subgroup,
+			     cb_recorded_model *m, int e)
+{
+	json_t *groups = json_object_get(lg, key);
+	if (!groups)
+		return true;
+	size_t n = 0;
+	if (!json_is_array(groups) || subgroup > CB_MAX_ORDER || lanes == 0)
+		return false;
+	for (size_t g = 0; g < json_array_size(groups); g++) {
+		json_t *grp = json_array_get(groups, g);
+		if (!json_is_array(grp) || json_array_size(grp) != lanes)
+			return false;
+		for (size_t k = 0; k < lanes; k++) {
+			json_t *v = json_array_get(grp, k);
+			if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+			    json_integer_value(v) >= (json_int_t)subgroup || n >= CB_MAX_ORDER)
+				return false;
+			m->order[e][n++] = (uint8_t)json_integer_value(v);
+		}
+	}
+	if (n != subgroup || !cb_lane_order_valid(m->order[e], (unsigned)n, lanes))
+		return false;
+	m->norder[e] = (unsigned)n;
+	return true;
+}
+
 /* The members of a recorded inference whose type or range a reader would otherwise guess at:
  * a "broadcast" of 0 or "no" read as true, a confidence of "0.01" or 2 as sure. */
 static cb_rc check_recorded(cb_doc_reader *rd, const char *path, json_t *inf)
@@ -227,7 +254,10 @@ static cb_rc check_recorded(cb_doc_reader *rd, const char *path, json_t *inf)
 	return CB_OK;
 }
 
-static void read_recorded(json_t *inf, cb_recorded_model *m)
+/* The bank model of a recorded inference, for predict. A malformed model is not an error of
+ * the document (analysis recomputes it); predict reports the problem. SUBGROUP: the device's
+ * (lane_groups cover it). */
+static void read_recorded(json_t *inf, unsigned subgroup, cb_recorded_model *m)
 {
 	const char *status = json_string_value(json_object_get(inf, "status"));
 	json_t *conf = json_object_get(inf, "confidence");
@@ -260,6 +290,12 @@ static void read_recorded(json_t *inf, cb_recorded_model *m)
 			return;
 		}
 		m->lanes_per_pass[e] = v ? (unsigned)json_integer_value(v) : 0;
+		if (!read_lane_groups(json_object_get(inf, "lane_groups"), key, m->lanes_per_pass[e],
+				      subgroup, m, e)) {
+			snprintf(m->problem, sizeof m->problem, "inference: lane_groups[\"%s\"] is not "
+				 "a grouping of the %u lanes in groups of lanes_per_pass", key, subgroup);
+			return;
+		}
 		json_t *pe = json_object_get(json_object_get(inf, "per_elem"), key);
 		/* Format 3's names, else those of formats 1 and 2 (the same per-step quantities). */
 		json_t *t0 = json_object_get(pe, "t0_ns_per_access");
@@ -306,7 +342,7 @@ static cb_rc read_recorded_sizes(cb_doc_reader *rd, const char *key, json_t *by,
 		if (check_recorded(rd, path, inf) != CB_OK)
 			return CB_ERR_INPUT;
 		r->has_recorded_size[op][e] = true;
-		read_recorded(inf, &r->recorded_size[op][e]);
+		read_recorded(inf, rd->subgroup, &r->recorded_size[op][e]);
 	}
 	return CB_OK;
 }
@@ -356,6 +392,72 @@ static cb_rc read_checks(cb_doc_reader *rd, json_t *a, cb_result *r)
 	return CB_OK;
 }
 
+static const char *const fact_bases[] = { "stated", "inferred", "disputed", "not documented",
+					   NULL };
+
+static char *opt_string(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? cb_xstrdup(json_string_value(v)) : NULL;
+}
+
+static cb_rc read_fact(cb_doc_reader *rd, json_t *f, size_t i, cb_doc_fact *d)
+{
+	static const char *const keys[] = { "fact", "basis", "source", "note" };
+	for (size_t k = 0; k < 4; k++) {
+		json_t *v = json_object_get(f, keys[k]);
+		if ((v || k < 3) && !json_is_string(v))
+			return cb_doc_fail(rd, "documentation.facts[%zu].%s is %s, expected a string", i,
+					   keys[k], v ? cb_json_type_name(v) : "missing");
+	}
+	d->fact = opt_string(f, "fact");
+	d->basis = opt_string(f, "basis");
+	d->source = opt_string(f, "source");
+	d->note = opt_string(f, "note");
+	size_t b = 0;
+	while (fact_bases[b] && strcmp(fact_bases[b], d->basis) != 0)
+		b++;
+	if (!fact_bases[b])
+		return cb_doc_fail(rd, "documentation.facts[%zu].basis \"%.40s\" is not stated, "
+				   "inferred, disputed or not documented", i, d->basis);
+	return CB_OK;
+}
+
+/* "provenance" and, for a documented model, its "documentation": a title, a summary and the
+ * facts with their sources. Both stay in the document's extra members (written back as they
+ * came). */
+static cb_rc read_provenance(cb_doc_reader *rd, json_t *doc, cb_result *r)
+{
+	json_t *p = json_object_get(doc, "provenance"), *d = json_object_get(doc, "documentation");
+	if (p && !json_is_string(p))
+		return cb_doc_fail(rd, "\"provenance\" is %s, expected a string", cb_json_type_name(p));
+	r->provenance = p ? cb_xstrdup(json_string_value(p)) : NULL;
+	r->documented = p && strcmp(json_string_value(p), "documented") == 0;
+	if (!r->documented)
+		return CB_OK;
+	json_t *facts = json_object_get(d, "facts");
+	if (!json_is_object(d) || !json_is_string(json_object_get(d, "title")) ||
+	    !json_is_array(facts) || json_array_size(facts) > 4096)
+		return cb_doc_fail(rd, "a documented model needs \"documentation\": an object with a "
+				   "title and an array of facts, each with its source");
+	r->doc.title = opt_string(d, "title");
+	r->doc.summary = opt_string(d, "summary");
+	r->doc.facts = cb_xcalloc(json_array_size(facts) + 1, sizeof *r->doc.facts);
+	for (size_t i = 0; i < json_array_size(facts); i++) {
+		json_t *f = json_array_get(facts, i);
+		if (!json_is_object(f))
+			return cb_doc_fail(rd, "documentation.facts[%zu] is %s, expected an object", i,
+					   cb_json_type_name(f));
+		r->doc.nfacts++;
+		if (read_fact(rd, f, i, &r->doc.facts[i]) != CB_OK)
+			return CB_ERR_INPUT;
+	}
+	if (!json_is_object(json_object_get(doc, cb_inference_key(CB_OP_LOAD))))
+		return cb_doc_fail(rd, "a documented model needs its loads' model (\"%s\")",
+				   cb_inference_key(CB_OP_LOAD));
+	return CB_OK;
+}
+
 static cb_rc read_meta(cb_doc_reader *rd, json_t *doc, cb_result *r)
 {
 	json_t *v;
@@ -380,7 +482,7 @@ static cb_rc read_meta(cb_doc_reader *rd, json_t *doc, cb_result *r)
 			return CB_ERR_INPUT;
 		if (json_is_object(inf)) {
 			r->has_recorded[op] = true;
-			read_recorded(inf, &r->recorded[op]);
+			read_recorded(inf, rd->subgroup, &r->recorded[op]);
 			if (read_recorded_sizes(rd, key, json_object_get(inf, "by_elem_bytes"), r,
 						(cb_op)op) != CB_OK)
 				return CB_ERR_INPUT;
@@ -418,12 +520,20 @@ static cb_rc convert(cb_doc_reader *rd, json_t *doc, cb_ms_source *src, cb_resul
 		if (json_integer_value(lm) < rd->local_limit)
 			rd->local_limit = json_integer_value(lm);
 	}
+	if (read_provenance(rd, doc, r) != CB_OK)
+		return CB_ERR_INPUT;
 	if (!src->streamed) {
 		src->array = json_object_get(doc, "measurements");
+		if (r->documented && !src->array)
+			return read_meta(rd, doc, r);
 		if (!json_is_array(src->array))
 			return cb_doc_fail(rd, "\"measurements\" is missing or not an array");
 	}
-	if (cb_doc_read_measurements(rd, src, r) != CB_OK)
+	/* A documented model is the vendor's word, never a measurement: it has none. */
+	if (r->documented && (src->streamed ? src->n : json_array_size(src->array)) > 0)
+		return cb_doc_fail(rd, "a documented model (provenance \"documented\") has no "
+				   "measurements");
+	if (!r->documented && cb_doc_read_measurements(rd, src, r) != CB_OK)
 		return rd->err->rc;
 	return read_meta(rd, doc, r);
 }

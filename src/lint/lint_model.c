@@ -31,7 +31,7 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 			if (any && !cb_geometry_equal(&g, &c.geom))
 				continue; /* sizes that disagree: only the first geometry prices */
 			g = c.geom;
-			lanes[e] = c.lanes_per_pass;
+			lanes[e] = c.norder ? 0 : c.lanes_per_pass; /* lint's pricer: contiguous only */
 			from[e] = c.source == CB_CHOICE_BY_SIZE ? 1 : 0;
 			by_size |= c.source == CB_CHOICE_BY_SIZE;
 			any = true;
@@ -65,7 +65,13 @@ cb_rc cb_lint_model_from_result(const cb_result *r, const char *path, unsigned s
 				  "this device", path, r->device.subgroup_size, subgroup);
 	if (rc == CB_OK && c.source != CB_CHOICE_FLAT) {
 		const cb_recorded_model *rec = &r->recorded[CB_OP_LOAD];
-		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r->device.subgroup_size);
+		/* Lanes in groups that are not contiguous (a documented model's lane_groups): lint's
+		 * pricer takes contiguous groups only, so that size is not priced rather than
+		 * mispriced. */
+		unsigned lanes[CB_NELEM];
+		for (int e = 0; e < CB_NELEM; e++)
+			lanes[e] = rec->norder[e] ? 0 : rec->lanes_per_pass[e];
+		cb_lint_pricer_from_model(m, &rec->geom, lanes, r->device.subgroup_size);
 		for (int e = 0; e < CB_NELEM; e++)
 			copy_time(&m->ops[CB_OP_LOAD], rec, e);
 		add_op_models(r, m);

@@ -88,7 +88,12 @@ static void number(cell *c, double v, int style)
 static void c_file(const entry *e, int arg, cell *c) { (void)arg; text(c, e->file); }
 static void c_device(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.name); }
 static void c_platform(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.platform); }
-static void c_regime(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->run.regime); }
+/* A documented model has no run: "documented" (not measured) stands where its regime would. */
+static void c_regime(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, e->r->documented ? "documented" : e->r->run.regime);
+}
 
 static void c_subgroup(const entry *e, int arg, cell *c)
 {

@@ -46,8 +46,14 @@ static void header(FILE *out, const cb_export_model *m, const char *source,
 {
 	comment(out, "clbanks export of ", source);
 	comment(out, "device: ", m->device);
-	fprintf(out, "# loads: %u banks x %u B, %s broadcast, confidence %.3f\n", c->geom.banks,
-		c->geom.width, c->geom.broadcast ? "with" : "without", c->confidence);
+	if (m->documented[0])
+		comment(out, "model: ", m->documented);
+	fprintf(out, "# loads: %u banks x %u B, %s broadcast, ", c->geom.banks, c->geom.width,
+		c->geom.broadcast ? "with" : "without");
+	if (isfinite(c->confidence))
+		fprintf(out, "confidence %.3f\n", c->confidence);
+	else
+		fprintf(out, "%s\n", m->documented[0] ? "from the documentation" : "confidence -");
 }
 
 /* What every element size other than 4 bytes, pair packing and the other ops would need. */
@@ -62,6 +68,10 @@ static void not_expressed(FILE *out, const cb_export_model *m, const char *targe
 				s->choice.lanes_per_pass);
 	}
 	fputs(")", out);
+	for (int e = 0; e < CB_NELEM; e++)
+		if (l->size[e].measured && l->size[e].choice.norder)
+			fprintf(out, "; %u B: lanes in groups that are not contiguous (--format json "
+				"lists them)", cb_elems[e].bytes);
 	if (load4(m)->geom.pair_packing)
 		fputs("; pair packing (lanes n and n^1 on one offset count once)", out);
 	fputc('\n', out);

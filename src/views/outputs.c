@@ -197,6 +197,8 @@ void cb_predict_print(FILE *out, const cb_predict_answer *a, cb_format fmt, bool
 		return;
 	}
 	render_text(out, a);
+	if (a->documented)
+		fprintf(out, "  model: %s\n", a->documented);
 	if (a->by_size)
 		fprintf(out, "  (the %u-byte %ss' own model: no one model describes every element size "
 			"of %ss)\n", a->elem_bytes, a->op, a->op);
