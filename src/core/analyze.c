@@ -181,7 +181,7 @@ static void documented_inference(cb_result *r)
 		r->op_present[op] = r->has_recorded[op];
 		inf->confidence = inf->geometry_share = inf->lanes_share = NAN;
 		inf->fit_factor = inf->run_factor = inf->r2 = inf->sigma = inf->max_ratio = NAN;
-		inf->cost_per_pass_ns = inf->cost_per_pass_cycles = NAN;
+		inf->step_pass_ns = inf->pass_ns_per_subgroup = inf->pass_cycles = NAN;
 		inf->best.rms = inf->flat.rms = inf->runner_up.rms = inf->val_rms = NAN;
 		inf->status = m->banked ? CB_BANKED : m->status && strcmp(m->status, "not_banked") == 0 ?
 			      CB_NOT_BANKED : CB_INCONCLUSIVE;
