@@ -30,7 +30,7 @@ check '^amd-mi300 +mi300 +documented ' "$bin" --list-models
 check '^4 passes: 2-way conflict' "$bin" predict --model mi300 --elem-bytes 4 --stride 2
 check '\(documented, not measured\)' "$bin" predict --model hopper --elem-bytes 4 --stride 2
 check '^16 passes' "$bin" predict --model xe-hpg --elem-bytes 4 --stride 0 --op store
-check 'they agree on 19 facts, differ on 0' "$bin" compare h200 hopper
+check 'agree on 19 facts, differ on 0' "$bin" compare h200 hopper
 check '^32 passes: 32-way conflict' "$bin" predict --model h200 --elem-bytes 4 --stride 32
 check '^1 pass: conflict-free' "$bin" predict --model nvidia-h200 --elem-bytes 4 --stride 33
 check '^# device: NVIDIA H200$' "$bin" export h200 --format gem5

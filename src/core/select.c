@@ -117,7 +117,9 @@ static void record(const cb_inference *inf, cb_recorded_model *m)
 
 void cb_record_analysis(cb_result *r)
 {
-	if (!r->analyzed)
+	/* A documented model's analysis is derived from its recorded models, which hold more (the
+	 * lane groups): they stay. */
+	if (!r->analyzed || r->documented)
 		return;
 	for (int op = 0; op < CB_NOPS; op++) {
 		bool has = r->op_present[op] || op == CB_OP_LOAD;

@@ -35,10 +35,12 @@ static void pair(FILE *out, const cb_result *m, const char *mfile, const cb_resu
 	char *mn = cb_escape_controls(m->device.name ? m->device.name : "-");
 	char *dn = cb_escape_controls(cb_model_label(d, label, sizeof label));
 	char text[2400];
-	snprintf(text, sizeof text, "\n%s (%s) against %s, %s: %s on %zu fact%s, differ on %zu, %zu "
-		 "not compared\n", mf, mn, df, dn, a.differ ? "agree" : "they agree", a.agree,
-		 a.agree == 1 ? "" : "s", a.differ, a.n - a.agree - a.differ);
+	/* The names are filled to the width; the counts get a line of their own, wherever the
+	 * names' lengths put the breaks. */
+	snprintf(text, sizeof text, "\n%s (%s) against %s, %s:\n", mf, mn, df, dn);
 	cb_text_fill(out, text);
+	fprintf(out, "  agree on %zu fact%s, differ on %zu, %zu not compared\n", a.agree,
+		a.agree == 1 ? "" : "s", a.differ, a.n - a.agree - a.differ);
 	free(mf);
 	free(df);
 	free(mn);
