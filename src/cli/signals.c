@@ -44,11 +44,7 @@ void cb_signals_install(void)
 	/* 'clbanks lint' blocks them before it execs its helper, so that none arriving while the
 	 * helper starts kills it unannounced; pending ones are handled now. */
 	sigset_t stops;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigaddset(&stops, SIGQUIT);
+	cb_stop_signals_set(&stops);
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);
 }
 

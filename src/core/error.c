@@ -131,14 +131,19 @@ cb_rc cb_check_interrupt(cb_error *err)
 	return cb_stop_signal ? cb_error_interrupted(err, "; nothing written") : CB_OK;
 }
 
+void cb_stop_signals_set(sigset_t *stops)
+{
+	sigemptyset(stops);
+	sigaddset(stops, SIGINT);
+	sigaddset(stops, SIGTERM);
+	sigaddset(stops, SIGHUP);
+	sigaddset(stops, SIGQUIT);
+}
+
 void cb_stop_signals_block(sigset_t *saved)
 {
 	sigset_t stops;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigaddset(&stops, SIGQUIT);
+	cb_stop_signals_set(&stops);
 	sigprocmask(SIG_BLOCK, &stops, saved);
 }
 

@@ -79,6 +79,8 @@ cb_rc cb_error_interrupted(cb_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Blocks the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) while a handler must not see a value
  * half updated, the mask before in SAVED; cb_stop_signals_restore(SAVED) ends it. */
+/* The stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) in STOPS. */
+void cb_stop_signals_set(sigset_t *stops);
 void cb_stop_signals_block(sigset_t *saved);
 void cb_stop_signals_restore(const sigset_t *saved);
 /* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" or "a signal". */

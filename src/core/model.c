@@ -236,6 +236,18 @@ unsigned cb_pass_schedule(const cb_geometry *g, unsigned group, unsigned elem_by
 	return total;
 }
 
+/* P passes against M for the same lanes in order: the cost, false when either is 0. */
+static bool fill_cost(unsigned p, unsigned m, cb_access_cost *cost)
+{
+	if (!p || !m)
+		return false;
+	cost->passes = p;
+	cost->min_passes = m;
+	cost->conflict_ways = p > m ? (p + m - 1) / m : 1;
+	cost->slowdown = (double)p / m;
+	return true;
+}
+
 bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		     const uint32_t *offsets, const bool *active, unsigned nlanes,
 		     cb_access_cost *cost)
@@ -248,13 +260,7 @@ bool cb_price_access(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		seq[l] = l * elem_bytes;
 	unsigned p = cb_passes_active(g, group, elem_bytes, offsets, active, nlanes);
 	unsigned m = cb_passes_active(g, group, elem_bytes, seq, active, nlanes);
-	if (!p || !m)
-		return false;
-	cost->passes = p;
-	cost->min_passes = m;
-	cost->conflict_ways = p > m ? (p + m - 1) / m : 1;
-	cost->slowdown = (double)p / m;
-	return true;
+	return fill_cost(p, m, cost);
 }
 
 unsigned cb_passes(const cb_geometry *g, unsigned group, unsigned elem_bytes,
@@ -316,13 +322,7 @@ bool cb_price_access_order(const cb_geometry *g, unsigned group, const uint8_t *
 		seq[i] = order[i] * elem_bytes; /* lane l at element l, wherever it stands */
 	unsigned p = cb_passes_active(g, group, elem_bytes, off, act, nlanes);
 	unsigned m = cb_passes_active(g, group, elem_bytes, seq, act, nlanes);
-	if (!p || !m)
-		return false;
-	cost->passes = p;
-	cost->min_passes = m;
-	cost->conflict_ways = p > m ? (p + m - 1) / m : 1;
-	cost->slowdown = (double)p / m;
-	return true;
+	return fill_cost(p, m, cost);
 }
 
 unsigned cb_pass_schedule_order(const cb_geometry *g, unsigned group, const uint8_t *order,
