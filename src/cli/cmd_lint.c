@@ -380,11 +380,16 @@ static cb_rc read_models(const cb_cli_options *o, bool warned, cb_lint_model *m,
 	cb_rc rc = CB_OK;
 	for (size_t i = 0; rc == CB_OK && i < n; i++) {
 		cb_result r;
-		rc = cb_doc_read(paths[i], 0, &r, err);
+		char doc_label[512];
+		/* The verdict analyze prints (issue 34), as the one-model lint reads it. */
+		rc = cb_read_model_doc(paths[i], &r, err);
 		if (rc != CB_OK)
 			break;
 		rc = cb_lint_model_from_result(&r, paths[i], 0, &notes, &m[i], err);
-		labels[i] = label_of(paths[i], r.device.name);
+		/* A documented model says so wherever it is named (text, JSON, SARIF). */
+		labels[i] = label_of(paths[i], r.documented ? cb_model_label(&r, doc_label,
+									  sizeof doc_label) :
+					    r.device.name);
 		cb_result_free(&r);
 	}
 	if (rc == CB_OK)

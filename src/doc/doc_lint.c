@@ -58,6 +58,9 @@ static json_t *model(const cb_lint_result *r)
 	json_t *m = json_object();
 	json_object_set_new(m, "subgroup", json_integer(r->subgroup));
 	json_object_set_new(m, "banked", json_boolean(r->has_model && !r->flat));
+	if (r->has_model)
+		json_object_set_new(m, "provenance", json_string(r->documented ? "documented" :
+								  "measured"));
 	if (!r->has_model || r->flat)
 		return m;
 	geometry(m, &r->geom, r->lanes_per_pass);
@@ -427,8 +430,10 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 		return json_pack("{s:o}", "text", text(msg));
 	}
 	int k = r->has_model ? snprintf(msg, sizeof msg, "%s %s: %u passes, %u-way bank conflict "
-					"(minimum %u)", cb_op_name(a->op), decl[0] ? decl : a->elem_type,
-					a->passes_max, a->ways, a->min_passes)
+					"(minimum %u)%s", cb_op_name(a->op),
+					decl[0] ? decl : a->elem_type, a->passes_max, a->ways,
+					a->min_passes, r->documented ? " on a documented model (the "
+					"vendor's documentation, not measured)" : "")
 			     : snprintf(msg, sizeof msg, "%s %s", cb_op_name(a->op),
 					decl[0] ? decl : a->elem_type);
 	const cb_lint_measured *m = &a->measured;

@@ -772,6 +772,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	if (req->model) {
 		res->has_model = true;
 		res->flat = req->model->flat;
+		res->documented = req->model->documented;
 		res->geom = req->model->geom;
 		memcpy(res->lanes_per_pass, req->model->lanes_per_pass, sizeof res->lanes_per_pass);
 		memcpy(res->ops, req->model->ops, sizeof res->ops);

@@ -131,6 +131,7 @@ typedef struct {
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];
+	bool documented;    /* from the vendor's documentation, not measured (issue 38) */
 	uint64_t local_mem_bytes; /* the device's __local memory (the document's
 				   * device.local_mem_bytes); 0: not known. Set after the pricer. */
 } cb_lint_model;
@@ -363,6 +364,7 @@ typedef struct {
 	unsigned local[3], group[3], work_dim, subgroup;
 	bool has_model;
 	bool flat;                 /* the model is not banked: every access one pass */
+	bool documented;           /* the model is documented, not measured */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	cb_lint_op_model ops[CB_NOPS];   /* the stores' and atomics' own models, where measured */

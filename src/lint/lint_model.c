@@ -78,6 +78,8 @@ cb_rc cb_lint_model_from_result(const cb_result *r, const char *path, unsigned s
 	}
 	if (rc == CB_OK && r->device.local_mem_bytes > 0)
 		m->local_mem_bytes = (uint64_t)r->device.local_mem_bytes;
+	if (rc == CB_OK)
+		m->documented = r->documented;
 	return rc;
 }
 

@@ -265,8 +265,12 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	bool others = false; /* an op beside the loads */
 	for (int op = CB_OP_STORE; op < CB_NOPS; op++)
 		others |= has[op];
+	if (r->has_model && r->documented)
+		fputs("priced with: a documented model (the vendor's documentation, not measured)\n",
+		      out);
 	if (!r->has_model || !others)
 		return;
+	const char *kind = r->documented ? "documented" : "measured";
 	fputs("priced with:", out);
 	const char *sep = " ";
 	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
@@ -275,14 +279,14 @@ static void models_line(FILE *out, const cb_lint_result *r)
 		const cb_lint_op_model *own = &r->ops[op];
 		fprintf(out, "%s%s ", sep, cb_ops[op].plural);
 		if (own->measured && own->by_size) {
-			fputs("the measured model of", out);
+			fprintf(out, "the %s model of", kind);
 			for (int e = 0, n = 0; e < CB_NELEM; e++)
 				if (own->lanes_per_pass[e])
 					fprintf(out, "%s %u B", n++ ? "," : "", cb_elems[e].bytes);
 			fprintf(out, " only, %u x %u B%s", own->geom.banks, own->geom.width,
 				own->geom.broadcast ? "" : " without broadcast");
 		} else if (own->measured)
-			fprintf(out, "their own measured model, %u x %u B%s", own->geom.banks,
+			fprintf(out, "their own %s model, %u x %u B%s", kind, own->geom.banks,
 				own->geom.width, own->geom.broadcast ? "" : " without broadcast");
 		else
 			fprintf(out, "the loads' model%s (the document has no one model for them)",
