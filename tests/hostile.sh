@@ -47,6 +47,9 @@ have_gp=no
 command -v gnuplot >/dev/null 2>&1 && have_gp=yes
 have_strace=no
 command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null && have_strace=yes
+# LeakSanitizer cannot work under ptrace ("LeakSanitizer has encountered a fatal error", exit 1
+# at the end of a sanitizer build's run): a process that strace holds is checked without it.
+NOLSAN="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # doc NAME JSON-STRING: H200's document with device.name set to a JSON string literal
 doc() {
@@ -193,7 +196,7 @@ for sig in TERM HUP INT; do
 done
 if [ $have_strace = yes ]; then
 	# The commit's fsync is made slow; two SIGINTs arrive while the temporary file exists.
-	strace -f -o /dev/null -e inject=fsync:delay_enter=3000000 \
+	$NOLSAN strace -f -o /dev/null -e inject=fsync:delay_enter=3000000 \
 		"$CLBANKS" analyze "$H200" -o "$TMP/twice.txt" > "$TMP/out" 2>&1 &
 	pid=$!
 	# Both signals must land while the temporary file exists: wait for it (fsync sleeps 3 s).
@@ -666,7 +669,7 @@ if [ $have_strace = yes ]; then
 	for sig in QUIT USR1 ALRM; do
 		rm -rf "$TMP/q"
 		mkdir "$TMP/q"
-		strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1000000 \
+		$NOLSAN strace -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1000000 \
 			"$CLBANKS" analyze "$H200" -o "$TMP/q/out.txt" > "$TMP/out" 2>&1 &
 		pid=$!
 		tries=0
@@ -695,7 +698,7 @@ fi
 # 3: a SIGHUP while 'clbanks lint' execs its helper waits until the helper handles it (before:
 # the helper, still loading LLVM, died of it unannounced). strace holds the exec's return 1.5 s.
 if [ $have_strace = yes ] && ! "$CLBANKS" lint 2>&1 | grep -q "built without LLVM"; then
-	strace -o /dev/null -e trace=execve -e inject=execve:delay_exit=1500000 \
+	$NOLSAN strace -o /dev/null -e trace=execve -e inject=execve:delay_exit=1500000 \
 		"$CLBANKS" lint "$top_srcdir/tests/lint/transpose.cl" --model "$H200" --local 32,8 \
 		> "$TMP/out" 2>&1 &
 	pid=$!
