@@ -50,6 +50,16 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "lint takes one kernel file; "
 				    "unexpected argument '%s'" : "lint needs a kernel file: clbanks lint "
 				    "KERNEL.cl --model FILE --local X[,Y[,Z]]", o->nargs ? o->args[1] : "");
+	/* The run's options that lint takes for --measure only: without it they would be
+	 * accepted and ignored (issue 39). --local-mem sizes --format plan's tables too. */
+	static const char *const measuring[] = { "device", "timer", "min-rounds", "max-rounds",
+						 "ci-target", "max-kernel-ms", "timeout",
+						 "kernel-dir" };
+	for (size_t i = 0; !o->measure && i < sizeof measuring / sizeof *measuring; i++)
+		if (cb_option_given(o, measuring[i]))
+			return cb_error_set(err, CB_ERR_USAGE, "--%s is an option of lint --measure "
+					    "(the measurement on a device); without --measure lint "
+					    "would ignore it", measuring[i]);
 	bool plan = o->format == CB_OPT_FORMAT_PLAN;
 	if (plan && o->measured)
 		return cb_error_set(err, CB_ERR_USAGE, "lint --format plan writes the lane tables to "
