@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes the timed document of a synthetic device to stdout, for the shell tests:
  *   synth_doc nvidia|amd|cdna|banks64|intel|flat|pocl|ops
- * (ops: NVIDIA-like loads and stores, atomics that serialize on one word.) */
+ *   synth_doc sub N
+ * (ops: NVIDIA-like loads and stores, atomics that serialize on one word; sub N: 32 banks of
+ * 4 B and sub-groups of N lanes, 1 to 256, for the sweep over sizes.) */
 #include "config.h"
 #include "doc/doc.h"
 #include "core/plan.h"
@@ -48,8 +50,17 @@ int main(int argc, char **argv)
 		d.op_geom[CB_OP_ATOMIC] = (cb_geometry){ 32, 4, false, false };
 		unsigned at[CB_NELEM] = { 32, 32, 32, 16, 8 };
 		memcpy(d.op_lanes[CB_OP_ATOMIC], at, sizeof at);
+	} else if (strcmp(name, "sub") == 0 && argc > 2 && atoi(argv[2]) >= 1 &&
+		   atoi(argv[2]) <= 256) {
+		unsigned n = (unsigned)atoi(argv[2]);
+		d = (synth_device){ .name = "Synthetic sub-group sweep", .subgroup = n,
+				    .geom = { 32, 4, true, false }, .t0 = 0.5, .c = 1,
+				    .noise = 0.02, .seed = 11 + n };
+		unsigned per_pass[CB_NELEM] = { 32, 32, 32, 16, 8 };
+		for (unsigned e = 0; e < CB_NELEM; e++)
+			d.lanes_per_pass[e] = per_pass[e] < n ? per_pass[e] : n;
 	} else {
-		fputs("usage: synth_doc nvidia|amd|cdna|banks64|intel|flat|pocl|ops\n", stderr);
+		fputs("usage: synth_doc nvidia|amd|cdna|banks64|intel|flat|pocl|ops|sub N\n", stderr);
 		return 2;
 	}
 	cb_result r;

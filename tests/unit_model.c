@@ -490,10 +490,80 @@ static void documented(void)
 	doc_pairs(dir);
 }
 
+/* Every sub-group size from 1 to 64 (issue 39's sweep: sizes that are not powers of two, and
+ * sizes below a lane group, are where tables were read past their end). For each size, strides,
+ * uniform pairs and quads, broadcasts and random tables under four masks: the passes equal the
+ * definition, the schedule counts them, the price is one way only when at its minimum, and an explicit
+ * lane order that is the identity prices as the contiguous groups. The sanitizer build runs it. */
+static void subgroup_sweep(void)
+{
+	static const unsigned elems[] = { 1, 2, 4, 8, 16 }, groups[] = { 0, 4, 8, 16, 32 };
+	static const cb_geometry geoms[] = { { 32, 4, true, false }, { 32, 4, true, true },
+					     { 16, 4, false, false }, { 64, 8, true, false } };
+	cb_rng rng;
+	cb_rng_seed(&rng, 64);
+	unsigned cases = 0, wrong = 0, sched_bad = 0, price_bad = 0, order_bad = 0;
+	for (unsigned n = 1; n <= 64; n++)
+		for (unsigned pat = 0; pat < 8; pat++)
+			for (unsigned mask = 0; mask < 4; mask++) {
+				/* Tables of exactly N lanes on the heap, as the callers' are, so that
+				 * the sanitizers see a read past their end. */
+				uint32_t *off = malloc(n * sizeof *off);
+				bool *act = malloc(n * sizeof *act);
+				if (!off || !act)
+					abort();
+				unsigned E = elems[(n + pat) % 5], group = groups[(n + mask) % 5];
+				const cb_geometry *g = &geoms[(n + pat + mask) % 4];
+				static const unsigned strides[] = { 0, 1, 2, 3, 31, 32, 33 };
+				for (unsigned l = 0; l < n; l++) {
+					unsigned k = pat < 7 ? l * strides[pat] : cb_rng_below(&rng, 4 * n);
+					off[l] = (pat == 0 ? l / 2 : pat == 6 ? l / 4 : k) * E;
+					act[l] = mask == 0 || (mask == 1 && l % 2) ||
+						 (mask == 2 && l < n / 2 + 1) ||
+						 (mask == 3 && cb_rng_below(&rng, 2));
+				}
+				cases++;
+				unsigned passes = cb_passes_active(g, group, E, off, act, n);
+				if (!g->pair_packing && passes != reference(g, group, E, off, act, n))
+					wrong++;
+				unsigned pol[CB_MAX_LANES], top = 0;
+				unsigned sched = cb_pass_schedule(g, group, E, off, act, n, pol);
+				for (unsigned l = 0; l < n; l++)
+					top = act[l] && pol[l] + 1 > top ? pol[l] + 1 : top;
+				sched_bad += sched != passes || top > sched;
+				cb_access_cost c;
+				bool priced = cb_price_access(g, group, E, off, act, n, &c);
+				price_bad += priced != (passes > 0) ||
+					     (priced && (c.passes != passes || c.min_passes < 1 ||
+							 c.conflict_ways < 1 ||
+							 (c.passes <= c.min_passes) != (c.conflict_ways == 1)));
+				unsigned w = group && group < n ? group : 0;
+				if (w && n % w == 0) {
+					uint8_t order[CB_MAX_ORDER];
+					for (unsigned l = 0; l < n; l++)
+						order[l] = (uint8_t)l;
+					cb_access_cost o;
+					bool op = cb_price_access_order(g, w, order, n, E, off, act, n, &o);
+					order_bad += op != priced || (op && o.passes != c.passes);
+				}
+				free(off);
+				free(act);
+			}
+	tap_ok(wrong == 0, "sub-groups of 1 to 64 lanes: passes equal the definition (%u of %u "
+	       "differ)", wrong, cases);
+	tap_ok(sched_bad == 0, "sub-groups of 1 to 64 lanes: the schedule counts the passes (%u bad)",
+	       sched_bad);
+	tap_ok(price_bad == 0, "sub-groups of 1 to 64 lanes: prices and their ways agree (%u bad)",
+	       price_bad);
+	tap_ok(order_bad == 0, "sub-groups of 1 to 64 lanes: an identity lane order prices as "
+	       "contiguous groups (%u bad)", order_bad);
+}
+
 int main(void)
 {
 	documented();
 	odd_pairs();
+	subgroup_sweep();
 	by_hand();
 	random_properties();
 	fix_search();
