@@ -14,7 +14,7 @@ analyze|text, json or csv
 predict|text, json or csv
 compare|text, json or csv
 plot|-
-lint|text, json, sarif or plan
+lint|text, json, sarif, plan or diff
 export|json, gpgpusim or gem5'
 
 "$CLBANKS" --format xml >"$TMP/out" 2>&1

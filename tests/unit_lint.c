@@ -10,6 +10,7 @@
 #include "config.h"
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
+#include "lint/lint_edit.h"
 #include "views/lint_text.h"
 #include "tap.h"
 
@@ -922,13 +923,18 @@ static void test_renderers(void)
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, ":22:26: warning: load float tile[32][32]: 32 passes, 32-way "
 			     "conflict (minimum 1)\n") &&
-		       strstr(t, ":22:26: note: fix: tile[r][c ^ (r & 31)] (1 pass here, no memory)") &&
-		       strstr(t, ":22:26: note: or: float tile[32][32+1] (1 pass here, +128 B)") &&
+		       strstr(t, ":22:26: note: fix: tile[tx][(ty + j) ^ (tx & 31)] (1 pass here, no "
+			      "memory)") &&
+		       strstr(t, ":22:26: note: or: line 13: tile[TILE][TILE + 1] (1 pass here, "
+			      "+128 B)") &&
 		       strstr(t, "fix for float tile[32][32]: tile[r][c ^ (r & 31)]: passes in all "
 			      "1056 -> 64") &&
+		       strstr(t, "  edit line 17: tile[ty + j][tx] -> tile[ty + j][tx ^ ((ty + j) & "
+			      "31)]\n      line 22: tile[tx][ty + j] -> tile[tx][(ty + j) ^ (tx & 31)]\n") &&
 		       strstr(t, "passes in all: 1056, 992 beyond the conflict-free minimum; most: "
 			      "line 22 (992)"),
-		       "text: a compiler-style warning, the array's fix and its alternative, totals");
+		       "text: a compiler-style warning, the array's fix and its alternative in the kernel's "
+		       "words, every access's edit, totals");
 		tap_ok(t && narrow(t), "text: lines under 100 columns");
 		free(t);
 		json_transpose(&r);
@@ -1831,6 +1837,85 @@ static void test_run_models(void)
 		cb_lint_result_free(&res[i]);
 }
 
+/* Issue 34, point 4: the fix in the kernel's own expressions. The reference an access's
+ * column points at (a load's name, a store's '=', an atomic's call), and the substitution. */
+static void test_source_refs(void)
+{
+	static const char load[] = "\t\tout[(y + j) * n + x] = tile[tx][ty + j];";
+	static const char store[] = "\t\ttile[ty + j][tx] = in[(y + j) * n + x];";
+	static const char two[] = "\ttile[a][b] = tile[c][d];";
+	static const char deep[] = "\tq = tile[i][j][k];";
+	cb_src_ref r;
+	bool ok = cb_src_find_ref(load, strlen(load), 26, "tile", 2, &r);
+	tap_ok(ok && r.start == 25 && r.end == 41 && r.sub_start[1] == 34 && r.sub_end[1] == 40,
+	       "a load's column is its name: tile[tx][ty + j]");
+	ok = cb_src_find_ref(store, strlen(store), 20, "tile", 2, &r);
+	tap_ok(ok && r.start == 2 && r.end == 18, "a store's column is its '=': the reference before it");
+	ok = cb_src_find_ref(two, strlen(two), 13, "tile", 2, &r);
+	tap_ok(ok && r.start == 1, "two references on a line: the store is the one before '='");
+	ok = cb_src_find_ref(two, strlen(two), 15, "tile", 2, &r);
+	tap_ok(ok && r.start == 14, "two references on a line: the load is the one at its column");
+	tap_ok(!cb_src_find_ref(two, strlen(two), 5, "tile", 2, &r),
+	       "two references and a column at neither: no edit rather than a guess");
+	tap_ok(!cb_src_find_ref(deep, strlen(deep), 6, "tile", 2, &r),
+	       "a third subscript is another element: no edit");
+	tap_ok(!cb_src_find_ref(load, strlen(load), 26, "til", 2, &r),
+	       "a name is a whole token (til is not tile)");
+	char out[128];
+	cb_src_substitute("c ^ (r & 31)", "ty + j", "tx", out, sizeof out);
+	tap_ok(!strcmp(out, "tx ^ ((ty + j) & 31)"), "substituted: %s", out);
+	cb_src_substitute("c ^ ((r >> 1) & 15)", "get_local_id(1)", "(a+b)", out, sizeof out);
+	tap_ok(!strcmp(out, "(a+b) ^ ((get_local_id(1) >> 1) & 15)"),
+	       "a call and a parenthesized operand stay as they are: %s", out);
+	cb_src_substitute("(c ^ (r & 1)) < 3 ? c ^ (r & 1) : c", "row", "x * 2", out, sizeof out);
+	tap_ok(!strcmp(out, "((x * 2) ^ (row & 1)) < 3 ? (x * 2) ^ (row & 1) : (x * 2)"),
+	       "every c and r, whole tokens only: %s", out);
+	cb_src_substitute("c ^ (r & 31)", "a", "b", out, 8);
+	tap_ok(strlen(out) == 7, "a short buffer is cut, terminated (%s)", out);
+}
+
+/* The engine's edits on kernels of its own: a swizzle rewrites every access of the array, a
+ * padding the declaration, and a 1-D array's rows of a literal width. */
+static void test_edits(void)
+{
+	cb_lint_result r;
+	job naive = { "transpose.cl", "naive", 32, 8, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&naive, &r)) {
+		const cb_lint_access *ld = find(&r, 22, 26, CB_OP_LOAD);
+		const cb_lint_access *st = find(&r, 17, 20, CB_OP_STORE);
+		size_t il = ld ? (size_t)(ld - r.accesses) : 0, is = st ? (size_t)(st - r.accesses) : 0;
+		const cb_lint_edit *el = ld ? cb_lint_edit_of(&r, (size_t)ld->object, 0, il) : NULL;
+		const cb_lint_edit *es = st ? cb_lint_edit_of(&r, (size_t)st->object, 0, is) : NULL;
+		const cb_lint_edit *d = ld ? cb_lint_edit_of(&r, (size_t)ld->object, 1, CB_LINT_DECL)
+					   : NULL;
+		tap_ok(el && !strcmp(el->from, "tile[tx][ty + j]") &&
+		       !strcmp(el->to, "tile[tx][(ty + j) ^ (tx & 31)]") && el->column == 26 &&
+		       el->end_column == 42, "transpose: the load's swizzle in its own words (%s)",
+		       el ? el->to : "none");
+		tap_ok(es && !strcmp(es->to, "tile[ty + j][tx ^ ((ty + j) & 31)]"),
+		       "transpose: the store, which does not conflict, changes too (%s)",
+		       es ? es->to : "none");
+		tap_ok(d && d->line == 13 && !strcmp(d->from, "tile[TILE][TILE]") &&
+		       !strcmp(d->to, "tile[TILE][TILE + 1]"),
+		       "transpose: the padding edits the declaration, macros kept (%s)",
+		       d ? d->to : "none");
+		tap_ok(ld && cb_lint_edits_complete(&r, (size_t)ld->object, 0) &&
+		       cb_lint_edits_complete(&r, (size_t)ld->object, 1),
+		       "transpose: both fixes are whole edits");
+		cb_lint_result_free(&r);
+	}
+	job flat = { "clash.cl", "flat", 32, 8, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&flat, &r)) {
+		const cb_lint_edit *e = NULL;
+		for (size_t i = 0; i < r.nedits && !e; i++)
+			if (r.edits[i].choice == 0 && strstr(r.edits[i].from, "tx * 32"))
+				e = &r.edits[i];
+		tap_ok(e && !strcmp(e->to, "s[tx * 32 + (ty ^ (tx & 31))]"),
+		       "a 1-D array of rows of 32: its row and column found (%s)", e ? e->to : "none");
+		cb_lint_result_free(&r);
+	}
+}
+
 int main(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
@@ -1855,6 +1940,8 @@ int main(void)
 		return tap_done();
 	}
 	cb_lint_result_free(&r);
+	test_source_refs();
+	test_edits();
 	test_transpose();
 	test_run_models();
 	test_wide();

@@ -10,7 +10,9 @@
 #include "doc/doc.h"
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
+#include "lint/lint_edit.h"
 #include "lint/lint_measure.h"
+#include "views/lint_diff.h"
 #include "lint/lint_model.h"
 #include "views/lint_text.h"
 
@@ -120,14 +122,30 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool 
 
 typedef struct {
 	cb_format fmt;
-	bool verbose;
+	bool verbose, diff;
 	const cb_lint_result *res;
 	size_t n;               /* kernels */
 } lint_ctx;
 
+/* --format diff: the arrays whose fix the patch leaves out, and why. */
+static void diff_warnings(const cb_cli_options *o, const cb_lint_result *res, size_t n)
+{
+	for (size_t r = 0; !o->quiet && o->format == CB_OPT_FORMAT_DIFF && r < n; r++)
+		for (size_t k = 0; k < res[r].nobjects; k++)
+			if (res[r].objects[k].fix.found && !cb_lint_edits_complete(&res[r], k, 0))
+				cb_warn("%s: kernel %s: the fix of %s is not in the patch: not every "
+					"access of it reads as its name and subscripts (the text "
+					"output gives the fix)", o->args[0],
+					res[r].kernel ? res[r].kernel : "?", res[r].objects[k].name);
+}
+
 static void render_lint(FILE *out, const void *p)
 {
 	const lint_ctx *c = p;
+	if (c->diff) {
+		cb_lint_print_diff(out, c->res, c->n);
+		return;
+	}
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
 		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
 				  cb_lint_to_json(c->res, c->n) :
@@ -275,7 +293,7 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 
 typedef struct {
 	cb_format fmt;
-	bool verbose;
+	bool verbose, diff;
 	cb_lint_result **res;   /* per model, the kernels' results */
 	const char *const *labels;
 	size_t nmodels, nkernels;
@@ -286,6 +304,11 @@ static void render_models(FILE *out, const void *p)
 {
 	const models_ctx *c = p;
 	const cb_lint_result *const *res = (const cb_lint_result *const *)c->res;
+	/* every model judges the one fix chosen across them: the first model's edits */
+	if (c->diff) {
+		cb_lint_print_diff(out, res[0], c->nkernels);
+		return;
+	}
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
 		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
 				  cb_lint_models_to_json(res, c->labels, c->nmodels, c->nkernels,
@@ -438,10 +461,12 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas
 				cb_warn("%s: %s", labels[i], res[i][k].warning);
 	if (rc == CB_OK && meas && nk != nmeas)
 		rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu", nmeas, nk);
-	models_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, (const char *const *)labels,
-			 n, nk, meas };
+	models_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, o->format == CB_OPT_FORMAT_DIFF,
+			 res, (const char *const *)labels, n, nk, meas };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_models, &c, err);
+	if (rc == CB_OK && n)
+		diff_warnings(o, res[0], nk);
 	for (size_t i = 0; rc == CB_OK && i < n; i++)
 		rc = gate(o, res[i], nk, err);
 	for (size_t i = 0; i < n; i++) {
@@ -485,11 +510,14 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 			cb_warn("%s", res[i].warning);
 	if (rc == CB_OK)
 		rc = measurement(o, res, nres, &measured, err);
-	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, res, nres };
+	lint_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, o->format == CB_OPT_FORMAT_DIFF,
+		       res, nres };
 	if (rc == CB_OK && beside && o->measured)
 		rc = cmd_lint_models(o, res, nres, err);
 	else if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
 		rc = cb_emit(o->output, o->force, render_lint, &c, err);
+	if (rc == CB_OK)
+		diff_warnings(o, res, nres);
 	if (rc == CB_OK && o->format != CB_OPT_FORMAT_PLAN)
 		rc = gate(o, res, nres, err);
 	for (size_t i = 0; i < nres; i++)

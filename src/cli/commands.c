@@ -36,7 +36,8 @@ const cb_command_info cb_commands[CB_NCMD] = {
 	[CB_CMD_PLOT] = { "plot", cb_cmd_plot, 0, 0,
 		"clbanks plot FILE... -o OUT.svg    stride curves (needs gnuplot; .svg, .png or .pdf)" },
 	[CB_CMD_LINT] = { "lint", NULL, CB_CMD_IN_HELPER,
-		CB_FORMAT_BIT(TEXT) | CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(SARIF) | CB_FORMAT_BIT(PLAN),
+		CB_FORMAT_BIT(TEXT) | CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(SARIF) | CB_FORMAT_BIT(PLAN) |
+			CB_FORMAT_BIT(DIFF),
 		"clbanks lint KERNEL.cl --model FILE --local X[,Y[,Z]] [OPTION]...\n"
 		"                                   predicted conflicts of each __local access\n"
 		"       clbanks lint KERNEL.cl --local X[,Y[,Z]] --measure [--device SPEC] [--model FILE]\n"

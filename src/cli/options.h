@@ -22,7 +22,8 @@
 	X(SARIF, "sarif", CB_FMT_SARIF, "code scanning")     \
 	X(GPGPUSIM, "gpgpusim", CB_FMT_TEXT, NULL)           \
 	X(GEM5, "gem5", CB_FMT_TEXT, NULL)                   \
-	X(PLAN, "plan", CB_FMT_TEXT, "its lane tables")
+	X(PLAN, "plan", CB_FMT_TEXT, "its lane tables")      \
+	X(DIFF, "diff", CB_FMT_TEXT, "its fixes as a patch")
 
 #define CB_FORMAT_ID(id, name, fmt, why) CB_OPT_FORMAT_##id,
 enum cb_opt_format { CB_FORMAT_TABLE(CB_FORMAT_ID) CB_NFORMATS };

@@ -3,6 +3,7 @@
 #include "doc/doc_json.h"
 #include "doc/doc_lint.h"
 
+#include "lint/lint_edit.h"
 #include "lint/lint_measure.h"
 
 #include <ctype.h>
@@ -112,6 +113,26 @@ static json_t *choice(const cb_lint_object *o, const cb_lint_fix *f,
 	return j;
 }
 
+/* The best fix of array K as edits of the kernel's text, one per place. */
+static json_t *edits(const cb_lint_result *r, size_t k)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < r->nedits; i++) {
+		const cb_lint_edit *e = &r->edits[i];
+		bool again = e->object != k || e->choice != 0;
+		for (size_t j = 0; j < i && !again; j++)
+			again = r->edits[j].object == k && r->edits[j].choice == 0 &&
+				r->edits[j].line == e->line && r->edits[j].column == e->column &&
+				!strcmp(r->edits[j].file, e->file);
+		if (!again)
+			json_array_append_new(arr, json_pack("{s:o, s:I, s:I, s:I, s:o, s:o}", "file",
+				text(e->file), "line", (json_int_t)e->line, "column",
+				(json_int_t)e->column, "end_column", (json_int_t)e->end_column,
+				"from", text(e->from), "to", text(e->to)));
+	}
+	return arr;
+}
+
 /* An array's fix: null when none of its accesses conflicts. */
 static json_t *array_fix(const cb_lint_result *r, size_t k)
 {
@@ -147,6 +168,8 @@ static json_t *array_fix(const cb_lint_result *r, size_t k)
 				(json_int_t)a->fixed_passes));
 	}
 	json_object_set_new(j, "accesses_after", after);
+	json_object_set_new(j, "edits", edits(r, k));
+	json_object_set_new(j, "edits_complete", json_boolean(cb_lint_edits_complete(r, k, 0)));
 	return j;
 }
 
@@ -443,12 +466,57 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 			      m->ci_lo, m->ci_hi, m->disagrees ? ", which the model does not predict"
 			      : "");
 	if (a->fixed && k > 0 && (size_t)k < sizeof msg) {
-		const cb_lint_object *o = &r->objects[a->object];
-		cb_lint_fix_text(o, &o->fix, &o->fix.best, fix, sizeof fix);
+		cb_lint_fix_here(r, a, 0, fix, sizeof fix);
 		snprintf(msg + k, sizeof msg - (size_t)k, "; fix: %s (%u pass%s here)", fix,
 			 a->fixed_passes, a->fixed_passes == 1 ? "" : "es");
 	}
 	return json_pack("{s:o}", "text", text(msg));
+}
+
+/* The best fix of OBJECT as SARIF's fixes[]: every edit it makes, by file; NULL when its
+ * edits are not the whole fix (some access does not read as the array's name). */
+static json_t *sarif_fixes(const cb_lint_result *r, size_t object)
+{
+	if (!cb_lint_edits_complete(r, object, 0))
+		return NULL;
+	json_t *changes = json_array();
+	for (size_t i = 0; i < r->nedits; i++) {
+		const cb_lint_edit *e = &r->edits[i];
+		bool again = e->object != object || e->choice != 0;
+		for (size_t j = 0; j < i && !again; j++)
+			again = r->edits[j].object == object && r->edits[j].choice == 0 &&
+				r->edits[j].line == e->line && r->edits[j].column == e->column &&
+				!strcmp(r->edits[j].file, e->file);
+		if (again)
+			continue;
+		json_t *rep = json_pack("{s:{s:I, s:I, s:I}, s:{s:o}}", "deletedRegion", "startLine",
+					(json_int_t)e->line, "startColumn", (json_int_t)e->column,
+					"endColumn", (json_int_t)e->end_column, "insertedContent",
+					"text", text(e->to));
+		json_t *change = NULL;
+		for (size_t c = 0; c < json_array_size(changes) && !change; c++) {
+			json_t *ch = json_array_get(changes, c);
+			const char *u = json_string_value(json_object_get(
+				json_object_get(ch, "artifactLocation"), "uri"));
+			json_t *mine = uri(e->file);
+			if (u && json_string_value(mine) && !strcmp(u, json_string_value(mine)))
+				change = ch;
+			json_decref(mine);
+		}
+		if (!change) {
+			change = json_pack("{s:{s:o}, s:[]}", "artifactLocation", "uri", uri(e->file),
+					   "replacements");
+			json_array_append_new(changes, change);
+		}
+		json_array_append_new(json_object_get(change, "replacements"), rep);
+	}
+	char what[300];
+	cb_lint_fix_text(&r->objects[object], &r->objects[object].fix,
+			 &r->objects[object].fix.best, what, sizeof what);
+	char desc[400];
+	snprintf(desc, sizeof desc, "%s, at every access of %s", what, r->objects[object].name);
+	return json_pack("[{s:{s:o}, s:o}]", "description", "text", text(desc), "artifactChanges",
+			 changes);
 }
 
 static json_t *sarif_result(const cb_lint_result *r, const cb_lint_access *a)
@@ -462,6 +530,9 @@ static json_t *sarif_result(const cb_lint_result *r, const cb_lint_access *a)
 				"level", "warning", "message", sarif_message(r, a), "locations", loc);
 	if (a->suppressed)
 		json_object_set_new(res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
+	json_t *fixes = a->fixed ? sarif_fixes(r, (size_t)a->object) : NULL;
+	if (fixes)
+		json_object_set_new(res, "fixes", fixes);
 	return res;
 }
 

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "lint/lint.h"
 #include "lint/lint_decode.h"
+#include "lint/lint_edit.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_ir.h"
 #include "core/readfile.h"
@@ -799,6 +800,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	qsort(res->accesses, res->naccesses, sizeof *res->accesses, access_order);
 	number_same(res);
 	suppressions(res);
+	cb_lint_make_edits(res);
 	res->steps = in->steps;
 	cb_lint_predefined(req, res->predefined, sizeof res->predefined);
 	local_use(req, res);

@@ -304,6 +304,7 @@ typedef struct cb_lint_object {
 	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
 	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
 	bool is_arg;          /* a __local kernel argument (dynamic) */
+	unsigned decl_line;   /* its declaration's line (debug information), 0: not known */
 	unsigned widths[4];   /* a 1-D array: the row widths its indices use (s[r * W + c]) */
 	unsigned nwidths;
 	cb_lint_fix fix;      /* the result's objects: the array's fix */
@@ -359,6 +360,17 @@ typedef struct {
 	cb_lint_measured measured, fixed_measured;
 } cb_lint_access;
 
+/* One edit of the kernel's text that an array's fix makes (lint_edit.h): on LINE, the bytes
+ * [COLUMN, END_COLUMN) (from 1) that read FROM become TO. */
+typedef struct {
+	size_t object;        /* index in objects */
+	unsigned choice;      /* 0: the array's best fix, 1: the other kind's (cb_lint_fix.alt) */
+	size_t access;        /* index in accesses; CB_LINT_DECL: the array's declaration */
+	char *file;
+	unsigned line, column, end_column;
+	char *from, *to;
+} cb_lint_edit;
+
 typedef struct {
 	char *kernel, *path;
 	unsigned local[3], group[3], work_dim, subgroup;
@@ -372,6 +384,8 @@ typedef struct {
 	size_t nobjects;
 	cb_lint_access *accesses; /* in source order */
 	size_t naccesses;
+	cb_lint_edit *edits;      /* the arrays' fixes as edits of the source (lint_edit.h) */
+	size_t nedits;
 	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
 	uint64_t steps;           /* IR instructions interpreted */
 	cb_lint_coverage coverage;

@@ -100,6 +100,7 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 		cb_type_name(t, buf, sizeof buf);
 	o->elem_type = cb_xstrdup(buf);
 	o->elem_bytes = (unsigned)LLVMABISizeOfType(d->td, t);
+	o->decl_line = cb_debug_decl_line(d, g);
 }
 
 uint32_t cb_dobject(cb_dctx *d)

@@ -61,7 +61,8 @@ static LLVMMetadataRef md_operand(LLVMContextRef ctx, LLVMMetadataRef md, unsign
 /* The element type as the kernel spells it ("uint", "float4"), from the variable's debug
  * information: its type (operand 3 of a DIVariable) is an array whose base type (operand 3
  * of a composite type) is named. The IR's type cannot tell int from uint. */
-bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
+/* The DIGlobalVariable of G, or NULL. */
+static LLVMMetadataRef debug_var(cb_dctx *d, LLVMValueRef g)
 {
 	size_t count = 0;
 	LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(g, &count);
@@ -75,7 +76,19 @@ bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
 	}
 	if (md)
 		LLVMDisposeValueMetadataEntries(md);
-	if (!var || LLVMGetMetadataKind(var) != LLVMDIGlobalVariableMetadataKind)
+	return var && LLVMGetMetadataKind(var) == LLVMDIGlobalVariableMetadataKind ? var : NULL;
+}
+
+unsigned cb_debug_decl_line(cb_dctx *d, LLVMValueRef g)
+{
+	LLVMMetadataRef var = debug_var(d, g);
+	return var ? LLVMDIVariableGetLine(var) : 0;
+}
+
+bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
+{
+	LLVMMetadataRef var = debug_var(d, g);
+	if (!var)
 		return false;
 	LLVMMetadataRef t = md_operand(d->ctx, var, 3);
 	for (int depth = 0; t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind;

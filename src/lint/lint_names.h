@@ -13,6 +13,8 @@
  * strings of a kernel (NULL when absent; free with cb_free_strings); "float" of "float*". */
 void cb_type_name(LLVMTypeRef t, char *buf, size_t n);
 bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n);
+/* The line G is declared on (its debug information), 0 when not known. */
+unsigned cb_debug_decl_line(cb_dctx *d, LLVMValueRef g);
 char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsigned n);
 void cb_free_strings(char **s, unsigned n);
 char *cb_pointee_name(const char *type);

@@ -3,6 +3,7 @@
  * the result's names and memory. */
 #include "config.h"
 #include "lint/lint.h"
+#include "lint/lint_edit.h"
 #include "core/swizzle.h"
 
 #include <inttypes.h>
@@ -196,6 +197,7 @@ void cb_lint_result_free(cb_lint_result *res)
 		cb_lint_tables_free(&res->accesses[i].fixed_tables);
 	}
 	free(res->measured_device);
+	cb_lint_edits_free(res->edits, res->nedits);
 	free(res->objects);
 	free(res->accesses);
 	free(res->kernel);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "views/lint_text.h"
+#include "lint/lint_edit.h"
 #include "lint/lint_measure.h"
 
 #include <inttypes.h>
@@ -164,6 +165,7 @@ static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bo
 	return true;
 }
 
+
 /* The access's array fix, as note lines: its passes here under the fix. */
 static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 {
@@ -184,7 +186,7 @@ static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
 		unsigned here = k ? a->alt_passes : a->fixed_passes;
 		if (k && !f->alt_found)
 			break;
-		cb_lint_fix_text(o, f, c, buf, sizeof buf);
+		cb_lint_fix_here(r, a, (unsigned)k, buf, sizeof buf);
 		where(out, a);
 		fputs(k ? "note: or: " : "note: fix: ", out);
 		put_escaped(out, buf);
@@ -296,6 +298,33 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	fputc('\n', out);
 }
 
+/* The best fix of array K as edits of the kernel, each access's (a swizzle changes every
+ * access of the array, judged or not), or why they are not the whole fix. */
+static void edits(FILE *out, const cb_lint_result *r, size_t k)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < r->nedits; i++) {
+		const cb_lint_edit *e = &r->edits[i];
+		if (e->object != k || e->choice != 0)
+			continue;
+		bool again = false; /* one place, several accesses (a macro's, a vector's) */
+		for (size_t j = 0; j < i; j++)
+			again |= r->edits[j].object == k && r->edits[j].choice == 0 &&
+				 r->edits[j].line == e->line && r->edits[j].column == e->column &&
+				 !strcmp(r->edits[j].file, e->file);
+		if (again)
+			continue;
+		fprintf(out, "  %s line %u: ", shown++ ? "   " : "edit", e->line);
+		put_escaped(out, e->from);
+		fputs(" -> ", out);
+		put_escaped(out, e->to);
+		fputc('\n', out);
+	}
+	if (shown && !cb_lint_edits_complete(r, k, 0))
+		fputs("  (not every access of the array reads as its name and subscripts: change "
+		      "the others the same way by hand)\n", out);
+}
+
 /* Each array with a fix: the passes in all before and after, and each access under it. */
 static void array_fixes(FILE *out, const cb_lint_result *r)
 {
@@ -333,6 +362,7 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			word(&w, t);
 		}
 		fputc('\n', out);
+		edits(out, r, k);
 		if (f->unjudged) {
 			unsigned unknown = 0;
 			for (size_t i = 0; i < r->naccesses; i++)
