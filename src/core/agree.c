@@ -118,8 +118,7 @@ static void op_facts(cb_agreement *a, const cb_result *m, const cb_result *d, cb
 	}
 	compare(a, op, "banks", mi->best.geom.banks, dm->geom.banks, NULL);
 	compare(a, op, "bank width, bytes", mi->best.geom.width, dm->geom.width, NULL);
-	const char *bc = op == CB_OP_STORE ? "same-word stores in one pass" :
-			 op == CB_OP_ATOMIC ? "same-word atomics in one pass" : "same-word reads broadcast";
+	const char *bc = cb_op_desc_of(op)->same_word;
 	if (mi->broadcast_known && dm->broadcast_known)
 		compare(a, op, bc, mi->best.geom.broadcast, dm->geom.broadcast, yes_no);
 	else
