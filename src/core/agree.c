@@ -167,16 +167,3 @@ void cb_agreement_of(const cb_result *measured, const cb_result *documented, cb_
 					  cb_doc_fact_find(documented, cb_op_name(a->facts[i].op));
 	}
 }
-
-int cb_agreement_match(const cb_result *measured, const cb_result *const *docs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!docs[i]->documented)
-			continue;
-		cb_agreement a;
-		cb_agreement_of(measured, docs[i], &a);
-		if (a.differ == 0 && a.agree > 0)
-			return (int)i;
-	}
-	return -1;
-}
