@@ -10,9 +10,9 @@
 #include "doc/doc.h"
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
-#include "lint/lint_file.h"
 #include "lint/lint_measure.h"
 #include "lint/lint_model.h"
+#include "lint/lint_file.h"
 #include "views/lint_text.h"
 
 #include <stdio.h>
