@@ -14,6 +14,7 @@
 #include "lint/lint_measure.h"
 #include "views/lint_diff.h"
 #include "lint/lint_model.h"
+#include "lint/lint_file.h"
 #include "views/lint_text.h"
 
 #include <stdio.h>
@@ -157,35 +158,6 @@ static void render_lint(FILE *out, const void *p)
 			fputc('\n', out);
 		cb_lint_print_text(out, &c->res[i], c->verbose);
 	}
-}
-
-/* Without --kernel, every kernel of the file, each with its own result (a file that does not
- * compile, or has one kernel or none, is one run that says so). */
-static cb_rc lint_all(cb_lint_request *q, cb_lint_result **res, size_t *nres, cb_error *err)
-{
-	char **names = NULL;
-	size_t nk = 0;
-	/* A file that does not compile is linted once below, which says why; a stop is a stop. */
-	if (!q->kernel_name && cb_lint_kernels(q, &names, &nk, err) != CB_OK) {
-		if (err->rc == CB_ERR_INTERRUPTED)
-			return CB_ERR_INTERRUPTED;
-		cb_error_clear(err);
-		nk = 0;
-	}
-	*nres = nk > 1 ? nk : 1;
-	*res = cb_xcalloc(*nres, sizeof **res);
-	cb_rc rc = CB_OK;
-	for (size_t i = 0; i < *nres && rc == CB_OK; i++) {
-		if (nk > 1)
-			q->kernel_name = names[i];
-		rc = cb_lint_run(q, &(*res)[i], err);
-		if (rc == CB_ERR_INPUT && (*res)[i].build_log && (*res)[i].build_log[0])
-			cb_error_detail(err, "%s", (*res)[i].build_log);
-	}
-	if (nk > 1)
-		q->kernel_name = NULL;
-	cb_lint_names_free(names, nk);
-	return rc;
 }
 
 /* The loads' model and the others' from the document at PATH, read once (a model less sure
@@ -363,45 +335,6 @@ static void distinct_labels(char **labels, const char *const *paths, size_t n)
 	free(dup);
 }
 
-/* The kernels of the file (every one without --kernel), each linted with every model at
- * once: RES[m][k] is model m's result of kernel k. */
-static cb_rc lint_models(cb_lint_request *q, const cb_lint_model *const *m, size_t n,
-			 const cb_lint_result *meas, size_t nmeas, cb_lint_result **res, size_t *nk,
-			 cb_error *err)
-{
-	char **names = NULL;
-	size_t nn = 0;
-	if (!q->kernel_name && nmeas > 1) { /* the kernels the measurement linted */
-		names = cb_xcalloc(nmeas, sizeof *names);
-		for (size_t k = 0; k < nmeas; k++)
-			names[nn++] = cb_xstrdup(meas[k].kernel ? meas[k].kernel : "");
-	} else if (!q->kernel_name && cb_lint_kernels(q, &names, &nn, err) != CB_OK) {
-		if (err->rc == CB_ERR_INTERRUPTED)
-			return CB_ERR_INTERRUPTED;
-		cb_error_clear(err);
-		nn = 0;
-	}
-	*nk = nn > 1 ? nn : 1;
-	for (size_t i = 0; i < n; i++)
-		res[i] = cb_xcalloc(*nk, sizeof **res);
-	cb_lint_result *one = cb_xcalloc(n, sizeof *one);
-	cb_rc rc = CB_OK;
-	for (size_t k = 0; k < *nk && rc == CB_OK; k++) {
-		if (nn > 1)
-			q->kernel_name = names[k];
-		rc = cb_lint_run_models(q, m, n, one, err);
-		if (rc == CB_ERR_INPUT && one[0].build_log && one[0].build_log[0])
-			cb_error_detail(err, "%s", one[0].build_log);
-		for (size_t i = 0; i < n; i++)
-			res[i][k] = one[i];
-	}
-	free(one);
-	if (nn > 1)
-		q->kernel_name = NULL;
-	cb_lint_names_free(names, nn);
-	return rc;
-}
-
 /* Each --model's model (M) and its name (LABELS), read once. */
 static cb_rc read_models(const cb_cli_options *o, bool warned, cb_lint_model *m, char **labels,
 			 cb_error *err)
@@ -454,7 +387,7 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas
 		rc = make_request(o, &m[0], true, &q, err);
 	q.keep_tables = false;
 	if (rc == CB_OK)
-		rc = lint_models(&q, mp, n, meas, nmeas, res, &nk, err);
+		rc = cb_lint_file_models(&q, mp, n, meas, nmeas, res, &nk, err);
 	for (size_t i = 0; rc == CB_OK && !o->quiet && i < n; i++)
 		for (size_t k = 0; k < nk; k++)
 			if (res[i][k].warning[0])
@@ -504,7 +437,7 @@ cb_rc cb_cmd_lint(const cb_cli_options *o, cb_error *err)
 	if (rc == CB_OK)
 		rc = make_request(o, &m, has_model, &q, err);
 	if (rc == CB_OK)
-		rc = lint_all(&q, &res, &nres, err);
+		rc = cb_lint_file(&q, &res, &nres, err);
 	for (size_t i = 0; rc == CB_OK && !o->quiet && i < nres; i++)
 		if (res[i].warning[0])
 			cb_warn("%s", res[i].warning);

@@ -123,8 +123,7 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	char label[512];
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc == CB_OK && !cb_op_has_elem(op, E))
-		rc = cb_error_set(err, CB_ERR_USAGE, "atomics are measured on 4- and 8-byte elements, "
-				  "not %u", E);
+		rc = cb_error_set(err, CB_ERR_USAGE, "%s, not %u", cb_op_desc_of(op)->elem_note, E);
 	if (rc == CB_OK)
 		rc = cb_load_model(o->model, op, E, &m, &S, label, sizeof label, err);
 	if (rc != CB_OK)

@@ -118,8 +118,7 @@ static void op_facts(cb_agreement *a, const cb_result *m, const cb_result *d, cb
 	}
 	compare(a, op, "banks", mi->best.geom.banks, dm->geom.banks, NULL);
 	compare(a, op, "bank width, bytes", mi->best.geom.width, dm->geom.width, NULL);
-	const char *bc = op == CB_OP_STORE ? "same-word stores in one pass" :
-			 op == CB_OP_ATOMIC ? "same-word atomics in one pass" : "same-word reads broadcast";
+	const char *bc = cb_op_desc_of(op)->same_word;
 	if (mi->broadcast_known && dm->broadcast_known)
 		compare(a, op, bc, mi->best.geom.broadcast, dm->geom.broadcast, yes_no);
 	else
@@ -167,17 +166,4 @@ void cb_agreement_of(const cb_result *measured, const cb_result *documented, cb_
 			a->facts[i].doc = key[0] ? doc_fact(documented, a->facts[i].op, key) :
 					  cb_doc_fact_find(documented, cb_op_name(a->facts[i].op));
 	}
-}
-
-int cb_agreement_match(const cb_result *measured, const cb_result *const *docs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!docs[i]->documented)
-			continue;
-		cb_agreement a;
-		cb_agreement_of(measured, docs[i], &a);
-		if (a.differ == 0 && a.agree > 0)
-			return (int)i;
-	}
-	return -1;
 }

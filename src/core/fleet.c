@@ -229,7 +229,7 @@ static void diff_op(const cb_result *ra, const cb_result *rb, cb_op op, cb_basel
 		    size_t *n)
 {
 	const cb_inference *a = &ra->inference[op], *b = &rb->inference[op];
-	const char *name = op == CB_OP_LOAD ? "loads" : op == CB_OP_STORE ? "stores" : "atomics";
+	const char *name = cb_op_desc_of(op)->plural;
 	cb_baseline_diff *x = diff_add(d, n, name, "verdict");
 	if (!x)
 		return;

@@ -15,10 +15,19 @@ const cb_elem_desc cb_elems[CB_NELEM] = {
 
 /* Atomics: 32-bit atomic_add and 64-bit atom_add (cl_khr_int64_base_atomics). */
 const cb_op_desc cb_ops[CB_NOPS] = {
-	{ CB_OP_LOAD, "load", "loads", "inference", "chase.cl", "cb_chase", 0x1f, "" },
-	{ CB_OP_STORE, "store", "stores", "inference_store", "store.cl", "cb_store", 0x1f, "" },
+	{ CB_OP_LOAD, "load", "loads", "inference", "chase.cl", "cb_chase", 0x1f, "",
+	  "same-word reads broadcast",
+	  "lanes reading the same word share one access (broadcast and multicast)",
+	  "lanes reading the same word are served one by one" },
+	{ CB_OP_STORE, "store", "stores", "inference_store", "store.cl", "cb_store", 0x1f, "",
+	  "same-word stores in one pass",
+	  "lanes writing the same word take one pass (one of them wins)",
+	  "lanes writing the same word are served one by one" },
 	{ CB_OP_ATOMIC, "atomic", "atomics", "inference_atomic", "atomic.cl", "cb_atomic",
-	  1u << 2 | 1u << 3, "atomics are measured on 4- and 8-byte elements" },
+	  1u << 2 | 1u << 3, "atomics are measured on 4- and 8-byte elements",
+	  "same-word atomics in one pass",
+	  "lanes updating the same word are served in one pass",
+	  "lanes updating the same word are served one after another (serialized)" },
 };
 
 const cb_op_desc *cb_op_desc_of(cb_op op)

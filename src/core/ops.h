@@ -31,6 +31,9 @@ typedef struct {
 	const char *kernel_name; /* "cb_store" */
 	unsigned elem_mask;      /* bit e: element size e (cb_elems) is measured */
 	const char *elem_note;   /* why sizes are missing, for messages ("" when all) */
+	/* Lanes on the same word: the fact's name ("same-word reads broadcast") and what each
+	 * answer means in a report. */
+	const char *same_word, *same_word_yes, *same_word_no;
 } cb_op_desc;
 
 extern const cb_elem_desc cb_elems[CB_NELEM];

@@ -449,8 +449,6 @@ const char *cb_lint_status_name(cb_lint_status s);
  * its JSON key ("branch", "data" ...). */
 const char *cb_lint_why_text(cb_lint_why w);
 const char *cb_lint_why_key(cb_lint_why w);
-/* cb_op_name, and "call" for CB_LINT_CALL. */
-const char *cb_lint_op_name(cb_op op);
 
 /* Declarations for the renderers (names as the kernel spells them, not escaped):
  * "float tile[32][32]" or "float *buf"; the padded "float tile[32][32+1]"; the swizzled

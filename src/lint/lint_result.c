@@ -111,11 +111,6 @@ const char *cb_lint_why_key(cb_lint_why w)
 	return (unsigned)w < CB_LINT_NWHY ? why_names[w].key : "?";
 }
 
-const char *cb_lint_op_name(cb_op op)
-{
-	return op == CB_LINT_CALL ? "call" : cb_op_name(op);
-}
-
 void cb_lint_object_decl(const cb_lint_object *o, char *buf, size_t n)
 {
 	if (o->rank == 0) {

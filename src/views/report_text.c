@@ -157,19 +157,12 @@ static void approximate_lines(FILE *out, const cb_inference *inf)
 
 static void broadcast_line(FILE *out, const cb_inference *inf, cb_op op)
 {
-	static const char *const yes[CB_NOPS] = {
-		"lanes reading the same word share one access (broadcast and multicast)",
-		"lanes writing the same word take one pass (one of them wins)",
-		"lanes updating the same word are served in one pass" };
-	static const char *const no[CB_NOPS] = {
-		"lanes reading the same word are served one by one",
-		"lanes writing the same word are served one by one",
-		"lanes updating the same word are served one after another (serialized)" };
+	const cb_op_desc *d = cb_op_desc_of(op);
 	if (!inf->broadcast_known)
 		fprintf(out, "Broadcast:  undetermined (the measurements cannot tell)\n");
 	else
 		fprintf(out, "Broadcast:  %s: %s\n", inf->best.geom.broadcast ? "yes" : "no",
-			inf->best.geom.broadcast ? yes[op] : no[op]);
+			inf->best.geom.broadcast ? d->same_word_yes : d->same_word_no);
 }
 
 static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op)
