@@ -220,6 +220,8 @@ int main(void)
 			       set ? "outside" : "in", t.answers, t.sure, SURE, t.right, t.wrong,
 			       t.wrong ? "; first: " : "", t.wrong ? t.first : "",
 			       known[set][i] ? " # TODO issue 36.5: confidently wrong" : "");
+			if (t.wrong && known[set][i])
+				tap_failed--; /* an expected failure does not fail the program */
 			all.answers += t.answers;
 			all.sure += t.sure;
 			all.right += t.right;
