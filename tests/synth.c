@@ -41,6 +41,24 @@ static unsigned b128_passes(const synth_device *d, const uint32_t *lanes)
 	return cb_passes(&d->geom, 8, 16, order, n);
 }
 
+unsigned synth_passes(const synth_device *d, cb_op op, unsigned E, const uint32_t *lanes)
+{
+	int e = cb_elem_index(E);
+	bool own = op != CB_OP_LOAD && d->op_geom[op].banks;
+	const cb_geometry *g = own ? &d->op_geom[op] : &d->geom;
+	if (d->op_size_geom[op][e].banks)
+		g = &d->op_size_geom[op][e];
+	unsigned lpp = own ? d->op_lanes[op][e] : d->lanes_per_pass[e];
+	unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
+		     d->amd_b128_sets && E == 16 && op == CB_OP_LOAD ? b128_passes(d, lanes) :
+		     cb_passes(g, lpp, E, lanes, d->subgroup);
+	if (d->port_floor && E >= 8 && p < d->port_floor)
+		p = d->port_floor;
+	if (d->floor_all && p < d->floor_all)
+		p = d->floor_all;
+	return p;
+}
+
 static double noise_draw(const synth_device *d, cb_rng *rng)
 {
 	double u = (double)cb_rng_below(rng, 1u << 30) / (double)(1u << 30);
@@ -84,20 +102,11 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 			one_word &= lanes[l] == lanes[0];
 		}
 		int e = cb_elem_index(E);
-		bool own = m->op != CB_OP_LOAD && d->op_geom[m->op].banks;
-		const cb_geometry *g = own ? &d->op_geom[m->op] : &d->geom;
-		if (d->op_size_geom[m->op][e].banks)
-			g = &d->op_size_geom[m->op][e];
-		unsigned lpp = own ? d->op_lanes[m->op][e] : d->lanes_per_pass[e];
 		double t;
 		if (d->flat) {
 			t = d->t0;
 		} else {
-			unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
-				d->amd_b128_sets && E == 16 ? b128_passes(d, lanes) :
-				cb_passes(g, lpp, E, lanes, d->subgroup);
-			if (d->port_floor && E >= 8 && p < d->port_floor)
-				p = d->port_floor;
+			unsigned p = synth_passes(d, m->op, E, lanes);
 			t = d->t0 * (1 + 0.05 * e) + d->c * p;
 			if (d->pair_saving > 0 && E == 16 && one_word)
 				t -= d->pair_saving * d->c * p;
@@ -105,10 +114,13 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 		if (d->fake_step > 0 && all64)
 			t *= 1 + d->fake_step;
 		t *= 1 + noise_draw(d, &rng);
+		if (d->outlier_every && i % d->outlier_every == d->outlier_every - 1)
+			t *= 1.25;
 		m->ns_per_access = t;
 		if (!d->no_ci && d->noise > 0) {
 			/* As a run records it: the ratio to the baseline, with its 95% CI. */
-			double sd = d->gauss ? d->noise : d->noise / sqrt(3);
+			double sd = (d->gauss ? d->noise : d->noise / sqrt(3)) *
+				    (d->ci_scale > 0 ? d->ci_scale : 1);
 			m->has_stats = true;
 			m->stats.rounds = 8;
 			m->stats.median = 1;

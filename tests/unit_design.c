@@ -383,10 +383,18 @@ int main(void)
 	/* Not banked, or inconclusive where the flat model holds under 0.1 of the evidence
 	 * (issue 34): never banked. */
 	bool all_flat = true;
-	for (int op = 0; op < CB_NOPS; op++)
+	unsigned searches = 0;
+	for (int op = 0; op < CB_NOPS; op++) {
 		all_flat &= s.res.inference[op].status != CB_BANKED;
+		searches = s.d.searches[op] > searches ? s.d.searches[op] : searches;
+	}
 	tap_ok(all_flat && s.measured <= 160, "a flat device: never banked, from %zu "
 	       "tables (%s)", s.measured, s.d.stop[CB_OP_ATOMIC] ? s.d.stop[CB_OP_ATOMIC] : "");
+	/* Where the flat model fits as well as any bank model twice in a row, inconclusive for
+	 * want of evidence too, more search batches do not single out a geometry (issue 36.3: on
+	 * PoCL the atomics spent all 6 at 0.2-2% of the evidence). */
+	tap_ok(searches <= 1, "a flat device: the search stops after %u batch(es) of any op",
+	       searches);
 	sim_free(&s);
 	synth_device x = { .name = "XOR-swizzled banks (outside the family)", .subgroup = 32,
 			   .geom = { 32, 4, true, false }, .t0 = 1, .c = 1, .noise = 0.03, .seed = 26,

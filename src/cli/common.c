@@ -96,8 +96,12 @@ static void progress(const char *text, bool verbose)
 	if (!tty && !verbose)
 		return;
 	double now = cb_now();
-	if (start == 0)
-		start = last = now;
+	/* The first note at once: it says what the run starts with ("compiling kernels", which
+	 * takes most of a first run on a CPU driver), and it was lost to the rate limit. */
+	if (start == 0) {
+		start = now;
+		last = now - 3.0;
+	}
 	if (now - last < (tty ? 0.2 : 3.0))
 		return;
 	last = now;

@@ -99,8 +99,8 @@ static const option table[] = {
 	OPT_STRING("op", 0, PREDICT, op_text, "OP",
 	  "predict: load, store or atomic (default load)"),
 	OPT_FLAG("quick", 0, RUN | PLAN, quick,
-	  "the fastest honest answer: the default's measurement and a\n"
-	  "smaller transpose check (--plan full, plan: the quick plan)"),
+	  "retired for a run (it runs the default, the fastest honest\n"
+	  "answer, and says so); --plan full, plan: the quick plan"),
 	OPT_STRING("plan", 0, RUN, plan, "FILE|full",
 	  "run the experiments of FILE (those of --ops), every one timed;\n"
 	  "'full': the whole default plan, every table timed (default: the\n"

@@ -112,6 +112,75 @@ const cb_inference *cb_size_model(const cb_result *r, cb_op op, int e)
 	       own->confidence >= CB_BY_SIZE_MIN_CONFIDENCE ? own : NULL;
 }
 
+static bool sure_own(const cb_result *r, cb_op op, int e)
+{
+	const cb_inference *s = &r->by_size[op][e];
+	return r->has_by_size[op][e] && s->status == CB_BANKED &&
+	       s->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
+}
+
+static bool same_geometry(const cb_geometry *a, const cb_geometry *b)
+{
+	return a->banks == b->banks && a->width == b->width && a->broadcast == b->broadcast;
+}
+
+/* The sizes of an op share one geometry in the model family. A size whose own sure model has
+ * another geometry than most of the op's other sure sizes, or is the only sure one and not
+ * the geometry of the op's best fit, is outside the family (a port limit, a latency floor, a
+ * lane grouping it lacks: issue 36.5 saw "8 banks x 16 B" for 8-byte atomics at 0.91-1.00):
+ * inconclusive, and never used in place of the op's model. */
+static void disagreeing_sizes(cb_result *r, cb_op op)
+{
+	bool drop[CB_NELEM] = { false };
+	for (int e = 0; e < CB_NELEM; e++) {
+		if (!sure_own(r, op, e))
+			continue;
+		unsigned same = 0, other = 0;
+		int first_other = -1;
+		for (int k = 0; k < CB_NELEM; k++) {
+			if (k == e || !sure_own(r, op, k))
+				continue;
+			if (same_geometry(&r->by_size[op][k].best.geom, &r->by_size[op][e].best.geom)) {
+				same++;
+			} else {
+				other++;
+				first_other = first_other < 0 ? k : first_other;
+			}
+		}
+		const cb_inference *joint = &r->inference[op];
+		bool as_joint = joint->has_best && joint->status != CB_NOT_BANKED &&
+				same_geometry(&joint->best.geom, &r->by_size[op][e].best.geom);
+		if ((other == 0 && (same > 0 || as_joint)) || same > other)
+			continue;
+		drop[e] = true;
+		cb_inference *s = &r->by_size[op][e];
+		const cb_geometry *g = &s->best.geom;
+		if (first_other < 0) {
+			char why[sizeof s->reason];
+			snprintf(why, sizeof why, "this size's own best model, %u x %u B%s (confidence "
+				 "%.3f), is the only sure one of the op and not its best fit's geometry: nothing "
+				 "corroborates it (the sizes fit no one model of the family), so it is not "
+				 "told as a result", g->banks, g->width,
+				 g->broadcast ? "" : " without broadcast", s->confidence);
+			memcpy(s->reason, why, sizeof why);
+			continue;
+		}
+		const cb_geometry *o = &r->by_size[op][first_other].best.geom;
+		char why[sizeof s->reason];
+		snprintf(why, sizeof why, "this size's own best model, %u x %u B%s (confidence %.3f), "
+			 "has another geometry than the %u-byte one's, %u x %u B%s: the sizes fit no one "
+			 "model of the family (a port limit, a latency floor or a lane grouping outside "
+			 "it), so neither is told as a result", g->banks, g->width,
+			 g->broadcast ? "" : " without broadcast", s->confidence,
+			 cb_elems[first_other].bytes, o->banks, o->width,
+			 o->broadcast ? "" : " without broadcast");
+		memcpy(s->reason, why, sizeof why);
+	}
+	for (int e = 0; e < CB_NELEM; e++)
+		if (drop[e])
+			r->by_size[op][e].status = CB_INCONCLUSIVE;
+}
+
 /* Each element size of OP on its own, when the sizes together fit no model of the family well
  * (inconclusive because the model misses, or banked with a fit that misses): reported beside
  * the joint verdict, and used for a size only where the joint model is less sure. */
@@ -144,6 +213,7 @@ static cb_rc infer_by_size(cb_result *r, cb_op op, cb_error *err)
 		apply_run_factor(r, op, &r->by_size[op][e]);
 		r->has_by_size[op][e] = true;
 	}
+	disagreeing_sizes(r, op);
 	return CB_OK;
 }
 

@@ -42,6 +42,8 @@ typedef struct {
 	unsigned nwarnings;
 	char reason[320];
 	bool no_model_fits;         /* inconclusive because the best model misses the data */
+	bool flat_fits;             /* the flat model fits as well as any bank model (not banked,
+				     * or inconclusive for want of evidence either way) */
 	bool broadcast_known;
 	bool lanes_certain[CB_NELEM];
 	bool elem_present[CB_NELEM];

@@ -214,6 +214,7 @@ void cb_infer_verdict(infer_ctx *x)
 	cb_decision d = cb_infer_decide(&in);
 	out->status = d.status;
 	out->no_model_fits = d.why == CB_WHY_MISFIT;
+	out->flat_fits = d.why == CB_WHY_FLAT_FITS || d.why == CB_WHY_FLAT_UNSURE;
 	out->confidence = d.confidence;
 	out->geometry_share = x->geometry_weight / x->total_weight;
 	out->fit_factor = cb_fit_factor(in.misfit);
