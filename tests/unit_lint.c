@@ -1191,6 +1191,42 @@ static void test_unseen_index(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 39, point 18: an index lint does not compute names its own cause. Float arithmetic
+ * and a float built-in's result are not "memory contents or --arg" (the user was sent to
+ * add --args that cannot help); a table in memory, an argument not given and a float read
+ * from memory each say what they depend on. */
+static void test_float_index(void)
+{
+	cb_lint_result r;
+	job t = { "floatidx.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&t, &r))
+		return;
+	static const struct {
+		unsigned line, col;
+		const char *note, *not;
+		cb_lint_why why;
+	} want[] = {
+		{ 12, 37, "depend on floating-point arithmetic, which lint does not evaluate (within",
+		  "--arg", CB_LINT_WHY_FLOAT },
+		{ 13, 33, "depend on floating-point arithmetic, which lint does not evaluate (within",
+		  "--arg", CB_LINT_WHY_FLOAT },
+		{ 14, 29, "depend on memory contents (within", "--arg", CB_LINT_WHY_DATA },
+		{ 15, 33, "depend on arguments not given with --arg (within", "memory",
+		  CB_LINT_WHY_DATA },
+		{ 16, 48, "depend on memory contents and floating-point arithmetic", "--arg",
+		  CB_LINT_WHY_DATA },
+	};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const cb_lint_access *a = find(&r, want[k].line, want[k].col, CB_OP_STORE);
+		bool ok = a && a->status == CB_LINT_UNKNOWN && strstr(a->note, want[k].note) &&
+			  !strstr(a->note, want[k].not) && a->reason == want[k].why;
+		tap_ok(ok, "floatidx line %u: \"%s\"", want[k].line, want[k].note);
+		if (!ok && a)
+			fprintf(stderr, "# note: %s (reason %s)\n", a->note, cb_lint_why_key(a->reason));
+	}
+	cb_lint_result_free(&r);
+}
+
 /* A ?: on data is a branch and a phi in the IR: both sides run and the phi gets the hull.
  * idx = 511 +- 256 +- ... +- 1 lies in 0..1022 (bytes 0..4088): unknown, not "assumed, 1
  * pass" (the true side alone gave every lane 0); side = l odd ? l : l + 32 is known per lane
@@ -1529,6 +1565,7 @@ static void test_coverage(void)
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
 		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
 		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 }, { "median.cl", 32, 0 },
+		{ "floatidx.cl", 64, 0 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1871,6 +1908,7 @@ int main(void)
 	test_odd_width();
 	test_halo();
 	test_unseen_index();
+	test_float_index();
 	test_ternary();
 	test_branches();
 	test_structs();

@@ -257,7 +257,10 @@ static cb_rc arg_values(const cb_lint_request *req, cb_prog *p, cb_val **out, cb
 		switch (a->kind) {
 		case CB_ARG_GLOBAL: argv[k] = cb_val_ptr(CB_OBJ_GLOBAL, 0); break;
 		case CB_ARG_LOCAL: argv[k] = cb_val_ptr(CB_OBJ_FIRST + a->object, 0); break;
-		case CB_ARG_INT: argv[k] = cb_val_range(a->width); break;
+		case CB_ARG_INT:
+			argv[k] = cb_val_range(a->width);
+			argv[k].flags = CB_VF_ARG;
+			break;
 		default: argv[k] = cb_val_opaque(); break;
 		}
 	}
@@ -413,6 +416,39 @@ static void unseen_names(const cb_prog *p, uint8_t calls, char *buf, size_t n)
 		snprintf(buf, n, "(unnamed)");
 }
 
+/* An offset lint could not compute, by what it came from (the lanes' cause marks): memory
+ * contents, arguments not given, floating-point values; without any mark, either of the
+ * first two. Floats alone are their own reason, so that no --arg is asked for in vain. */
+static void data_note(const cb_site_rec *s, const char *obj, cb_lint_access *a)
+{
+	static const char *const cause[3] = {
+		"memory contents", "arguments not given with --arg",
+		"floating-point arithmetic, which lint does not evaluate",
+	};
+	static const unsigned bits[3] = { CB_VF_MEM >> 8, CB_VF_ARG >> 8, CB_VF_FLOAT >> 8 };
+	char what[256] = "";
+	size_t len = 0;
+	unsigned n = 0, causes = s->causes & 7u;
+	for (unsigned k = 0; k < 3; k++) {
+		if (!(causes & bits[k]))
+			continue;
+		/* "A and B", "A, B and C" */
+		unsigned left = 0;
+		for (unsigned j = k + 1; j < 3; j++)
+			left += (causes & bits[j]) != 0;
+		const char *sep = !n ? "" : left ? ", " : " and ";
+		int w = snprintf(what + len, sizeof what - len, "%s%s", sep, cause[k]);
+		len += w > 0 && (size_t)w < sizeof what - len ? (size_t)w : 0;
+		n++;
+	}
+	if (!n)
+		snprintf(what, sizeof what, "memory contents or on arguments not given with --arg");
+	if (causes == (CB_VF_FLOAT >> 8))
+		a->reason = CB_LINT_WHY_FLOAT;
+	snprintf(a->note, sizeof a->note, "offsets depend on %s (within bytes %" PRId64 "..%" PRId64
+		 " of %s)", what, s->lo, s->hi, obj);
+}
+
 static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
 			 cb_lint_access *a)
 {
@@ -428,9 +464,7 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	a->reason = (unsigned)s->why < sizeof why / sizeof why[0] ? why[s->why] : CB_LINT_WHY_TWICE;
 	switch (s->why) {
 	case CB_WHY_DATA:
-		snprintf(a->note, sizeof a->note,
-			 "offsets depend on memory contents or on arguments not given with --arg "
-			 "(within bytes %" PRId64 "..%" PRId64 " of %s)", s->lo, s->hi, obj);
+		data_note(s, obj, a);
 		break;
 	case CB_WHY_OBJECTS:
 		snprintf(a->note, sizeof a->note,

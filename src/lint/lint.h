@@ -241,6 +241,7 @@ typedef enum {
 	CB_LINT_WHY_DECIDED,    /* assumed: under a branch decided by such values */
 	CB_LINT_WHY_TAINT,      /* assumed: its address was set under an undecidable branch */
 	CB_LINT_WHY_DATA,       /* unknown: offsets depend on memory or arguments not given */
+	CB_LINT_WHY_FLOAT,      /* unknown: offsets go through floating-point values alone */
 	CB_LINT_WHY_OBJECTS,    /* unknown: the lanes span objects */
 	CB_LINT_WHY_POINTER,    /* unknown: the pointer's object is not known */
 	CB_LINT_WHY_BOUNDS,     /* unknown: an offset outside its object */

@@ -100,6 +100,18 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	return true;
 }
 
+/* Floating-point arithmetic and conversions are not evaluated; the result (an unknown
+ * integer after fptosi, else opaque) keeps its operands' marks and gains CB_VF_FLOAT, so that
+ * an index computed through floats says so rather than blaming memory or --arg. */
+static bool decode_float(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	unknown(o, LLVMTypeOf(i));
+	o->op = CB_I_FLOAT;
+	o->a = cb_dref(d, LLVMGetOperand(i, 0));
+	o->b = LLVMGetNumOperands(i) > 1 ? cb_dref(d, LLVMGetOperand(i, 1)) : CB_NONE;
+	return true;
+}
+
 /* Address space 3 is __local; 4 is generic (OpenCL C 2.0 helpers with unqualified pointers),
  * an access only when the pointer turns out to be __local. */
 static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
@@ -555,6 +567,10 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		return decode_memory(d, i, op, o);
 	case LLVMInsertElement: case LLVMExtractElement:
 		return decode_vector(d, i, op, o);
+	case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
+	case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+	case LLVMFPExt:
+		return decode_float(d, i, o);
 	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
 	case LLVMUnreachable:
 		return decode_control(d, i, op, o);

@@ -304,7 +304,7 @@ static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 static bool pure_op(uint8_t op)
 {
 	return op == CB_I_BIN || op == CB_I_ICMP || op == CB_I_CAST || op == CB_I_SELECT ||
-	       op == CB_I_COPY || op == CB_I_UNKNOWN || op == CB_I_NOP;
+	       op == CB_I_COPY || op == CB_I_UNKNOWN || op == CB_I_FLOAT || op == CB_I_NOP;
 }
 
 /* ... and what else it may hold: address arithmetic and reads that are no __local access
@@ -341,6 +341,12 @@ static bool exec_pure(cb_frame *fr, const cb_ins *i)
 	case CB_I_UNKNOWN:
 		set(fr, i, unknown_value(i->sub, i->width));
 		return true;
+	case CB_I_FLOAT: {
+		cb_val x = unknown_value(i->sub, i->width);
+		x.flags = v[i->a].flags | (i->b != CB_NONE ? v[i->b].flags : 0) | CB_VF_FLOAT;
+		set(fr, i, x);
+		return true;
+	}
 	case CB_I_NOP:
 		return true;
 	default:
@@ -752,7 +758,9 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	case CB_I_ATOMIC:
 		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
-		set(fr, i, unknown_value(i->sub, i->width));
+		cb_val old = unknown_value(i->sub, i->width);
+		old.flags = CB_VF_MEM;
+		set(fr, i, old);
 		return;
 	case CB_I_MEMSET:
 		if (i->site >= 0)

@@ -40,6 +40,8 @@ typedef enum {
 	CB_I_MEMCPY,   /* a: destination, b: source, c: length */
 	CB_I_VINS,     /* insertelement: a: vector, b: scalar, c: index; rows: lanes, cols: bytes */
 	CB_I_VEXT,     /* extractelement: a: vector, b: index; cols: element bytes */
+	CB_I_FLOAT,    /* floating-point arithmetic or conversion, not evaluated: a, b (or
+			* CB_NONE) its operands, whose marks the unknown result keeps */
 } cb_iop;
 
 typedef enum { CB_GEP_PLAIN, CB_GEP_ARRAY2, CB_GEP_ROW } cb_gep_shape;

@@ -89,6 +89,7 @@ static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
 	[CB_LINT_WHY_DECIDED] = { "decided", "branch decided by assumed values" },
 	[CB_LINT_WHY_TAINT] = { "set_under_branch", "address set under an undecidable branch" },
 	[CB_LINT_WHY_DATA] = { "data", "offsets depend on memory contents or arguments" },
+	[CB_LINT_WHY_FLOAT] = { "float", "offsets go through floating-point values" },
 	[CB_LINT_WHY_OBJECTS] = { "objects", "lanes span several objects" },
 	[CB_LINT_WHY_POINTER] = { "pointer", "pointer of no known object" },
 	[CB_LINT_WHY_BOUNDS] = { "bounds", "offset outside its object" },
