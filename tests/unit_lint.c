@@ -806,7 +806,7 @@ static void json_unknown(const cb_lint_result *r)
 	free(s);
 }
 
-/* branches.cl nested: one access not executed; the coverage by status and reason. */
+/* branches.cl chain: one access not executed; the coverage by status and reason. */
 static void json_coverage(const cb_lint_result *r)
 {
 	char *s = cb_lint_to_json(r, 1);
@@ -821,8 +821,8 @@ static void json_coverage(const cb_lint_result *r)
 	json_t *cov = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "coverage");
 	tap_ok(skipped && json_is_null(json_object_get(skipped, "passes_max")) &&
 	       !strcmp(json_string_value(json_object_get(skipped, "object")), "float tile[32][32]") &&
-	       json_integer_value(json_object_get(cov, "ir")) == 4 &&
-	       json_integer_value(json_object_get(cov, "reported")) == 4 &&
+	       json_integer_value(json_object_get(cov, "ir")) == 17 &&
+	       json_integer_value(json_object_get(cov, "reported")) == 17 &&
 	       json_integer_value(json_object_get(json_object_get(cov, "not_executed"),
 						  "branch_side")) == 1,
 	       "JSON: not_executed with null passes; the coverage by status and reason");
@@ -945,10 +945,11 @@ static void test_renderers(void)
 		json_unknown(&r);
 		cb_lint_result_free(&r);
 	}
-	job nested = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
-	if (lint(&nested, &r)) {
+	job chain = { "branches.cl", "chain", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&chain, &r)) {
 		char *t = text_of(&r);
-		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 44") &&
+		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 93 "
+				   "that no run of the work-group took (16 runs)") &&
 		       strstr(t, "\n  not executed: side of an undecidable branch not simulated 1\n") &&
 		       narrow(t),
 		       "text: a not executed access says why, and the coverage counts it");
@@ -1279,6 +1280,41 @@ static void test_branches(void)
 		tap_ok(a && strstr(a->note, "line 28"), "the else side names the branch's line 28");
 		tap_ok(cb_lint_assumed_conflicts(&r) == 1 && !cb_lint_has_conflict(&r),
 		       "one assumed conflict, no predicted one (--fail-on-conflict fails on it)");
+		cb_lint_result_free(&r);
+	}
+	/* An if / else inside an else side: a third run takes the inner then side, whose
+	 * column read is 32-way (it was "not executed" with two runs). */
+	job n2 = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&n2, &r)) {
+		expect(&r, 45, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the outer then side");
+		expect(&r, 48, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "nested: the inner then side's column read, priced");
+		expect(&r, 50, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the inner else side");
+		const cb_lint_access *a = find(&r, 48, 8, CB_OP_LOAD);
+		tap_ok(a && strstr(a->note, "line 47") && cb_lint_assumed_conflicts(&r) == 1,
+		       "nested: the inner then side names its branch's line 47, and fails the gate");
+		cb_lint_result_free(&r);
+	}
+	/* A switch on an argument not given: every case runs (before: the default and case 0). */
+	job m = { "branches.cl", "modes", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&m, &r)) {
+		expect(&r, 110, 14, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "modes: case 2's column read, priced");
+		expect(&r, 111, 15, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "modes: the default");
+		cb_lint_result_free(&r);
+	}
+	/* An else-if chain of 16 tests: 16 runs price 16 of its 17 sides. */
+	job c = { "branches.cl", "chain", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&c, &r)) {
+		size_t priced = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			priced += r.accesses[i].status == CB_LINT_ASSUMED;
+		expect(&r, 92, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the side of flag == 14");
+		expect(&r, 96, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the last else");
+		const cb_lint_access *a = find(&r, 94, 7, CB_OP_LOAD);
+		tap_ok(priced == 16 && a && a->status == CB_LINT_NOT_EXECUTED &&
+		       a->reason == CB_LINT_WHY_SIDE,
+		       "chain: 16 sides priced, the side of flag == 15 not executed (side)");
 		cb_lint_result_free(&r);
 	}
 }

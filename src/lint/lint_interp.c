@@ -31,7 +31,69 @@ void cb_interp_free(cb_interp *in)
 	for (uint32_t k = 0; in->side_work && k < in->prog->nfns; k++)
 		free(in->side_work[k]);
 	free(in->side_work);
+	cb_sides_free(&in->sides, in->prog);
+	cb_sides_free(&in->all, in->prog);
 	memset(in, 0, sizeof *in);
+}
+
+void cb_sides_free(cb_sides *s, const cb_prog *p)
+{
+	for (uint32_t k = 0; s->taken && k < p->nfns; k++)
+		free(s->taken[k]);
+	free(s->taken);
+	free(s->fn_open);
+	s->taken = NULL;
+	s->fn_open = NULL;
+}
+
+bool cb_sides_merge(cb_sides *all, const cb_interp *in)
+{
+	const cb_prog *p = in->prog;
+	bool more = false;
+	if (!in->sides.taken)
+		return false;
+	if (!all->taken)
+		all->taken = cb_xcalloc(p->nfns, sizeof *all->taken);
+	for (uint32_t f = 0; f < p->nfns; f++) {
+		const uint8_t *t = in->sides.taken[f];
+		uint32_t nb = p->fns[f].nblocks;
+		if (!t)
+			continue;
+		if (!all->taken[f])
+			all->taken[f] = cb_xcalloc(nb ? nb : 1, 1);
+		for (uint32_t b = 0; b < nb; b++) {
+			more |= (t[b] & ~all->taken[f][b]) != 0;
+			all->taken[f][b] |= t[b];
+		}
+	}
+	return more;
+}
+
+/* A branch of block B whose other side no run took. */
+static bool side_open(const uint8_t *t, uint32_t b)
+{
+	return t && (t[b] & CB_SIDE_BRANCH) && (t[b] & 3u) != 3u;
+}
+
+bool cb_sides_open(cb_sides *all, const cb_prog *p)
+{
+	bool any = false, changed = true;
+	free(all->fn_open);
+	all->fn_open = cb_xcalloc(p->nfns ? p->nfns : 1, sizeof *all->fn_open);
+	for (uint32_t f = 0; all->taken && f < p->nfns; f++)
+		for (uint32_t b = 0; b < p->fns[f].nblocks; b++)
+			all->fn_open[f] |= side_open(all->taken[f], b);
+	for (uint32_t f = 0; f < p->nfns; f++)
+		any |= all->fn_open[f];
+	while (any && changed) { /* callers of such functions, to a fixed point */
+		changed = false;
+		for (uint32_t f = 0; f < p->nfns; f++)
+			for (uint32_t i = 0; !all->fn_open[f] && i < p->fns[f].nins; i++)
+				if (p->fns[f].ins[i].op == CB_I_CALL &&
+				    all->fn_open[p->fns[f].ins[i].imm])
+					changed = all->fn_open[f] = true;
+	}
+	return any;
 }
 
 static bool assumed(const cb_frame *fr)
@@ -278,9 +340,49 @@ static unsigned sides_with_work(cb_interp *in, const cb_frame *fr, const cb_ins 
 	return *c - 1u;
 }
 
+/* Block B (of function FN, the context) has a branch with a side no run took, or calls a
+ * function that has one. */
+typedef struct {
+	const cb_sides *prev;
+	uint32_t fn;
+} open_ctx;
+
+static bool leads_open(const cb_fn *f, uint32_t b, const void *ctx)
+{
+	const open_ctx *c = ctx;
+	if (side_open(c->prev->taken ? c->prev->taken[c->fn] : NULL, b))
+		return true;
+	for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++)
+		if (f->ins[i].op == CB_I_CALL && c->prev->fn_open && c->prev->fn_open[f->ins[i].imm])
+			return true;
+	return false;
+}
+
+/* The side a two-sided undecidable branch takes in this run, recorded: the true side in the
+ * first run; later, a side no run took, else the side that leads to such a branch. */
+static bool choose_side(cb_interp *in, const cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	uint32_t fn = (uint32_t)(f - in->prog->fns);
+	bool t = true;
+	if (in->prev) {
+		const uint8_t *pt = in->prev->taken ? in->prev->taken[fn] : NULL;
+		unsigned c = pt ? pt[fr->block] : 0;
+		open_ctx ctx = { in->prev, fn };
+		t = !(c & CB_SIDE_FALSE) ? false : !(c & CB_SIDE_TRUE) ? true
+		  : !cb_fn_reaches(f, &i->n, 1, f->blocks[fr->block].ipdom, leads_open, &ctx);
+	}
+	if (!in->sides.taken)
+		in->sides.taken = cb_xcalloc(in->prog->nfns, sizeof *in->sides.taken);
+	if (!in->sides.taken[fn])
+		in->sides.taken[fn] = cb_xcalloc(f->nblocks ? f->nblocks : 1, 1);
+	in->sides.taken[fn][fr->block] |= CB_SIDE_BRANCH | (t ? CB_SIDE_TRUE : CB_SIDE_FALSE);
+	return t;
+}
+
 /* An undecidable branch takes the side with work when only one has any (past an early
- * return), else its true side (its false side when flipped); a loop's exit test stays in the
- * loop for CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
+ * return), else the side choose_side picks; a loop's exit test stays in the loop for
+ * CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
 static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
@@ -288,10 +390,10 @@ static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 	bool in_x = l >= 0 && in_loop(f, i->x, l), in_n = l >= 0 && in_loop(f, i->n, l);
 	if (in_x == in_n) {
 		unsigned w = sides_with_work(in, fr, i);
-		if (w == 1 || w == 2)
-			return w == 1;
-		in->two_sided |= w == 3;
-		return !in->flip;
+		if (w != 3)
+			return w != 2 && !(w == 0 && in->flip);
+		in->two_sided = true;
+		return choose_side(in, fr, i);
 	}
 	/* Iterations done when staying: a test at the header starts one, a test at the end
 	 * (do-while) follows one. */
@@ -464,10 +566,12 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (c.flags & CB_VF_TAINT)
 			assume(in, fr, target, i->imm | CB_DECIDED, false, c.flags & CB_VF_GUESS);
 	} else {
-		/* flipped: the first case instead of the default */
-		if (in->flip && i->n)
-			target = f->extra[i->b + 1];
+		/* run k of the work-group takes case k (the first run the default), so that
+		 * n + 1 runs take every side */
+		if (in->run && in->run <= i->n)
+			target = f->extra[i->b + 2 * (in->run - 1) + 1];
 		in->two_sided |= i->n > 0;
+		in->want = in->want > i->n + 1 ? in->want : i->n + 1;
 		assume(in, fr, target, i->imm, true, true);
 	}
 	return enter_block(in, fr, target);
