@@ -30,8 +30,26 @@ static bool model_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 		return false;
 	if (op == CB_OP_ATOMIC && !own->measured)
 		g.broadcast = g.pair_packing = false;
+	unsigned norder = own->measured ? own->norder[e] : m->norder[e];
+	const uint8_t *order = own->measured ? own->order[e] : m->order[e];
 	cb_access_cost cost;
-	bool ok = cb_price_access(&g, lanes[e], elem_bytes, offsets, active, nlanes, &cost);
+	bool ok;
+	if (!norder) {
+		ok = cb_price_access(&g, lanes[e], elem_bytes, offsets, active, nlanes, &cost);
+	} else if (nlanes > norder) {
+		return false; /* a sub-group wider than the documented groups cover */
+	} else {
+		/* The documented groups (predict's pricing, core/model.c): a short last sub-group
+		 * keeps its lanes where the hardware puts them, the missing ones inactive. */
+		uint32_t off[CB_MAX_ORDER] = { 0 };
+		bool act[CB_MAX_ORDER] = { false };
+		for (unsigned l = 0; l < nlanes; l++) {
+			off[l] = offsets[l];
+			act[l] = !active || active[l];
+		}
+		ok = cb_price_access_order(&g, lanes[e], order, norder, elem_bytes, off, act,
+					   norder, &cost);
+	}
 	*passes = cost.passes;
 	*min_passes = cost.min_passes;
 	return ok;
@@ -64,6 +82,16 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 	m->ops[op].measured = true;
 	m->ops[op].geom = *g;
 	memcpy(m->ops[op].lanes_per_pass, lanes_per_pass, sizeof m->ops[op].lanes_per_pass);
+}
+
+void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order,
+			     unsigned n)
+{
+	unsigned *norder = op == CB_OP_LOAD ? &m->norder[e] : &m->ops[op].norder[e];
+	uint8_t *to = op == CB_OP_LOAD ? m->order[e] : m->ops[op].order[e];
+	*norder = n <= CB_MAX_ORDER ? n : 0;
+	if (*norder)
+		memcpy(to, order, n);
 }
 
 const char *cb_lint_model_source(const cb_lint_model *m, cb_op op)
