@@ -1468,7 +1468,7 @@ static void test_code_rows(void)
 static void test_vectors(void)
 {
 	cb_lint_result r;
-	job v = { "vectors.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	job v = { "vectors.cl", "vectors", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (!lint(&v, &r))
 		return;
 	expect(&r, 11, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.x], c = (int2)(l, 7)");
@@ -1476,6 +1476,15 @@ static void test_vectors(void)
 	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.y * 8 + (c.x & 7)]");
 	const cb_lint_access *a = find(&r, 11, 12, CB_OP_STORE);
 	tap_ok(a && lanes_are(a, 32, 4, 0), "line[c.x]: lane l at byte 4 l");
+	cb_lint_result_free(&r);
+	/* vector arithmetic with constant vectors, lane by lane (third session) */
+	job w = { "vectors.cl", "arith", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&w, &r))
+		return;
+	expect(&r, 27, 17, CB_OP_STORE, CB_LINT_PREDICTED, 16, 1, NULL,
+	       "grid[p.x][p.y], p = base * (int2)(1, 2) + (int2)(0, 1): 16 passes");
+	expect(&r, 30, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, NULL,
+	       "grid[0][s.y & 63], s = (uint4)(l, l, 2, 3) << (uint4)(0, 1, 0, 0): 2 passes");
 	cb_lint_result_free(&r);
 }
 

@@ -17,6 +17,42 @@ static void unknown(cb_ins *o, LLVMTypeRef t)
 	o->sub = cb_value_kind(t);
 }
 
+static bool int_vector(cb_dctx *d, LLVMTypeRef t, uint32_t *lanes, uint32_t *bytes);
+
+/* A constant integer vector V of N lanes: its lanes as constant slots in the extra list (one
+ * pair each); the first pair's index, or CB_NONE when V is no such constant. */
+static uint32_t const_lanes(cb_dctx *d, LLVMValueRef v, uint32_t n)
+{
+	if (!LLVMIsConstant(v) || LLVMIsAConstantExpr(v) || LLVMIsAGlobalValue(v))
+		return CB_NONE;
+	uint32_t first = CB_NONE;
+	for (uint32_t k = 0; k < n; k++) {
+		LLVMValueRef e = LLVMGetAggregateElement(v, k);
+		cb_val c = e && LLVMIsAConstantInt(e) ? cb_dconst_value(d, e) : cb_val_range(0);
+		if (e && LLVMIsUndef(e))
+			c = cb_val_range(64);
+		uint32_t at = cb_dextra(d, cb_dconst(d, c), 0);
+		first = k ? first : at;
+	}
+	return first;
+}
+
+/* Integer vector arithmetic (int4 * (int4)(1, 2, 1, 1), int2 + offsets): lane by lane. */
+static void decode_vbin(cb_dctx *d, LLVMValueRef i, cb_binop b, cb_ins *o)
+{
+	LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+	if (!int_vector(d, LLVMTypeOf(i), &o->rows, &o->cols))
+		return;
+	o->op = CB_I_VBIN;
+	o->sub = (uint8_t)b;
+	o->a = cb_dref(d, x);
+	o->b = cb_dref(d, y);
+	if ((o->x = const_lanes(d, x, o->rows)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_A;
+	if ((o->n = const_lanes(d, y, o->rows)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_B;
+}
+
 static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 {
 	static const struct { LLVMOpcode op; cb_binop b; } map[] = {
@@ -27,6 +63,9 @@ static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	};
 	LLVMTypeRef t = LLVMTypeOf(i);
 	unknown(o, t);
+	for (size_t k = 0; !cb_int_width(t) && k < sizeof map / sizeof map[0]; k++)
+		if (map[k].op == op && LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+			decode_vbin(d, i, map[k].b, o);
 	if (!cb_int_width(t))
 		return true;
 	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
@@ -234,8 +273,11 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->sub = cb_value_kind(vt);
-		if (int_vector(d, vt, &o->rows, &o->cols))
+		if (int_vector(d, vt, &o->rows, &o->cols)) {
 			o->flags |= CB_INS_VECTOR;
+			if ((o->x = const_lanes(d, LLVMGetOperand(i, 0), o->rows)) != CB_NONE)
+				o->flags |= CB_INS_VCONST_A;
+		}
 		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}

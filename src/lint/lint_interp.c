@@ -803,9 +803,57 @@ static void vec_copy(cb_interp *in, cb_val to, cb_val from, uint32_t n, uint32_t
 	}
 }
 
+/* Lane K (B bytes) of a vector operand: a constant's slot (extra list at AT), or the lane of
+ * a vector handle H; unknown otherwise. */
+static cb_val vec_lane(cb_interp *in, const cb_frame *fr, bool constant, uint32_t at,
+		       const cb_val *h, uint32_t k, uint32_t b)
+{
+	cb_val x;
+	if (constant)
+		x = fr->v[fr->fn->extra[at + 2 * k]];
+	else if (vec_handle(in, h))
+		x = cb_pmem_load(in, vec_lane_ptr(h, k, b), b, CB_V_NUM, b * 8);
+	else
+		x = cb_val_range(b * 8);
+	x.flags |= h->flags;
+	return x;
+}
+
+/* Integer vector arithmetic, lane by lane, into the instruction's own vector. */
+static void exec_vbin(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val h = vec_storage(in, fr, i);
+	uint16_t flags = 0;
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		cb_val a = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], k, i->cols);
+		cb_val b = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], k, i->cols);
+		cb_val r = cb_val_binop((cb_binop)i->sub, i->cols * 8, a, b);
+		flags |= r.flags;
+		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), r, i->cols);
+	}
+	h.flags = flags & ~CB_VF_TAINT;
+	set(fr, i, h);
+}
+
+/* A constant integer vector stored to private memory: its lanes, one by one. */
+static void store_const_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val to = fr->v[i->b];
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		cb_val at = to;
+		at.lo = to.lo + (int64_t)k * i->cols;
+		at.hi = to.hi + (int64_t)k * i->cols;
+		cb_pmem_store(in, at, fr->v[fr->fn->extra[i->x + 2 * k]], i->cols);
+	}
+}
+
 static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	const cb_val *v = fr->v;
+	if (i->op == CB_I_VBIN) {
+		exec_vbin(in, fr, i);
+		return;
+	}
 	if (i->op == CB_I_VEXT) {
 		cb_val x = cb_val_range(i->cols * 8), idx = v[i->b];
 		if (vec_handle(in, &v[i->a]) && cb_val_known(&idx) && idx.lo >= 0 &&
@@ -851,7 +899,9 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			cb_val x = v[i->a];
 			if (assumed(fr))
 				x.flags |= CB_VF_TAINT;
-			if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
+			if ((i->flags & CB_INS_VCONST_A) && v[i->b].kind == CB_V_PTR)
+				store_const_vector(in, fr, i);
+			else if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
 				vec_copy(in, v[i->b], x, i->rows, i->cols);
 			else
 				cb_pmem_store(in, v[i->b], x, i->imm);
@@ -985,7 +1035,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
 			break;
-		case CB_I_VINS: case CB_I_VEXT:
+		case CB_I_VINS: case CB_I_VEXT: case CB_I_VBIN:
 			exec_vector(in, fr, i);
 			break;
 		case CB_I_BUILTIN:
