@@ -1486,6 +1486,13 @@ static void test_vectors(void)
 	expect(&r, 30, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, NULL,
 	       "grid[0][s.y & 63], s = (uint4)(l, l, 2, 3) << (uint4)(0, 1, 0, 0): 2 passes");
 	cb_lint_result_free(&r);
+	job z = { "vectors.cl", "swizzle", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&z, &r))
+		return;
+	expect(&r, 40, 18, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, NULL, "line[a.x], a = q.yx: 2 passes");
+	expect(&r, 41, 28, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+	       "line[b.y * 8 + (a.y & 7)], b = q.zw: 1 pass");
+	cb_lint_result_free(&r);
 }
 
 /* Issue 31, point 9: the stores of one SWAP macro share its line and column; they are

@@ -53,6 +53,34 @@ static void decode_vbin(cb_dctx *d, LLVMValueRef i, cb_binop b, cb_ins *o)
 		o->flags |= CB_INS_VCONST_B;
 }
 
+/* shufflevector on integer vectors (the swizzles q.zw, q.yx, q.s10): each result lane is a
+ * lane of one of the operands, as the mask says. */
+static bool decode_shuffle(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+	uint32_t src, bytes;
+	unknown(o, LLVMTypeOf(i));
+	if (!int_vector(d, LLVMTypeOf(i), &o->rows, &o->cols) ||
+	    !int_vector(d, LLVMTypeOf(x), &src, &bytes) || bytes != o->cols ||
+	    LLVMGetNumMaskElements(i) != o->rows)
+		return true;
+	o->op = CB_I_VSHUF;
+	o->imm = src;
+	o->a = cb_dref(d, x);
+	o->b = cb_dref(d, y);
+	if ((o->x = const_lanes(d, x, src)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_A;
+	if ((o->n = const_lanes(d, y, src)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_B;
+	for (uint32_t k = 0; k < o->rows; k++) {
+		int m = LLVMGetMaskValue(i, k);
+		uint32_t at = cb_dextra(d, m == LLVMGetUndefMaskElem() || m < 0 ? CB_NONE
+								      : (uint32_t)m, 0);
+		o->c = k ? o->c : at;
+	}
+	return true;
+}
+
 static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 {
 	static const struct { LLVMOpcode op; cb_binop b; } map[] = {
@@ -609,6 +637,8 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		return decode_memory(d, i, op, o);
 	case LLVMInsertElement: case LLVMExtractElement:
 		return decode_vector(d, i, op, o);
+	case LLVMShuffleVector:
+		return decode_shuffle(d, i, o);
 	case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
 	case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
 	case LLVMFPExt:

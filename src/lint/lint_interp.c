@@ -835,6 +835,26 @@ static void exec_vbin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	set(fr, i, h);
 }
 
+/* A swizzle: lane k of the result is lane mask[k] of a (below imm) or of b. */
+static void exec_vshuf(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val h = vec_storage(in, fr, i);
+	uint16_t flags = 0;
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		uint32_t m = fr->fn->extra[i->c + 2 * k];
+		cb_val x = cb_val_range(i->cols * 8);
+		if (m != CB_NONE && m < i->imm)
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], m, i->cols);
+		else if (m != CB_NONE && m < 2 * i->imm)
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], m - i->imm,
+				     i->cols);
+		flags |= x.flags;
+		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), x, i->cols);
+	}
+	h.flags = flags & ~CB_VF_TAINT;
+	set(fr, i, h);
+}
+
 /* A constant integer vector stored to private memory: its lanes, one by one. */
 static void store_const_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
@@ -850,8 +870,8 @@ static void store_const_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	const cb_val *v = fr->v;
-	if (i->op == CB_I_VBIN) {
-		exec_vbin(in, fr, i);
+	if (i->op == CB_I_VBIN || i->op == CB_I_VSHUF) {
+		(i->op == CB_I_VBIN ? exec_vbin : exec_vshuf)(in, fr, i);
 		return;
 	}
 	if (i->op == CB_I_VEXT) {
@@ -1035,7 +1055,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
 			break;
-		case CB_I_VINS: case CB_I_VEXT: case CB_I_VBIN:
+		case CB_I_VINS: case CB_I_VEXT: case CB_I_VBIN: case CB_I_VSHUF:
 			exec_vector(in, fr, i);
 			break;
 		case CB_I_BUILTIN:

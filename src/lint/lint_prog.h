@@ -42,6 +42,8 @@ typedef enum {
 	CB_I_VEXT,     /* extractelement: a: vector, b: index; cols: element bytes */
 	CB_I_VBIN,     /* integer vector arithmetic, lane by lane: sub: cb_binop; a, b; rows
 			* lanes of cols bytes (a constant operand: CB_INS_VCONST_A/B) */
+	CB_I_VSHUF,    /* shufflevector (swizzles: q.zw, q.yx): a, b of imm lanes each; rows
+			* lanes of cols bytes; extra at c: the mask, lane k's source (-1 undefined) */
 	CB_I_FLOAT,    /* floating-point arithmetic or conversion, not evaluated: a, b (or
 			* CB_NONE) its operands, whose marks the unknown result keeps */
 } cb_iop;

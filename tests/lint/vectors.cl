@@ -29,3 +29,16 @@ __kernel void arith(__global float *out)
 	barrier(CLK_LOCAL_MEM_FENCE);
 	out[l] = grid[0][s.y & 63];           // words 2 l: two lanes a bank, 2 passes
 }
+
+// Swizzles (shufflevector in the IR): q.yx and q.zw are lanes of q.
+__kernel void swizzle(__global float *out)
+{
+	__local float line[128];
+	int l = get_local_id(0);
+	int4 q = (int4)(l, 2 * l, 3, 4);
+	int2 a = q.yx, b = q.zw;
+	line[a.x & 127] = 1.0f;               // words 2 l: 2 passes
+	line[b.y * 8 + (a.y & 7)] = 2.0f;     // words 32 + (l & 7), shared: 1 pass
+	barrier(CLK_LOCAL_MEM_FENCE);
+	out[l] = line[l];
+}
