@@ -1516,6 +1516,10 @@ static void test_macro_places(void)
 	char *t = text_of(&r);
 	tap_ok(t && strstr(t, ":14:2: warning: store float s[1024] (2 of 2 here): 32 passes"),
 	       "text: the conflicting store is named 2 of 2 at the macro's place");
+	tap_ok(t && strstr(t, "line 14 (store 2 of 2): 32 -> 1") &&
+	       strstr(t, "line 14 (store 1 of 2): 1 -> 1") && strstr(t, "; most: line 14 (load ") &&
+	       strstr(t, ", line 14 (store 2 of 2) (31)"),
+	       "text: the fix's accesses and the costliest ones numbered as the warnings are");
 	free(t);
 	cb_lint_result_free(&r);
 }

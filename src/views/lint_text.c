@@ -296,6 +296,17 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	fputc('\n', out);
 }
 
+/* "line 11", or "line 11 (store 2 of 2)" where several accesses of one op share the place (a
+ * macro's expansion), as their warnings number them. */
+static void place(const cb_lint_access *a, char *buf, size_t n)
+{
+	if (a->nsame > 1)
+		snprintf(buf, n, "line %u (%s %u of %u)", a->line, cb_op_name(a->op), a->nth,
+			 a->nsame);
+	else
+		snprintf(buf, n, "line %u", a->line);
+}
+
 /* Each array with a fix: the passes in all before and after, and each access under it. */
 static void array_fixes(FILE *out, const cb_lint_result *r)
 {
@@ -328,8 +339,10 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			const cb_lint_access *a = &r->accesses[i];
 			if (a->object != (int)k || !a->fixed)
 				continue;
-			snprintf(t, sizeof t, "line %u: %u -> %u%s", a->line, a->passes_max,
-				 a->fixed_passes, --left ? "," : "");
+			char at[64];
+			place(a, at, sizeof at);
+			snprintf(t, sizeof t, "%s: %u -> %u%s", at, a->passes_max, a->fixed_passes,
+				 --left ? "," : "");
 			word(&w, t);
 		}
 		fputc('\n', out);
@@ -376,9 +389,12 @@ static void excess(FILE *out, const cb_lint_result *r)
 	if (rank && n) {
 		qsort(rank, n, sizeof *rank, by_excess);
 		fputs("; most:", out);
-		for (size_t i = 0; i < n && i < 3; i++)
-			fprintf(out, "%s line %u (%" PRIu64 ")", i ? "," : "", rank[i]->line,
+		for (size_t i = 0; i < n && i < 3; i++) {
+			char at[64];
+			place(rank[i], at, sizeof at);
+			fprintf(out, "%s %s (%" PRIu64 ")", i ? "," : "", at,
 				rank[i]->total_passes - rank[i]->total_min);
+		}
 	}
 	if (r->has_model || !r->measured)
 		fputc('\n', out);
