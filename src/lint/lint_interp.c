@@ -863,7 +863,10 @@ static void store_const_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		cb_val at = to;
 		at.lo = to.lo + (int64_t)k * i->cols;
 		at.hi = to.hi + (int64_t)k * i->cols;
-		cb_pmem_store(in, at, fr->v[fr->fn->extra[i->x + 2 * k]], i->cols);
+		cb_val x = fr->v[fr->fn->extra[i->x + 2 * k]];
+		if (assumed(fr))
+			x.flags |= CB_VF_TAINT;
+		cb_pmem_store(in, at, x, i->cols);
 	}
 }
 
