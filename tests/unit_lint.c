@@ -69,6 +69,8 @@ static unsigned global_size[3];
 
 static char srcdir[2048];
 
+static char *text_of(const cb_lint_result *r);
+
 static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc)
 {
 	char path[4096];
@@ -448,6 +450,12 @@ static void test_reduce(void)
 		       "no fix for a pointer argument says why (%s)", a ? a->fix_note : "");
 		tap_ok(a && o && o->fix.wanted && !o->fix.computed && !a->fixed && a->fix_note[0],
 		       "strided: no fix computed for a pointer");
+		/* the summary tells the three accesses of line 31 apart (third session) */
+		char *t = text_of(&r);
+		tap_ok(t && strstr(t, "; most: line 31:17 (load) (35), line 31:17 (store) (35), "
+				   "line 31:20 (35)\n"),
+		       "strided: most: line 31:17 (load), 31:17 (store), 31:20");
+		free(t);
 		cb_lint_result_free(&r);
 	}
 	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL, 0 };

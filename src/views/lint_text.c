@@ -296,15 +296,28 @@ static void models_line(FILE *out, const cb_lint_result *r)
 	fputc('\n', out);
 }
 
-/* "line 11", or "line 11 (store 2 of 2)" where several accesses of one op share the place (a
- * macro's expansion), as their warnings number them. */
-static void place(const cb_lint_access *a, char *buf, size_t n)
+/* "line 11", "line 11:14" where another access of the kernel has that line but another
+ * column, and "(load)" after it where another shares the place too, "(store 2 of 2)" where
+ * several accesses of one op do (a macro's expansion), as their warnings number them. */
+static void place(const cb_lint_result *r, const cb_lint_access *a, char *buf, size_t n)
 {
-	if (a->nsame > 1)
-		snprintf(buf, n, "line %u (%s %u of %u)", a->line, cb_op_name(a->op), a->nth,
-			 a->nsame);
-	else
-		snprintf(buf, n, "line %u", a->line);
+	bool col = false, op = a->nsame > 1;
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *b = &r->accesses[i];
+		if (b == a || b->line != a->line || strcmp(b->file, a->file))
+			continue;
+		col |= b->column != a->column;
+		op |= b->column == a->column; /* a load and a store of one += */
+	}
+	int w = col ? snprintf(buf, n, "line %u:%u", a->line, a->column)
+		    : snprintf(buf, n, "line %u", a->line);
+	if (op && w > 0 && (size_t)w < n) {
+		if (a->nsame > 1)
+			snprintf(buf + w, n - (size_t)w, " (%s %u of %u)", cb_op_name(a->op), a->nth,
+				 a->nsame);
+		else
+			snprintf(buf + w, n - (size_t)w, " (%s)", cb_op_name(a->op));
+	}
 }
 
 /* Each array with a fix: the passes in all before and after, and each access under it. */
@@ -340,7 +353,7 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			if (a->object != (int)k || !a->fixed)
 				continue;
 			char at[64];
-			place(a, at, sizeof at);
+			place(r, a, at, sizeof at);
 			snprintf(t, sizeof t, "%s: %u -> %u%s", at, a->passes_max, a->fixed_passes,
 				 --left ? "," : "");
 			word(&w, t);
@@ -391,7 +404,7 @@ static void excess(FILE *out, const cb_lint_result *r)
 		fputs("; most:", out);
 		for (size_t i = 0; i < n && i < 3; i++) {
 			char at[64];
-			place(rank[i], at, sizeof at);
+			place(r, rank[i], at, sizeof at);
 			fprintf(out, "%s %s (%" PRIu64 ")", i ? "," : "", at,
 				rank[i]->total_passes - rank[i]->total_min);
 		}
