@@ -70,6 +70,8 @@ static unsigned global_size[3];
 
 static char srcdir[2048];
 
+static char *text_of(const cb_lint_result *r);
+
 static cb_rc run(const job *j, cb_lint_result *r, cb_error *err, cross_check *cc)
 {
 	char path[4096];
@@ -449,6 +451,12 @@ static void test_reduce(void)
 		       "no fix for a pointer argument says why (%s)", a ? a->fix_note : "");
 		tap_ok(a && o && o->fix.wanted && !o->fix.computed && !a->fixed && a->fix_note[0],
 		       "strided: no fix computed for a pointer");
+		/* the summary tells the three accesses of line 31 apart (third session) */
+		char *t = text_of(&r);
+		tap_ok(t && strstr(t, "; most: line 31:17 (load) (35), line 31:17 (store) (35), "
+				   "line 31:20 (35)\n"),
+		       "strided: most: line 31:17 (load), 31:17 (store), 31:20");
+		free(t);
 		cb_lint_result_free(&r);
 	}
 	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL, 0 };
@@ -807,7 +815,7 @@ static void json_unknown(const cb_lint_result *r)
 	free(s);
 }
 
-/* branches.cl nested: one access not executed; the coverage by status and reason. */
+/* branches.cl chain: one access not executed; the coverage by status and reason. */
 static void json_coverage(const cb_lint_result *r)
 {
 	char *s = cb_lint_to_json(r, 1);
@@ -822,8 +830,8 @@ static void json_coverage(const cb_lint_result *r)
 	json_t *cov = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "coverage");
 	tap_ok(skipped && json_is_null(json_object_get(skipped, "passes_max")) &&
 	       !strcmp(json_string_value(json_object_get(skipped, "object")), "float tile[32][32]") &&
-	       json_integer_value(json_object_get(cov, "ir")) == 4 &&
-	       json_integer_value(json_object_get(cov, "reported")) == 4 &&
+	       json_integer_value(json_object_get(cov, "ir")) == 17 &&
+	       json_integer_value(json_object_get(cov, "reported")) == 17 &&
 	       json_integer_value(json_object_get(json_object_get(cov, "not_executed"),
 						  "branch_side")) == 1,
 	       "JSON: not_executed with null passes; the coverage by status and reason");
@@ -951,10 +959,11 @@ static void test_renderers(void)
 		json_unknown(&r);
 		cb_lint_result_free(&r);
 	}
-	job nested = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
-	if (lint(&nested, &r)) {
+	job chain = { "branches.cl", "chain", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&chain, &r)) {
 		char *t = text_of(&r);
-		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 44") &&
+		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 93 "
+				   "that no run of the work-group took (16 runs)") &&
 		       strstr(t, "\n  not executed: side of an undecidable branch not simulated 1\n") &&
 		       narrow(t),
 		       "text: a not executed access says why, and the coverage counts it");
@@ -1197,6 +1206,42 @@ static void test_unseen_index(void)
 	cb_lint_result_free(&r);
 }
 
+/* Issue 39, point 18: an index lint does not compute names its own cause. Float arithmetic
+ * and a float built-in's result are not "memory contents or --arg" (the user was sent to
+ * add --args that cannot help); a table in memory, an argument not given and a float read
+ * from memory each say what they depend on. */
+static void test_float_index(void)
+{
+	cb_lint_result r;
+	job t = { "floatidx.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&t, &r))
+		return;
+	static const struct {
+		unsigned line, col;
+		const char *note, *not;
+		cb_lint_why why;
+	} want[] = {
+		{ 12, 37, "depend on floating-point arithmetic, which lint does not evaluate (within",
+		  "--arg", CB_LINT_WHY_FLOAT },
+		{ 13, 33, "depend on floating-point arithmetic, which lint does not evaluate (within",
+		  "--arg", CB_LINT_WHY_FLOAT },
+		{ 14, 29, "depend on memory contents (within", "--arg", CB_LINT_WHY_DATA },
+		{ 15, 33, "depend on arguments not given with --arg (within", "memory",
+		  CB_LINT_WHY_DATA },
+		{ 16, 48, "depend on memory contents and floating-point arithmetic", "--arg",
+		  CB_LINT_WHY_DATA },
+	};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const cb_lint_access *a = find(&r, want[k].line, want[k].col, CB_OP_STORE);
+		bool ok = a && a->status == CB_LINT_UNKNOWN && strstr(a->note, want[k].note) &&
+			  !strstr(a->note, want[k].not) && a->reason == want[k].why;
+		tap_ok(ok, "floatidx line %u: \"%s\"", want[k].line, want[k].note);
+		if (!ok && a)
+			fprintf(stderr, "# note: %s (reason %s)\n", a->note, cb_lint_why_key(a->reason));
+	}
+	cb_lint_result_free(&r);
+}
+
 /* A ?: on data is a branch and a phi in the IR: both sides run and the phi gets the hull.
  * idx = 511 +- 256 +- ... +- 1 lies in 0..1022 (bytes 0..4088): unknown, not "assumed, 1
  * pass" (the true side alone gave every lane 0); side = l odd ? l : l + 32 is known per lane
@@ -1249,6 +1294,41 @@ static void test_branches(void)
 		tap_ok(a && strstr(a->note, "line 28"), "the else side names the branch's line 28");
 		tap_ok(cb_lint_assumed_conflicts(&r) == 1 && !cb_lint_has_conflict(&r),
 		       "one assumed conflict, no predicted one (--fail-on-conflict fails on it)");
+		cb_lint_result_free(&r);
+	}
+	/* An if / else inside an else side: a third run takes the inner then side, whose
+	 * column read is 32-way (it was "not executed" with two runs). */
+	job n2 = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&n2, &r)) {
+		expect(&r, 45, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the outer then side");
+		expect(&r, 48, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "nested: the inner then side's column read, priced");
+		expect(&r, 50, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the inner else side");
+		const cb_lint_access *a = find(&r, 48, 8, CB_OP_LOAD);
+		tap_ok(a && strstr(a->note, "line 47") && cb_lint_assumed_conflicts(&r) == 1,
+		       "nested: the inner then side names its branch's line 47, and fails the gate");
+		cb_lint_result_free(&r);
+	}
+	/* A switch on an argument not given: every case runs (before: the default and case 0). */
+	job m = { "branches.cl", "modes", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&m, &r)) {
+		expect(&r, 110, 14, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "modes: case 2's column read, priced");
+		expect(&r, 111, 15, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "modes: the default");
+		cb_lint_result_free(&r);
+	}
+	/* An else-if chain of 16 tests: 16 runs price 16 of its 17 sides. */
+	job c = { "branches.cl", "chain", 32, 32, { NULL }, { NULL }, NULL, 0 };
+	if (lint(&c, &r)) {
+		size_t priced = 0;
+		for (size_t i = 0; i < r.naccesses; i++)
+			priced += r.accesses[i].status == CB_LINT_ASSUMED;
+		expect(&r, 92, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the side of flag == 14");
+		expect(&r, 96, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the last else");
+		const cb_lint_access *a = find(&r, 94, 7, CB_OP_LOAD);
+		tap_ok(priced == 16 && a && a->status == CB_LINT_NOT_EXECUTED &&
+		       a->reason == CB_LINT_WHY_SIDE,
+		       "chain: 16 sides priced, the side of flag == 15 not executed (side)");
 		cb_lint_result_free(&r);
 	}
 }
@@ -1402,7 +1482,7 @@ static void test_code_rows(void)
 static void test_vectors(void)
 {
 	cb_lint_result r;
-	job v = { "vectors.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
+	job v = { "vectors.cl", "vectors", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (!lint(&v, &r))
 		return;
 	expect(&r, 11, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.x], c = (int2)(l, 7)");
@@ -1410,6 +1490,22 @@ static void test_vectors(void)
 	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.y * 8 + (c.x & 7)]");
 	const cb_lint_access *a = find(&r, 11, 12, CB_OP_STORE);
 	tap_ok(a && lanes_are(a, 32, 4, 0), "line[c.x]: lane l at byte 4 l");
+	cb_lint_result_free(&r);
+	/* vector arithmetic with constant vectors, lane by lane (third session) */
+	job w = { "vectors.cl", "arith", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&w, &r))
+		return;
+	expect(&r, 27, 17, CB_OP_STORE, CB_LINT_PREDICTED, 16, 1, NULL,
+	       "grid[p.x][p.y], p = base * (int2)(1, 2) + (int2)(0, 1): 16 passes");
+	expect(&r, 30, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, NULL,
+	       "grid[0][s.y & 63], s = (uint4)(l, l, 2, 3) << (uint4)(0, 1, 0, 0): 2 passes");
+	cb_lint_result_free(&r);
+	job z = { "vectors.cl", "swizzle", 32, 0, { NULL }, { NULL }, NULL, 0 };
+	if (!lint(&z, &r))
+		return;
+	expect(&r, 40, 18, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, NULL, "line[a.x], a = q.yx: 2 passes");
+	expect(&r, 41, 28, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+	       "line[b.y * 8 + (a.y & 7)], b = q.zw: 1 pass");
 	cb_lint_result_free(&r);
 }
 
@@ -1434,6 +1530,10 @@ static void test_macro_places(void)
 	char *t = text_of(&r);
 	tap_ok(t && strstr(t, ":14:2: warning: store float s[1024] (2 of 2 here): 32 passes"),
 	       "text: the conflicting store is named 2 of 2 at the macro's place");
+	tap_ok(t && strstr(t, "line 14 (store 2 of 2): 32 -> 1") &&
+	       strstr(t, "line 14 (store 1 of 2): 1 -> 1") && strstr(t, "; most: line 14 (load ") &&
+	       strstr(t, ", line 14 (store 2 of 2) (31)"),
+	       "text: the fix's accesses and the costliest ones numbered as the warnings are");
 	free(t);
 	cb_lint_result_free(&r);
 }
@@ -1535,6 +1635,7 @@ static void test_coverage(void)
 		{ "vec_inline.cl", 16, 0 }, { "warphist.cl", 64, 0 }, { "wide.cl", 16, 16 },
 		{ "bins.cl", 64, 0 }, { "predef.cl", 32, 32 }, { "params.cl", 32, 32 },
 		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 }, { "median.cl", 32, 0 },
+		{ "floatidx.cl", 64, 0 },
 	};
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
@@ -1958,6 +2059,7 @@ int main(void)
 	test_odd_width();
 	test_halo();
 	test_unseen_index();
+	test_float_index();
 	test_ternary();
 	test_branches();
 	test_structs();

@@ -258,7 +258,10 @@ static cb_rc arg_values(const cb_lint_request *req, cb_prog *p, cb_val **out, cb
 		switch (a->kind) {
 		case CB_ARG_GLOBAL: argv[k] = cb_val_ptr(CB_OBJ_GLOBAL, 0); break;
 		case CB_ARG_LOCAL: argv[k] = cb_val_ptr(CB_OBJ_FIRST + a->object, 0); break;
-		case CB_ARG_INT: argv[k] = cb_val_range(a->width); break;
+		case CB_ARG_INT:
+			argv[k] = cb_val_range(a->width);
+			argv[k].flags = CB_VF_ARG;
+			break;
 		default: argv[k] = cb_val_opaque(); break;
 		}
 	}
@@ -305,11 +308,16 @@ static void take_worse(const cb_prog *p, cb_recorder *rec, cb_recorder *r2)
 	}
 }
 
-/* The work-group again with every two-sided undecidable branch on its other side: each
- * site the first run did not reach, or reached with fewer passes, takes this run's record
- * (assumed: it lies under the branch). REC may be a chain (several models of one sub-group
- * size): each of its recorders gets its own second run's record. */
-static cb_rc flipped_run(cb_interp *in, cb_recorder *rec, const cb_val *argv, cb_error *err)
+/* At most this many runs of the work-group (the first included) cover the sides of
+ * undecidable branches: a nesting of that depth. */
+#define CB_SIDE_RUNS 16
+
+/* One more run of the work-group on the sides ALL says no run took: each site the runs
+ * before did not reach, or reached with fewer passes, takes this run's record (assumed: it
+ * lies under the branch). REC may be a chain (several models of one sub-group size): each
+ * of its recorders gets its own record. *MORE: the run took a side none before had. */
+static cb_rc side_run(cb_interp *in, cb_recorder *rec, const cb_val *argv, cb_sides *all,
+		      unsigned run, uint64_t *steps, bool *more, cb_error *err)
 {
 	const cb_prog *p = in->prog;
 	size_t n = 0, j = 0;
@@ -326,15 +334,45 @@ static cb_rc flipped_run(cb_interp *in, cb_recorder *rec, const cb_val *argv, cb
 	cb_interp i2;
 	cb_interp_init(&i2, p, &in->wg, argv, &r2[0]);
 	i2.flip = true;
+	i2.run = run;
+	i2.prev = all;
+	i2.steps = *steps; /* the later runs share one budget */
 	cb_rc rc = simulate(&i2, &r2[0], &in->wg, err);
 	j = 0;
 	for (cb_recorder *r = rec; rc == CB_OK && r; r = r->next, j++)
 		take_worse(p, r, &r2[j]);
-	in->steps += i2.steps;
+	*more = rc == CB_OK && cb_sides_merge(all, &i2);
+	in->want = i2.want > in->want ? i2.want : in->want;
+	in->steps += i2.steps - *steps;
+	*steps = i2.steps;
 	cb_interp_free(&i2);
 	for (j = 0; j < n; j++)
 		cb_rec_free(&r2[j]);
 	free(r2);
+	return rc;
+}
+
+/* After the first run met two-sided undecidable branches or switches: runs on the sides not
+ * yet taken until every side of every branch met has run and every switch's cases (or no
+ * run takes a new side), CB_SIDE_RUNS, or the budget would not hold another run as long as
+ * the first. */
+static cb_rc side_runs(cb_interp *in, cb_recorder *rec, const cb_val *argv, cb_error *err)
+{
+	cb_sides all = { NULL, NULL };
+	uint64_t first = in->steps, steps = 0;
+	bool more = cb_sides_merge(&all, in);
+	cb_rc rc = CB_OK;
+	in->runs = 1;
+	for (unsigned run = 1; rc == CB_OK && run < CB_SIDE_RUNS; run++) {
+		bool open = cb_sides_open(&all, in->prog) && more;
+		/* the second run is always made; later ones while a side is open and the budget
+		 * holds them */
+		if (run > 1 && ((!open && run >= in->want) || steps + first > CB_GROUP_STEPS))
+			break;
+		rc = side_run(in, rec, argv, &all, run, &steps, &more, err);
+		in->runs = run + 1;
+	}
+	in->all = all; /* freed with IN: not_executed_note names the branches left open */
 	return rc;
 }
 
@@ -372,8 +410,36 @@ static bool untaken_side(const cb_prog *p, const cb_assumed_branch *a, const cb_
 	return found;
 }
 
+/* A two-sided branch that one side of no run took (the runs' sides, in->all), whose other
+ * side holds SITE: its line, else 0. */
+static uint32_t open_branch_line(const cb_interp *in, const cb_site *site)
+{
+	const cb_prog *p = in->prog;
+	for (uint32_t f = 0; in->all.taken && f < p->nfns; f++) {
+		const uint8_t *t = in->all.taken[f];
+		for (uint32_t b = 0; t && b < p->fns[f].nblocks; b++) {
+			const cb_block *bl = &p->fns[f].blocks[b];
+			const cb_ins *br = bl->end > bl->first ? &p->fns[f].ins[bl->end - 1] : NULL;
+			if (!(t[b] & CB_SIDE_BRANCH) || (t[b] & 3u) == 3u || !br ||
+			    br->op != CB_I_CONDBR)
+				continue;
+			cb_assumed_branch ab = { f, b, t[b] & CB_SIDE_TRUE ? br->x : br->n, br->imm };
+			if (untaken_side(p, &ab, site))
+				return br->imm;
+		}
+	}
+	return 0;
+}
+
 static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_access *a)
 {
+	uint32_t line = open_branch_line(in, site);
+	if (line) {
+		snprintf(a->note, sizeof a->note, "on the side of the undecidable branch at line %u "
+			 "that no run of the work-group took (%u runs)", line, in->runs);
+		a->reason = CB_LINT_WHY_SIDE;
+		return;
+	}
 	for (uint32_t k = 0; k < in->nassumed; k++)
 		if (untaken_side(in->prog, &in->assumed[k], site)) {
 			snprintf(a->note, sizeof a->note,
@@ -414,6 +480,39 @@ static void unseen_names(const cb_prog *p, uint8_t calls, char *buf, size_t n)
 		snprintf(buf, n, "(unnamed)");
 }
 
+/* An offset lint could not compute, by what it came from (the lanes' cause marks): memory
+ * contents, arguments not given, floating-point values; without any mark, either of the
+ * first two. Floats alone are their own reason, so that no --arg is asked for in vain. */
+static void data_note(const cb_site_rec *s, const char *obj, cb_lint_access *a)
+{
+	static const char *const cause[3] = {
+		"memory contents", "arguments not given with --arg",
+		"floating-point arithmetic, which lint does not evaluate",
+	};
+	static const unsigned bits[3] = { CB_VF_MEM >> 8, CB_VF_ARG >> 8, CB_VF_FLOAT >> 8 };
+	char what[256] = "";
+	size_t len = 0;
+	unsigned n = 0, causes = s->causes & 7u;
+	for (unsigned k = 0; k < 3; k++) {
+		if (!(causes & bits[k]))
+			continue;
+		/* "A and B", "A, B and C" */
+		unsigned left = 0;
+		for (unsigned j = k + 1; j < 3; j++)
+			left += (causes & bits[j]) != 0;
+		const char *sep = !n ? "" : left ? ", " : " and ";
+		int w = snprintf(what + len, sizeof what - len, "%s%s", sep, cause[k]);
+		len += w > 0 && (size_t)w < sizeof what - len ? (size_t)w : 0;
+		n++;
+	}
+	if (!n)
+		snprintf(what, sizeof what, "memory contents or on arguments not given with --arg");
+	if (causes == (CB_VF_FLOAT >> 8))
+		a->reason = CB_LINT_WHY_FLOAT;
+	snprintf(a->note, sizeof a->note, "offsets depend on %s (within bytes %" PRId64 "..%" PRId64
+		 " of %s)", what, s->lo, s->hi, obj);
+}
+
 static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
 			 cb_lint_access *a)
 {
@@ -429,9 +528,7 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	a->reason = (unsigned)s->why < sizeof why / sizeof why[0] ? why[s->why] : CB_LINT_WHY_TWICE;
 	switch (s->why) {
 	case CB_WHY_DATA:
-		snprintf(a->note, sizeof a->note,
-			 "offsets depend on memory contents or on arguments not given with --arg "
-			 "(within bytes %" PRId64 "..%" PRId64 " of %s)", s->lo, s->hi, obj);
+		data_note(s, obj, a);
 		break;
 	case CB_WHY_OBJECTS:
 		snprintf(a->note, sizeof a->note,
@@ -851,7 +948,7 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 		cb_interp_init(&in, &prog, &wg, argv, &rec);
 		rc = simulate(&in, &rec, &wg, err);
 		if (rc == CB_OK && in.two_sided)
-			rc = flipped_run(&in, &rec, argv, err);
+			rc = side_runs(&in, &rec, argv, err);
 		if (rc == CB_OK)
 			build_result(req, &in, &rec, res);
 		cb_interp_free(&in);
@@ -910,7 +1007,7 @@ static cb_rc run_size(const cb_lint_request *req, const cb_prog *prog, const cb_
 	run->started = true;
 	cb_rc rc = simulate(&run->in, &run->recs[0], &wg, err);
 	if (rc == CB_OK && run->in.two_sided)
-		rc = flipped_run(&run->in, &run->recs[0], argv, err);
+		rc = side_runs(&run->in, &run->recs[0], argv, err);
 	return rc;
 }
 

@@ -114,6 +114,10 @@ typedef struct {
 	bool by_size;       /* the element sizes' own models (by_elem_bytes): only those sizes */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	/* Lanes served in groups that are not contiguous (a documented model's lane_groups,
+	 * core/model.h cb_price_access_order): norder 0 when contiguous. */
+	unsigned norder[CB_NELEM];
+	uint8_t order[CB_NELEM][CB_MAX_ORDER];
 	/* The fitted time per step, t0 + cost x passes, where the document has it (for the
 	 * loads in ops[CB_OP_LOAD], whose `measured` stays false): what --measure compares. */
 	bool has_time[CB_NELEM];
@@ -130,6 +134,8 @@ typedef struct {
 			     * one pass for every pattern */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	unsigned norder[CB_NELEM];          /* the loads' lane groups, as in cb_lint_op_model */
+	uint8_t order[CB_NELEM][CB_MAX_ORDER];
 	cb_lint_op_model ops[CB_NOPS];
 	bool documented;    /* from the vendor's documentation, not measured (issue 38) */
 	uint64_t local_mem_bytes; /* the device's __local memory (the document's
@@ -143,6 +149,10 @@ void cb_lint_pricer_flat(cb_lint_model *m, unsigned subgroup);
 /* Gives OP (store or atomic) its own measured model. */
 void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM]);
+/* Element size E of OP's model (the loads' for CB_OP_LOAD) serves its lanes in the groups
+ * ORDER lists (N lanes, group after group; cb_lane_order_valid), not in contiguous ones. */
+void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order,
+			     unsigned n);
 /* "measured" when OP has its own model, else what stands in for it. */
 const char *cb_lint_model_source(const cb_lint_model *m, cb_op op);
 
@@ -241,6 +251,7 @@ typedef enum {
 	CB_LINT_WHY_DECIDED,    /* assumed: under a branch decided by such values */
 	CB_LINT_WHY_TAINT,      /* assumed: its address was set under an undecidable branch */
 	CB_LINT_WHY_DATA,       /* unknown: offsets depend on memory or arguments not given */
+	CB_LINT_WHY_FLOAT,      /* unknown: offsets go through floating-point values alone */
 	CB_LINT_WHY_OBJECTS,    /* unknown: the lanes span objects */
 	CB_LINT_WHY_POINTER,    /* unknown: the pointer's object is not known */
 	CB_LINT_WHY_BOUNDS,     /* unknown: an offset outside its object */
@@ -379,6 +390,8 @@ typedef struct {
 	bool documented;           /* the model is documented, not measured */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
+	unsigned norder[CB_NELEM];          /* the loads' lane groups, as in cb_lint_op_model */
+	uint8_t order[CB_NELEM][CB_MAX_ORDER];
 	cb_lint_op_model ops[CB_NOPS];   /* the stores' and atomics' own models, where measured */
 	cb_lint_object *objects;
 	size_t nobjects;

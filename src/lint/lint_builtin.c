@@ -221,7 +221,7 @@ static cb_val integer(const cb_ins *ins, const cb_val *a, unsigned n)
 cb_val cb_builtin_eval(const cb_interp *in, const cb_ins *ins, const cb_val *args, unsigned n)
 {
 	cb_val r;
-	uint8_t flags = 0;
+	uint16_t flags = 0;
 	for (unsigned k = 0; k < n; k++)
 		flags |= args[k].flags;
 	if (ins->sub >= CB_B_LOCAL_ID && ins->sub <= CB_B_SG_LOCAL_ID)
@@ -230,6 +230,8 @@ cb_val cb_builtin_eval(const cb_interp *in, const cb_ins *ins, const cb_val *arg
 		r = integer(ins, args, n);
 	else
 		r = cb_val_range(ins->width);
+	if (ins->sub == CB_B_ATOMIC || ins->sub == CB_B_VLOAD)
+		flags |= CB_VF_MEM; /* an old value or a vector read from memory */
 	if (r.kind == CB_V_NUM && ins->width)
 		r = r.lo == r.hi ? cb_val_int(cb_wrap(r.lo, ins->width)) : r;
 	r.flags |= flags;

@@ -17,6 +17,70 @@ static void unknown(cb_ins *o, LLVMTypeRef t)
 	o->sub = cb_value_kind(t);
 }
 
+static bool int_vector(cb_dctx *d, LLVMTypeRef t, uint32_t *lanes, uint32_t *bytes);
+
+/* A constant integer vector V of N lanes: its lanes as constant slots in the extra list (one
+ * pair each); the first pair's index, or CB_NONE when V is no such constant. */
+static uint32_t const_lanes(cb_dctx *d, LLVMValueRef v, uint32_t n)
+{
+	if (!LLVMIsConstant(v) || LLVMIsAConstantExpr(v) || LLVMIsAGlobalValue(v))
+		return CB_NONE;
+	uint32_t first = CB_NONE;
+	for (uint32_t k = 0; k < n; k++) {
+		LLVMValueRef e = LLVMGetAggregateElement(v, k);
+		cb_val c = e && LLVMIsAConstantInt(e) ? cb_dconst_value(d, e) : cb_val_range(0);
+		if (e && LLVMIsUndef(e))
+			c = cb_val_range(64);
+		uint32_t at = cb_dextra(d, cb_dconst(d, c), 0);
+		first = k ? first : at;
+	}
+	return first;
+}
+
+/* Integer vector arithmetic (int4 * (int4)(1, 2, 1, 1), int2 + offsets): lane by lane. */
+static void decode_vbin(cb_dctx *d, LLVMValueRef i, cb_binop b, cb_ins *o)
+{
+	LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+	if (!int_vector(d, LLVMTypeOf(i), &o->rows, &o->cols))
+		return;
+	o->op = CB_I_VBIN;
+	o->sub = (uint8_t)b;
+	o->a = cb_dref(d, x);
+	o->b = cb_dref(d, y);
+	if ((o->x = const_lanes(d, x, o->rows)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_A;
+	if ((o->n = const_lanes(d, y, o->rows)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_B;
+}
+
+/* shufflevector on integer vectors (the swizzles q.zw, q.yx, q.s10): each result lane is a
+ * lane of one of the operands, as the mask says. */
+static bool decode_shuffle(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+	uint32_t src, bytes;
+	unknown(o, LLVMTypeOf(i));
+	if (!int_vector(d, LLVMTypeOf(i), &o->rows, &o->cols) ||
+	    !int_vector(d, LLVMTypeOf(x), &src, &bytes) || bytes != o->cols ||
+	    LLVMGetNumMaskElements(i) != o->rows)
+		return true;
+	o->op = CB_I_VSHUF;
+	o->imm = src;
+	o->a = cb_dref(d, x);
+	o->b = cb_dref(d, y);
+	if ((o->x = const_lanes(d, x, src)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_A;
+	if ((o->n = const_lanes(d, y, src)) != CB_NONE)
+		o->flags |= CB_INS_VCONST_B;
+	for (uint32_t k = 0; k < o->rows; k++) {
+		int m = LLVMGetMaskValue(i, k);
+		uint32_t at = cb_dextra(d, m == LLVMGetUndefMaskElem() || m < 0 ? CB_NONE
+								      : (uint32_t)m, 0);
+		o->c = k ? o->c : at;
+	}
+	return true;
+}
+
 static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 {
 	static const struct { LLVMOpcode op; cb_binop b; } map[] = {
@@ -27,6 +91,9 @@ static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	};
 	LLVMTypeRef t = LLVMTypeOf(i);
 	unknown(o, t);
+	for (size_t k = 0; !cb_int_width(t) && k < sizeof map / sizeof map[0]; k++)
+		if (map[k].op == op && LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+			decode_vbin(d, i, map[k].b, o);
 	if (!cb_int_width(t))
 		return true;
 	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
@@ -97,6 +164,18 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	default:
 		break;
 	}
+	return true;
+}
+
+/* Floating-point arithmetic and conversions are not evaluated; the result (an unknown
+ * integer after fptosi, else opaque) keeps its operands' marks and gains CB_VF_FLOAT, so that
+ * an index computed through floats says so rather than blaming memory or --arg. */
+static bool decode_float(cb_dctx *d, LLVMValueRef i, cb_ins *o)
+{
+	unknown(o, LLVMTypeOf(i));
+	o->op = CB_I_FLOAT;
+	o->a = cb_dref(d, LLVMGetOperand(i, 0));
+	o->b = LLVMGetNumOperands(i) > 1 ? cb_dref(d, LLVMGetOperand(i, 1)) : CB_NONE;
 	return true;
 }
 
@@ -222,8 +301,11 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		o->b = cb_dref(d, LLVMGetOperand(i, 1));
 		o->imm = (uint32_t)LLVMStoreSizeOfType(d->td, vt);
 		o->sub = cb_value_kind(vt);
-		if (int_vector(d, vt, &o->rows, &o->cols))
+		if (int_vector(d, vt, &o->rows, &o->cols)) {
 			o->flags |= CB_INS_VECTOR;
+			if ((o->x = const_lanes(d, LLVMGetOperand(i, 0), o->rows)) != CB_NONE)
+				o->flags |= CB_INS_VCONST_A;
+		}
 		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}
@@ -555,6 +637,12 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		return decode_memory(d, i, op, o);
 	case LLVMInsertElement: case LLVMExtractElement:
 		return decode_vector(d, i, op, o);
+	case LLVMShuffleVector:
+		return decode_shuffle(d, i, o);
+	case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
+	case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+	case LLVMFPExt:
+		return decode_float(d, i, o);
 	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
 	case LLVMUnreachable:
 		return decode_control(d, i, op, o);

@@ -31,7 +31,69 @@ void cb_interp_free(cb_interp *in)
 	for (uint32_t k = 0; in->side_work && k < in->prog->nfns; k++)
 		free(in->side_work[k]);
 	free(in->side_work);
+	cb_sides_free(&in->sides, in->prog);
+	cb_sides_free(&in->all, in->prog);
 	memset(in, 0, sizeof *in);
+}
+
+void cb_sides_free(cb_sides *s, const cb_prog *p)
+{
+	for (uint32_t k = 0; s->taken && k < p->nfns; k++)
+		free(s->taken[k]);
+	free(s->taken);
+	free(s->fn_open);
+	s->taken = NULL;
+	s->fn_open = NULL;
+}
+
+bool cb_sides_merge(cb_sides *all, const cb_interp *in)
+{
+	const cb_prog *p = in->prog;
+	bool more = false;
+	if (!in->sides.taken)
+		return false;
+	if (!all->taken)
+		all->taken = cb_xcalloc(p->nfns, sizeof *all->taken);
+	for (uint32_t f = 0; f < p->nfns; f++) {
+		const uint8_t *t = in->sides.taken[f];
+		uint32_t nb = p->fns[f].nblocks;
+		if (!t)
+			continue;
+		if (!all->taken[f])
+			all->taken[f] = cb_xcalloc(nb ? nb : 1, 1);
+		for (uint32_t b = 0; b < nb; b++) {
+			more |= (t[b] & ~all->taken[f][b]) != 0;
+			all->taken[f][b] |= t[b];
+		}
+	}
+	return more;
+}
+
+/* A branch of block B whose other side no run took. */
+static bool side_open(const uint8_t *t, uint32_t b)
+{
+	return t && (t[b] & CB_SIDE_BRANCH) && (t[b] & 3u) != 3u;
+}
+
+bool cb_sides_open(cb_sides *all, const cb_prog *p)
+{
+	bool any = false, changed = true;
+	free(all->fn_open);
+	all->fn_open = cb_xcalloc(p->nfns ? p->nfns : 1, sizeof *all->fn_open);
+	for (uint32_t f = 0; all->taken && f < p->nfns; f++)
+		for (uint32_t b = 0; b < p->fns[f].nblocks; b++)
+			all->fn_open[f] |= side_open(all->taken[f], b);
+	for (uint32_t f = 0; f < p->nfns; f++)
+		any |= all->fn_open[f];
+	while (any && changed) { /* callers of such functions, to a fixed point */
+		changed = false;
+		for (uint32_t f = 0; f < p->nfns; f++)
+			for (uint32_t i = 0; !all->fn_open[f] && i < p->fns[f].nins; i++)
+				if (p->fns[f].ins[i].op == CB_I_CALL &&
+				    all->fn_open[p->fns[f].ins[i].imm])
+					changed = all->fn_open[f] = true;
+	}
+	return any;
 }
 
 static bool assumed(const cb_frame *fr)
@@ -278,9 +340,49 @@ static unsigned sides_with_work(cb_interp *in, const cb_frame *fr, const cb_ins 
 	return *c - 1u;
 }
 
+/* Block B (of function FN, the context) has a branch with a side no run took, or calls a
+ * function that has one. */
+typedef struct {
+	const cb_sides *prev;
+	uint32_t fn;
+} open_ctx;
+
+static bool leads_open(const cb_fn *f, uint32_t b, const void *ctx)
+{
+	const open_ctx *c = ctx;
+	if (side_open(c->prev->taken ? c->prev->taken[c->fn] : NULL, b))
+		return true;
+	for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++)
+		if (f->ins[i].op == CB_I_CALL && c->prev->fn_open && c->prev->fn_open[f->ins[i].imm])
+			return true;
+	return false;
+}
+
+/* The side a two-sided undecidable branch takes in this run, recorded: the true side in the
+ * first run; later, a side no run took, else the side that leads to such a branch. */
+static bool choose_side(cb_interp *in, const cb_frame *fr, const cb_ins *i)
+{
+	const cb_fn *f = fr->fn;
+	uint32_t fn = (uint32_t)(f - in->prog->fns);
+	bool t = true;
+	if (in->prev) {
+		const uint8_t *pt = in->prev->taken ? in->prev->taken[fn] : NULL;
+		unsigned c = pt ? pt[fr->block] : 0;
+		open_ctx ctx = { in->prev, fn };
+		t = !(c & CB_SIDE_FALSE) ? false : !(c & CB_SIDE_TRUE) ? true
+		  : !cb_fn_reaches(f, &i->n, 1, f->blocks[fr->block].ipdom, leads_open, &ctx);
+	}
+	if (!in->sides.taken)
+		in->sides.taken = cb_xcalloc(in->prog->nfns, sizeof *in->sides.taken);
+	if (!in->sides.taken[fn])
+		in->sides.taken[fn] = cb_xcalloc(f->nblocks ? f->nblocks : 1, 1);
+	in->sides.taken[fn][fr->block] |= CB_SIDE_BRANCH | (t ? CB_SIDE_TRUE : CB_SIDE_FALSE);
+	return t;
+}
+
 /* An undecidable branch takes the side with work when only one has any (past an early
- * return), else its true side (its false side when flipped); a loop's exit test stays in the
- * loop for CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
+ * return), else the side choose_side picks; a loop's exit test stays in the loop for
+ * CB_LINT_ASSUMED_ITERATIONS iterations and then leaves. */
 static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 {
 	const cb_fn *f = fr->fn;
@@ -288,10 +390,10 @@ static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 	bool in_x = l >= 0 && in_loop(f, i->x, l), in_n = l >= 0 && in_loop(f, i->n, l);
 	if (in_x == in_n) {
 		unsigned w = sides_with_work(in, fr, i);
-		if (w == 1 || w == 2)
-			return w == 1;
-		in->two_sided |= w == 3;
-		return !in->flip;
+		if (w != 3)
+			return w != 2 && !(w == 0 && in->flip);
+		in->two_sided = true;
+		return choose_side(in, fr, i);
 	}
 	/* Iterations done when staying: a test at the header starts one, a test at the end
 	 * (do-while) follows one. */
@@ -304,7 +406,7 @@ static bool guess(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 static bool pure_op(uint8_t op)
 {
 	return op == CB_I_BIN || op == CB_I_ICMP || op == CB_I_CAST || op == CB_I_SELECT ||
-	       op == CB_I_COPY || op == CB_I_UNKNOWN || op == CB_I_NOP;
+	       op == CB_I_COPY || op == CB_I_UNKNOWN || op == CB_I_FLOAT || op == CB_I_NOP;
 }
 
 /* ... and what else it may hold: address arithmetic and reads that are no __local access
@@ -341,6 +443,12 @@ static bool exec_pure(cb_frame *fr, const cb_ins *i)
 	case CB_I_UNKNOWN:
 		set(fr, i, unknown_value(i->sub, i->width));
 		return true;
+	case CB_I_FLOAT: {
+		cb_val x = unknown_value(i->sub, i->width);
+		x.flags = v[i->a].flags | (i->b != CB_NONE ? v[i->b].flags : 0) | CB_VF_FLOAT;
+		set(fr, i, x);
+		return true;
+	}
 	case CB_I_NOP:
 		return true;
 	default:
@@ -458,10 +566,12 @@ static uint32_t do_switch(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		if (c.flags & CB_VF_TAINT)
 			assume(in, fr, target, i->imm | CB_DECIDED, false, c.flags & CB_VF_GUESS);
 	} else {
-		/* flipped: the first case instead of the default */
-		if (in->flip && i->n)
-			target = f->extra[i->b + 1];
+		/* run k of the work-group takes case k (the first run the default), so that
+		 * n + 1 runs take every side */
+		if (in->run && in->run <= i->n)
+			target = f->extra[i->b + 2 * (in->run - 1) + 1];
 		in->two_sided |= i->n > 0;
+		in->want = in->want > i->n + 1 ? in->want : i->n + 1;
 		assume(in, fr, target, i->imm, true, true);
 	}
 	return enter_block(in, fr, target);
@@ -693,9 +803,80 @@ static void vec_copy(cb_interp *in, cb_val to, cb_val from, uint32_t n, uint32_t
 	}
 }
 
+/* Lane K (B bytes) of a vector operand: a constant's slot (extra list at AT), or the lane of
+ * a vector handle H; unknown otherwise. */
+static cb_val vec_lane(cb_interp *in, const cb_frame *fr, bool constant, uint32_t at,
+		       const cb_val *h, uint32_t k, uint32_t b)
+{
+	cb_val x;
+	if (constant)
+		x = fr->v[fr->fn->extra[at + 2 * k]];
+	else if (vec_handle(in, h))
+		x = cb_pmem_load(in, vec_lane_ptr(h, k, b), b, CB_V_NUM, b * 8);
+	else
+		x = cb_val_range(b * 8);
+	x.flags |= h->flags;
+	return x;
+}
+
+/* Integer vector arithmetic, lane by lane, into the instruction's own vector. */
+static void exec_vbin(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val h = vec_storage(in, fr, i);
+	uint16_t flags = 0;
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		cb_val a = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], k, i->cols);
+		cb_val b = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], k, i->cols);
+		cb_val r = cb_val_binop((cb_binop)i->sub, i->cols * 8, a, b);
+		flags |= r.flags;
+		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), r, i->cols);
+	}
+	h.flags = flags & ~CB_VF_TAINT;
+	set(fr, i, h);
+}
+
+/* A swizzle: lane k of the result is lane mask[k] of a (below imm) or of b. */
+static void exec_vshuf(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val h = vec_storage(in, fr, i);
+	uint16_t flags = 0;
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		uint32_t m = fr->fn->extra[i->c + 2 * k];
+		cb_val x = cb_val_range(i->cols * 8);
+		if (m != CB_NONE && m < i->imm)
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], m, i->cols);
+		else if (m != CB_NONE && m < 2 * i->imm)
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], m - i->imm,
+				     i->cols);
+		flags |= x.flags;
+		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), x, i->cols);
+	}
+	h.flags = flags & ~CB_VF_TAINT;
+	set(fr, i, h);
+}
+
+/* A constant integer vector stored to private memory: its lanes, one by one. */
+static void store_const_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
+{
+	cb_val to = fr->v[i->b];
+	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
+		cb_val at = to;
+		at.lo = to.lo + (int64_t)k * i->cols;
+		at.hi = to.hi + (int64_t)k * i->cols;
+		cb_val x = fr->v[fr->fn->extra[i->x + 2 * k]];
+		if (assumed(fr))
+			x.flags |= CB_VF_TAINT;
+		cb_pmem_store(in, at, x, i->cols);
+	}
+}
+
 static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 {
 	const cb_val *v = fr->v;
+	if (i->op == CB_I_VBIN || i->op == CB_I_VSHUF) {
+		(i->op == CB_I_VBIN ? exec_vbin : exec_vshuf)(in, fr, i);
+		return;
+	}
 	if (i->op == CB_I_VEXT) {
 		cb_val x = cb_val_range(i->cols * 8), idx = v[i->b];
 		if (vec_handle(in, &v[i->a]) && cb_val_known(&idx) && idx.lo >= 0 &&
@@ -741,7 +922,9 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 			cb_val x = v[i->a];
 			if (assumed(fr))
 				x.flags |= CB_VF_TAINT;
-			if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
+			if ((i->flags & CB_INS_VCONST_A) && v[i->b].kind == CB_V_PTR)
+				store_const_vector(in, fr, i);
+			else if ((i->flags & CB_INS_VECTOR) && vec_handle(in, &x))
 				vec_copy(in, v[i->b], x, i->rows, i->cols);
 			else
 				cb_pmem_store(in, v[i->b], x, i->imm);
@@ -752,7 +935,9 @@ static void exec_memory(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	case CB_I_ATOMIC:
 		if (local_access(in, i, &v[i->a]))
 			record(in, fr, i->site, &v[i->a]);
-		set(fr, i, unknown_value(i->sub, i->width));
+		cb_val old = unknown_value(i->sub, i->width);
+		old.flags = CB_VF_MEM;
+		set(fr, i, old);
 		return;
 	case CB_I_MEMSET:
 		if (i->site >= 0)
@@ -873,7 +1058,7 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_MEMSET: case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
 			break;
-		case CB_I_VINS: case CB_I_VEXT:
+		case CB_I_VINS: case CB_I_VEXT: case CB_I_VBIN: case CB_I_VSHUF:
 			exec_vector(in, fr, i);
 			break;
 		case CB_I_BUILTIN:

@@ -222,7 +222,7 @@ static void forget(cb_interp *in, const cb_val *ptr)
 		memset(o->len, 0, o->size);
 }
 
-static cb_val unknown_of(uint8_t kind, unsigned width, uint8_t flags)
+static cb_val unknown_of(uint8_t kind, unsigned width, uint16_t flags)
 {
 	cb_val v = kind == CB_V_NUM ? cb_val_range(width)
 		 : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_opaque();
@@ -234,8 +234,8 @@ cb_val cb_pmem_load(cb_interp *in, cb_val ptr, uint32_t bytes, uint8_t kind, uns
 {
 	uint32_t off = 0;
 	cb_pobj *o = private_at(in, &ptr, bytes, &off, false);
-	if (!o)
-		return unknown_of(kind, width, ptr.flags);
+	if (!o) /* __global, __constant or __local memory: contents lint does not follow */
+		return unknown_of(kind, width, ptr.flags | CB_VF_MEM);
 	if (o->guess & CB_PGUESS_READ)
 		ptr.flags |= CB_VF_GUESS;
 	if (o->len[off] == bytes && o->slot[off].kind == kind) {

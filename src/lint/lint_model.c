@@ -4,6 +4,8 @@
 #include "lint/lint_model.h"
 #include "core/select.h"
 
+#include <string.h>
+
 /* Element size E's fitted time from SRC into DST (what --measure's prediction uses). */
 static void copy_time(cb_lint_op_model *dst, const cb_recorded_model *src, int e)
 {
@@ -20,7 +22,8 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 {
 	for (int op = CB_OP_STORE; op < CB_NOPS; op++) {
 		cb_geometry g = { 0 };
-		unsigned lanes[CB_NELEM] = { 0 };
+		unsigned lanes[CB_NELEM] = { 0 }, norder[CB_NELEM] = { 0 };
+		uint8_t order[CB_NELEM][CB_MAX_ORDER];
 		int from[CB_NELEM];
 		bool any = false, by_size = false;
 		for (int e = 0; e < CB_NELEM; e++) {
@@ -31,7 +34,9 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 			if (any && !cb_geometry_equal(&g, &c.geom))
 				continue; /* sizes that disagree: only the first geometry prices */
 			g = c.geom;
-			lanes[e] = c.norder ? 0 : c.lanes_per_pass; /* lint's pricer: contiguous only */
+			lanes[e] = c.lanes_per_pass;
+			norder[e] = c.norder;
+			memcpy(order[e], c.order, sizeof order[e]);
 			from[e] = c.source == CB_CHOICE_BY_SIZE ? 1 : 0;
 			by_size |= c.source == CB_CHOICE_BY_SIZE;
 			any = true;
@@ -43,6 +48,9 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 				if (lanes[e])
 					copy_time(&m->ops[op], from[e] ? &r->recorded_size[op][e] :
 						  &r->recorded[op], e);
+			for (int e = 0; e < CB_NELEM; e++)
+				if (lanes[e] && norder[e])
+					cb_lint_model_set_order(m, (cb_op)op, e, order[e], norder[e]);
 		}
 	}
 }
@@ -65,15 +73,14 @@ cb_rc cb_lint_model_from_result(const cb_result *r, const char *path, unsigned s
 				  "this device", path, r->device.subgroup_size, subgroup);
 	if (rc == CB_OK && c.source != CB_CHOICE_FLAT) {
 		const cb_recorded_model *rec = &r->recorded[CB_OP_LOAD];
-		/* Lanes in groups that are not contiguous (a documented model's lane_groups): lint's
-		 * pricer takes contiguous groups only, so that size is not priced rather than
-		 * mispriced. */
-		unsigned lanes[CB_NELEM];
-		for (int e = 0; e < CB_NELEM; e++)
-			lanes[e] = rec->norder[e] ? 0 : rec->lanes_per_pass[e];
-		cb_lint_pricer_from_model(m, &rec->geom, lanes, r->device.subgroup_size);
-		for (int e = 0; e < CB_NELEM; e++)
+		/* Lanes in groups that are not contiguous (a documented model's lane_groups, AMD
+		 * CDNA's ds_read_b128) are priced in those groups, as predict prices them. */
+		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r->device.subgroup_size);
+		for (int e = 0; e < CB_NELEM; e++) {
 			copy_time(&m->ops[CB_OP_LOAD], rec, e);
+			if (rec->lanes_per_pass[e] && rec->norder[e])
+				cb_lint_model_set_order(m, CB_OP_LOAD, e, rec->order[e], rec->norder[e]);
+		}
 		add_op_models(r, m);
 	}
 	if (rc == CB_OK && r->device.local_mem_bytes > 0)

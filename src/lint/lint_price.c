@@ -174,6 +174,8 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 		}
 		if (lanes[l].state && (why == CB_WHY_UNSEEN || s->why == CB_WHY_UNSEEN))
 			s->unseen_calls |= lanes[l].unseen & CB_VF_CALLEES;
+		if (lanes[l].state && lanes[l].lo != lanes[l].hi)
+			s->causes |= lanes[l].cause;
 		if (lanes[l].state && lanes[l].obj >= CB_OBJ_FIRST) {
 			s->obj = s->obj < 0 || s->obj == lanes[l].obj ? lanes[l].obj : CB_OBJ_MULTI;
 			obj = lanes[l].obj;

@@ -40,6 +40,12 @@ typedef enum {
 	CB_I_MEMCPY,   /* a: destination, b: source, c: length */
 	CB_I_VINS,     /* insertelement: a: vector, b: scalar, c: index; rows: lanes, cols: bytes */
 	CB_I_VEXT,     /* extractelement: a: vector, b: index; cols: element bytes */
+	CB_I_VBIN,     /* integer vector arithmetic, lane by lane: sub: cb_binop; a, b; rows
+			* lanes of cols bytes (a constant operand: CB_INS_VCONST_A/B) */
+	CB_I_VSHUF,    /* shufflevector (swizzles: q.zw, q.yx): a, b of imm lanes each; rows
+			* lanes of cols bytes; extra at c: the mask, lane k's source (-1 undefined) */
+	CB_I_FLOAT,    /* floating-point arithmetic or conversion, not evaluated: a, b (or
+			* CB_NONE) its operands, whose marks the unknown result keeps */
 } cb_iop;
 
 typedef enum { CB_GEP_PLAIN, CB_GEP_ARRAY2, CB_GEP_ROW } cb_gep_shape;
@@ -71,6 +77,10 @@ typedef struct {
 #define CB_INS_UNSEEN 4  /* a call lint does not evaluate, whose integer or pointer result is
 			  * marked CB_VF_UNSEEN; cols: its name's index in cb_prog.unseen */
 #define CB_INS_VECTOR 8  /* a load or store of an integer vector: rows lanes of cols bytes */
+/* Operand a (a store's value) or b of a vector instruction is a constant vector: its lanes
+ * are the slots extra[x + 2k] (a) or extra[n + 2k] (b). */
+#define CB_INS_VCONST_A 16
+#define CB_INS_VCONST_B 32
 
 typedef struct {
 	uint32_t first, end;     /* instructions [first, end); phis first */

@@ -150,6 +150,7 @@ static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned 
 	l->state = 1;
 	l->assumed = assumed;
 	l->unseen = ptr->flags & (CB_VF_UNSEEN | CB_VF_CALLEES);
+	l->cause = (uint8_t)((ptr->flags & CB_VF_CAUSES) >> 8);
 	l->line = line;
 	if (ptr->kind == CB_V_PTR) {
 		l->obj = ptr->obj;

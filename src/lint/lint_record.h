@@ -19,6 +19,7 @@ typedef struct {
 	uint8_t assumed;
 	uint8_t unseen;           /* the address depends on calls lint does not evaluate: its
 				   * CB_VF_UNSEEN and CB_VF_CALLEE bits */
+	uint8_t cause;            /* its CB_VF_CAUSES bits, shifted down by 8 */
 } cb_lane_rec;
 
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
 	cb_why why;
 	int64_t why_lo, why_hi;
 	uint8_t unseen_calls;     /* CB_VF_CALLEE bits of the lanes an unseen call made unknown */
+	uint8_t causes;           /* the cause bits of the lanes whose offsets are not known */
 	unsigned passes_max, min_max, ways;
 	uint64_t total, total_min;   /* passes over every priced sub-group access, and minimum */
 	/* fix search data: per sub-group access, nlanes then (row << 16 | col) or ~0 */

@@ -31,8 +31,26 @@ static bool model_price(const cb_lint_pricer *p, cb_op op, unsigned elem_bytes,
 		return false;
 	if (op == CB_OP_ATOMIC && !own->measured)
 		g.broadcast = g.pair_packing = false;
+	unsigned norder = own->measured ? own->norder[e] : m->norder[e];
+	const uint8_t *order = own->measured ? own->order[e] : m->order[e];
 	cb_access_cost cost;
-	bool ok = cb_price_access(&g, lanes[e], elem_bytes, offsets, active, nlanes, &cost);
+	bool ok;
+	if (!norder) {
+		ok = cb_price_access(&g, lanes[e], elem_bytes, offsets, active, nlanes, &cost);
+	} else if (nlanes > norder) {
+		return false; /* a sub-group wider than the documented groups cover */
+	} else {
+		/* The documented groups (predict's pricing, core/model.c): a short last sub-group
+		 * keeps its lanes where the hardware puts them, the missing ones inactive. */
+		uint32_t off[CB_MAX_ORDER] = { 0 };
+		bool act[CB_MAX_ORDER] = { false };
+		for (unsigned l = 0; l < nlanes; l++) {
+			off[l] = offsets[l];
+			act[l] = !active || active[l];
+		}
+		ok = cb_price_access_order(&g, lanes[e], order, norder, elem_bytes, off, act,
+					   norder, &cost);
+	}
 	*passes = cost.passes;
 	*min_passes = cost.min_passes;
 	return ok;
@@ -67,6 +85,16 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 	memcpy(m->ops[op].lanes_per_pass, lanes_per_pass, sizeof m->ops[op].lanes_per_pass);
 }
 
+void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order,
+			     unsigned n)
+{
+	unsigned *norder = op == CB_OP_LOAD ? &m->norder[e] : &m->ops[op].norder[e];
+	uint8_t *to = op == CB_OP_LOAD ? m->order[e] : m->ops[op].order[e];
+	*norder = n <= CB_MAX_ORDER ? n : 0;
+	if (*norder)
+		memcpy(to, order, n);
+}
+
 const char *cb_lint_model_source(const cb_lint_model *m, cb_op op)
 {
 	if (op == CB_OP_LOAD || m->ops[op].measured)
@@ -90,6 +118,7 @@ static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
 	[CB_LINT_WHY_DECIDED] = { "decided", "branch decided by assumed values" },
 	[CB_LINT_WHY_TAINT] = { "set_under_branch", "address set under an undecidable branch" },
 	[CB_LINT_WHY_DATA] = { "data", "offsets depend on memory contents or arguments" },
+	[CB_LINT_WHY_FLOAT] = { "float", "offsets go through floating-point values" },
 	[CB_LINT_WHY_OBJECTS] = { "objects", "lanes span several objects" },
 	[CB_LINT_WHY_POINTER] = { "pointer", "pointer of no known object" },
 	[CB_LINT_WHY_BOUNDS] = { "bounds", "offset outside its object" },

@@ -30,7 +30,7 @@ int64_t cb_wrap(int64_t v, unsigned width)
 	return (int64_t)u;
 }
 
-static cb_val num(int64_t lo, int64_t hi, uint8_t flags)
+static cb_val num(int64_t lo, int64_t hi, uint16_t flags)
 {
 	cb_val v;
 	memset(&v, 0, sizeof v);
@@ -71,14 +71,14 @@ cb_val cb_val_ptr(int32_t obj, int64_t offset)
 }
 
 /* An interval of width W, or the whole range when it does not fit (it may have wrapped). */
-static cb_val fit(bool ok, int64_t lo, int64_t hi, unsigned w, uint8_t flags)
+static cb_val fit(bool ok, int64_t lo, int64_t hi, unsigned w, uint16_t flags)
 {
 	if (!ok || lo < smin(w) || hi > smax(w) || lo > hi)
 		return num(smin(w), smax(w), flags);
 	return num(lo, hi, flags);
 }
 
-static cb_val known_binop(cb_binop op, unsigned w, int64_t a, int64_t b, uint8_t fl)
+static cb_val known_binop(cb_binop op, unsigned w, int64_t a, int64_t b, uint16_t fl)
 {
 	uint64_t ua = (uint64_t)a & umask(w), ub = (uint64_t)b & umask(w), r;
 	switch (op) {
@@ -121,7 +121,7 @@ static int bit_length(uint64_t v)
 }
 
 static cb_val range_mul(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, unsigned w,
-			uint8_t fl)
+			uint16_t fl)
 {
 	int64_t c[4];
 	bool ok = !__builtin_mul_overflow(alo, blo, &c[0]) &&
@@ -137,7 +137,7 @@ static cb_val range_mul(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, unsi
 }
 
 /* Division and remainder on intervals: exact bounds for non-negative dividends. */
-static cb_val range_div(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t fl)
+static cb_val range_div(cb_binop op, unsigned w, cb_val a, cb_val b, uint16_t fl)
 {
 	bool rem = op == CB_UREM || op == CB_SREM;
 	if (b.lo <= 0 && b.hi >= 0)
@@ -160,7 +160,7 @@ static cb_val range_div(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t fl)
 	return num(smin(w), smax(w), fl);
 }
 
-static cb_val range_shift(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t fl)
+static cb_val range_shift(cb_binop op, unsigned w, cb_val a, cb_val b, uint16_t fl)
 {
 	if (!cb_val_known(&b) || b.lo < 0 || (uint64_t)b.lo >= w)
 		return num(smin(w), smax(w), fl);
@@ -177,7 +177,7 @@ static cb_val range_shift(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t f
 	return num(0, (int64_t)(umask(w) >> s), fl);
 }
 
-static cb_val range_bits(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t fl)
+static cb_val range_bits(cb_binop op, unsigned w, cb_val a, cb_val b, uint16_t fl)
 {
 	if (op == CB_AND) {
 		if (a.lo >= 0 && b.lo >= 0)
@@ -197,7 +197,7 @@ static cb_val range_bits(cb_binop op, unsigned w, cb_val a, cb_val b, uint8_t fl
 
 cb_val cb_val_binop(cb_binop op, unsigned w, cb_val a, cb_val b)
 {
-	uint8_t fl = a.flags | b.flags;
+	uint16_t fl = a.flags | b.flags;
 	if (a.kind != CB_V_NUM || b.kind != CB_V_NUM)
 		return num(smin(w), smax(w), fl);
 	if (cb_val_known(&a) && cb_val_known(&b))
@@ -252,7 +252,7 @@ static int decide(cb_pred p, int o, bool disjoint)
 
 cb_val cb_val_icmp(cb_pred p, unsigned w, cb_val a, cb_val b)
 {
-	uint8_t fl = a.flags | b.flags;
+	uint16_t fl = a.flags | b.flags;
 	bool is_unsigned = p == CB_UGT || p == CB_UGE || p == CB_ULT || p == CB_ULE;
 	if (a.kind != b.kind || (a.kind != CB_V_NUM && a.kind != CB_V_PTR) ||
 	    (a.kind == CB_V_PTR && (a.obj != b.obj || a.obj < CB_OBJ_FIRST)))
@@ -273,7 +273,7 @@ cb_val cb_val_icmp(cb_pred p, unsigned w, cb_val a, cb_val b)
 
 cb_val cb_val_cast(cb_cast c, unsigned from, unsigned to, cb_val a)
 {
-	uint8_t fl = a.flags;
+	uint16_t fl = a.flags;
 	switch (c) {
 	case CB_PTRTOINT: {
 		cb_val r = cb_val_range(to);
@@ -312,7 +312,7 @@ cb_val cb_val_cast(cb_cast c, unsigned from, unsigned to, cb_val a)
 
 cb_val cb_val_join(cb_val a, cb_val b)
 {
-	uint8_t fl = a.flags | b.flags;
+	uint16_t fl = a.flags | b.flags;
 	if (a.kind == CB_V_NUM && b.kind == CB_V_NUM)
 		return num(a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, fl);
 	if (a.kind == CB_V_PTR && b.kind == CB_V_PTR) {
@@ -333,7 +333,7 @@ cb_val cb_val_join(cb_val a, cb_val b)
 
 cb_val cb_val_minmax(bool is_max, bool is_signed, unsigned w, cb_val a, cb_val b)
 {
-	uint8_t fl = a.flags | b.flags;
+	uint16_t fl = a.flags | b.flags;
 	if (a.kind != CB_V_NUM || b.kind != CB_V_NUM ||
 	    (!is_signed && (a.lo < 0 || b.lo < 0)))
 		return num(smin(w), smax(w), fl);

@@ -24,6 +24,14 @@ typedef enum { CB_V_UNDEF, CB_V_NUM, CB_V_PTR, CB_V_OPAQUE } cb_vkind;
 /* Depends on which side an undecidable branch took (a variable written on one side, read
  * after the sides meet): an address with it is unknown, never the guessed side's value. */
 #define CB_VF_GUESS 0x80u
+/* Why an integer is not known, so that an unknown address names its cause: it went through
+ * floating-point values (float arithmetic, a float built-in, a conversion: never evaluated),
+ * was read from memory whose contents lint does not know (__global, __local, an atomic's old
+ * value), or is a kernel argument not given with --arg. */
+#define CB_VF_FLOAT 0x100u
+#define CB_VF_MEM 0x200u
+#define CB_VF_ARG 0x400u
+#define CB_VF_CAUSES 0x700u
 
 /* Objects a pointer can point into; __local and private objects follow. */
 enum { CB_OBJ_NONE = 0, CB_OBJ_GLOBAL = 1, CB_OBJ_MULTI = 2, CB_OBJ_FIRST = 3 };
@@ -35,7 +43,8 @@ typedef struct {
 	int64_t lo, hi;    /* NUM: the value's bounds; PTR: the byte offset's bounds */
 	int32_t obj;       /* PTR: object */
 	int32_t row, col;  /* PTR into a 2-D array: the indices of a[row][col], or CB_IDX_* */
-	uint8_t kind, flags;
+	uint8_t kind;
+	uint16_t flags;
 } cb_val;
 
 typedef enum {

@@ -325,6 +325,30 @@ static void edits(FILE *out, const cb_lint_result *r, size_t k)
 		      "the others the same way by hand)\n", out);
 }
 
+/* "line 11", "line 11:14" where another access of the kernel has that line but another
+ * column, and "(load)" after it where another shares the place too, "(store 2 of 2)" where
+ * several accesses of one op do (a macro's expansion), as their warnings number them. */
+static void place(const cb_lint_result *r, const cb_lint_access *a, char *buf, size_t n)
+{
+	bool col = false, op = a->nsame > 1;
+	for (size_t i = 0; i < r->naccesses; i++) {
+		const cb_lint_access *b = &r->accesses[i];
+		if (b == a || b->line != a->line || strcmp(b->file, a->file))
+			continue;
+		col |= b->column != a->column;
+		op |= b->column == a->column; /* a load and a store of one += */
+	}
+	int w = col ? snprintf(buf, n, "line %u:%u", a->line, a->column)
+		    : snprintf(buf, n, "line %u", a->line);
+	if (op && w > 0 && (size_t)w < n) {
+		if (a->nsame > 1)
+			snprintf(buf + w, n - (size_t)w, " (%s %u of %u)", cb_op_name(a->op), a->nth,
+				 a->nsame);
+		else
+			snprintf(buf + w, n - (size_t)w, " (%s)", cb_op_name(a->op));
+	}
+}
+
 /* Each array with a fix: the passes in all before and after, and each access under it. */
 static void array_fixes(FILE *out, const cb_lint_result *r)
 {
@@ -357,8 +381,10 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			const cb_lint_access *a = &r->accesses[i];
 			if (a->object != (int)k || !a->fixed)
 				continue;
-			snprintf(t, sizeof t, "line %u: %u -> %u%s", a->line, a->passes_max,
-				 a->fixed_passes, --left ? "," : "");
+			char at[64];
+			place(r, a, at, sizeof at);
+			snprintf(t, sizeof t, "%s: %u -> %u%s", at, a->passes_max, a->fixed_passes,
+				 --left ? "," : "");
 			word(&w, t);
 		}
 		fputc('\n', out);
@@ -406,9 +432,12 @@ static void excess(FILE *out, const cb_lint_result *r)
 	if (rank && n) {
 		qsort(rank, n, sizeof *rank, by_excess);
 		fputs("; most:", out);
-		for (size_t i = 0; i < n && i < 3; i++)
-			fprintf(out, "%s line %u (%" PRIu64 ")", i ? "," : "", rank[i]->line,
+		for (size_t i = 0; i < n && i < 3; i++) {
+			char at[64];
+			place(r, rank[i], at, sizeof at);
+			fprintf(out, "%s %s (%" PRIu64 ")", i ? "," : "", at,
 				rank[i]->total_passes - rank[i]->total_min);
+		}
 	}
 	if (r->has_model || !r->measured)
 		fputc('\n', out);

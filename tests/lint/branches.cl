@@ -32,8 +32,8 @@ __kernel void sides(__global float *out, int flag)
 	out[y * T + x] = v;
 }
 
-// Two undecidable branches, one inside the other's else side: the runs take the outer then
-// side and the inner else side; the inner then side is taken by neither and says so.
+// Two undecidable branches, one inside the other's else side: three runs take the outer then
+// side, the inner else side and the inner then side (32-way); every side is priced.
 __kernel void nested(__global float *out, int flag)
 {
 	__local float tile[T][T];
@@ -48,6 +48,67 @@ __kernel void nested(__global float *out, int flag)
 			v = tile[x][y];
 		else
 			v = tile[y][T - 1 - x];
+	}
+	out[y * T + x] = v;
+}
+
+// An else-if chain on a flag that is not given, deeper than lint's runs (16): each run takes
+// one side no run took yet; the last test's then side (a 32-way column read) is not executed
+// and says so.
+__kernel void chain(__global float *out, int flag)
+{
+	__local float tile[T][T];
+	int x = get_local_id(0), y = get_local_id(1);
+	float v;
+	if (flag == 0)
+		v = tile[y][x];
+	else if (flag == 1)
+		v = tile[y][x ^ 1];
+	else if (flag == 2)
+		v = tile[y][x ^ 2];
+	else if (flag == 3)
+		v = tile[y][x ^ 3];
+	else if (flag == 4)
+		v = tile[y][x ^ 4];
+	else if (flag == 5)
+		v = tile[y][x ^ 5];
+	else if (flag == 6)
+		v = tile[y][x ^ 6];
+	else if (flag == 7)
+		v = tile[y][x ^ 7];
+	else if (flag == 8)
+		v = tile[y][x ^ 8];
+	else if (flag == 9)
+		v = tile[y][x ^ 9];
+	else if (flag == 10)
+		v = tile[y][x ^ 10];
+	else if (flag == 11)
+		v = tile[y][x ^ 11];
+	else if (flag == 12)
+		v = tile[y][x ^ 12];
+	else if (flag == 13)
+		v = tile[y][x ^ 13];
+	else if (flag == 14)
+		v = tile[y][x ^ 14];
+	else if (flag == 15)
+		v = tile[x][y];
+	else
+		v = tile[y][31 - x];
+	out[y * T + x] = v;
+}
+
+// A switch on a mode that is not given: run k of the work-group takes case k, the first run
+// the default; the column read of case 2 is 32-way.
+__kernel void modes(__global float *out, int mode)
+{
+	__local float tile[T][T];
+	int x = get_local_id(0), y = get_local_id(1);
+	float v;
+	switch (mode) {
+	case 0: v = tile[y][x]; break;
+	case 1: v = tile[y][x ^ 7]; break;
+	case 2: v = tile[x][y]; break;
+	default: v = tile[y][T - 1 - x]; break;
 	}
 	out[y * T + x] = v;
 }
