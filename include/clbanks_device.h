@@ -17,7 +17,12 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
+#ifdef __HIP__
+/* as ROCm's headers: the bound is the kernel's flat work-group size */
+#define __launch_bounds__(n, ...) __attribute__((amdgpu_flat_work_group_size(1, n)))
+#else
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))

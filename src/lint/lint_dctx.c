@@ -125,7 +125,10 @@ static int32_t local_object(cb_dctx *d, LLVMValueRef g)
 		return (int32_t)k;
 	k = cb_dobject(d);
 	describe_global(d, g, &d->prog->objects[k]);
-	d->prog->objects[k].is_arg = cb_target_is_dynamic(g); /* extern __shared__: sized later */
+	if (cb_target_is_dynamic(g)) { /* extern __shared__: as a __local argument, sized later */
+		d->prog->objects[k].is_arg = true;
+		d->prog->objects[k].rank = 0;
+	}
 	cb_pmap_put(&d->objs, g, k);
 	return (int32_t)k;
 }

@@ -208,8 +208,6 @@ static bool dynamic_shared(const cb_prog *p, uint32_t k)
 static void size_object(cb_lint_object *o, uint64_t bytes)
 {
 	o->bytes = bytes;
-	if (o->rank == 1 && o->elem_bytes)
-		o->dims[0] = bytes / o->elem_bytes;
 }
 
 void cb_lint_lang_shared_bytes(cb_prog *p, uint64_t bytes)
