@@ -11,6 +11,7 @@
 #include "doc/doc_lint.h"
 #include "lint/lint.h"
 #include "lint/lint_edit.h"
+#include "lint/lint_lang.h"
 #include "lint/lint_measure.h"
 #include "views/lint_diff.h"
 #include "lint/lint_model.h"
@@ -84,6 +85,35 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 	return CB_OK;
 }
 
+#ifndef CB_DEVINCDIR
+#define CB_DEVINCDIR "/usr/local/share/clbanks/include"
+#endif
+
+/* CUDA and HIP: the language (--lang, else the extension), the device headers
+ * ($CLBANKS_DEVICE_INCLUDE, else the installed ones) or the SDK, the dynamic shared memory. */
+static cb_rc lang_request(const cb_cli_options *o, cb_lint_request *q, cb_error *err)
+{
+	q->lang = cb_lint_lang_of_path(q->kernel_path);
+	if (o->lang && cb_lint_lang_parse(o->lang, &q->lang, err) != CB_OK)
+		return CB_ERR_USAGE;
+	const char *lang = cb_lint_lang_name(q->lang);
+	if (o->cuda_path && q->lang != CB_LINT_CUDA)
+		return cb_error_set(err, CB_ERR_USAGE, "--cuda-path is for CUDA kernels; %s is %s "
+				    "(--lang cuda)", q->kernel_path, lang);
+	if (o->rocm_path && q->lang != CB_LINT_HIP)
+		return cb_error_set(err, CB_ERR_USAGE, "--rocm-path is for HIP kernels; %s is %s "
+				    "(--lang hip)", q->kernel_path, lang);
+	if (o->shared_bytes && q->lang == CB_LINT_OPENCL)
+		return cb_error_set(err, CB_ERR_USAGE, "--shared-bytes sizes CUDA's and HIP's extern "
+				    "__shared__ arrays; %s is OpenCL C (size a __local argument with "
+				    "--arg NAME=BYTES)", q->kernel_path);
+	q->sdk_path = q->lang == CB_LINT_CUDA ? o->cuda_path : o->rocm_path;
+	q->shared_bytes = o->shared_bytes;
+	const char *inc = getenv("CLBANKS_DEVICE_INCLUDE");
+	q->device_include = inc && *inc ? inc : CB_DEVINCDIR;
+	return CB_OK;
+}
+
 /* The request, with the work-group size and id checked. */
 static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool has_model,
 			  cb_lint_request *q, cb_error *err)
@@ -118,7 +148,7 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool 
 	/* The environment is the CLI's to read; the library runs the clang it is given. */
 	const char *clang = getenv("CLBANKS_CLANG");
 	q->clang = clang && *clang ? clang : NULL;
-	return CB_OK;
+	return lang_request(o, q, err);
 }
 
 typedef struct {

@@ -156,6 +156,18 @@ static const option table[] = {
 	  "lint: a directory searched by #include, as -I of\nclBuildProgram"),
 	OPT_STRING("cl-std", 0, LINT, cl_std, "CLx.y",
 	  "lint: the OpenCL C version: CL1.2 (default), CL2.0 or\nCL3.0"),
+	OPT_STRING("lang", 0, LINT, lang, "opencl|cuda|hip",
+	  "lint: the kernel's language (default: by extension, .cu and\n.cuh CUDA, .hip HIP, "
+	  "others OpenCL C)"),
+	OPT_STRING("cuda-path", 0, LINT, cuda_path, "DIR",
+	  "lint: a CUDA installation whose headers a CUDA kernel\nincludes (default: clbanks' "
+	  "own device headers)"),
+	OPT_STRING("rocm-path", 0, LINT, rocm_path, "DIR",
+	  "lint: a ROCm installation whose headers a HIP kernel\nincludes (default: clbanks' "
+	  "own device headers)"),
+	{ "shared-bytes", 0, LINT, K_UINT, 1, 1073741824.0, 0, NULL, OFF(shared_bytes), NULL, 0,
+	  "BYTES", "lint: CUDA, HIP: the dynamic shared memory of the launch,\nthe size of "
+	  "every extern __shared__ array", NULL },
 	OPT_STRING("global", 0, LINT, global_size, "X[,Y[,Z]]",
 	  "lint: the global size, for get_num_groups and\nget_global_size (default: not known)"),
 	OPT_LIST("define", 'D', LINT, defines, "NAME[=V]",

@@ -61,6 +61,8 @@ typedef struct {
 	const char *kernel_name, *local_size, *group_id;  /* lint */
 	const char *global_size, *cl_std;                  /* lint: --global, --cl-std */
 	cb_strings defines, kernel_args, includes;         /* lint: -D, --arg, -I */
+	const char *lang, *cuda_path, *rocm_path;          /* lint: CUDA and HIP */
+	unsigned long shared_bytes;                        /* lint: --shared-bytes */
 	cb_strings models;         /* lint: every --model (model: the first) */
 	double max_kernel_ms, ci_target;
 	bool given[64];       /* by option index: was it on the command line? */

@@ -9,6 +9,7 @@
 #include "lint/lint_edit.h"
 #include "lint/lint_interp.h"
 #include "lint/lint_ir.h"
+#include "lint/lint_lang.h"
 #include "core/readfile.h"
 #include "lint/lint_price.h"
 #include "core/util.h"
@@ -67,6 +68,9 @@ static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *
 	const unsigned *r = prog->reqd;
 	bool has_reqd = r[0] && r[1] && r[2];
 	unsigned local[3] = { req->local[0], req->local[1], req->local[2] };
+	cb_rc rc = cb_lint_lang_bounds(prog, local, err); /* CUDA, HIP: __launch_bounds__ */
+	if (rc != CB_OK)
+		return rc;
 	if (!local[0] && !has_reqd)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "lint needs --local X[,Y[,Z]], the work-group size to simulate "
@@ -245,6 +249,9 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 				    "--arg %s: only integer arguments (a value) and __local pointers "
 				    "(a size in bytes) take a value", a->name);
 	}
+	/* CUDA, HIP: an extern __shared__ array's bytes */
+	if (eq && parse_int(eq + 1, &v) && cb_lint_lang_set_shared(p, spec, len, v))
+		return CB_OK;
 	return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s", spec,
 			    eq ? "the kernel has no argument of that name" : "expected NAME=VALUE");
 }
@@ -265,6 +272,7 @@ static cb_rc arg_values(const cb_lint_request *req, cb_prog *p, cb_val **out, cb
 		default: argv[k] = cb_val_opaque(); break;
 		}
 	}
+	cb_lint_lang_shared_bytes(p, req->shared_bytes);
 	for (size_t i = 0; i < req->nargs; i++) {
 		cb_rc rc = set_arg(p, argv, req->args[i] ? req->args[i] : "", err);
 		if (rc != CB_OK)

@@ -208,6 +208,9 @@ typedef struct {
 	unsigned passes, min_passes;
 } cb_lint_sample;
 
+/* The kernel's language (--lang, else the file's extension: lint_lang.c). */
+typedef enum { CB_LINT_OPENCL, CB_LINT_CUDA, CB_LINT_HIP } cb_lint_lang;
+
 typedef struct {
 	const char *kernel_path;
 	const char *kernel_name;       /* NULL: the only kernel of the file */
@@ -235,6 +238,13 @@ typedef struct {
 	size_t nfixes_from;
 	void (*observe)(void *ctx, const cb_lint_sample *s); /* optional: each priced one */
 	void *observe_ctx;
+	/* CUDA and HIP (lint_lang.c): the language, clbanks' device headers (cuda_runtime.h,
+	 * hip/hip_runtime.h), a real SDK's root instead (--cuda-path, --rocm-path), and the bytes
+	 * of the dynamic shared memory (extern __shared__ arrays; 0: not given). */
+	cb_lint_lang lang;
+	const char *device_include;
+	const char *sdk_path;
+	uint64_t shared_bytes;
 } cb_lint_request;
 
 typedef enum {

@@ -4,6 +4,7 @@
  * translation. */
 #include "config.h"
 #include "lint/lint_dctx.h"
+#include "lint/lint_target.h"
 #include "lint/lint_mem.h"
 #include "lint/lint_names.h"
 #include "core/util.h"
@@ -74,7 +75,9 @@ uint8_t cb_value_kind(LLVMTypeRef t)
 
 unsigned cb_addrspace(LLVMTypeRef t)
 {
-	return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? LLVMGetPointerAddressSpace(t) : 0;
+	/* in SPIR's numbering whatever the target (CUDA, HIP: lint_target.c) */
+	return LLVMGetTypeKind(t) == LLVMPointerTypeKind
+	       ? cb_target_space(LLVMGetPointerAddressSpace(t)) : 0;
 }
 
 /* A static __local variable: clang names it KERNEL.NAME. */
@@ -83,7 +86,9 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 	size_t len;
 	const char *name = LLVMGetValueName2(g, &len);
 	const char *dot = memchr(name, '.', len);
-	o->name = cb_xstrdup(dot ? dot + 1 : name);
+	char cxx[256];
+	o->name = cb_xstrdup(cb_target_static_name(name, cxx, sizeof cxx) ? cxx
+			     : dot ? dot + 1 : name);
 	LLVMTypeRef t = LLVMGlobalGetValueType(g);
 	o->bytes = LLVMABISizeOfType(d->td, t);
 	while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
@@ -121,6 +126,10 @@ static int32_t local_object(cb_dctx *d, LLVMValueRef g)
 		return (int32_t)k;
 	k = cb_dobject(d);
 	describe_global(d, g, &d->prog->objects[k]);
+	if (cb_target_is_dynamic(g)) { /* extern __shared__: as a __local argument, sized later */
+		d->prog->objects[k].is_arg = true;
+		d->prog->objects[k].rank = 0;
+	}
 	cb_pmap_put(&d->objs, g, k);
 	return (int32_t)k;
 }
@@ -269,11 +278,13 @@ static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
  * names a file relative to its debug-info directory ("A/k.cl" in "/tmp" for /tmp/A/k.cl run
  * from /tmp/B), so a relative name is joined to that directory, and shown relative to the
  * working directory when it lies below it. "" when the IR has no location. */
-static char *site_file(const cb_dctx *d, LLVMValueRef ins)
+static char *site_file(const cb_dctx *d, LLVMValueRef ins, LLVMMetadataRef at)
 {
 	unsigned flen = 0, dlen = 0;
-	const char *file = LLVMGetDebugLocFilename(ins, &flen);
-	const char *dir = flen && file[0] != '/' ? LLVMGetDebugLocDirectory(ins, &dlen) : NULL;
+	const char *file = at ? cb_target_loc_file(at, &flen, false)
+			   : LLVMGetDebugLocFilename(ins, &flen);
+	const char *dir = !flen || file[0] == '/' ? NULL : at ? cb_target_loc_file(at, &dlen, true)
+			  : LLVMGetDebugLocDirectory(ins, &dlen);
 	size_t n = (size_t)flen + dlen + 2;
 	char *path = cb_xmalloc(n);
 	if (dir && dlen)
@@ -297,9 +308,10 @@ int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMT
 	}
 	cb_site *s = &p->sites[p->nsites];
 	memset(s, 0, sizeof *s);
-	s->file = site_file(d, ins);
-	s->line = LLVMGetDebugLocLine(ins);
-	s->column = LLVMGetDebugLocColumn(ins);
+	LLVMMetadataRef at = cb_target_call_site(ins); /* CUDA, HIP: inlined functions */
+	s->file = site_file(d, ins, at);
+	s->line = at ? LLVMDILocationGetLine(at) : LLVMGetDebugLocLine(ins);
+	s->column = at ? LLVMDILocationGetColumn(at) : LLVMGetDebugLocColumn(ins);
 	s->op = op;
 	s->elem_bytes = (unsigned)bytes;
 	char buf[64];

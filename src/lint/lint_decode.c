@@ -8,6 +8,7 @@
 #include "lint/lint_dctx.h"
 #include "lint/lint_decode_ins.h"
 #include "lint/lint_names.h"
+#include "lint/lint_target.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -74,7 +75,14 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 		cb_karg *a = &p->args[i];
 		LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(kernel, i));
 		char fallback[32];
-		snprintf(fallback, sizeof fallback, "argument %u", i + 1);
+		size_t plen;
+		const char *pname = LLVMGetValueName2(LLVMGetParam(kernel, i), &plen);
+		/* CUDA, HIP: no kernel_arg_name, the IR's names (HIP's pointers end in .coerce) */
+		if (plen && plen < sizeof fallback)
+			snprintf(fallback, sizeof fallback, "%.*s", (int)(plen > 7 &&
+				 !strcmp(pname + plen - 7, ".coerce") ? plen - 7 : plen), pname);
+		else
+			snprintf(fallback, sizeof fallback, "argument %u", i + 1);
 		a->name = cb_xstrdup(names && names[i][0] ? names[i] : fallback);
 		a->object = -1;
 		a->width = cb_int_width(t);
@@ -86,7 +94,7 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 		} else if (cb_addrspace(t) == 3) {
 			a->kind = CB_ARG_LOCAL;
 			a->object = (int32_t)local_arg_object(d, i, a->name, types, base);
-		} else if (cb_addrspace(t) == 0) {
+		} else if (cb_addrspace(t) == 0 || byval_bytes(d, kernel, i)) {
 			a->kind = CB_ARG_PRIVATE;
 			a->bytes = byval_bytes(d, kernel, i);
 			cb_debug_arg_fields(d, kernel, i, a);
@@ -134,14 +142,14 @@ static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
 	unsigned count = 0;
 	*out = NULL;
 	for (LLVMValueRef f = LLVMGetFirstFunction(d->mod); f; f = LLVMGetNextFunction(f)) {
-		if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv || LLVMIsDeclaration(f))
+		if (!cb_target_is_kernel(d->mod, f))
 			continue;
-		size_t len;
-		const char *fn = LLVMGetValueName2(f, &len);
+		char fn[256];
+		cb_target_name(f, fn, sizeof fn);
 		size_t used = strlen(list);
 		snprintf(list + used, sizeof list - used, "%s%s", count ? ", " : "", fn);
 		count++;
-		if (name ? !strcmp(fn, name) : count == 1)
+		if (name ? cb_target_names(f, name) && !*out : count == 1)
 			*out = f;
 	}
 	if (count == 0)
@@ -282,12 +290,14 @@ void cb_lint_decode_kernels(LLVMModuleRef mod, char ***names, size_t *n)
 {
 	*names = NULL;
 	*n = 0;
+	cb_target_use(mod);
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
-		if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv || LLVMIsDeclaration(f))
+		if (!cb_target_is_kernel(mod, f))
 			continue;
-		size_t len;
+		char name[256];
+		cb_target_name(f, name, sizeof name);
 		*names = cb_xrealloc(*names, (*n + 1) * sizeof **names);
-		(*names)[(*n)++] = cb_xstrdup(LLVMGetValueName2(f, &len));
+		(*names)[(*n)++] = cb_xstrdup(name);
 	}
 }
 
@@ -304,10 +314,12 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 	if (!getcwd(d.cwd, sizeof d.cwd))
 		d.cwd[0] = '\0';
 	LLVMValueRef kernel;
+	cb_target_use(mod);
 	cb_rc rc = find_kernel(&d, name, &kernel);
 	if (rc == CB_OK) {
-		size_t len;
-		prog->kernel = cb_xstrdup(LLVMGetValueName2(kernel, &len));
+		char kname[256];
+		cb_target_name(kernel, kname, sizeof kname);
+		prog->kernel = cb_xstrdup(kname);
 		collect_functions(&d, kernel);
 		for (uint32_t i = 0; i < prog->nfns; i++)
 			decode_function(&d, i);
@@ -315,6 +327,8 @@ cb_rc cb_lint_decode(LLVMModuleRef mod, const char *name, cb_prog *prog, cb_erro
 		kernel_ints(&d, kernel, "reqd_work_group_size", 3, prog->reqd);
 		kernel_ints(&d, kernel, "intel_reqd_sub_group_size", 1, &prog->reqd_subgroup);
 		prog->ir_local_ops = count_local_ops(&d);
+		prog->launch_bounds = cb_target_launch_bounds(mod, kernel);
+		prog->reads_yz = cb_target_reads_yz(&d);
 	}
 	cb_pmap_free(&d.fns);
 	cb_pmap_free(&d.objs);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "lint/lint_decode_ins.h"
 #include "lint/lint_builtin.h"
+#include "lint/lint_lang.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -582,6 +583,28 @@ static void note_unseen(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
 	p->unseen_builtin[p->nunseen++] = !strncmp(name, "_Z", 2);
 }
 
+/* CUDA's and HIP's work-item functions (lint_lang.c): the dimension an intrinsic names
+ * becomes the argument of OpenCL's built-in. */
+static bool target_builtin(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
+{
+	cb_builtin b;
+	int dim;
+	if (!cb_lint_lang_builtin(name, &b, &dim))
+		return false;
+	o->op = CB_I_BUILTIN;
+	o->sub = (uint8_t)b;
+	o->flags = 0;
+	if (dim == -2) {
+		call_args(d, i, o);
+	} else {
+		o->n = dim >= 0;
+		o->x = d->f->nextra;
+		if (dim >= 0)
+			cb_dextra(d, cb_dconst(d, cb_val_int(dim)), 0);
+	}
+	return true;
+}
+
 static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
 	LLVMValueRef callee = cb_callee(i);
@@ -597,6 +620,8 @@ static bool decode_call(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		call_args(d, i, o);
 		return true;
 	}
+	if (target_builtin(d, i, name, o))
+		return true;
 	if (!strncmp(name, "llvm.", 5))
 		return decode_intrinsic(d, i, name, o);
 	bool is_signed = false;

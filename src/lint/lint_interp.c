@@ -597,15 +597,17 @@ static unsigned make_key(const cb_interp *in, uint32_t *key)
 }
 
 /* Whether instruction I accesses __local memory at PTR: its site's pointer is __local, or
- * generic and pointing into a __local object now. */
+ * generic and pointing into a __local object now, or into no known object (it may be
+ * __local: an unknown access, never a silent gap; CUDA's pointers are all generic). */
 static bool local_access(const cb_interp *in, const cb_ins *i, const cb_val *ptr)
 {
 	if (i->site < 0)
 		return false;
 	if (!(i->flags & CB_INS_GENERIC))
 		return true;
-	return ptr->kind == CB_V_PTR && ptr->obj >= CB_OBJ_FIRST &&
-	       ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
+	if (ptr->kind != CB_V_PTR || ptr->obj == CB_OBJ_NONE || ptr->obj == CB_OBJ_MULTI)
+		return true;
+	return ptr->obj >= CB_OBJ_FIRST && ptr->obj < CB_OBJ_FIRST + (int32_t)in->prog->nobjects;
 }
 
 /* An address that depends on which side of an undecidable branch ran is not the guessed

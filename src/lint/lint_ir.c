@@ -6,6 +6,7 @@
 #include "lint/lint_ir.h"
 #include "core/child.h"
 #include "core/util.h"
+#include "lint/lint_lang.h"
 #include "lint/lint_opts.h"
 
 #include <llvm-c/BitReader.h>
@@ -198,11 +199,10 @@ static void strip_includes(char *log)
  * (available_externally), which -O0 leaves out, so that their accesses are seen. */
 static char **clang_argv(const cb_lint_request *req, const char *clang, const cb_lint_args *user)
 {
-	static const char *const fixed[] = {
-		"-x", "cl", "-target", "spir64", "-g", "-O1", "-Xclang", "-disable-llvm-passes",
-		"-cl-kernel-arg-info", "-emit-llvm", "-c", "-o", "-", "-H",
-	};
-	size_t nfixed = sizeof fixed / sizeof fixed[0], k = 0;
+	const char *const *fixed = cb_lint_lang_fixed(req->lang); /* lint_lang.c */
+	size_t nfixed = 0, k = 0;
+	while (fixed[nfixed])
+		nfixed++;
 	char **argv = cb_xcalloc(nfixed + user->n + 4, sizeof *argv);
 	argv[k++] = cb_xstrdup(clang);
 	for (size_t i = 0; i < nfixed; i++)

@@ -3,6 +3,7 @@
  * for clBuildProgram pass, so that --build-options cannot run plug-ins or write files. */
 #include "config.h"
 #include "lint/lint_opts.h"
+#include "lint/lint_lang.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -103,6 +104,8 @@ static cb_rc split_options(cb_lint_args *a, const char *opts, cb_error *err)
 cb_rc cb_lint_build_args(const cb_lint_request *req, cb_lint_args *out, cb_error *err)
 {
 	memset(out, 0, sizeof *out);
+	if (req->lang != CB_LINT_OPENCL)
+		return cb_lint_lang_args(req, out, err);
 	const char *std = req->cl_std ? req->cl_std : "CL1.2";
 	if (!known_version(std))
 		return cb_error_set(err, CB_ERR_USAGE, "--cl-std: unknown OpenCL C version '%s' "

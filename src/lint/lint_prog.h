@@ -178,6 +178,8 @@ typedef struct {
 	unsigned reqd[3];        /* the kernel's reqd_work_group_size, or 0s */
 	unsigned reqd_subgroup;  /* its intel_reqd_sub_group_size (the SIMD width it is compiled
 				  * for), or 0 */
+	unsigned launch_bounds;  /* CUDA, HIP: its __launch_bounds__ (most threads), or 0 */
+	bool reads_yz;           /* it reads a y or z thread id or block size (lint_target.c) */
 	/* Calls whose integer or pointer result lint does not compute, each name once as the
 	 * source spells it: functions declared but not defined, then built-ins (mangled). */
 	char **unseen;

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "lint/lint.h"
 #include "lint/lint_edit.h"
+#include "lint/lint_lang.h"
 #include "core/swizzle.h"
 
 #include <inttypes.h>
@@ -255,6 +256,10 @@ bool cb_lint_defines(const cb_lint_request *req, const char *name)
 
 void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n)
 {
+	if (req->lang != CB_LINT_OPENCL) {
+		cb_lint_lang_predefined(req, buf, n);
+		return;
+	}
 	unsigned v = cb_lint_opencl_version(req);
 	bool own = cb_lint_defines(req, "__OPENCL_VERSION__");
 	char mine[64];
