@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "X[,Y[,Z]]" into V (missing dimensions are FILL); each value in [lo, hi]. */
 static cb_rc parse_dims(const char *text, const char *option, unsigned long lo, unsigned long hi,
@@ -89,6 +90,30 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 #define CB_DEVINCDIR "/usr/local/share/clbanks/include"
 #endif
 
+/* clbanks' CUDA and HIP device headers: $CLBANKS_DEVICE_INCLUDE, else the installed ones,
+ * else those beside the program (a build tree); NULL when none is there, which lint says. */
+static const char *device_include(void)
+{
+	const char *inc = getenv("CLBANKS_DEVICE_INCLUDE");
+	if (inc && *inc)
+		return inc;
+	static char beside[4096];
+	char probe[4200];
+	snprintf(probe, sizeof probe, "%s/cuda_runtime.h", CB_DEVINCDIR);
+	if (access(probe, R_OK) == 0)
+		return CB_DEVINCDIR;
+	ssize_t n = readlink("/proc/self/exe", beside, sizeof beside - 16);
+	if (n <= 0)
+		return NULL;
+	beside[n] = '\0';
+	char *slash = strrchr(beside, '/');
+	if (!slash)
+		return NULL;
+	strcpy(slash, "/include");
+	snprintf(probe, sizeof probe, "%s/cuda_runtime.h", beside);
+	return access(probe, R_OK) == 0 ? beside : NULL;
+}
+
 /* CUDA and HIP: the language (--lang, else the extension), the device headers
  * ($CLBANKS_DEVICE_INCLUDE, else the installed ones) or the SDK, the dynamic shared memory. */
 static cb_rc lang_request(const cb_cli_options *o, cb_lint_request *q, cb_error *err)
@@ -109,8 +134,7 @@ static cb_rc lang_request(const cb_cli_options *o, cb_lint_request *q, cb_error 
 				    "--arg NAME=BYTES)", q->kernel_path);
 	q->sdk_path = q->lang == CB_LINT_CUDA ? o->cuda_path : o->rocm_path;
 	q->shared_bytes = o->shared_bytes;
-	const char *inc = getenv("CLBANKS_DEVICE_INCLUDE");
-	q->device_include = inc && *inc ? inc : CB_DEVINCDIR;
+	q->device_include = device_include();
 	return CB_OK;
 }
 

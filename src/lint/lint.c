@@ -74,7 +74,9 @@ static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *
 	if (!local[0] && !has_reqd)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "lint needs --local X[,Y[,Z]], the work-group size to simulate "
-				    "(kernel %s has no reqd_work_group_size)", prog->kernel);
+				    "(kernel %s has no %s)", prog->kernel,
+				    req->lang == CB_LINT_OPENCL ? "reqd_work_group_size"
+							      : "__launch_bounds__");
 	if (local[0] && has_reqd &&
 	    (local[0] != r[0] || (local[1] ? local[1] : 1) != r[1] || (local[2] ? local[2] : 1) != r[2]))
 		return cb_error_set(err, CB_ERR_USAGE,
