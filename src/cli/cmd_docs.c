@@ -39,7 +39,7 @@ cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 			    .ops = o->ops };
 	cb_result r;
 	rc = cb_plan_make(&po, &r, err);
-	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_JSON));
+	cb_format fmt = cb_format_of(o, CB_FMT_JSON); /* -o's name: cb_format_from_output */
 	plan_ctx c = { &r, &po };
 	if (rc == CB_OK && fmt == CB_FMT_TEXT)
 		rc = cb_emit(o->output, o->force, render_plan_summary, &c, err);
@@ -87,7 +87,7 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_TEXT));
+	cb_format fmt = cb_format_of(o, CB_FMT_TEXT);
 	if (o->summary && fmt != CB_FMT_CSV)
 		return cb_error_set(err, CB_ERR_USAGE, "--summary is a CSV form (--format csv)");
 	cb_result r;

@@ -62,6 +62,8 @@ static void render_models(FILE *out, const void *p)
 
 cb_rc cb_cmd_list_models(const cb_cli_options *o, cb_error *err)
 {
+	if (o->format >= 0 && o->format != CB_OPT_FORMAT_TEXT)
+		return cb_usage_error(err, NULL, "--list-models writes text");
 	cb_model_list l;
 	cb_rc rc = cb_models_scan(getenv("CLBANKS_MODEL_PATH"), CB_MODELDIR, &l, err);
 	if (rc != CB_OK)
