@@ -10,6 +10,7 @@
 #include "config.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "cli/models.h"
 #include "cli/outfile.h"
 #include "core/util.h"
 #include "doc/doc.h"
@@ -112,6 +113,8 @@ static cb_rc run_one(const cb_cli_options *o, const cb_run_opts *base, const cb_
 	cb_result r;
 	cb_result_init(&r);
 	cb_rc rc = cb_session_run(&ro, ref, &r, err);
+	if (rc == CB_OK)
+		cb_cli_match_documented(&r);
 	if (rc == CB_OK)
 		rc = cb_emit_kept(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
 	*wrote = rc == CB_OK;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/commands.h"
+#include "cli/models.h"
 #include "cli/outfile.h"
 #include "core/analyze.h"
 #include "core/plan.h"
@@ -92,6 +93,8 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 		return cb_error_set(err, CB_ERR_USAGE, "--summary is a CSV form (--format csv)");
 	cb_result r;
 	rc = cb_load_analyzed(o->args[0], &r, err);
+	if (rc == CB_OK && !o->summary)
+		cb_cli_match_documented(&r);
 	const cb_result *rs[1] = { &r };
 	compare_ctx c = { rs, (const char *const *)o->args, 1, CB_FMT_CSV };
 	if (rc == CB_OK && o->summary)

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "cli/models.h"
 #include "cli/common.h"
 #include "cli/outfile.h"
 #include "core/plan.h"
@@ -149,6 +150,8 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 		return rc;
 	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK)
 		rc = cb_session_run(&ro, &list.items[idx], r, err);
+	if (rc == CB_OK)
+		cb_cli_match_documented(r);
 	cb_devices_free(&list);
 	return rc;
 }

@@ -176,7 +176,12 @@ int cb_agreement_match(const cb_result *measured, const cb_result *const *docs, 
 			continue;
 		cb_agreement a;
 		cb_agreement_of(measured, docs[i], &a);
-		if (a.differ == 0 && a.agree > 0)
+		/* The sub-group size alone is no match: a flat device of 32 lanes has no fact of a
+		 * bank model to agree on. */
+		size_t of_ops = 0;
+		for (size_t k = 0; k < a.n; k++)
+			of_ops += !a.facts[k].device && a.facts[k].verdict == CB_AGREE;
+		if (a.differ == 0 && of_ops > 0)
 			return (int)i;
 	}
 	return -1;

@@ -198,6 +198,10 @@ void cb_result_free(cb_result *r)
 		free(r->doc.facts[i].note);
 	}
 	free(r->doc.facts);
+	for (size_t i = 0; i < r->match.n; i++) {
+		free(r->match.v[i].name);
+		free(r->match.v[i].title);
+	}
 	cb_result_init(r);
 }
 

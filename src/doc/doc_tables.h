@@ -115,6 +115,7 @@ static const char *const cb_check_other[] = { "ci95", "samples_ns", NULL };
 
 /* With each op's inference (cb_ops' doc_key) beside them. */
 static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
-	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks", NULL };
+	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks",
+	"documented_models", NULL };
 
 #endif
