@@ -33,7 +33,7 @@ check "the 100 AMD-like GPUs another" \
 	grep -Eq '^Synthetic MI300-like +100 throughput +64 +32 x 4 B ' "$TMP/text"
 check "two rows in all" test "$(grep -c '^Synthetic' "$TMP/text")" -eq 2
 check "the slow GPU is named, with both figures" \
-	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like\): cost per pass 0\.41[0-9]* ns per sub-group, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free bandwidth [0-9]+ GB/s, -(19|20)\.[0-9]% from' "$TMP/text"
+	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like, host node0417\): cost per pass 0\.41[0-9]* ns per sub-group, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free bandwidth [0-9]+ GB/s, -(19|20)\.[0-9]% from' "$TMP/text"
 check "and no other device" test "$(grep -c '^  runs/node' "$TMP/text")" -eq 1
 # The spread of identical GPUs is their chip-to-chip 0.1% (the slow one does not widen it).
 check "the spread of cost per pass and throughput is small" \

@@ -114,6 +114,9 @@ void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS]);
 typedef struct {
 	bool present;
 	char *regime, *timer, *kernels, *clbanks_version, *command_line, *warmup;
+	/* The machine: a short id (core/hostid.h) unless --host none, its hostname only with
+	 * --host name (format 4; NULL in older documents). */
+	char *host_id, *host_name;
 	/* The protocol: "adaptive" (the default), "full" (--plan full) or "plan" (--plan FILE);
 	 * NULL in documents before it was recorded. */
 	char *protocol;

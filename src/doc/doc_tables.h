@@ -38,6 +38,8 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_STR(cb_run_meta, kernels),
 	CB_FIELD_STR(cb_run_meta, clbanks_version),
 	CB_FIELD_STR(cb_run_meta, command_line),
+	CB_FIELD_STR(cb_run_meta, host_id),
+	CB_FIELD_STR(cb_run_meta, host_name),
 	CB_FIELD_STR(cb_run_meta, warmup),
 	CB_FIELD_STR(cb_run_meta, timer_reason),
 	CB_FIELD_STR(cb_run_meta, stop),

@@ -87,6 +87,48 @@ static void number(cell *c, double v, int style)
 }
 
 static void c_file(const entry *e, int arg, cell *c) { (void)arg; text(c, e->file); }
+
+/* The host a document records: its name when it has one, else its id; NULL when none. */
+static const char *host_of(const cb_result *r)
+{
+	return r->run.host_name ? r->run.host_name : r->run.host_id;
+}
+
+/* CSV: the document's host. */
+static void c_host(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, host_of(e->r));
+}
+
+/* Text, rows in full: "host ID", "3 hosts" (a group's members on several), "host not
+ * recorded" (documents before format 4, or --host none). */
+static void group_hosts(const entry *e, char *buf, size_t size)
+{
+	size_t n = e->g ? e->g->n : 1, distinct = 0, recorded = 0;
+	const char *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const cb_result *r = e->g ? e->rs[e->g->members[i]] : e->r;
+		const char *h = host_of(r);
+		if (!h)
+			continue;
+		recorded++;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *o = host_of(e->rs[e->g->members[j]]);
+			seen = o && strcmp(o, h) == 0;
+		}
+		distinct += !seen;
+		first = first ? first : h;
+	}
+	if (!recorded)
+		snprintf(buf, size, "host not recorded");
+	else if (distinct == 1)
+		snprintf(buf, size, "host %s%s", first, recorded < n ? " (not recorded by some)" : "");
+	else
+		snprintf(buf, size, "%zu hosts%s", distinct, recorded < n ? " (not recorded by some)" :
+			 "");
+}
 /* Text, a table split to fit: the row's number in every part (and in "Rows in full"). */
 static void c_row(const entry *e, int arg, cell *c)
 {
@@ -398,6 +440,7 @@ static const column columns[] = {
 	{ "atomic_8B_confidence", NULL, 0, c_atomic_size, 34, true, FIXED, false },
 	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true, FIXED, false },
 	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true, FIXED, false },
+	{ "host", NULL, 0, c_host, 0, false, FIXED, false },
 	{ NULL, "file", -1, c_files, 0, false, CUT_FRONT, false },
 };
 #define NCOLUMNS (sizeof columns / sizeof *columns)
@@ -512,7 +555,10 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 		const cb_fleet_outlier *o = &f->outliers[i];
 		char *file = cb_escape_controls(files[o->doc]);
 		char *name = cb_escape_controls(rs[o->doc]->device.name ? rs[o->doc]->device.name : "-");
-		fprintf(m, "  %s (%s):", file, name);
+		const char *h = host_of(rs[o->doc]);
+		char *host = h ? cb_escape_controls(h) : NULL;
+		fprintf(m, "  %s (%s%s%s):", file, name, host ? ", host " : "", host ? host : "");
+		free(host);
 		free(file);
 		free(name);
 		for (bool first = true; i < f->noutliers && f->outliers[i].doc == o->doc; i++) {
@@ -567,7 +613,7 @@ static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *r
 		}
 	if (!repeated && !cut)
 		return;
-	fprintf(out, "\nRows in full (device, driver, regime: files; the documents record no host):\n");
+	fprintf(out, "\nRows in full (device, driver, regime, host: files):\n");
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const cb_result *r = rs[f->groups[g].members[0]];
 		entry e = { files[f->groups[g].members[0]], r, &f->groups[g], rs, files, g + 1 };
@@ -576,10 +622,14 @@ static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *r
 		char *name = cb_escape_controls(r->device.name ? r->device.name : "-");
 		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
 		char *regime = cb_escape_controls(r->run.regime ? r->run.regime : "-");
-		char *fs = cb_escape_controls(c.text);
-		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + 64;
+		char *fs = cb_escape_controls(c.text), hosts[300];
+		group_hosts(&e, hosts, sizeof hosts);
+		char *hs = cb_escape_controls(hosts);
+		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + strlen(hs) + 64;
 		char *text = cb_xmalloc(len);
-		snprintf(text, len, "  %zu. %s, driver %s, %s: %s\n", g + 1, name, drv, regime, fs);
+		snprintf(text, len, "  %zu. %s, driver %s, %s, %s: %s\n", g + 1, name, drv, regime, hs,
+			 fs);
+		free(hs);
 		cb_text_fill(out, text);
 		free(text);
 		free(name);
