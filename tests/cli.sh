@@ -21,7 +21,7 @@ awk '/"by_elem_bytes": \{/ { on = 1 } on && !done && /"broadcast": / {
 # A per-size inference under a size that does not exist.
 sed 's/"by_elem_bytes": {/"by_elem_bytes": { "3": {},/' "$top_srcdir/results/nvidia/h200.json" > "$TMP/by3.json"
 # A format 1 document may not hold stores.
-sed 's/"format_version": 3/"format_version": 1/' "$OPS" > "$TMP/v1-store.json"
+sed 's/"format_version": 4/"format_version": 1/' "$OPS" > "$TMP/v1-store.json"
 H200=$top_srcdir/results/nvidia/h200.json
 # The H200's document with a stale recorded verdict (64 banks): predict and lint use what its
 # measurements say (32), as analyze does.

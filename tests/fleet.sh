@@ -20,7 +20,7 @@ check() { # DESCRIPTION COMMAND...: passes when the command succeeds
 	fi
 }
 
-echo "1..14"
+echo "1..15"
 mkdir -p "$TMP/runs"
 "$top_builddir/tests/synth_fleet" "$TMP/runs" 1000 417 || exit 99
 cd "$TMP" || exit 99
@@ -33,11 +33,16 @@ check "the 100 AMD-like GPUs another" \
 	grep -Eq '^Synthetic MI300-like +100 throughput +64 +32 x 4 B ' "$TMP/text"
 check "two rows in all" test "$(grep -c '^Synthetic' "$TMP/text")" -eq 2
 check "the slow GPU is named, with both figures" \
-	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like\): cost per pass 0\.41[0-9]* ns per sub-group, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free bandwidth [0-9]+ GB/s, -(19|20)\.[0-9]% from' "$TMP/text"
+	grep -Eq '^  runs/node0417/synthetic-h200-like\.json \(Synthetic H200-like, host node0417\): cost per pass 0\.41[0-9]* ns per sub-group, \+2[45]\.[0-9]% from the median .* of 900 .*conflict-free bandwidth [0-9]+ GB/s, -(19|20)\.[0-9]% from' "$TMP/text"
 check "and no other device" test "$(grep -c '^  runs/node' "$TMP/text")" -eq 1
 # The spread of identical GPUs is their chip-to-chip 0.1% (the slow one does not widen it).
 check "the spread of cost per pass and throughput is small" \
 	grep -Eq '^Synthetic H200-like +900 .* \+-0\.[0-2]% +[0-9]+ \+-0\.[0-2]% ' "$TMP/text"
+# At the default width (100) the table fits, split in parts rather than wider (issue 34).
+"$CLBANKS" compare runs/*/*.json >"$TMP/narrow" 2>&1
+check "at 100 columns no line is wider, and the rows keep their figures" sh -c \
+	"! awk 'length(\$0) > 100' '$TMP/narrow' | grep -q . &&
+	grep -Eq '^1 Synthetic H200-like +900 throughput .* \+-0\.[0-2]% +[0-9]+ \+-0\.[0-2]%\$' '$TMP/narrow'"
 "$CLBANKS" compare runs/node00*/*.json -F csv >"$TMP/csv"
 check "the CSV keeps one row per document" test "$(wc -l <"$TMP/csv")" -eq 100
 # Documents analyzed together (one pass cache, several threads) get what they get alone.

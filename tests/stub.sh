@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..108"
+echo "1..115"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -73,6 +73,18 @@ expect "8-byte-wide banks: 32 x 8 B" 0 "Result: +banked, 32 banks x 8 bytes" \
 expect "an unreported sub-group size is measured" 0 "Sub-group: +32 lanes \(measured" \
 	CBSTUB_REPORT_SUBGROUP=0 -- --quick
 expect "a flat stub is not banked" 0 "Result: +not banked" CBSTUB_FLAT=1 -- --quick
+# issue 38: the run's report names the documented model (models/) it agrees with, or says none does.
+expect "a run's report names the documented model it agrees with" 0 \
+	"^Documented: .* agrees on all [0-9]+ facts compared" -- --quick
+expect "and its document lists them" 0 '"documented_models": \{' -- --quick -F json
+# issue 34: the document records the host: a short id by default, the hostname when asked.
+expect "a run's document records a 12-digit host id" 0 '"host_id": "[0-9a-f]{12}"' -- --quick -F json
+check "and no hostname unless asked" eval '! grep -q "\"host_name\"" "$TMP/out"'
+expect "--host name records the hostname" 0 "\"host_name\": \"$(hostname)\"" -- --quick --host name -F json
+"$CLBANKS" --quick --host none -F json >"$TMP/host.json" 2>/dev/null
+check "--host none records neither" eval '! grep -Eq "\"host_(id|name)\"" "$TMP/host.json"'
+expect "a flat stub agrees with none of them" 0 "^Documented: none of the [0-9]+ documented models agrees" \
+	CBSTUB_FLAT=1 -- --quick
 expect "the latency regime runs one sub-group" 0 "latency regime, [0-9]+ rounds, 32 work-items" \
 	-- --quick --regime latency
 expect "the full default plan runs (--plan full)" 0 "Fit: +701 measurements" -- -q --format text --plan full

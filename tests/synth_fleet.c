@@ -63,6 +63,9 @@ static int write_node(const char *dir, unsigned node, bool amd, bool slow)
 	keep_kinds(&r);
 	set_device(&r, amd);
 	char path[4096];
+	/* As --host name records it on a Slurm node. */
+	snprintf(path, sizeof path, "node%04u", node);
+	r.run.host_name = cb_xstrdup(path);
 	snprintf(path, sizeof path, "%s/node%04u", dir, node);
 	if (mkdir(path, 0777) != 0 && errno != EEXIST)
 		return perror(path), 1;

@@ -229,8 +229,8 @@ int main(void)
 	documented();
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
-	bad("{\"format\":\"clbanks\",\"format_version\":4}", "unsupported format_version 4", "future version");
-	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 3", "version 0");
+	bad("{\"format\":\"clbanks\",\"format_version\":5}", "unsupported format_version 5", "future version");
+	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 4", "version 0");
 	per_elem_names();
 	bad("{\"format\":\"clbanks\",\"format_version\":\"1\"}", "format_version", "version as a string");
 	bad("{\"format\":\"clbanks\",\"format_version\":1}", "\"device\"", "no device");

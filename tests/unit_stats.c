@@ -5,6 +5,7 @@
 #include "measure/clerr.h"
 #include "measure/device.h"
 #include "measure/ocl.h"
+#include "core/hostid.h"
 #include "core/stats.h"
 #include "core/util.h"
 #include "tap.h"
@@ -19,6 +20,37 @@ static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bo
 	cb_launch_req req = { .op = op, .elem = cb_elem_index(E), .nlanes = 4, .steps = steps,
 			      .lanes = lanes };
 	return cb_expected_result(&req, 0, 8, le);
+}
+
+/* SHA-256 against FIPS 180-4's examples (one block, none, two blocks of padding) and the host
+ * id a document records: stable, and apart for another machine id or hostname. */
+static void host_ids(void)
+{
+	static const struct { const char *in, *hex; } v[] = {
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+		uint8_t d[32];
+		char hex[65];
+		cb_sha256(v[i].in, strlen(v[i].in), d);
+		for (int k = 0; k < 32; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d[k]);
+		tap_ok(strcmp(hex, v[i].hex) == 0, "sha256(\"%s\") = %s", v[i].in, hex);
+	}
+	char a[CB_HOST_ID_LEN + 1], b[CB_HOST_ID_LEN + 1], c[CB_HOST_ID_LEN + 1];
+	cb_host_id("0123456789abcdef0123456789abcdef", "node0417", a);
+	cb_host_id("0123456789abcdef0123456789abcdef", "node0417", b);
+	tap_ok(strlen(a) == CB_HOST_ID_LEN && strcmp(a, b) == 0 && !strstr(a, "node"),
+	       "host id: 12 hex digits, the same for the same machine (%s)", a);
+	cb_host_id("0123456789abcdef0123456789abcdef", "node0418", c);
+	tap_ok(strcmp(a, c) != 0, "host id: another hostname, another id (%s)", c);
+	cb_host_id("fedcba9876543210fedcba9876543210", "node0417", c);
+	tap_ok(strcmp(a, c) != 0, "host id: another machine id, another id (%s)", c);
+	cb_host_id(NULL, "node0417", c);
+	tap_ok(strcmp(a, c) != 0 && strlen(c) == CB_HOST_ID_LEN, "host id without a machine id (%s)", c);
 }
 
 /* --device all: file names from what drivers report (vendor, device name). */
@@ -133,5 +165,6 @@ int main(void)
 	       "atomic: a 64-bit element folds its halves");
 
 	file_stems();
+	host_ids();
 	return tap_done();
 }

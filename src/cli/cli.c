@@ -89,6 +89,10 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 	cb_rc rc = command_word(argc, argv, &w, &err);
 	if (rc == CB_OK)
 		rc = cb_options_parse(argc, argv, &w, &o, &err);
+	/* The helper of lint (LINT given) says its warning; clbanks, handing lint to it, does not. */
+	if (rc == CB_OK && !o.help && !o.version)
+		cb_format_from_output(&o, !o.quiet && (lint || !(cb_commands[o.cmd].flags &
+								  CB_CMD_IN_HELPER)));
 	cb_signals_install();
 	cb_watchdog_set_limit(rc == CB_OK ? (unsigned)o.timeout : 0); /* every driver call */
 	if (rc == CB_OK && (o.help || o.version))

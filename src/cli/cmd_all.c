@@ -10,6 +10,8 @@
 #include "config.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "cli/host.h"
+#include "cli/models.h"
 #include "cli/outfile.h"
 #include "core/util.h"
 #include "doc/doc.h"
@@ -111,7 +113,14 @@ static cb_rc run_one(const cb_cli_options *o, const cb_run_opts *base, const cb_
 	ro.notify = &n;
 	cb_result r;
 	cb_result_init(&r);
-	cb_rc rc = cb_session_run(&ro, ref, &r, err);
+	int host = 0;
+	cb_rc rc = cb_host_mode(o, &host, err); /* checked before any device, cb_cmd_run_all */
+	if (rc == CB_OK)
+		rc = cb_session_run(&ro, ref, &r, err);
+	if (rc == CB_OK) {
+		cb_host_record(host, &r.run);
+		cb_cli_match_documented(&r);
+	}
 	if (rc == CB_OK)
 		rc = cb_emit_kept(path, o->force, cb_renderer(CB_FMT_JSON), &r, err);
 	*wrote = rc == CB_OK;
@@ -209,6 +218,9 @@ cb_rc cb_cmd_run_all(const cb_cli_options *o, cb_error *err)
 		rc = cb_load_plan(o->plan, &plan, err);
 	if (rc == CB_OK)
 		rc = cb_run_options(o, cb_plan_file(o) ? &plan : NULL, &n, &ro, err);
+	int host;
+	if (rc == CB_OK)
+		rc = cb_host_mode(o, &host, err);
 	if (rc == CB_OK)
 		rc = cb_devices_enumerate(&list, &n, err);
 	if (rc == CB_OK)

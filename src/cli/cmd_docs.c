@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "cli/commands.h"
+#include "cli/models.h"
 #include "cli/outfile.h"
 #include "core/analyze.h"
 #include "core/plan.h"
@@ -39,7 +40,7 @@ cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 			    .ops = o->ops };
 	cb_result r;
 	rc = cb_plan_make(&po, &r, err);
-	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_JSON));
+	cb_format fmt = cb_format_of(o, CB_FMT_JSON); /* -o's name: cb_format_from_output */
 	plan_ctx c = { &r, &po };
 	if (rc == CB_OK && fmt == CB_FMT_TEXT)
 		rc = cb_emit(o->output, o->force, render_plan_summary, &c, err);
@@ -87,11 +88,13 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_format fmt = cb_format_of(o, cb_format_for_path(o->output, CB_FMT_TEXT));
+	cb_format fmt = cb_format_of(o, CB_FMT_TEXT);
 	if (o->summary && fmt != CB_FMT_CSV)
 		return cb_error_set(err, CB_ERR_USAGE, "--summary is a CSV form (--format csv)");
 	cb_result r;
 	rc = cb_load_analyzed(o->args[0], &r, err);
+	if (rc == CB_OK && !o->summary)
+		cb_cli_match_documented(&r);
 	const cb_result *rs[1] = { &r };
 	compare_ctx c = { rs, (const char *const *)o->args, 1, CB_FMT_CSV };
 	if (rc == CB_OK && o->summary)

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "cli/cmd_run.h"
 #include "cli/commands.h"
+#include "cli/host.h"
+#include "cli/models.h"
 #include "cli/common.h"
 #include "cli/outfile.h"
 #include "core/plan.h"
@@ -151,11 +153,18 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	cb_device_list list;
 	size_t idx = 0;
 	cb_run_opts ro;
+	int host = 0;
 	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
+	if (rc == CB_OK)
+		rc = cb_host_mode(o, &host, err);
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
 	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK)
 		rc = cb_session_run(&ro, &list.items[idx], r, err);
+	if (rc == CB_OK) {
+		cb_host_record(host, &r->run);
+		cb_cli_match_documented(r);
+	}
 	cb_devices_free(&list);
 	return rc;
 }

@@ -21,6 +21,7 @@ typedef struct {
 	cb_command_fn fn; /* NULL for CB_CMD_IN_HELPER: the helper passes its own */
 	unsigned flags;
 	unsigned formats; /* CB_FORMAT_BIT of each --format it writes; none: --format is not its */
+	int dflt;         /* the format it writes without --format or an -o name asking for one */
 	const char *usage; /* --help's usage line(s) */
 } cb_command_info;
 
@@ -34,6 +35,12 @@ void cb_format_choices(unsigned formats, char *buf, size_t n);
 /* CB_OK when command CMD writes FORMAT (or FORMAT is -1, none asked for); else CB_ERR_USAGE,
  * the message naming exactly the formats CMD writes. */
 cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err);
+/* One rule for every command that writes a file: without --format, an -o name ending in .json,
+ * .csv, .txt or .sarif asks for that format when the command writes it (the run's -o is its
+ * document: JSON, or CSV by name); O->format is set to it. With WARN, a warning when the
+ * format written is not the kind of file the name says (--format csv -o x.json, export -o
+ * x.csv). Plot's names are its own (.svg, .png, .pdf). */
+void cb_format_from_output(cb_cli_options *o, bool warn);
 
 /* clbanks [run]: --list, or the measurement of the selected device. */
 cb_rc cb_cmd_run(const cb_cli_options *o, cb_error *err);

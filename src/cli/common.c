@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static bool progress_shown;
@@ -201,7 +202,7 @@ cb_format cb_format_for_path(const char *path, cb_format dflt)
 	size_t n = path ? strlen(path) : 0;
 	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
 		size_t k = strlen(table[i].ext);
-		if (n > k && strcmp(path + n - k, table[i].ext) == 0)
+		if (n > k && strcasecmp(path + n - k, table[i].ext) == 0)
 			return table[i].fmt;
 	}
 	return dflt;

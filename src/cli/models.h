@@ -5,6 +5,7 @@
 #define CB_CLI_MODELS_H
 
 #include "cli/options.h"
+#include "core/result.h"
 
 /* The files that names were resolved to, owned until cb_cli_models_free. */
 typedef struct {
@@ -17,6 +18,10 @@ typedef struct {
  * 2) for a name that no model has. */
 cb_rc cb_cli_models_resolve(cb_cli_options *o, cb_cli_model_paths *paths, cb_error *err);
 void cb_cli_models_free(cb_cli_model_paths *paths);
+/* The documented models of the model path (--list-models' folders) that R, a measured and
+ * analyzed result, agrees with on every fact compared, into R->match (checked even when there
+ * is none). Models that cannot be read are passed over. */
+void cb_cli_match_documented(cb_result *r);
 /* clbanks --list-models */
 cb_rc cb_cmd_list_models(const cb_cli_options *o, cb_error *err);
 

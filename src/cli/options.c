@@ -86,6 +86,10 @@ static const option table[] = {
 	  "what times launches: auto (the device's event timer when it agrees\n"
 	  "with the host clock, else the host clock; default), event or host\n"
 	  "(also $CLBANKS_TIMER)", NULL },
+	{ "host", 0, RUN, K_CHOICE, 0, 0, 0, "id|name|none", OFF(host), NULL, 0, "H",
+	  "the host the document records: id (a short id that does not give\n"
+	  "away its name; default), name (its hostname) or none (also\n"
+	  "$CLBANKS_HOST)", NULL },
 	{ "check", 0, RUN, K_CHOICE, 0, 0, 0, "auto|transpose|none", OFF(check), NULL, 0, "WHAT",
 	  "the transpose check after the analysis: auto (where it proves\n"
 	  "something: loads banked, local memory of its own; default),\n"
@@ -357,6 +361,7 @@ static void defaults(cb_cli_options *o)
 	o->cmd = CB_CMD_RUN;
 	o->format = -1;
 	o->timer = -1;
+	o->host = -1;
 	o->seed = 1;
 	o->min_rounds = 6;
 	o->max_rounds = 30;

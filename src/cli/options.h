@@ -50,6 +50,7 @@ typedef struct {
 	int regime;           /* 0 throughput, 1 latency */
 	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
 	int check;            /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
+	int host;             /* --host: 0 id, 1 name, 2 none; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
 	const char *measured;      /* lint --measured FILE */
 	const char *baseline;      /* compare --baseline OLD */

@@ -167,3 +167,21 @@ void cb_agreement_of(const cb_result *measured, const cb_result *documented, cb_
 					  cb_doc_fact_find(documented, cb_op_name(a->facts[i].op));
 	}
 }
+
+int cb_agreement_match(const cb_result *measured, const cb_result *const *docs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!docs[i]->documented)
+			continue;
+		cb_agreement a;
+		cb_agreement_of(measured, docs[i], &a);
+		/* The sub-group size alone is no match: a flat device of 32 lanes has no fact of a
+		 * bank model to agree on. */
+		size_t of_ops = 0;
+		for (size_t k = 0; k < a.n; k++)
+			of_ops += !a.facts[k].device && a.facts[k].verdict == CB_AGREE;
+		if (a.differ == 0 && of_ops > 0)
+			return (int)i;
+	}
+	return -1;
+}

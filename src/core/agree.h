@@ -35,4 +35,9 @@ typedef struct {
 /* MEASURED (analyzed) against DOCUMENTED (read and analyzed: its inferences are its model). */
 void cb_agreement_of(const cb_result *measured, const cb_result *documented, cb_agreement *a);
 
+/* Of the documented models DOCS[0..N-1], the one MEASURED agrees with on every fact compared
+ * (and on at least one fact of an op's model, not the sub-group size alone), the first such;
+ * -1 when none does. */
+int cb_agreement_match(const cb_result *measured, const cb_result *const *docs, size_t n);
+
 #endif

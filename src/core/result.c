@@ -110,7 +110,8 @@ void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS])
 
 static void run_free(cb_run_meta *r)
 {
-	char **strings[] = { &r->regime, &r->timer, &r->kernels, &r->clbanks_version,
+	char **strings[] = { &r->host_id, &r->host_name, &r->regime, &r->timer, &r->kernels,
+			     &r->clbanks_version,
 			     &r->command_line, &r->warmup, &r->timer_reason, &r->stop, &r->timing,
 			     &r->extra, &r->protocol, &r->check_skipped };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
@@ -198,6 +199,10 @@ void cb_result_free(cb_result *r)
 		free(r->doc.facts[i].note);
 	}
 	free(r->doc.facts);
+	for (size_t i = 0; i < r->match.n; i++) {
+		free(r->match.v[i].name);
+		free(r->match.v[i].title);
+	}
 	cb_result_init(r);
 }
 

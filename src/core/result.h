@@ -114,6 +114,9 @@ void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS]);
 typedef struct {
 	bool present;
 	char *regime, *timer, *kernels, *clbanks_version, *command_line, *warmup;
+	/* The machine: a short id (core/hostid.h) unless --host none, its hostname only with
+	 * --host name (format 4; NULL in older documents). */
+	char *host_id, *host_name;
 	/* The protocol: "adaptive" (the default), "full" (--plan full) or "plan" (--plan FILE);
 	 * NULL in documents before it was recorded. */
 	char *protocol;
@@ -275,6 +278,20 @@ typedef struct {
 	cb_pad_advice pad[CB_MAX_PAD_ADVICE];
 	unsigned nswizzle;
 	cb_swizzle_advice swizzle[CB_MAX_PAD_ADVICE];
+	/* The documented models (models/, provenance "documented") this measurement agrees with
+	 * on every fact compared (core/agree.h), looked for by the front end among those it
+	 * finds; the one whose title names the device first. Written as the document's
+	 * "documented_models", found again at each analysis. */
+	struct {
+		bool checked;      /* looked for, among MODELS documented models (0: none found) */
+		size_t models, n;
+		struct {
+			char *name;    /* the model's name ("nvidia-hopper") */
+			char *title;   /* its title ("NVIDIA Hopper (H100, H200; ...)") */
+			size_t agree;  /* the facts compared, all agreeing */
+			bool names_device; /* its title names the device ("H200") */
+		} v[16];
+	} match;
 	/* Measured by a run (kept by analysis): the transpose check. */
 	cb_kernel_check *checks;
 	size_t nchecks;

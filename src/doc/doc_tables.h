@@ -38,6 +38,8 @@ static const cb_field cb_run_fields[] = {
 	CB_FIELD_STR(cb_run_meta, kernels),
 	CB_FIELD_STR(cb_run_meta, clbanks_version),
 	CB_FIELD_STR(cb_run_meta, command_line),
+	CB_FIELD_STR(cb_run_meta, host_id),
+	CB_FIELD_STR(cb_run_meta, host_name),
 	CB_FIELD_STR(cb_run_meta, warmup),
 	CB_FIELD_STR(cb_run_meta, timer_reason),
 	CB_FIELD_STR(cb_run_meta, stop),
@@ -115,6 +117,7 @@ static const char *const cb_check_other[] = { "ci95", "samples_ns", NULL };
 
 /* With each op's inference (cb_ops' doc_key) beside them. */
 static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
-	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks", NULL };
+	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks",
+	"documented_models", NULL };
 
 #endif

@@ -229,6 +229,20 @@ static json_t *advice_json(const cb_result *r)
 	return a;
 }
 
+/* The documented models the measurement agrees with on every fact compared, best first, and
+ * how many were looked at: {"checked": 9, "agree": [{"model", "title", "facts",
+ * "names_device"}]}. */
+static json_t *documented_json(const cb_result *r)
+{
+	json_t *v = json_array();
+	for (size_t i = 0; i < r->match.n; i++)
+		json_array_append_new(v, json_pack("{s:s, s:s, s:I, s:b}", "model",
+						   r->match.v[i].name, "title", r->match.v[i].title,
+						   "facts", (json_int_t)r->match.v[i].agree,
+						   "names_device", r->match.v[i].names_device));
+	return json_pack("{s:I, s:o}", "checked", (json_int_t)r->match.models, "agree", v);
+}
+
 char *cb_doc_write(const cb_result *r)
 {
 	json_t *doc = json_pack("{s:s, s:i}", "format", CB_FORMAT_NAME, "format_version",
@@ -241,6 +255,8 @@ char *cb_doc_write(const cb_result *r)
 	if (r->analyzed) {
 		cb_add_op_inferences(doc, r);
 		cb_set_nonempty(doc, "advice", advice_json(r));
+		if (r->match.checked)
+			json_object_set_new(doc, "documented_models", documented_json(r));
 	}
 	if (r->nchecks) {
 		json_t *ks = json_array();

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "doc/model_find.h"
+#include "core/readfile.h"
 #include "core/util.h"
+#include "doc/doc.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -247,6 +249,24 @@ cb_rc cb_model_describe(const char *path, char **provenance, char **device, cb_e
 	*device = cb_xstrdup(json_is_string(name) ? json_string_value(name) : "");
 	json_decref(doc);
 	return CB_OK;
+}
+
+bool cb_model_documented(const char *path)
+{
+	char *text = NULL, *provenance = NULL, *device = NULL;
+	size_t len = 0;
+	cb_error err;
+	if (cb_read_file(path, CB_DOC_MAX_BYTES, CB_READ_REGULAR_ONLY | CB_READ_TEXT, &text, &len,
+			 &err) != CB_OK)
+		return false;
+	bool maybe = strstr(text, "\"documented\"") != NULL;
+	free(text);
+	if (!maybe || cb_model_describe(path, &provenance, &device, &err) != CB_OK)
+		return false;
+	bool documented = strcmp(provenance, "documented") == 0;
+	free(provenance);
+	free(device);
+	return documented;
 }
 
 void cb_models_describe(cb_model_list *l)

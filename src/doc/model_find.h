@@ -46,6 +46,9 @@ cb_rc cb_model_find(const char *arg, const char *env, const char *default_dir, c
  * carry samples, else "synthetic"; and its device's name (or ""). Caller frees both.
  * CB_ERR_INPUT when the file is not a JSON object. */
 cb_rc cb_model_describe(const char *path, char **provenance, char **device, cb_error *err);
+/* Is the document at PATH a documented model (provenance "documented")? Only a file that
+ * says "documented" somewhere is parsed: most model files are megabytes of measurements. */
+bool cb_model_documented(const char *path);
 /* cb_model_describe for every entry of L; an unreadable one is "unreadable". */
 void cb_models_describe(cb_model_list *l);
 

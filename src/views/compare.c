@@ -25,6 +25,7 @@ typedef struct {
 	const cb_fleet_group *g;
 	const cb_result *const *rs;
 	const char *const *files;
+	size_t row;        /* text: the row's number, from 1 */
 } entry;
 
 /* A cell: TEXT for the text table and for the CSV's text columns, NUM for numeric ones (NAN:
@@ -86,6 +87,54 @@ static void number(cell *c, double v, int style)
 }
 
 static void c_file(const entry *e, int arg, cell *c) { (void)arg; text(c, e->file); }
+
+/* The host a document records: its name when it has one, else its id; NULL when none. */
+static const char *host_of(const cb_result *r)
+{
+	return r->run.host_name ? r->run.host_name : r->run.host_id;
+}
+
+/* CSV: the document's host. */
+static void c_host(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, host_of(e->r));
+}
+
+/* Text, rows in full: "host ID", "3 hosts" (a group's members on several), "host not
+ * recorded" (documents before format 4, or --host none). */
+static void group_hosts(const entry *e, char *buf, size_t size)
+{
+	size_t n = e->g ? e->g->n : 1, distinct = 0, recorded = 0;
+	const char *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const cb_result *r = e->g ? e->rs[e->g->members[i]] : e->r;
+		const char *h = host_of(r);
+		if (!h)
+			continue;
+		recorded++;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *o = host_of(e->rs[e->g->members[j]]);
+			seen = o && strcmp(o, h) == 0;
+		}
+		distinct += !seen;
+		first = first ? first : h;
+	}
+	if (!recorded)
+		snprintf(buf, size, "host not recorded");
+	else if (distinct == 1)
+		snprintf(buf, size, "host %s%s", first, recorded < n ? " (not recorded by some)" : "");
+	else
+		snprintf(buf, size, "%zu hosts%s", distinct, recorded < n ? " (not recorded by some)" :
+			 "");
+}
+/* Text, a table split to fit: the row's number in every part (and in "Rows in full"). */
+static void c_row(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	number(c, (double)e->row, INT);
+}
 static void c_device(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.name); }
 static void c_platform(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.platform); }
 /* A documented model has no run: "documented" (not measured) stands where its regime would. */
@@ -338,6 +387,7 @@ static void c_transpose(const entry *e, int which, cell *c)
 #define ATOMIC CB_OP_ATOMIC
 static const column columns[] = {
 	{ "file", NULL, 0, c_file, 0, false, FIXED, false },
+	{ NULL, "#", 1, c_row, 0, false, FIXED, false },
 	{ "device", "device", -20, c_device, 0, false, CUT_END, false },
 	{ "platform", NULL, 0, c_platform, 0, false, FIXED, false },
 	{ NULL, "n", 1, c_count, 0, false, FIXED, true },
@@ -390,6 +440,7 @@ static const column columns[] = {
 	{ "atomic_8B_confidence", NULL, 0, c_atomic_size, 34, true, FIXED, false },
 	{ "transpose_speedup_padded", NULL, 0, c_transpose, 0, true, FIXED, false },
 	{ "transpose_speedup_swizzled", NULL, 0, c_transpose, 1, true, FIXED, false },
+	{ "host", NULL, 0, c_host, 0, false, FIXED, false },
 	{ NULL, "file", -1, c_files, 0, false, CUT_FRONT, false },
 };
 #define NCOLUMNS (sizeof columns / sizeof *columns)
@@ -412,7 +463,7 @@ void cb_compare_csv(FILE *out, const cb_result *const *rs, const char *const *fi
 		if (columns[k].csv)
 			cb_csv_field(out, columns[k].csv, k == lastcsv);
 	for (int i = 0; i < n; i++) {
-		entry e = { files[i], rs[i], NULL, rs, files };
+		entry e = { files[i], rs[i], NULL, rs, files, (size_t)i + 1 };
 		cb_csv_field(out, "3", false);
 		for (size_t k = 0; k < NCOLUMNS; k++) {
 			if (!columns[k].csv)
@@ -504,7 +555,10 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 		const cb_fleet_outlier *o = &f->outliers[i];
 		char *file = cb_escape_controls(files[o->doc]);
 		char *name = cb_escape_controls(rs[o->doc]->device.name ? rs[o->doc]->device.name : "-");
-		fprintf(m, "  %s (%s):", file, name);
+		const char *h = host_of(rs[o->doc]);
+		char *host = h ? cb_escape_controls(h) : NULL;
+		fprintf(m, "  %s (%s%s%s):", file, name, host ? ", host " : "", host ? host : "");
+		free(host);
 		free(file);
 		free(name);
 		for (bool first = true; i < f->noutliers && f->outliers[i].doc == o->doc; i++) {
@@ -526,15 +580,17 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 	free(text);
 }
 
-static void legend(FILE *out, bool fleet)
+static void legend(FILE *out, bool fleet, bool split)
 {
-	char text[1400];
-	snprintf(text, sizeof text, "\n%s"
+	char text[1600];
+	snprintf(text, sizeof text, "\n%s%s"
 		 "sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
 		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass "
 		 "of one sub-group; "
 		 "*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
 		 "element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
+		 split ? "#: the row, in each part of the table (split to fit the width) and in the "
+		 "rows in full. " : "",
 		 fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
 		 "every op's model): n of them, files '*' where their names differ.\n" : "",
 		 fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
@@ -557,19 +613,23 @@ static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *r
 		}
 	if (!repeated && !cut)
 		return;
-	fprintf(out, "\nRows in full (device, driver, regime: files; the documents record no host):\n");
+	fprintf(out, "\nRows in full (device, driver, regime, host: files):\n");
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const cb_result *r = rs[f->groups[g].members[0]];
-		entry e = { files[f->groups[g].members[0]], r, &f->groups[g], rs, files };
+		entry e = { files[f->groups[g].members[0]], r, &f->groups[g], rs, files, g + 1 };
 		cell c;
 		c_files(&e, 0, &c);
 		char *name = cb_escape_controls(r->device.name ? r->device.name : "-");
 		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
 		char *regime = cb_escape_controls(r->run.regime ? r->run.regime : "-");
-		char *fs = cb_escape_controls(c.text);
-		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + 64;
+		char *fs = cb_escape_controls(c.text), hosts[300];
+		group_hosts(&e, hosts, sizeof hosts);
+		char *hs = cb_escape_controls(hosts);
+		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + strlen(hs) + 64;
 		char *text = cb_xmalloc(len);
-		snprintf(text, len, "  %zu. %s, driver %s, %s: %s\n", g + 1, name, drv, regime, fs);
+		snprintf(text, len, "  %zu. %s, driver %s, %s, %s: %s\n", g + 1, name, drv, regime, hs,
+			 fs);
+		free(hs);
 		cb_text_fill(out, text);
 		free(text);
 		free(name);
@@ -592,6 +652,65 @@ static void row_cells(const entry *e, const size_t *col, size_t nc, char **cells
 	}
 }
 
+/* The narrowest column K of COL can be: a cuttable one 12 characters (or its cells'), any
+ * other as wide as its cells. */
+static size_t least(const size_t *col, const size_t *w, size_t k)
+{
+	return columns[col[k]].flex != FIXED && w[k] > 12 ? 12 : w[k];
+}
+
+/* One part of the table: the columns at positions POS[0..NP-1] of the NC shown (COL, their
+ * cells CELLS of NROWS rows, natural widths W), fitted to the width; *CUT when a cell was cut. */
+static void put_part(FILE *out, char **cells, size_t nrows, size_t nc, const size_t *col,
+		     const size_t *w, const size_t *pos, size_t np, bool *cut)
+{
+	size_t pc[NCOLUMNS], pw[NCOLUMNS];
+	for (size_t i = 0; i < np; i++) {
+		pc[i] = col[pos[i]];
+		pw[i] = w[pos[i]];
+	}
+	fit_widths(pc, np, pw);
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t i = 0; i < np; i++) {
+			const char *s = cells[r * nc + pos[i]];
+			*cut |= r > 0 && cb_utf8_len(s) > pw[i];
+			put_cell(out, s, pw[i], &columns[pc[i]], i + 1 == np);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The table in one part when its columns fit the width (cuttable ones down to 12 characters);
+ * else in parts, each as many columns as fit after the row's number and the device, which
+ * every part repeats. *SPLIT when it took several. */
+static void put_table(FILE *out, char **cells, size_t nrows, size_t nc, const size_t *col,
+		      const size_t *w, bool *cut, bool *split)
+{
+	size_t width = cb_text_width(), need = nc - 2, pos[NCOLUMNS], np = 0;
+	for (size_t k = 1; k < nc; k++) /* position 0 is the row's number */
+		need += least(col, w, k);
+	*split = need > width;
+	if (!*split) {
+		for (size_t k = 1; k < nc; k++)
+			pos[np++] = k;
+		put_part(out, cells, nrows, nc, col, w, pos, np, cut);
+		return;
+	}
+	for (size_t k = 2; k < nc;) {
+		np = 0;
+		pos[np++] = 0;
+		pos[np++] = 1;
+		size_t used = least(col, w, 0) + 1 + least(col, w, 1);
+		do {
+			used += 1 + least(col, w, k);
+			pos[np++] = k++;
+		} while (k < nc && used + 1 + least(col, w, k) <= width);
+		if (pos[2] > 2)
+			fputc('\n', out);
+		put_part(out, cells, nrows, nc, col, w, pos, np, cut);
+	}
+}
+
 void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *files, int n)
 {
 	cb_fleet f;
@@ -608,25 +727,17 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
 	row_cells(NULL, col, nc, cells, w);
 	for (size_t g = 0; g < f.ngroups; g++) {
 		size_t first = f.groups[g].members[0];
-		entry e = { files[first], rs[first], &f.groups[g], rs, files };
+		entry e = { files[first], rs[first], &f.groups[g], rs, files, g + 1 };
 		row_cells(&e, col, nc, cells + (g + 1) * nc, w);
 	}
-	fit_widths(col, nc, w);
-	bool cut = false;
-	for (size_t r = 1; r < nrows; r++)
-		for (size_t k = 0; k < nc; k++)
-			cut |= cb_utf8_len(cells[r * nc + k]) > w[k];
-	for (size_t r = 0; r < nrows; r++) {
-		for (size_t k = 0; k < nc; k++)
-			put_cell(out, cells[r * nc + k], w[k], &columns[col[k]], k + 1 == nc);
-		fputc('\n', out);
-	}
+	bool cut = false, split = false;
+	put_table(out, cells, nrows, nc, col, w, &cut, &split);
 	for (size_t i = 0; i < nrows * nc; i++)
 		free(cells[i]);
 	free(cells);
 	rows_in_full(out, &f, rs, files, cut);
 	outlier_lines(out, &f, rs, files);
-	legend(out, fleet);
+	legend(out, fleet, split);
 	cb_fleet_free(&f);
 }
 

@@ -337,6 +337,34 @@ static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 	fit_lines(out, inf);
 }
 
+/* The documented models the measurement agrees with on every fact (cb_cli_match_documented),
+ * or that none does. */
+static void documented_line(FILE *out, const cb_result *r)
+{
+	if (!r->match.checked)
+		return;
+	fputs("\nDocumented: ", out);
+	if (!r->match.models) {
+		fputs("no documented model found to compare with (clbanks --list-models)\n", out);
+		return;
+	}
+	if (!r->match.n) {
+		fprintf(out, "none of the %zu documented models agrees on every fact compared ('clbanks "
+			"compare' of this document and one of them says where they differ)\n",
+			r->match.models);
+		return;
+	}
+	cb_report_put(out, r->match.v[0].title, "?");
+	fprintf(out, " agrees on all %zu facts compared (model ", r->match.v[0].agree);
+	cb_report_put(out, r->match.v[0].name, "?");
+	fputs(", from the vendor's documentation, not measured)", out);
+	for (size_t i = 1; i < r->match.n; i++) {
+		fputs(i == 1 ? "; so do " : i + 1 == r->match.n ? " and " : ", ", out);
+		cb_report_put(out, r->match.v[i].name, "?");
+	}
+	fprintf(out, "%s\n", r->match.n > 1 ? ", which document the same" : "");
+}
+
 static void wrap_lines(FILE *out, const char *text, bool labels)
 {
 	const size_t columns = text_width;
@@ -388,6 +416,7 @@ void cb_report_text(FILE *out, const cb_result *r)
 		if (shown[op])
 			op_block(m, r, (cb_op)op, nops > 1);
 	quality_warnings(m, r);
+	documented_line(m, r);
 	for (int op = 0; op < CB_NOPS; op++)
 		cb_report_strides(m, r, (cb_op)op);
 	cb_report_advice(m, r);
