@@ -6,7 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#ifdef CB_TAP_SHARED
+/* A program of several files counts in one place, which defines these (lint_harness.c). */
+extern int tap_n, tap_failed;
+#else
 static int tap_n = 0, tap_failed = 0;
+#endif
 
 static void tap_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void tap_ok(int cond, const char *fmt, ...)
