@@ -20,6 +20,25 @@ static void unknown(cb_ins *o, LLVMTypeRef t)
 
 static bool int_vector(cb_dctx *d, LLVMTypeRef t, uint32_t *lanes, uint32_t *bytes);
 
+/* Element K of the constant vector V, or NULL (LLVMGetAggregateElement is LLVM 15's; before
+ * it, each kind of constant vector has its own accessor). */
+static LLVMValueRef vector_element(LLVMValueRef v, unsigned k)
+{
+#if CB_LLVM_MAJOR >= 15
+	return LLVMGetAggregateElement(v, k);
+#else
+	if (LLVMIsAConstantDataVector(v))
+		return LLVMGetElementAsConstant(v, k);
+	if (LLVMIsAConstantVector(v))
+		return k < (unsigned)LLVMGetNumOperands(v) ? LLVMGetOperand(v, k) : NULL;
+	if (LLVMIsAConstantAggregateZero(v))
+		return LLVMConstNull(LLVMGetElementType(LLVMTypeOf(v)));
+	if (LLVMIsUndef(v))
+		return LLVMGetUndef(LLVMGetElementType(LLVMTypeOf(v)));
+	return NULL;
+#endif
+}
+
 /* A constant integer vector V of N lanes: its lanes as constant slots in the extra list (one
  * pair each); the first pair's index, or CB_NONE when V is no such constant. */
 static uint32_t const_lanes(cb_dctx *d, LLVMValueRef v, uint32_t n)
@@ -28,7 +47,7 @@ static uint32_t const_lanes(cb_dctx *d, LLVMValueRef v, uint32_t n)
 		return CB_NONE;
 	uint32_t first = CB_NONE;
 	for (uint32_t k = 0; k < n; k++) {
-		LLVMValueRef e = LLVMGetAggregateElement(v, k);
+		LLVMValueRef e = vector_element(v, k);
 		cb_val c = e && LLVMIsAConstantInt(e) ? cb_dconst_value(d, e) : cb_val_range(0);
 		if (e && LLVMIsUndef(e))
 			c = cb_val_range(64);
