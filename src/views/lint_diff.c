@@ -173,7 +173,8 @@ size_t cb_lint_print_diff(FILE *out, const cb_lint_result *res, size_t n)
 {
 	size_t count, changed = 0;
 	const cb_lint_edit **v = chosen(res, n, &count);
-	qsort(v, count, sizeof *v, by_place);
+	if (count) /* v is NULL when no array has a whole fix */
+		qsort(v, count, sizeof *v, by_place);
 	for (size_t i = 0, j; i < count; i = j) {
 		for (j = i + 1; j < count && !strcmp(v[j]->file, v[i]->file); j++)
 			;
