@@ -119,12 +119,7 @@ static json_t *edits(const cb_lint_result *r, size_t k)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < r->nedits; i++) {
 		const cb_lint_edit *e = &r->edits[i];
-		bool again = e->object != k || e->choice != 0;
-		for (size_t j = 0; j < i && !again; j++)
-			again = r->edits[j].object == k && r->edits[j].choice == 0 &&
-				r->edits[j].line == e->line && r->edits[j].column == e->column &&
-				!strcmp(r->edits[j].file, e->file);
-		if (!again)
+		if (e->object == k && e->choice == 0 && cb_lint_edit_first(r, i))
 			json_array_append_new(arr, json_pack("{s:o, s:I, s:I, s:I, s:o, s:o}", "file",
 				text(e->file), "line", (json_int_t)e->line, "column",
 				(json_int_t)e->column, "end_column", (json_int_t)e->end_column,
@@ -482,12 +477,7 @@ static json_t *sarif_fixes(const cb_lint_result *r, size_t object)
 	json_t *changes = json_array();
 	for (size_t i = 0; i < r->nedits; i++) {
 		const cb_lint_edit *e = &r->edits[i];
-		bool again = e->object != object || e->choice != 0;
-		for (size_t j = 0; j < i && !again; j++)
-			again = r->edits[j].object == object && r->edits[j].choice == 0 &&
-				r->edits[j].line == e->line && r->edits[j].column == e->column &&
-				!strcmp(r->edits[j].file, e->file);
-		if (again)
+		if (e->object != object || e->choice != 0 || !cb_lint_edit_first(r, i))
 			continue;
 		json_t *rep = json_pack("{s:{s:I, s:I, s:I}, s:{s:o}}", "deletedRegion", "startLine",
 					(json_int_t)e->line, "startColumn", (json_int_t)e->column,

@@ -341,6 +341,18 @@ const cb_lint_edit *cb_lint_edit_of(const cb_lint_result *res, size_t object, un
 	return NULL;
 }
 
+bool cb_lint_edit_first(const cb_lint_result *res, size_t i)
+{
+	const cb_lint_edit *e = &res->edits[i];
+	for (size_t j = 0; j < i; j++) {
+		const cb_lint_edit *d = &res->edits[j];
+		if (d->object == e->object && d->choice == e->choice && d->line == e->line &&
+		    d->column == e->column && !strcmp(d->file, e->file))
+			return false;
+	}
+	return true;
+}
+
 bool cb_lint_edits_complete(const cb_lint_result *res, size_t object, unsigned choice)
 {
 	const cb_lint_object *o = &res->objects[object];

@@ -45,6 +45,9 @@ void cb_lint_make_edits(cb_lint_result *res);
 #define CB_LINT_DECL ((size_t)-1)
 const cb_lint_edit *cb_lint_edit_of(const cb_lint_result *res, size_t object, unsigned choice,
 				    size_t access);
+/* Is RES->edits[I] the first of its array and choice at its place? Several accesses at one
+ * place (a macro's, a vector's) each have the same edit; outputs show it once. */
+bool cb_lint_edit_first(const cb_lint_result *res, size_t i);
 /* Does the fix CHOICE of OBJECT have an edit for each access it judges (and its declaration
  * when it changes it)? Then the edits are the whole fix. */
 bool cb_lint_edits_complete(const cb_lint_result *res, size_t object, unsigned choice);

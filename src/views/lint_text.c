@@ -305,14 +305,7 @@ static void edits(FILE *out, const cb_lint_result *r, size_t k)
 	size_t shown = 0;
 	for (size_t i = 0; i < r->nedits; i++) {
 		const cb_lint_edit *e = &r->edits[i];
-		if (e->object != k || e->choice != 0)
-			continue;
-		bool again = false; /* one place, several accesses (a macro's, a vector's) */
-		for (size_t j = 0; j < i; j++)
-			again |= r->edits[j].object == k && r->edits[j].choice == 0 &&
-				 r->edits[j].line == e->line && r->edits[j].column == e->column &&
-				 !strcmp(r->edits[j].file, e->file);
-		if (again)
+		if (e->object != k || e->choice != 0 || !cb_lint_edit_first(r, i))
 			continue;
 		fprintf(out, "  %s line %u: ", shown++ ? "   " : "edit", e->line);
 		put_escaped(out, e->from);
