@@ -71,7 +71,7 @@ const char *const *cb_lint_lang_fixed(cb_lint_lang lang)
 	return lang == CB_LINT_CUDA ? cuda : lang == CB_LINT_HIP ? hip : opencl;
 }
 
-static void add(cb_lint_args *a, const char *prefix, const char *value)
+void cb_lint_args_add(cb_lint_args *a, const char *prefix, const char *value)
 {
 	size_t len = strlen(prefix) + strlen(value) + 1;
 	a->v = cb_xrealloc(a->v, (a->n + 2) * sizeof *a->v);
@@ -86,19 +86,19 @@ static void sdk_args(const cb_lint_request *req, cb_lint_args *out)
 {
 	bool is_cuda = req->lang == CB_LINT_CUDA;
 	if (!req->sdk_path) {
-		add(out, "", is_cuda ? "-nocudainc" : "-nogpuinc");
+		cb_lint_args_add(out, "", is_cuda ? "-nocudainc" : "-nogpuinc");
 		/* a CUDA installation that clang finds is not read either */
 		if (is_cuda)
-			add(out, "--cuda-path=", "/nonexistent/clbanks-no-cuda");
+			cb_lint_args_add(out, "--cuda-path=", "/nonexistent/clbanks-no-cuda");
 		if (req->device_include)
-			add(out, "-I", req->device_include);
+			cb_lint_args_add(out, "-I", req->device_include);
 		return;
 	}
-	add(out, is_cuda ? "--cuda-path=" : "--rocm-path=", req->sdk_path);
-	add(out, "-I", req->sdk_path);
+	cb_lint_args_add(out, is_cuda ? "--cuda-path=" : "--rocm-path=", req->sdk_path);
+	cb_lint_args_add(out, "-I", req->sdk_path);
 	char *inc = cb_xmalloc(strlen(req->sdk_path) + 16);
 	sprintf(inc, "%s/include", req->sdk_path);
-	add(out, "-I", inc);
+	cb_lint_args_add(out, "-I", inc);
 	free(inc);
 }
 
@@ -121,12 +121,12 @@ cb_rc cb_lint_lang_args(const cb_lint_request *req, cb_lint_args *out, cb_error 
 		const char *d = req->defines[i];
 		if (!d || !*d || *d == '=' || strchr(d, '\n'))
 			return cb_error_set(err, CB_ERR_USAGE, "-D needs NAME or NAME=VALUE");
-		add(out, "-D", d);
+		cb_lint_args_add(out, "-D", d);
 	}
 	for (size_t i = 0; i < req->nincludes; i++) {
 		if (!req->includes[i] || !*req->includes[i])
 			return cb_error_set(err, CB_ERR_USAGE, "-I needs a directory");
-		add(out, "-I", req->includes[i]);
+		cb_lint_args_add(out, "-I", req->includes[i]);
 	}
 	sdk_args(req, out);
 	return CB_OK;

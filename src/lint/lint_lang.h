@@ -27,6 +27,8 @@ const char *cb_lint_lang_name(cb_lint_lang lang);
 const char *const *cb_lint_lang_fixed(cb_lint_lang lang);
 /* The user's arguments of a CUDA or HIP request: -D, -I, and either clbanks' device headers or
  * the SDK of --cuda-path / --rocm-path; CB_ERR_USAGE for an OpenCL-only option. */
+/* Appends PREFIX VALUE to A as one argument (kept NULL-terminated). */
+void cb_lint_args_add(cb_lint_args *a, const char *prefix, const char *value);
 cb_rc cb_lint_lang_args(const cb_lint_request *req, cb_lint_args *out, cb_error *err);
 /* A target function or intrinsic NAME as a work-item built-in: *dim is its dimension (0, 1,
  * 2), -1 when it has none, -2 when it is the call's first argument (__ockl_get_local_id). */

@@ -21,15 +21,6 @@ static const char *const plain[] = {
 
 static const char *const versions[] = { "CL1.1", "CL1.2", "CL2.0", "CL3.0" };
 
-static void add(cb_lint_args *a, const char *prefix, const char *value)
-{
-	size_t len = strlen(prefix) + strlen(value) + 1;
-	a->v = cb_xrealloc(a->v, (a->n + 2) * sizeof *a->v);
-	a->v[a->n] = cb_xmalloc(len);
-	snprintf(a->v[a->n++], len, "%s%s", prefix, value);
-	a->v[a->n] = NULL;
-}
-
 static bool known_version(const char *v)
 {
 	for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++)
@@ -42,7 +33,7 @@ static cb_rc add_define(cb_lint_args *a, const char *d, cb_error *err)
 {
 	if (!d || !*d || *d == '=' || strchr(d, '\n'))
 		return cb_error_set(err, CB_ERR_USAGE, "-D needs NAME or NAME=VALUE");
-	add(a, "-D", d);
+	cb_lint_args_add(a, "-D", d);
 	return CB_OK;
 }
 
@@ -54,14 +45,14 @@ static cb_rc add_option(cb_lint_args *a, const char *t, const char *next, bool *
 	*used = false;
 	for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
 		if (!strcmp(t, plain[k])) {
-			add(a, "", t);
+			cb_lint_args_add(a, "", t);
 			return CB_OK;
 		}
 	if (!strncmp(t, "-cl-std=", 8)) {
 		if (!known_version(t + 8))
 			return cb_error_set(err, CB_ERR_USAGE, "--build-options: unknown OpenCL C version "
 					    "'%s' (CL1.1, CL1.2, CL2.0 or CL3.0)", t + 8);
-		add(a, "", t);
+		cb_lint_args_add(a, "", t);
 		return CB_OK;
 	}
 	bool d = !strncmp(t, "-D", 2), inc = !strncmp(t, "-I", 2);
@@ -75,7 +66,7 @@ static cb_rc add_option(cb_lint_args *a, const char *t, const char *next, bool *
 		return cb_error_set(err, CB_ERR_USAGE, "--build-options: %s needs a value", t);
 	if (d)
 		return add_define(a, value, err);
-	add(a, "-I", value);
+	cb_lint_args_add(a, "-I", value);
 	return CB_OK;
 }
 
@@ -110,7 +101,7 @@ cb_rc cb_lint_build_args(const cb_lint_request *req, cb_lint_args *out, cb_error
 	if (!known_version(std))
 		return cb_error_set(err, CB_ERR_USAGE, "--cl-std: unknown OpenCL C version '%s' "
 				    "(CL1.1, CL1.2, CL2.0 or CL3.0)", std);
-	add(out, "-cl-std=", std);
+	cb_lint_args_add(out, "-cl-std=", std);
 	cb_rc rc = CB_OK;
 	for (size_t i = 0; i < req->ndefines && rc == CB_OK; i++)
 		rc = add_define(out, req->defines[i], err);
@@ -118,14 +109,14 @@ cb_rc cb_lint_build_args(const cb_lint_request *req, cb_lint_args *out, cb_error
 		if (!req->includes[i] || !*req->includes[i])
 			rc = cb_error_set(err, CB_ERR_USAGE, "-I needs a directory");
 		else
-			add(out, "-I", req->includes[i]);
+			cb_lint_args_add(out, "-I", req->includes[i]);
 	}
 	/* What drivers define and clang does not: the device's OpenCL version (kernels test
 	 * it to pick code paths). */
 	if (rc == CB_OK && !cb_lint_defines(req, "__OPENCL_VERSION__")) {
 		char d[48];
 		snprintf(d, sizeof d, "__OPENCL_VERSION__=%u", cb_lint_opencl_version(req));
-		add(out, "-D", d);
+		cb_lint_args_add(out, "-D", d);
 	}
 	/* Last: a -cl-std= in the options wins, as clang takes the last one. */
 	if (rc == CB_OK && req->build_options)
