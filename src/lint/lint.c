@@ -725,13 +725,10 @@ static void array_fixes(const cb_lint_request *req, cb_recorder *rec, cb_lint_re
 /* Does line LINE of TEXT carry the suppression comment? */
 static bool line_suppressed(const char *text, size_t len, unsigned line)
 {
-	const char *p = text, *end = text + len;
-	for (unsigned l = 1; l < line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-	}
-	const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
-	size_t n = (size_t)((nl ? nl : end) - p);
+	const char *p;
+	size_t n;
+	if (!cb_text_line(text, len, line ? line : 1, &p, &n)) /* no line: the first */
+		return false;
 	static const char tag[] = CB_LINT_SUPPRESS;
 	for (size_t i = 0; i + sizeof tag - 1 <= n; i++)
 		if (memcmp(p + i, tag, sizeof tag - 1) == 0)

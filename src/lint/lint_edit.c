@@ -134,6 +134,23 @@ void cb_src_substitute(const char *tmpl, const char *r, const char *c, char *out
 	out[k] = '\0';
 }
 
+bool cb_text_line(const char *text, size_t len, unsigned line, const char **s, size_t *n)
+{
+	const char *p = text, *end = text + len;
+	if (!line)
+		return false;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	if (p >= end)
+		return false;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	*s = p;
+	*n = (size_t)((nl ? nl : end) - p);
+	return true;
+}
+
 /* A file's lines, read once for all the edits in it. */
 typedef struct {
 	const char *path;
@@ -152,19 +169,7 @@ static bool line_of(src_file *f, const char *path, unsigned line, const char **s
 				 &f->len, &ignored) != CB_OK)
 			f->text = NULL;
 	}
-	if (!f->text || !line)
-		return false;
-	const char *p = f->text, *end = f->text + f->len;
-	for (unsigned l = 1; l < line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-	}
-	if (p >= end)
-		return false;
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	*s = p;
-	*n = (size_t)((nl ? nl : end) - p);
-	return true;
+	return f->text && cb_text_line(f->text, f->len, line, s, n);
 }
 
 static char *slice(const char *s, size_t a, size_t b)

@@ -31,6 +31,10 @@ typedef struct {
 bool cb_src_find_ref(const char *line, size_t len, unsigned column, const char *name,
 		     unsigned rank, cb_src_ref *ref);
 
+/* Line LINE (from 1) of TEXT (LEN bytes) as S, N bytes without its newline; false past the
+ * end. */
+bool cb_text_line(const char *text, size_t len, unsigned line, const char **s, size_t *n);
+
 /* TEMPLATE with the whole tokens 'r' and 'c' replaced by R and C, each in parentheses unless
  * it is one operand already (a name, a number, a call, a parenthesized expression). */
 void cb_src_substitute(const char *tmpl, const char *r, const char *c, char *out, size_t n);
