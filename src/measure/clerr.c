@@ -7,6 +7,7 @@
 const char *cb_cl_strerror(cl_int status)
 {
 	switch (status) {
+	/* clang-format off */
 #define N(code, name) case code: return name;
 	N(0, "CL_SUCCESS")
 	N(-1, "CL_DEVICE_NOT_FOUND")
@@ -81,6 +82,7 @@ const char *cb_cl_strerror(cl_int status)
 	N(-1092, "CL_CONTEXT_TERMINATED_KHR")
 	N(-9999, "NVIDIA_ILLEGAL_MEMORY_ACCESS")
 #undef N
+	/* clang-format on */
 	default:
 		return "UNKNOWN_ERROR";
 	}
