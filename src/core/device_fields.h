@@ -10,6 +10,7 @@
 #ifndef CB_DEVICE_FIELDS_H
 #define CB_DEVICE_FIELDS_H
 
+/* clang-format off */
 #define CB_DEVICE_DOC_FIELDS(STR, INT)                                                    \
 	STR(platform) STR(platform_vendor) STR(platform_version) STR(name) STR(vendor)     \
 	STR(driver_version) STR(device_version) STR(opencl_c_version) STR(type)            \
@@ -17,5 +18,6 @@
 	STR(local_mem_type) INT(timer_resolution_ns, 0, 1e12)                              \
 	INT(max_work_group_size, 0, 1e9) STR(subgroup_source) STR(compute_capability)      \
 	STR(gfxip) INT(slm_units, 1, 1e7) INT(local_mem_per_cu_bytes, 1, 1e12) STR(slm_unit)
+/* clang-format on */
 
 #endif
