@@ -23,6 +23,7 @@ struct cb_ocl {
 	bool one;                   /* the lane-table kernels are cl/cpu.cl's one kernel */
 	cl_program prog[CB_NKERNELS];
 	cl_kernel kern[CB_NKERNELS];
+	bool launched[CB_NKERNELS]; /* launched since built (a CPU driver compiles at the first) */
 	char build_opts[CB_NKERNELS][512];
 	cb_build_params bp;
 	cl_mem tables, out, check;
@@ -143,6 +144,7 @@ static void release_kernels(cb_ocl *c)
 			clReleaseProgram(c->prog[k]);
 		c->kern[k] = NULL;
 		c->prog[k] = NULL;
+		c->launched[k] = false;
 	}
 }
 
@@ -658,7 +660,15 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 					    "have tables of one size");
 	size_t queued = 0;
 	double h0 = cb_now();
-	unsigned limit = c->timeout_s ? c->timeout_s + (unsigned)ceil(10 * expected_s) : 0;
+	/* A CPU driver compiles a kernel at its first launch (PoCL). The first launch of cl/cpu.cl's
+	 * one kernel compiles every op and element size at once, so it has a build's limit, ten
+	 * times --timeout (under valgrind that compilation takes more than the default 20 s). */
+	bool compiles = false;
+	for (size_t i = 0; i < n; i++)
+		compiles |= !c->launched[cb_kernel_index(reqs[i].op, reqs[i].elem)];
+	compiles &= c->one && (c->info->type & CL_DEVICE_TYPE_CPU) != 0;
+	unsigned base = compiles ? 10 * c->timeout_s : c->timeout_s;
+	unsigned limit = c->timeout_s ? base + (unsigned)ceil(10 * expected_s) : 0;
 	cb_watchdog_arm(limit, n > 1 ? "a batch of launches" : reqs[0].what);
 	cb_rc rc = enqueue_all(c, reqs, n, &queued, err);
 	if (rc == CB_OK)
@@ -667,6 +677,9 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 		clFinish(c->q); /* before the events go */
 	cb_watchdog_arm(0, NULL);
 	*host_s = cb_now() - h0;
+	for (size_t i = 0; rc == CB_OK && i < n; i++)
+		for (int k = 0; k < CB_NKERNELS; k++)
+			c->launched[k] |= c->kern[k] == c->kern[cb_kernel_index(reqs[i].op, reqs[i].elem)];
 	for (size_t i = 0; i < queued; i++)
 		clReleaseEvent(c->events[i]);
 	if (rc == CB_OK && !c->event_timer && n == 1)
