@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const lane_kernels[] = { "chase.cl", "store.cl", "atomic.cl" };
+static const char *const lane_kernels[] = { "chase.cl", "store.cl", "atomic.cl", "cpu.cl" };
 
 static void write_text(const char *dir, const char *name, const char *text)
 {

@@ -143,6 +143,10 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	if (g && *g && !cb_parse_ulong(g, 1, 4096, &ro->groups_per_cu))
 		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "
 				    "to 4096", g);
+	const char *one = getenv("CLBANKS_ONE_KERNEL");
+	if (one && *one && strcmp(one, "0") && strcmp(one, "1"))
+		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_ONE_KERNEL='%s' is not 0 or 1", one);
+	ro->one_kernel = !one || !*one ? 0 : one[0] == '1' ? 1 : -1;
 	return CB_OK;
 }
 

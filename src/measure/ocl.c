@@ -20,8 +20,10 @@ struct cb_ocl {
 	cl_context ctx;
 	cl_command_queue q;
 	bool event_timer;
+	bool one;                   /* the lane-table kernels are cl/cpu.cl's one kernel */
 	cl_program prog[CB_NKERNELS];
 	cl_kernel kern[CB_NKERNELS];
+	bool launched[CB_NKERNELS]; /* launched since built (a CPU driver compiles at the first) */
 	char build_opts[CB_NKERNELS][512];
 	cb_build_params bp;
 	cl_mem tables, out, check;
@@ -103,6 +105,9 @@ cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb
 	c->ref = ref;
 	c->info = info;
 	c->o = *o;
+	c->one = o->one_kernel > 0 || (o->one_kernel == 0 && !o->kernel_dir &&
+				       (info->type & CL_DEVICE_TYPE_CPU) &&
+				       info->local_mem_type == CL_GLOBAL);
 	*out = c;
 	cl_int st;
 	cb_watchdog_slow("the creation of a context (clCreateContext)");
@@ -139,6 +144,7 @@ static void release_kernels(cb_ocl *c)
 			clReleaseProgram(c->prog[k]);
 		c->kern[k] = NULL;
 		c->prog[k] = NULL;
+		c->launched[k] = false;
 	}
 }
 
@@ -181,6 +187,11 @@ bool cb_ocl_event_timer(const cb_ocl *c)
 void cb_ocl_use_host_clock(cb_ocl *c)
 {
 	c->event_timer = false;
+}
+
+bool cb_ocl_one_kernel(const cb_ocl *c)
+{
+	return c->one;
 }
 
 bool cb_ocl_built(const cb_ocl *c, int k)
@@ -228,6 +239,17 @@ static void kernel_options(cb_ocl *c, int k)
 	const cb_kernel_id id = cb_kernel_of(k);
 	char opts[sizeof c->build_opts[k]];
 	program_options(c, opts, sizeof opts);
+	if (c->one) {
+		/* Cut at the size of the record, the options first. */
+		char all[sizeof opts + 96];
+		snprintf(all, sizeof all, "%s (cl/cpu.cl: cb_cpu with op %d and elem_bytes %u as "
+			 "arguments)", opts, (int)id.op, id.bytes);
+		size_t n = strlen(all) < sizeof c->build_opts[k] ? strlen(all) :
+			sizeof c->build_opts[k] - 1;
+		memcpy(c->build_opts[k], all, n);
+		c->build_opts[k][n] = '\0';
+		return;
+	}
 	int n = snprintf(c->build_opts[k], sizeof c->build_opts[k], CB_STD " -DCB_ELEM=%s "
 			 "-DCB_ELEM_BYTES=%u", cb_elems[id.elem].cl_type, id.bytes);
 	if (n > 0 && (size_t)n < sizeof c->build_opts[k])
@@ -338,6 +360,49 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 	return rc;
 }
 
+/* cl/cpu.cl built, and its one kernel standing for every kernel of WANT. */
+static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
+{
+	char *src = NULL, opts[512];
+	cb_rc rc = cb_kernel_source("cpu.cl", c->o.kernel_dir, &src, err);
+	if (rc != CB_OK)
+		return rc;
+	cl_int st;
+	const char *srcs[1] = { src };
+	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
+	free(src);
+	if (st != CL_SUCCESS)
+		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
+	program_options(c, opts, sizeof opts);
+	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
+	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	if (st != CL_SUCCESS) {
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the kernel of cl/cpu.cl does "
+			      "not build (options: %s)", opts);
+		build_log(c, prog, err);
+		clReleaseProgram(prog);
+		return CB_ERR_RUNTIME;
+	}
+	cl_kernel kern = clCreateKernel(prog, "cb_cpu", &st);
+	if (st != CL_SUCCESS)
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the kernel "
+				   "cb_cpu");
+	for (int k = 0; k < CB_NKERNELS && rc == CB_OK; k++) {
+		if (!want[k])
+			continue;
+		clRetainKernel(kern);
+		clRetainProgram(prog);
+		c->kern[k] = kern;
+		c->prog[k] = prog;
+		kernel_options(c, k);
+	}
+	if (rc == CB_OK)
+		clReleaseKernel(kern);
+	clReleaseProgram(prog);
+	return rc;
+}
+
 cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err)
 {
 	bool want[CB_NKERNELS] = { false };
@@ -349,6 +414,8 @@ cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err)
 		}
 	if (nwant == 0)
 		return CB_OK;
+	if (c->one)
+		return build_one(c, want, err);
 	cb_rc rc = build_program(c, want, err);
 	if (rc != CB_ERR_RUNTIME || nwant == 1)
 		return rc;
@@ -491,17 +558,23 @@ static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *
 	return CB_OK;
 }
 
+_Static_assert(CB_OP_LOAD == 0 && CB_OP_STORE == 1 && CB_OP_ATOMIC == 2,
+	       "cl/cpu.cl numbers the ops as cb_op does");
+
 static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_error *err)
 {
 	cl_kernel k = c->kern[cb_kernel_index(req->op, req->elem)];
 	cl_uint mask = 0, table = req->table, nlanes = req->nlanes, steps = req->steps;
-	cl_uint fill = req->fill_words;
+	cl_uint fill = req->fill_words, op = (cl_uint)req->op, bytes = cb_elems[req->elem].bytes;
 	struct { size_t size; const void *value; } args[] = {
 		{ sizeof(cl_mem), &c->tables }, { sizeof(cl_uint), &table }, { sizeof(cl_uint), &nlanes },
 		{ sizeof(cl_uint), &steps }, { sizeof(cl_uint), &mask }, { sizeof(cl_uint), &fill },
 		{ sizeof(cl_mem), &c->out }, { sizeof(cl_mem), &c->check }, { sizeof(cl_uint), &slot },
+		/* cl/cpu.cl's one kernel: which op and element size */
+		{ sizeof(cl_uint), &op }, { sizeof(cl_uint), &bytes },
 	};
-	for (cl_uint i = 0; i < sizeof args / sizeof *args; i++) {
+	cl_uint nargs = sizeof args / sizeof *args - (c->one ? 0 : 2);
+	for (cl_uint i = 0; i < nargs; i++) {
 		cl_int st = clSetKernelArg(k, i, args[i].size, args[i].value);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clSetKernelArg", st,
@@ -587,7 +660,15 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 					    "have tables of one size");
 	size_t queued = 0;
 	double h0 = cb_now();
-	unsigned limit = c->timeout_s ? c->timeout_s + (unsigned)ceil(10 * expected_s) : 0;
+	/* A CPU driver compiles a kernel at its first launch (PoCL). The first launch of cl/cpu.cl's
+	 * one kernel compiles every op and element size at once, so it has a build's limit, ten
+	 * times --timeout (under valgrind that compilation takes more than the default 20 s). */
+	bool compiles = false;
+	for (size_t i = 0; i < n; i++)
+		compiles |= !c->launched[cb_kernel_index(reqs[i].op, reqs[i].elem)];
+	compiles &= c->one && (c->info->type & CL_DEVICE_TYPE_CPU) != 0;
+	unsigned base = compiles ? 10 * c->timeout_s : c->timeout_s;
+	unsigned limit = c->timeout_s ? base + (unsigned)ceil(10 * expected_s) : 0;
 	cb_watchdog_arm(limit, n > 1 ? "a batch of launches" : reqs[0].what);
 	cb_rc rc = enqueue_all(c, reqs, n, &queued, err);
 	if (rc == CB_OK)
@@ -596,6 +677,9 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 		clFinish(c->q); /* before the events go */
 	cb_watchdog_arm(0, NULL);
 	*host_s = cb_now() - h0;
+	for (size_t i = 0; rc == CB_OK && i < n; i++)
+		for (int k = 0; k < CB_NKERNELS; k++)
+			c->launched[k] |= c->kern[k] == c->kern[cb_kernel_index(reqs[i].op, reqs[i].elem)];
 	for (size_t i = 0; i < queued; i++)
 		clReleaseEvent(c->events[i]);
 	if (rc == CB_OK && !c->event_timer && n == 1)

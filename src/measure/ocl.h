@@ -32,6 +32,10 @@ typedef struct {
 	const char *build_options;  /* extra clBuildProgram options, or NULL */
 	const cb_notifier *notify;
 	bool host_clock;            /* no profiling queue: launches are timed with the host clock */
+	int one_kernel;             /* > 0: every lane-table kernel is cl/cpu.cl's one kernel (op
+				     * and element size as arguments); < 0: one kernel per op and
+				     * element (cl/chase.cl...); 0: the one kernel on a CPU device
+				     * whose local memory is global, with the embedded kernels */
 } cb_ocl_opts;
 
 /* What every kernel is built for: the static __local array's size and, with
@@ -70,8 +74,12 @@ void cb_ocl_use_host_clock(cb_ocl *c);
 
 /* Sets what every kernel is built for; before the first build. */
 void cb_ocl_set_build_params(cb_ocl *c, const cb_build_params *bp);
+/* Whether the lane-table kernels are cl/cpu.cl's one kernel (see cb_ocl_opts.one_kernel). */
+bool cb_ocl_one_kernel(const cb_ocl *c);
 /* Builds every kernel of NEEDED not built yet, in one program: one compiler run instead of one
- * per op and element size (most of a first run on a CPU driver is compiling). */
+ * per op and element size (most of a first run on a CPU driver is compiling). With the one
+ * kernel, every kernel of NEEDED is that kernel: a CPU driver compiles it once, at its first
+ * launch, instead of once per op and element size. */
 cb_rc cb_ocl_build_set(cb_ocl *c, const bool needed[CB_NKERNELS], cb_error *err);
 bool cb_ocl_built(const cb_ocl *c, int k);
 /* The options kernel K was built with. */

@@ -123,7 +123,7 @@ static void run_kernels(const cb_runner *r, bool kernels[CB_NKERNELS])
 static cb_rc setup(cb_runner *r, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
-	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify, false };
+	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify, false, o->one_kernel };
 	cb_rc rc = cb_ocl_open(r->ref, r->info, &oo, &r->ocl, err);
 	if (rc == CB_OK)
 		rc = choose_local(r, err);
@@ -412,18 +412,20 @@ static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 /* On a CPU, one short launch of each kernel the plan needs, checked and not timed, before the
  * first timed one: a CPU driver compiles a kernel for its work-group size at its first launch
  * (on PoCL most of a first run), and the progress says so while it happens. GPU drivers
- * compile at clBuildProgram. */
+ * compile at clBuildProgram. cl/cpu.cl's one kernel is compiled by its first launch. */
 static cb_rc first_launches(cb_runner *r, const bool needed[CB_NKERNELS], cb_error *err)
 {
 	unsigned n = 0, total = 0;
-	bool done[CB_NKERNELS] = { false };
+	bool done[CB_NKERNELS] = { false }, one = cb_ocl_one_kernel(r->ocl);
 	if (!(r->info->type & CL_DEVICE_TYPE_CPU))
 		return CB_OK;
 	for (int k = 0; k < CB_NKERNELS; k++)
 		total += needed[k];
+	if (one && total)
+		total = 1;
 	for (size_t i = 0; i < r->nex; i++) {
 		int k = cb_kernel_index(r->ex[i].op, r->ex[i].elem);
-		if (done[k])
+		if (done[k] || (one && n))
 			continue;
 		done[k] = true;
 		cb_note(r->o->notify, CB_NOTE_PROGRESS, "compiling kernels (%u of %u)", ++n, total);

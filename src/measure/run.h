@@ -37,6 +37,7 @@ typedef struct {
 	bool measure_subgroup;      /* measure even when the driver reports a size */
 	unsigned long local_mem;    /* 0: default budget */
 	unsigned long groups_per_cu;/* throughput regime: work-groups per compute unit (0: 64) */
+	int one_kernel;             /* cb_ocl_opts.one_kernel (0: on a CPU device, by default) */
 	uint64_t seed;
 	const cb_result *plan;      /* NULL: the default plan for the device, measured by the
 				     * adaptive design; given: exactly its tables, every one timed */

@@ -84,7 +84,7 @@ static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *i
 			cb_ocl_use_host_clock(t->ocl);
 	} else {
 		cb_ocl_opts oo = { t->o->kernel_dir, t->o->build_options, t->o->notify,
-				   !t->o->event_timer };
+				   !t->o->event_timer, 0 };
 		t->own_ocl = true;
 		rc = cb_ocl_open(ref, info, &oo, &t->ocl, err);
 	}
