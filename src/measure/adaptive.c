@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rounds a batch may take beyond the minimum while its intervals are not yet narrow. */
-#define BATCH_EXTRA_ROUNDS 6
+/* Rounds a batch may take beyond the minimum while its intervals are not yet narrow: three
+ * steps of rounds_to_narrow from 6 rounds (before, 2 at a time and 8 at most). */
+#define BATCH_EXTRA_ROUNDS 9
 #define BUDGET_TABLES 400
 
 /* What the rounds so far say, in RES as analyze reads it: each measured table's median ratio
@@ -150,7 +151,8 @@ static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_
 			    x[k]->rounds + step <= po->max_rounds)
 				x[left++] = x[k];
 		n = left;
-		if ((extra += o.max_rounds) > BATCH_EXTRA_ROUNDS + po->min_rounds || cb_stop_signal)
+		if ((extra += o.max_rounds) + step > BATCH_EXTRA_ROUNDS + po->min_rounds ||
+		    cb_stop_signal)
 			break;
 		o.min_rounds = o.max_rounds = step;
 	}
