@@ -6,7 +6,7 @@
 # time of a first run after an install or a driver update, printed and not checked). Writes every document and report into OUT and OUT/summary.txt: each run's
 # run.seconds.total, run.launches, the model and confidence of each op, then the checks
 # (loads <= 0.6 s, default <= 1.5 s, 10 of 10 within 1.25x of their kind's median, the same
-# model in every run of a kind). Not part of make check (timings are not tests).
+# model in every run of a kind), and the time of analyze of the --plan full document. Not part of make check (timings are not tests).
 #   bench/h200-adaptive.sh OUT [DEVICE]     (DEVICE default NVIDIA; clbanks from PATH, or
 #                                            CLBANKS=/path/to/clbanks)
 # Each run is stopped after 60 s; the whole script takes about 2 to 4 minutes on an H200.
@@ -88,12 +88,39 @@ check() { # KIND TARGET_S (0: none)
 		printf "; %s\n", nm == 1 ? "the same model every run" : nm " different models"
 	}' "$summary"
 }
+# Issue 36.4: analyze of the first --plan full document, and of its measurements repeated 19
+# times (20,653 when it has 1,087, as the H200's does): the median wall time of 3 runs.
+analyze_s() { # DOC
+	for k in 1 2 3; do
+		s=$(date +%s.%N)
+		"$bin" analyze "$1" >/dev/null 2>&1 || { echo "failed"; return; }
+		echo "$s $(date +%s.%N)" | awk '{ printf "%.3f\n", $2 - $1 }'
+	done | sort -n | sed -n 2p
+}
+analyze_line() {
+	doc=$out/full-1.json
+	[ -s "$doc" ] || { echo "analyze  no --plan full document"; return; }
+	awk -v N=19 '
+	/"measurements": \[/ { print; inm = 1; next }
+	inm && /^ \],?$/ { for (k = 1; k <= N; k++) for (i = 1; i <= m; i++) {
+			o = obj[i]; if (k < N || i < m) sub(/\}$/, "},", o); print o }
+		print; inm = 0; next }
+	inm && /^  \{$/ { cur = $0; next }
+	inm && /^  \},?$/ { obj[++m] = cur "\n  }"; next }
+	inm { cur = cur "\n" $0; next }
+	{ print }' "$doc" >"$out/full-1-x19.json"
+	printf 'analyze  full-1.json (%d measurements): median %s s; 19 times its measurements (%d): median %s s; target <= 1 s\n' \
+		"$(grep -c '^   "kind": ' "$doc")" "$(analyze_s "$doc")" \
+		"$(grep -c '^   "kind": ' "$out/full-1-x19.json")" "$(analyze_s "$out/full-1-x19.json")"
+	rm -f "$out/full-1-x19.json"
+}
 {
 	echo
 	echo "# checks (run.seconds.total)"
 	check default 1.5
 	check loads 0.6
 	check full 0
+	analyze_line
 	echo "# wall time of the script: $(( $(date +%s) - start )) s"
 } >>"$summary"
 cat "$summary"

@@ -283,31 +283,41 @@ expect "128 x 4 B, at the edge but inside the search: banked" 0 "Result: +banked
 	CBSTUB_BANKS=128 CBSTUB_LANES=32,32,32,32,32 -- --quick --ops load
 
 # issue 24: the adaptive design (the default protocol) ------------------------------------
-# A default run on each geometry: at most 2,000 launches (run.launches counts every one, the
-# calibration's too), the stub's model for every op at a confidence of 0.9 or more.
-# adaptive NAME WANT_BANKS WANT_WIDTH [ENV=VALUE...]
+# A default run on each geometry: at most MOST launches (run.launches counts every one, the
+# calibration's too; 2,000, and issue 36.2's goals for the H200-like default and wide64 with a
+# little margin: the stub is deterministic, 1,432 and 1,444 when written), the stub's model for
+# every op at a confidence of 0.9 or more; with LANES set, also the loads' and stores' lanes
+# per pass ("1 B: 32, ..., 16 B: 8").
+# adaptive NAME WANT_BANKS WANT_WIDTH MOST [ENV=VALUE...]
 adaptive() {
-	name=$1 banks=$2 width=$3
-	shift 3
+	name=$1 banks=$2 width=$3 most=$4
+	shift 4
 	env "$@" "$CLBANKS" -q -o "$TMP/adaptive.json" --force >"$TMP/out" 2>&1
 	got=$?
 	# run.launches (two spaces in): the kernel checks' own "launches" come first in the file
 	launches=$(sed -n 's/^  "launches": \([0-9]*\),*$/\1/p' "$TMP/adaptive.json" | head -1)
 	sure=$(grep -Ec "^Result: +banked, $banks banks x $width bytes \(confidence (0\.9[0-9]*|1\.000)\)" "$TMP/out")
-	if [ "$got" -eq 0 ] && [ "${launches:-99999}" -le 2000 ] && [ "$sure" -eq 3 ]; then
-		ok "adaptive, $name: $banks x $width B for loads, stores and atomics at 0.9 or more, $launches launches"
+	lanes_ok=2
+	[ -z "${LANES:-}" ] || lanes_ok=$(grep -c "^Lanes/pass: $LANES (" "$TMP/out")
+	if [ "$got" -eq 0 ] && [ "${launches:-99999}" -le "$most" ] && [ "$sure" -eq 3 ] &&
+		[ "$lanes_ok" -eq 2 ]; then
+		ok "adaptive, $name: $banks x $width B for loads, stores and atomics at 0.9 or more, $launches launches (at most $most)"
 	else
-		notok "adaptive, $name: exit $got, $launches launches, $sure of 3 ops $banks x $width B at 0.9"
+		notok "adaptive, $name: exit $got, $launches launches (at most $most), $sure of 3 ops $banks x $width B at 0.9, $lanes_ok of 2 lanes per pass right"
 	fi
 }
-adaptive "the default stub" 32 4
-adaptive "Intel-like SIMD16" 16 4 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANES=16,16,16,16,16
-adaptive "8-byte banks" 32 8 CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16
-adaptive "AMD-like wave64" 32 4 CBSTUB_AMD=1 CBSTUB_SUBGROUP=64
-adaptive "64 banks" 64 4 CBSTUB_BANKS=64 CBSTUB_LANES=32,32,32,32,32
+LANES="1 B: 32, 2 B: 32, 4 B: 32, 8 B: 16, 16 B: 8"
+adaptive "the default stub (H200-like)" 32 4 1500
+LANES=
+adaptive "Intel-like SIMD16" 16 4 2000 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANES=16,16,16,16,16
+adaptive "8-byte banks" 32 8 2000 CBSTUB_WIDTH=8 CBSTUB_LANES=32,32,32,32,16
+adaptive "AMD-like wave64" 32 4 2000 CBSTUB_AMD=1 CBSTUB_SUBGROUP=64
+adaptive "64 banks" 64 4 2000 CBSTUB_BANKS=64 CBSTUB_LANES=32,32,32,32,32
 # issue 36.2's wide64: 64 banks served to a 64-lane sub-group (half and a quarter of it for 8-
 # and 16-byte elements).
-adaptive "wide64" 64 4 CBSTUB_BANKS=64 CBSTUB_SUBGROUP=64 CBSTUB_LANES=64,64,64,32,16
+LANES="1 B: 64, 2 B: 64, 4 B: 64, 8 B: 32, 16 B: 16"
+adaptive "wide64" 64 4 1550 CBSTUB_BANKS=64 CBSTUB_SUBGROUP=64 CBSTUB_LANES=64,64,64,32,16
+LANES=
 # issues 34.6 and 36.1: --quick is retired for a run (nothing quicker kept the answer: the
 # smaller transpose check saved 1% of the launches). It runs the default, the same launches
 # (the stub counts every launch of the process, the check's too) and answer, and says so.

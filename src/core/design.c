@@ -268,16 +268,90 @@ static void take_random(cb_design *d, const cb_result *res, cb_op op, size_t *ou
 	}
 }
 
-/* Validation, the printed strides (loads) and the advice's tables. */
+/* Whether MODEL predicts for table I a time that no table of its op and size chosen so far
+ * has (within 1%): a stride that adds a pass count the fit of t = t0 + c x passes has not yet
+ * seen. */
+static bool new_time(const cb_design *d, const cb_result *res, const cb_fit *model, size_t i)
+{
+	const cb_measurement *m = &res->ms[i];
+	unsigned S = res->device.subgroup_size;
+	double t = cb_fit_predict(model, S, m->elem_bytes, m->lanes);
+	if (!(t > 0) || !isfinite(t))
+		return true;
+	for (size_t j = 0; j < res->nms; j++) {
+		const cb_measurement *o = &res->ms[j];
+		if (!d->taken[j] || o->op != m->op || o->elem_bytes != m->elem_bytes)
+			continue;
+		double u = cb_fit_predict(model, S, o->elem_bytes, o->lanes);
+		if (u > 0 && fabs(log(u / t)) < 0.01)
+			return false;
+	}
+	return true;
+}
+
+/* The strides the report prints (LIST) of 4-byte elements (the column people read; the other
+ * sizes' come from the start, the search and the advice), where the op's best model (the best
+ * guess when it is not banked) predicts a time no chosen table of that size has: a stride whose
+ * passes a measured table already shows repeats a known point of the fit. On the H200-like
+ * stub 3 of 55 tables, instead of a third of the default run's launches. Without a model,
+ * every size's every one. */
+static void take_printed(cb_design *d, const cb_result *res, cb_op op, const unsigned *list,
+			 size_t nlist, size_t *out, size_t *n)
+{
+	const cb_inference *inf = &res->inference[op];
+	if (!inf->has_best || inf->best.flat) {
+		take_strides(d, res, op, list, nlist, out, n);
+		return;
+	}
+	for (size_t k = 0; k < nlist; k++)
+		for (size_t i = 0; i < res->nms; i++) {
+			long long s;
+			if (is_stride(&res->ms[i], op, &s) && s == list[k] && !d->taken[i] &&
+			    res->ms[i].elem_bytes == 4 && new_time(d, res, &inf->best, i))
+				take(d, i, out, n);
+		}
+}
+
+/* An advice of an element size whose passes before and after its fix an earlier one of that
+ * size has (float tile[64][64+1] after [32][32+1]: 32 -> 1 passes both): its tables repeat
+ * what the earlier one's measure, and the report says they were not measured. */
+static bool pad_repeats(const cb_result *res, unsigned k)
+{
+	const cb_pad_advice *a = &res->pad[k];
+	for (unsigned j = 0; j < k; j++) {
+		const cb_pad_advice *b = &res->pad[j];
+		if (b->elem_bytes == a->elem_bytes && b->found == a->found &&
+		    b->passes_unpadded == a->passes_unpadded && b->passes_padded == a->passes_padded)
+			return true;
+	}
+	return false;
+}
+
+static bool swizzle_repeats(const cb_result *res, unsigned k)
+{
+	const cb_swizzle_advice *a = &res->swizzle[k];
+	for (unsigned j = 0; j < k; j++) {
+		const cb_swizzle_advice *b = &res->swizzle[j];
+		if (b->elem_bytes == a->elem_bytes && b->found &&
+		    b->passes_unswizzled == a->passes_unswizzled &&
+		    b->passes_swizzled == a->passes_swizzled)
+			return true;
+	}
+	return false;
+}
+
+/* Validation, the printed strides of new passes (loads) and the advice's tables. */
 static void final_tables(cb_design *d, const cb_result *res, cb_op op, size_t *out, size_t *n)
 {
 	static const unsigned printed[] = { 0, 1, 2, 3, 4, 8, 16, 17, 32, 33, 64, 128 };
 	size_t before = *n;
 	take_random(d, res, op, out, n);
 	if (op == CB_OP_LOAD) {
-		take_strides(d, res, op, printed, sizeof printed / sizeof *printed, out, n);
+		take_printed(d, res, op, printed, sizeof printed / sizeof *printed, out, n);
 		for (unsigned k = 0; k < res->npad; k++) {
 			const cb_pad_advice *a = &res->pad[k];
+			if (pad_repeats(res, k))
+				continue;
 			unsigned list[2] = { a->tile, a->tile + (a->found ? a->pad : 0) };
 			for (size_t i = 0; i < res->nms; i++) {
 				long long s;
@@ -287,7 +361,7 @@ static void final_tables(cb_design *d, const cb_result *res, cb_op op, size_t *o
 			}
 		}
 		for (unsigned k = 0; k < res->nswizzle; k++)
-			if (res->swizzle[k].found)
+			if (res->swizzle[k].found && !swizzle_repeats(res, k))
 				take_swizzle(d, res, &res->swizzle[k], out, n);
 	}
 	log_batch(d, res, op, out + before, *n - before, op == CB_OP_LOAD ?

@@ -254,10 +254,22 @@ static void memo_add(cb_pass_memo *m, cb_pass_cache *c, const cb_obs *o, size_t 
 
 /* ---- passes ----------------------------------------------------------------------------- */
 
-/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. */
+/* Whether two lanes of P touch one word (else broadcast changes nothing, nor can pairs pack). */
+static bool shares_words(const cb_prepared *p)
+{
+	for (unsigned k = 0; k < p->nwords; k++)
+		if (p->prev_lane[k] >= 0)
+			return true;
+	return false;
+}
+
+/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. A table
+ * whose lanes share no word (most strides) has the same passes with and without broadcast:
+ * counted once (a third of analyze's time on a --plan full document went to passes). */
 static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t **bank_of)
 {
 	cb_prepared p;
+	bool shared = true;
 	for (size_t gp = 0; gp < c->ngeom; gp++) {
 		unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
 		if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
@@ -265,6 +277,7 @@ static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t *
 				cb_prepared_free(&p);
 			cb_prepare(&p, W, o->elem_bytes, o->lanes, c->subgroup);
 			*bank_of = cb_xrealloc(*bank_of, (p.nwords ? p.nwords : 1) * sizeof **bank_of);
+			shared = shares_words(&p);
 		}
 		cb_prepared_banks(&p, B, *bank_of);
 		for (unsigned gi = 0; gi < c->ngroupings; gi++) {
@@ -275,7 +288,8 @@ static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t *
 			c->passes[cache_at(c, gp, 1, gi, t)] = packed == group ?
 				c->passes[cache_at(c, gp, 0, gi, t)] :
 				(uint16_t)cb_prepared_passes(&p, *bank_of, B, true, packed);
-			c->passes[cache_at(c, gp, 2, gi, t)] =
+			c->passes[cache_at(c, gp, 2, gi, t)] = !shared ?
+				c->passes[cache_at(c, gp, 0, gi, t)] :
 				(uint16_t)cb_prepared_passes(&p, *bank_of, B, false, group);
 		}
 	}
@@ -334,12 +348,15 @@ cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds)
 {
 	unsigned groupings[CB_MAX_GROUPINGS], geoms[NGEOM];
 	unsigned ng = cb_groupings_for(ds->subgroup, groupings);
-	cb_pass_cache *probe = cache_new(ds, groupings, ng, NULL, 0, false);
-	size_t ntables = probe->ntables;
-	cb_pass_cache_free(probe);
-	if (ntables > CB_CACHE_MAX_TABLES)
+	/* The tables found once: counted, then filled (a probe cache found them twice). */
+	cb_pass_cache *c = cache_new(ds, groupings, ng, geoms, all_geometries(geoms), false);
+	if (c->ntables > CB_CACHE_MAX_TABLES) {
+		cb_pass_cache_free(c);
 		return NULL;
-	return cache_new(ds, groupings, ng, geoms, all_geometries(geoms), true);
+	}
+	c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
+	compute_passes(c, ds, NULL);
+	return c;
 }
 
 void cb_pass_cache_free(cb_pass_cache *c)

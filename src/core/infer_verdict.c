@@ -250,14 +250,54 @@ void cb_infer_cost_per_pass(infer_ctx *x)
 		out->pass_cycles = out->pass_ns_per_subgroup * x->ds->clock_mhz * 1e-3;
 }
 
+/* Standard errors a single table's one-pass step must span for the lanes it tells apart to
+ * count as resolved. */
+#define RESOLVE_SIGMAS 3.0
+
+/* Whether size E's tables resolve one pass at the fewest passes its accesses take (under the
+ * best fit): which lanes share a pass shows only there (a lane pair: one pass more or not), and
+ * the family's groupings are contiguous. Where the measurements' noise hides that step, a
+ * grouping outside the family fits as well (CDNA's ds_read_b128 lane sets read as contiguous
+ * groups of 8 at 1.000 from the quick tables at 8% noise: 8 passes, one pass 12.5%, a table's
+ * standard error 4.6%), so the lanes per pass are only approximate. */
+static bool resolves_one_pass(const infer_ctx *x, int e)
+{
+	const cb_fit *f = &x->out->best;
+	const cb_dataset *ds = x->ds;
+	if (!(f->c[e] > 0))
+		return true;
+	double *s = cb_xmalloc((ds->n ? ds->n : 1) * sizeof *s), fewest = INFINITY;
+	size_t ns = 0;
+	for (size_t i = 0; i < ds->n; i++) {
+		const cb_obs *o = &ds->obs[i];
+		if (o->holdout || cb_elem_index(o->elem_bytes) != e || !(o->t > 0))
+			continue;
+		double t = cb_fit_predict(f, ds->subgroup, o->elem_bytes, o->lanes);
+		double p = (t - f->t0[e]) / f->c[e];
+		if (isfinite(p) && p >= 0.5)
+			fewest = fmin(fewest, p);
+		if (o->rel_err > 0)
+			s[ns++] = o->rel_err / 1.96; /* a 95% CI's half-width is 1.96 standard errors */
+	}
+	bool resolved = true;
+	if (ns && isfinite(fewest)) {
+		qsort(s, ns, sizeof *s, cb_cmp_double);
+		resolved = 1 / fewest >= RESOLVE_SIGMAS * s[ns / 2];
+	}
+	free(s);
+	return resolved;
+}
+
 /* Step 9: how well the best model fits, against the measurements' noise; a size whose tables
- * stand out keeps its lanes per pass only as approximate. */
+ * stand out, or too noisy to see one pass where lanes share it, keeps its lanes per pass only
+ * as approximate. */
 void cb_infer_judge(infer_ctx *x)
 {
 	cb_inference *out = x->out;
 	cb_judge_fit(x->ds, &out->best, &out->quality);
 	for (int e = 0; e < CB_NELEM; e++)
-		if (out->quality.approximate[e])
+		if (out->quality.approximate[e] ||
+		    (out->lanes_certain[e] && !resolves_one_pass(x, e)))
 			out->lanes_certain[e] = false;
 }
 

@@ -127,8 +127,9 @@ void cb_prepared_banks(const cb_prepared *p, unsigned banks, uint16_t *bank_of_w
 unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, unsigned banks,
 			    bool broadcast, unsigned group)
 {
-	/* Per-bank counters, reset lazily with a stamp per group. */
-	uint32_t stamp[CB_MAX_BANKS];
+	/* Per-bank counters, zeroed for the banks a group touches before it counts (no reset of
+	 * every bank per call: the analysis calls this for up to 128 banks and 32 words, millions
+	 * of times). */
 	uint16_t count[CB_MAX_BANKS];
 	unsigned total = 0;
 
@@ -136,22 +137,16 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 		return 0;
 	if (group == 0 || group > p->nlanes)
 		group = p->nlanes;
-	for (unsigned b = 0; b < banks; b++)
-		stamp[b] = 0;
-	uint32_t cur = 0;
 	for (unsigned g0 = 0; g0 < p->nlanes; g0 += group) {
 		unsigned g1 = g0 + group < p->nlanes ? g0 + group : p->nlanes;
-		unsigned worst = 0;
-		cur++;
-		for (unsigned k = p->lane_first[g0]; k < p->lane_first[g1]; k++) {
+		unsigned worst = 0, k0 = p->lane_first[g0], k1 = p->lane_first[g1];
+		for (unsigned k = k0; k < k1; k++)
+			count[bank_of_word[k]] = 0;
+		for (unsigned k = k0; k < k1; k++) {
 			/* Broadcast: a word already touched by an earlier lane of this group is free. */
 			if (broadcast && p->prev_lane[k] >= (int32_t)g0)
 				continue;
 			unsigned b = bank_of_word[k];
-			if (stamp[b] != cur) {
-				stamp[b] = cur;
-				count[b] = 0;
-			}
 			if (++count[b] > worst)
 				worst = count[b];
 		}

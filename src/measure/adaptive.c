@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rounds a batch may take beyond the minimum while its intervals are not yet narrow. */
-#define BATCH_EXTRA_ROUNDS 6
+/* Rounds a batch may take beyond the minimum while its intervals are not yet narrow: three
+ * steps of rounds_to_narrow from 6 rounds (before, 2 at a time and 8 at most). */
+#define BATCH_EXTRA_ROUNDS 9
 #define BUDGET_TABLES 400
 
 /* What the rounds so far say, in RES as analyze reads it: each measured table's median ratio
@@ -91,10 +92,25 @@ static cb_rc rounds_of(cb_runner *r, const cb_launcher *l, const cb_protocol_opt
 	return rc;
 }
 
+/* Rounds after N that first narrow the median's interval (its lower rank grows): from 6
+ * rounds, 7 and 8 give the whole range again and 9 the first narrower one, so a batch's extra
+ * rounds go 6, 9, 12 (two at a time, 8 rounds were launched for nothing). */
+static unsigned rounds_to_narrow(unsigned n)
+{
+	size_t lo, hi, lo2, hi2;
+	if (!cb_median_ci_ranks(n, &lo, &hi))
+		return 2;
+	for (unsigned s = 1; s < 8; s++)
+		if (cb_median_ci_ranks(n + s, &lo2, &hi2) && lo2 > lo)
+			return s;
+	return 2;
+}
+
 /* One batch: the chosen tables' chains (probed and verified in the first batch, from the model
  * so far after it: every launch of the rounds is verified anyway), the minimum rounds of them
- * all, then rounds of only those whose interval is not yet within the target, two at a time,
- * up to BATCH_EXTRA_ROUNDS more. *FIRST: the baseline's next round. */
+ * all, then rounds of only those whose interval is not yet within the target, as many at a
+ * time as narrow the interval (rounds_to_narrow), up to BATCH_EXTRA_ROUNDS more. *FIRST:
+ * the baseline's next round. */
 static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_opts *po,
 			  const cb_result *res, const size_t *idx, size_t n, unsigned *first,
 			  cb_error *err)
@@ -129,13 +145,16 @@ static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_
 	while (rc == CB_OK && n && *first + o.max_rounds <= r->base_rounds) {
 		rc = rounds_of(r, l, &o, x, n, first, err);
 		size_t left = 0;
+		unsigned step = n ? rounds_to_narrow(x[0]->rounds) : 2;
 		for (size_t k = 0; k < n; k++)
-			if (!cb_ratio_converged(x[k], po->ci_target) && x[k]->rounds + 2 <= po->max_rounds)
+			if (!cb_ratio_converged(x[k], po->ci_target) &&
+			    x[k]->rounds + step <= po->max_rounds)
 				x[left++] = x[k];
 		n = left;
-		if ((extra += o.max_rounds) > BATCH_EXTRA_ROUNDS + po->min_rounds || cb_stop_signal)
+		if ((extra += o.max_rounds) + step > BATCH_EXTRA_ROUNDS + po->min_rounds ||
+		    cb_stop_signal)
 			break;
-		o.min_rounds = o.max_rounds = 2;
+		o.min_rounds = o.max_rounds = step;
 	}
 	free(x);
 	return rc;
