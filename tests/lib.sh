@@ -12,9 +12,16 @@ fi
 LC_ALL=C
 export LC_ALL
 
-# A scratch directory per test script, removed on exit.
+# A scratch directory per test script, removed on exit by the shell that made it, never by a
+# subshell forked from it. A subshell that a signal reaches before it has reset the traps it
+# inherited runs the script's EXIT trap: bash does, for a SIGTERM sent right after the fork
+# (hostile.sh's guard '( sleep 10; kill ... ) &', killed as soon as lint had ended), and its
+# 'rm -rf' took the directory from under every later case. $$ is the script's pid in a
+# subshell too; BASHPID (bash), or else the parent of an exec'd sh, is the process's own. The
+# test is a 'case', not '[' or 'if': in that trap bash 5.2 runs 'if false; then X; fi''s X.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/clbanks-test.XXXXXX") || exit 99
-trap 'rm -rf "$TMP"' EXIT
+TMP_OWNER=$$
+trap 'case ${BASHPID:-$(exec sh -c '\''echo "$PPID"'\'')} in "$TMP_OWNER") rm -rf "$TMP" ;; esac' EXIT
 
 # Does any OpenCL platform exist? (exit 3 from --list means none)
 have_opencl() {

@@ -114,6 +114,13 @@ static void test_bounds_and_shared(void)
 	       "__shared__ arrays only");
 	tap_ok(cb_lint_lang_set_shared(&p, "partial=64", 7, 64) && objs[0].bytes == 64 &&
 	       !cb_lint_lang_set_shared(&p, "tile", 4, 64), "--arg partial=64; not a static array");
+	/* A __local pointer argument (an argument owns it) is not an extern __shared__ array. */
+	cb_karg arg = { .name = "sdata", .kind = CB_ARG_LOCAL, .object = 0 };
+	bool extern_shared = cb_lint_lang_dynamic_shared(&p, 0) && !cb_lint_lang_dynamic_shared(&p, 1);
+	p.args = &arg, p.nargs = 1;
+	tap_ok(extern_shared && !cb_lint_lang_dynamic_shared(&p, 0),
+	       "extern __shared__: an is_arg object no argument owns, not a static array or a "
+	       "__local pointer argument");
 }
 
 int main(void)

@@ -592,9 +592,51 @@ static void test_edits(void)
 	}
 }
 
+/* The coverage line in the kernel's language's words (results made here, no engine): OpenCL's
+ * IR count of __local operations; CUDA's and HIP's __shared__ accesses, through generic
+ * pointers said only when they are, the IR's count added only when it has any. */
+static void test_coverage_words(void)
+{
+	static const struct {
+		cb_lint_lang lang;
+		size_t ir, reported, generic;
+		const char *line;
+	} cases[] = {
+		{ CB_LINT_OPENCL, 4, 4, 0, "coverage: IR 4 __local operations, 4 reported: 4 predicted, "
+		  "0 assumed, 0 unknown, 0 not executed\n" },
+		{ CB_LINT_OPENCL, 0, 0, 2, "coverage: IR 0 __local operations, 0 reported: 2 predicted, "
+		  "0 assumed, 0 unknown, 0 not executed; 2 through generic pointers\n" },
+		{ CB_LINT_CUDA, 0, 0, 2, "coverage: 2 __shared__ accesses, all through generic pointers: "
+		  "2 predicted, 0 assumed, 0 unknown, 0 not executed\n" },
+		{ CB_LINT_HIP, 0, 0, 1, "coverage: 1 __shared__ access, through a generic pointer: "
+		  "1 predicted, 0 assumed, 0 unknown, 0 not executed\n" },
+		{ CB_LINT_CUDA, 3, 3, 2, "coverage: 5 __shared__ accesses, 2 through generic pointers "
+		  "(IR 3 __shared__ operations, 3 reported): 5 predicted, 0 assumed, 0 unknown, "
+		  "0 not executed\n" },
+		{ CB_LINT_HIP, 1, 1, 0, "coverage: IR 1 __shared__ operation, 1 reported: 1 predicted, "
+		  "0 assumed, 0 unknown, 0 not executed\n" },
+		{ CB_LINT_CUDA, 0, 0, 0, "coverage: IR 0 __shared__ operations, 0 reported: 0 predicted, "
+		  "0 assumed, 0 unknown, 0 not executed\n" },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		cb_lint_result r;
+		memset(&r, 0, sizeof r);
+		r.lang = cases[k].lang;
+		r.coverage.ir = cases[k].ir;
+		r.coverage.reported = cases[k].reported;
+		r.coverage.generic = cases[k].generic;
+		r.coverage.status[CB_LINT_PREDICTED] = cases[k].reported + cases[k].generic;
+		char *t = text_of(&r);
+		tap_ok(t && strstr(t, cases[k].line), "coverage in words of its language: %.*s",
+		       (int)strlen(cases[k].line) - 1, cases[k].line);
+		free(t);
+	}
+}
+
 int main(void)
 {
 	lint_harness_init();
+	test_coverage_words();
 	if (!lint_harness_engine(NULL))
 		return tap_done();
 	test_source_refs();

@@ -870,6 +870,7 @@ static void build_result(const cb_lint_request *req, cb_interp *in, cb_recorder 
 	const cb_prog *p = in->prog;
 	res->kernel = cb_xstrdup(p->kernel);
 	res->path = cb_xstrdup(req->kernel_path);
+	res->lang = req->lang;
 	memcpy(res->local, in->wg.local, sizeof res->local);
 	memcpy(res->group, in->wg.group, sizeof res->group);
 	res->work_dim = in->wg.work_dim;

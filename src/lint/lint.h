@@ -394,6 +394,8 @@ typedef struct {
 
 typedef struct {
 	char *kernel, *path;
+	cb_lint_lang lang;         /* the kernel's language: its __local memory is __shared__ in
+				    * CUDA and HIP */
 	unsigned local[3], group[3], work_dim, subgroup;
 	bool has_model;
 	bool flat;                 /* the model is not banked: every access one pass */

@@ -195,7 +195,7 @@ void cb_lint_lang_predefined(const cb_lint_request *req, char *buf, size_t n)
 			 req->sdk_path ? "the SDK's headers" : "clbanks' device headers (no SDK)");
 }
 
-static bool dynamic_shared(const cb_prog *p, uint32_t k)
+bool cb_lint_lang_dynamic_shared(const cb_prog *p, uint32_t k)
 {
 	if (!p->objects[k].is_arg)
 		return false;
@@ -213,14 +213,14 @@ static void size_object(cb_lint_object *o, uint64_t bytes)
 void cb_lint_lang_shared_bytes(cb_prog *p, uint64_t bytes)
 {
 	for (uint32_t k = 0; bytes && k < p->nobjects; k++)
-		if (dynamic_shared(p, k))
+		if (cb_lint_lang_dynamic_shared(p, k))
 			size_object(&p->objects[k], bytes);
 }
 
 bool cb_lint_lang_set_shared(cb_prog *p, const char *name, size_t len, long long value)
 {
 	for (uint32_t k = 0; value > 0 && k < p->nobjects; k++)
-		if (dynamic_shared(p, k) && strlen(p->objects[k].name) == len &&
+		if (cb_lint_lang_dynamic_shared(p, k) && strlen(p->objects[k].name) == len &&
 		    !strncmp(p->objects[k].name, name, len)) {
 			size_object(&p->objects[k], (uint64_t)value);
 			return true;

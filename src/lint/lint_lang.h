@@ -33,8 +33,10 @@ cb_rc cb_lint_lang_args(const cb_lint_request *req, cb_lint_args *out, cb_error 
 /* A target function or intrinsic NAME as a work-item built-in: *dim is its dimension (0, 1,
  * 2), -1 when it has none, -2 when it is the call's first argument (__ockl_get_local_id). */
 bool cb_lint_lang_builtin(const char *name, cb_builtin *b, int *dim);
-/* extern __shared__ arrays (dynamic shared memory: __local objects marked is_arg that no
- * argument owns): every one sized BYTES (--shared-bytes); 0 leaves them unsized. */
+/* Is object K an extern __shared__ array (dynamic shared memory: a __local object marked
+ * is_arg that no argument owns)? */
+bool cb_lint_lang_dynamic_shared(const cb_prog *p, uint32_t k);
+/* extern __shared__ arrays: every one sized BYTES (--shared-bytes); 0 leaves them unsized. */
 void cb_lint_lang_shared_bytes(cb_prog *p, uint64_t bytes);
 /* --arg NAME=VALUE naming such an array: sized VALUE bytes; false when none is named NAME. */
 bool cb_lint_lang_set_shared(cb_prog *p, const char *name, size_t len, long long value);

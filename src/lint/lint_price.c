@@ -11,6 +11,7 @@
  * R >> shift at least 2) that does, fewest bits first, then smallest shift. */
 #include "config.h"
 #include "lint/lint_price.h"
+#include "lint/lint_lang.h"
 #include "core/swizzle.h"
 #include "core/util.h"
 
@@ -110,6 +111,16 @@ static void drop_fix(cb_site_rec *s)
 	s->nfix = s->fixcap = 0;
 }
 
+/* Why object OBJ of P, used through a pointer (rank 0), has no fix: what the kernel has, a
+ * __local pointer argument or (CUDA, HIP) an extern __shared__ array of run-time size. */
+static void no_rows(char *note, size_t n, const cb_prog *p, int32_t obj)
+{
+	uint32_t k = (uint32_t)(obj - CB_OBJ_FIRST);
+	snprintf(note, n, "%s is %s: the rows it is used as are not declared", p->objects[k].name,
+		 cb_lint_lang_dynamic_shared(p, k) ? "an extern __shared__ array of run-time size"
+						    : "a __local pointer argument");
+}
+
 /* The lanes of a priced sub-group access into a 1-D or 2-D array, for the fix search. */
 static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		     const cb_lane_rec *lanes, unsigned nl, int32_t obj)
@@ -118,8 +129,7 @@ static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		return;
 	const cb_lint_object *o = &r->prog->objects[obj - CB_OBJ_FIRST];
 	if (o->rank == 0) {
-		snprintf(s->fix_note, sizeof s->fix_note, "%s is a __local pointer argument: the "
-			 "rows it is used as are not declared", o->name);
+		no_rows(s->fix_note, sizeof s->fix_note, r->prog, obj);
 		drop_fix(s);
 		return;
 	}
@@ -407,9 +417,10 @@ static bool search(array_ctx *x, cb_lint_fix *fix)
 	if (!fix->wanted)
 		return false;
 	if (o->rank != 1 && o->rank != 2) {
-		snprintf(fix->note, sizeof fix->note, o->rank ? "%s is not a 1-D or 2-D array"
-			 : "%s is a __local pointer argument: the rows it is used as are not declared",
-			 o->name);
+		if (o->rank)
+			snprintf(fix->note, sizeof fix->note, "%s is not a 1-D or 2-D array", o->name);
+		else
+			no_rows(fix->note, sizeof fix->note, x->r->prog, x->obj);
 		return false;
 	}
 	if (!fix->judged) {

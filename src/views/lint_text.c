@@ -468,6 +468,28 @@ static void kernel_line(FILE *out, const cb_lint_result *r, size_t nmodels)
 	fputc('\n', out);
 }
 
+/* The coverage's count. OpenCL: "IR 5 __local operations, 5 reported" (the accesses through
+ * generic pointers, if any, follow the statuses). CUDA and HIP reach __shared__ memory through
+ * generic pointers, which the IR's count of __shared__ operations does not hold: "2 __shared__
+ * accesses, all through generic pointers", that count added only where it has any. */
+static void coverage_count(FILE *out, const cb_lint_result *r)
+{
+	const cb_lint_coverage *c = &r->coverage;
+	const char *mem = r->lang == CB_LINT_OPENCL ? "__local" : "__shared__";
+	if (r->lang == CB_LINT_OPENCL || !c->generic) {
+		fprintf(out, "IR %zu %s operation%s, %zu reported", c->ir, mem, c->ir == 1 ? "" : "s",
+			c->reported);
+		return;
+	}
+	size_t n = c->reported + c->generic;
+	fprintf(out, "%zu %s access%s, ", n, mem, n == 1 ? "" : "es");
+	if (!c->ir && !c->reported)
+		fputs(n == 1 ? "through a generic pointer" : "all through generic pointers", out);
+	else
+		fprintf(out, "%zu through generic pointers (IR %zu %s operation%s, %zu reported)",
+			c->generic, c->ir, mem, c->ir == 1 ? "" : "s", c->reported);
+}
+
 /* "coverage: IR 5 __local operations, 5 reported: ..." on every run, so that nothing is
  * skipped silently, then a line of reasons for each status that has any; an operation of the
  * IR that no access reports is shown as missed. */
@@ -479,11 +501,12 @@ static void coverage_line(FILE *out, const cb_lint_result *r)
 	static const cb_lint_why end[4] = { CB_LINT_NWHY, CB_LINT_WHY_DATA, CB_LINT_WHY_SIDE,
 					    CB_LINT_NWHY };
 	const cb_lint_coverage *c = &r->coverage;
-	fprintf(out, "coverage: IR %zu __local operation%s, %zu reported:", c->ir,
-		c->ir == 1 ? "" : "s", c->reported);
+	fputs("coverage: ", out);
+	coverage_count(out, r);
+	fputc(':', out);
 	for (unsigned s = 0; s < 4; s++)
 		fprintf(out, "%s %zu %s", s ? "," : "", c->status[s], label[s]);
-	if (c->generic)
+	if (c->generic && r->lang == CB_LINT_OPENCL)
 		fprintf(out, "; %zu through generic pointers", c->generic);
 	if (c->reported != c->ir)
 		fprintf(out, "; %zu of the IR's NOT SEEN (a lint bug: please report it)",
