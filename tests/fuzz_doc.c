@@ -106,7 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const cb_recorded_model *m = &r.recorded[CB_OP_LOAD];
 	for (int e = 0; m->banked && e < CB_NELEM; e++)
 		if (m->lanes_per_pass[e])
-			(void)cb_passes(&m->geom, m->lanes_per_pass[e], cb_elems[e].bytes, lanes, 64);
+			(void)cb_passes(&m->geom, m->lanes_per_pass[e], cb_elems[e].bytes, lanes,
+					64);
 	if (cb_analyze(&r, &err) == CB_OK) {
 		FILE *sink = fopen("/dev/null", "w");
 		if (sink) {

@@ -40,11 +40,10 @@ void observe(void *ctx, const cb_lint_sample *s)
 	c->full += full;
 	if (p != s->passes || m != s->min_passes) {
 		if (c->mismatches++ < 5)
-			tap_diag("line %u: engine %u/%u passes, cb_passes %u/%u", s->line, s->passes,
-				 s->min_passes, p, m);
+			tap_diag("line %u: engine %u/%u passes, cb_passes %u/%u", s->line,
+				 s->passes, s->min_passes, p, m);
 	}
 }
-
 
 /* Build inputs of the next runs (test_build_inputs): -I under tests/lint, --cl-std, options. */
 const char *build_include, *build_std, *build_options;
@@ -108,8 +107,7 @@ void skip(const char *why)
 	fflush(stdout);
 }
 
-const cb_lint_access *find(const cb_lint_result *r, unsigned line, unsigned col,
-				  cb_op op)
+const cb_lint_access *find(const cb_lint_result *r, unsigned line, unsigned col, cb_op op)
 {
 	for (size_t i = 0; i < r->naccesses; i++)
 		if (r->accesses[i].line == line && r->accesses[i].column == col &&
@@ -132,24 +130,23 @@ bool iterations_are(const cb_lint_access *a, const unsigned *iter)
 	return true;
 }
 
-void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_op op,
-		   cb_lint_status status, unsigned passes, unsigned minp, const unsigned *iter,
-		   const char *what)
+void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_op op, cb_lint_status status,
+	    unsigned passes, unsigned minp, const unsigned *iter, const char *what)
 {
 	const cb_lint_access *a = find(r, line, col, op);
 	bool ok = a && a->status == status && (!passes || (a->priced && a->passes_max == passes)) &&
 		  a->min_passes == minp && (!iter || iterations_are(a, iter));
 	if (a && !ok)
 		tap_diag("%u:%u %s: status %s, passes %u (priced %d), minimum %u, %zu iterations",
-			 line, col, cb_op_name(op), cb_lint_status_name(a->status),
-			 a->passes_max, a->priced, a->min_passes, a->niter);
-	tap_ok(ok, "%s (%u:%u %s): %s, %u passes, minimum %u", what, line, col,
-	       cb_op_name(op), cb_lint_status_name(status), passes, minp);
+			 line, col, cb_op_name(op), cb_lint_status_name(a->status), a->passes_max,
+			 a->priced, a->min_passes, a->niter);
+	tap_ok(ok, "%s (%u:%u %s): %s, %u passes, minimum %u", what, line, col, cb_op_name(op),
+	       cb_lint_status_name(status), passes, minp);
 }
 
 void expect_fix(const cb_lint_result *r, unsigned line, unsigned col, unsigned pad,
-		       unsigned pad_passes, uint64_t bytes, unsigned bits, unsigned shift,
-		       unsigned swz_passes, const char *what)
+		unsigned pad_passes, uint64_t bytes, unsigned bits, unsigned shift,
+		unsigned swz_passes, const char *what)
 {
 	const cb_lint_access *a = find(r, line, col, CB_OP_LOAD);
 	const cb_lint_fix *f = a && a->object >= 0 ? &r->objects[a->object].fix : NULL;
@@ -213,7 +210,8 @@ char *text_of(const cb_lint_result *r)
 void lint_harness_init(void)
 {
 	static const cb_geometry hg = { 32, 4, true, true }, ag = { 32, 4, true, false };
-	static const unsigned hl[CB_NELEM] = { 32, 32, 32, 16, 8 }, al[CB_NELEM] = { 0, 0, 32, 0, 0 };
+	static const unsigned hl[CB_NELEM] = { 32, 32, 32, 16, 8 },
+			      al[CB_NELEM] = { 0, 0, 32, 0, 0 };
 	cb_lint_pricer_from_model(&h200, &hg, hl, 32);
 	cb_lint_pricer_from_model(&amd, &ag, al, 64);
 	const char *top = getenv("top_srcdir");

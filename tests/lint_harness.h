@@ -48,9 +48,8 @@ bool lint(const job *j, cb_lint_result *r);
 void skip(const char *why);
 const cb_lint_access *find(const cb_lint_result *r, unsigned line, unsigned col, cb_op op);
 bool iterations_are(const cb_lint_access *a, const unsigned *iter);
-void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_op op,
-	    cb_lint_status status, unsigned passes, unsigned minp, const unsigned *iter,
-	    const char *what);
+void expect(const cb_lint_result *r, unsigned line, unsigned col, cb_op op, cb_lint_status status,
+	    unsigned passes, unsigned minp, const unsigned *iter, const char *what);
 void expect_fix(const cb_lint_result *r, unsigned line, unsigned col, unsigned pad,
 		unsigned pad_passes, uint64_t bytes, unsigned bits, unsigned shift,
 		unsigned swz_passes, const char *what);

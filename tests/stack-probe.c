@@ -45,13 +45,13 @@ static cl_kernel kern;
 static const char *const types[5] = { "uchar", "ushort", "uint", "uint2", "uint4" };
 static const unsigned sizes[5] = { 1, 2, 4, 8, 16 };
 
-#define CHECK(x)                                                                     \
-	do {                                                                         \
-		cl_int st_ = (x);                                                    \
-		if (st_ != CL_SUCCESS) {                                             \
+#define CHECK(x)                                                                          \
+	do {                                                                              \
+		cl_int st_ = (x);                                                         \
+		if (st_ != CL_SUCCESS) {                                                  \
 			fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, st_); \
-			exit(1);                                                     \
-		}                                                                    \
+			exit(1);                                                          \
+		}                                                                         \
 	} while (0)
 
 static double now(void)
@@ -70,14 +70,19 @@ static void str(const char *what, cl_device_info p)
 
 static void u64(const char *what, cl_device_info p)
 {
-	union { cl_ulong l; cl_uint u; size_t z; } v;
+	union {
+		cl_ulong l;
+		cl_uint u;
+		size_t z;
+	} v;
 	size_t got = 0;
 	memset(&v, 0, sizeof v);
 	cl_int st = clGetDeviceInfo(dev, p, sizeof v, &v, &got);
 	if (st != CL_SUCCESS)
 		printf("%-34s error %d\n", what, st);
 	else
-		printf("%-34s %llu\n", what, got == 4 ? (unsigned long long)v.u : (unsigned long long)v.l);
+		printf("%-34s %llu\n", what,
+		       got == 4 ? (unsigned long long)v.u : (unsigned long long)v.l);
 }
 
 static void build(int e)
@@ -97,8 +102,8 @@ static void build(int e)
 	cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &st);
 	CHECK(st);
 	char opts[512];
-	snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u %s", types[e], sizes[e],
-		 getenv("BUILD_OPTIONS") ? getenv("BUILD_OPTIONS") : "");
+	snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u %s", types[e],
+		 sizes[e], getenv("BUILD_OPTIONS") ? getenv("BUILD_OPTIONS") : "");
 	double t0 = now();
 	st = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
 	if (st != CL_SUCCESS) {
@@ -123,7 +128,8 @@ static int launch(cl_uint steps, size_t global, size_t wg, int e, int quiet)
 	for (unsigned l = 0; l < nl; l++)
 		lanes[l] = l * sizes[e];
 	cl_int st;
-	cl_mem t = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof lanes, lanes, &st);
+	cl_mem t = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof lanes, lanes,
+				  &st);
 	CHECK(st);
 	cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, global * 4, NULL, &st);
 	CHECK(st);
@@ -155,11 +161,21 @@ static int launch(cl_uint steps, size_t global, size_t wg, int e, int quiet)
 	for (size_t i = 0; i < global; i++) {
 		uint32_t off = lanes[i % wg % nl], w = off / 4, word = w * 0x9E3779B1u, v;
 		switch (sizes[e]) {
-		case 1: v = (word >> 8 * (off % 4)) & 0xff; break;
-		case 2: v = (word >> 8 * (off % 4)) & 0xffff; break;
-		case 4: v = word; break;
-		case 8: v = word ^ (w + 1) * 0x9E3779B1u; break;
-		default: v = word ^ (w + 1) * 0x9E3779B1u ^ (w + 2) * 0x9E3779B1u ^ (w + 3) * 0x9E3779B1u;
+		case 1:
+			v = (word >> 8 * (off % 4)) & 0xff;
+			break;
+		case 2:
+			v = (word >> 8 * (off % 4)) & 0xffff;
+			break;
+		case 4:
+			v = word;
+			break;
+		case 8:
+			v = word ^ (w + 1) * 0x9E3779B1u;
+			break;
+		default:
+			v = word ^ (w + 1) * 0x9E3779B1u ^ (w + 2) * 0x9E3779B1u ^
+			    (w + 3) * 0x9E3779B1u;
 		}
 		if (res[i] != v + steps && bad++ == 0) {
 			first = i;
@@ -170,11 +186,11 @@ static int launch(cl_uint steps, size_t global, size_t wg, int e, int quiet)
 		printf("steps %u global %zu wg %zu E %u: QUEUED %llu SUBMIT %llu START %llu END %llu "
 		       "END-START %lld ns, host %.6f s (%.3f ns/step/work-item), %zu wrong%s",
 		       steps, global, wg, sizes[e], (unsigned long long)tq, (unsigned long long)ts,
-		       (unsigned long long)t0, (unsigned long long)t1, (long long)(t1 - t0), h1 - h0,
-		       (h1 - h0) * 1e9 / steps / global, bad, bad ? "" : "\n");
+		       (unsigned long long)t0, (unsigned long long)t1, (long long)(t1 - t0),
+		       h1 - h0, (h1 - h0) * 1e9 / steps / global, bad, bad ? "" : "\n");
 	if (bad)
-		printf(" (first: work-item %zu returned %u = 0x%x, expected %u)\n", first, res[first],
-		       res[first], want_first);
+		printf(" (first: work-item %zu returned %u = 0x%x, expected %u)\n", first,
+		       res[first], res[first], want_first);
 	free(res);
 	clReleaseEvent(ev);
 	clReleaseMemObject(t);
@@ -219,15 +235,17 @@ static void info(void)
 	size_t v = 0;
 	clGetKernelWorkGroupInfo(kern, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof v, &v, NULL);
 	printf("%-34s %zu\n", "CL_KERNEL_WORK_GROUP_SIZE", v);
-	clGetKernelWorkGroupInfo(kern, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof v, &v, NULL);
+	clGetKernelWorkGroupInfo(kern, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof v,
+				 &v, NULL);
 	printf("%-34s %zu\n", "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE", v);
 	cl_ulong lm = 0;
 	clGetKernelWorkGroupInfo(kern, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
 	printf("%-34s %llu\n", "CL_KERNEL_LOCAL_MEM_SIZE", (unsigned long long)lm);
 	size_t local = 256, msg = 0;
-	st = clGetKernelSubGroupInfo(kern, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-				     &local, sizeof msg, &msg, NULL);
-	printf("%-34s status %d, value %zu\n", "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE (core 2.1)", st, msg);
+	st = clGetKernelSubGroupInfo(kern, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+				     sizeof local, &local, sizeof msg, &msg, NULL);
+	printf("%-34s status %d, value %zu\n",
+	       "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE (core 2.1)", st, msg);
 	clGetKernelSubGroupInfoKHR_fn fn = (clGetKernelSubGroupInfoKHR_fn)
 		clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR");
 	printf("%-34s %s\n", "clGetKernelSubGroupInfoKHR", fn ? "present" : "absent");
@@ -276,7 +294,8 @@ int main(int argc, char **argv)
 		else
 			lo = mid;
 	}
-	printf("largest right steps: %u (= %u iterations of the 8-step loop); %u is wrong\n", lo, lo / 8, hi);
+	printf("largest right steps: %u (= %u iterations of the 8-step loop); %u is wrong\n", lo,
+	       lo / 8, hi);
 	launch(lo, global, wg, e, 0);
 	launch(hi, global, wg, e, 0);
 	return 0;

@@ -148,11 +148,21 @@ static uint32_t loaded(unsigned elem, uint32_t offset, uint32_t steps)
 	uint32_t w = offset / 4, word = w * 0x9E3779B1u, v;
 	unsigned shift = 8 * (offset % 4);
 	switch (elem) {
-	case 1: v = (word >> shift) & 0xffu; break;
-	case 2: v = (word >> shift) & 0xffffu; break;
-	case 4: v = word; break;
-	case 8: v = word ^ ((w + 1) * 0x9E3779B1u); break;
-	default: v = word ^ ((w + 1) * 0x9E3779B1u) ^ ((w + 2) * 0x9E3779B1u) ^ ((w + 3) * 0x9E3779B1u);
+	case 1:
+		v = (word >> shift) & 0xffu;
+		break;
+	case 2:
+		v = (word >> shift) & 0xffffu;
+		break;
+	case 4:
+		v = word;
+		break;
+	case 8:
+		v = word ^ ((w + 1) * 0x9E3779B1u);
+		break;
+	default:
+		v = word ^ ((w + 1) * 0x9E3779B1u) ^ ((w + 2) * 0x9E3779B1u) ^
+		    ((w + 3) * 0x9E3779B1u);
 	}
 	return v + steps;
 }
@@ -163,8 +173,11 @@ uint32_t stub_expected(const struct _cl_kernel *k, const uint32_t *table, size_t
 {
 	uint32_t offset = table[lid % k->nlanes], v = k->steps - 1, w = offset / 4;
 	if (k->op == OP_STORE) {
-		uint32_t f = k->elem == 1 ? v & 0xffu : k->elem == 2 ? v & 0xffffu : k->elem == 4 ? v :
-			     k->elem == 8 ? v ^ 5u : v ^ 5u ^ 6u ^ 7u;
+		uint32_t f = k->elem == 1   ? v & 0xffu
+			     : k->elem == 2 ? v & 0xffffu
+			     : k->elem == 4 ? v
+			     : k->elem == 8 ? v ^ 5u
+					    : v ^ 5u ^ 6u ^ 7u;
 		return f + k->steps;
 	}
 	if (k->op != OP_ATOMIC)
@@ -186,7 +199,7 @@ cl_int stub_transpose(cl_kernel k, cl_event *ev)
 	size_t n = k->n, E = p->elem, T = p->tile, S = dev.subgroup;
 	if (!k->in || !k->out || n * n * E > k->in->size || n * n * E > k->out->size)
 		return CL_INVALID_KERNEL_ARGS;
-	k->done &= k->done_gen == k->in->gen; /* the input was written since */
+	k->done &= k->done_gen == k->in->gen;             /* the input was written since */
 	for (size_t by = 0; by < n && !k->done; by += 64) /* in blocks: cache-friendly */
 		for (size_t bx = 0; bx < n; bx += 64)
 			for (size_t y = by; y < by + 64 && y < n; y++)

@@ -81,11 +81,11 @@
 struct _cl_icd_dispatch dispatch;
 
 static struct _cl_platform_id platform = { &dispatch };
-static struct _cl_device_id devices_[MAX_DEVICES] = { { &dispatch }, { &dispatch }, { &dispatch },
-							{ &dispatch } };
+static struct _cl_device_id devices_[MAX_DEVICES] = {
+	{ &dispatch }, { &dispatch }, { &dispatch }, { &dispatch }
+};
 static struct _cl_context context = { &dispatch };
 static struct _cl_command_queue queue = { &dispatch };
-
 
 static cl_int give(const void *src, size_t n, size_t size, void *value, size_t *ret)
 {
@@ -117,13 +117,20 @@ static cl_int CL_API_CALL stub_GetPlatformInfo(cl_platform_id p, cl_platform_inf
 {
 	(void)p;
 	switch (what) {
-	case CL_PLATFORM_NAME: return give_str("clbanks stub", size, value, ret);
-	case CL_PLATFORM_VENDOR: return give_str("clbanks tests", size, value, ret);
-	case CL_PLATFORM_VERSION: return give_str(version(), size, value, ret);
-	case CL_PLATFORM_PROFILE: return give_str("FULL_PROFILE", size, value, ret);
-	case CL_PLATFORM_EXTENSIONS: return give_str("cl_khr_icd", size, value, ret);
-	case CL_PLATFORM_ICD_SUFFIX_KHR: return give_str("STUB", size, value, ret);
-	default: return CL_INVALID_VALUE;
+	case CL_PLATFORM_NAME:
+		return give_str("clbanks stub", size, value, ret);
+	case CL_PLATFORM_VENDOR:
+		return give_str("clbanks tests", size, value, ret);
+	case CL_PLATFORM_VERSION:
+		return give_str(version(), size, value, ret);
+	case CL_PLATFORM_PROFILE:
+		return give_str("FULL_PROFILE", size, value, ret);
+	case CL_PLATFORM_EXTENSIONS:
+		return give_str("cl_khr_icd", size, value, ret);
+	case CL_PLATFORM_ICD_SUFFIX_KHR:
+		return give_str("STUB", size, value, ret);
+	default:
+		return CL_INVALID_VALUE;
 	}
 }
 
@@ -157,20 +164,28 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 	cl_device_type t = CL_DEVICE_TYPE_GPU;
 	cl_device_local_mem_type lt = dev.global_local ? CL_GLOBAL : CL_LOCAL;
 	switch (what) {
-	case CL_DEVICE_NAME: return give_str(dev.name, size, value, ret);
-	case CL_DEVICE_VENDOR: return give_str("clbanks tests", size, value, ret);
-	case CL_DRIVER_VERSION: return give_str("1.0", size, value, ret);
-	case CL_DEVICE_VERSION: return give_str(version(), size, value, ret);
-	case CL_DEVICE_OPENCL_C_VERSION: return give_str("OpenCL C 1.2", size, value, ret);
+	case CL_DEVICE_NAME:
+		return give_str(dev.name, size, value, ret);
+	case CL_DEVICE_VENDOR:
+		return give_str("clbanks tests", size, value, ret);
+	case CL_DRIVER_VERSION:
+		return give_str("1.0", size, value, ret);
+	case CL_DEVICE_VERSION:
+		return give_str(version(), size, value, ret);
+	case CL_DEVICE_OPENCL_C_VERSION:
+		return give_str("OpenCL C 1.2", size, value, ret);
 	case CL_DEVICE_EXTENSIONS:
 		return give_str(dev.intel ? "cl_intel_required_subgroup_size "
-				"cl_intel_device_attribute_query cl_khr_subgroups" :
-				dev.kernel_subgroup && dev.report_subgroup ?
-				"cl_nv_device_attribute_query cl_khr_subgroups" :
-				dev.kernel_subgroup ? "cl_khr_subgroups" :
-				!dev.report_subgroup ? "" : dev.amd ? "cl_amd_device_attribute_query" :
-				dev.int64_atomics ? "cl_nv_device_attribute_query cl_khr_int64_base_atomics" :
-				"cl_nv_device_attribute_query", size, value, ret);
+					    "cl_intel_device_attribute_query cl_khr_subgroups"
+				: dev.kernel_subgroup && dev.report_subgroup
+					? "cl_nv_device_attribute_query cl_khr_subgroups"
+				: dev.kernel_subgroup  ? "cl_khr_subgroups"
+				: !dev.report_subgroup ? ""
+				: dev.amd              ? "cl_amd_device_attribute_query"
+				: dev.int64_atomics
+					? "cl_nv_device_attribute_query cl_khr_int64_base_atomics"
+					: "cl_nv_device_attribute_query",
+				size, value, ret);
 	case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
 		size_t sizes[3] = { 8, 16, 32 };
 		if (!dev.intel)
@@ -198,31 +213,46 @@ static cl_int CL_API_CALL stub_GetDeviceInfo(cl_device_id d, cl_device_info what
 			return CL_INVALID_VALUE;
 		u = 32;
 		return give(&u, sizeof u, size, value, ret);
-	case CL_DEVICE_TYPE: return give(&t, sizeof t, size, value, ret);
-	case CL_DEVICE_MAX_COMPUTE_UNITS: u = dev.units; return give(&u, sizeof u, size, value, ret);
-	case CL_DEVICE_MAX_CLOCK_FREQUENCY: u = dev.clock_mhz; return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_TYPE:
+		return give(&t, sizeof t, size, value, ret);
+	case CL_DEVICE_MAX_COMPUTE_UNITS:
+		u = dev.units;
+		return give(&u, sizeof u, size, value, ret);
+	case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+		u = dev.clock_mhz;
+		return give(&u, sizeof u, size, value, ret);
 	case CL_DEVICE_LOCAL_MEM_SIZE:
-		ul = getenv("CBSTUB_LOCAL_MEM") ? strtoull(getenv("CBSTUB_LOCAL_MEM"), NULL, 10) : 49152;
+		ul = getenv("CBSTUB_LOCAL_MEM") ? strtoull(getenv("CBSTUB_LOCAL_MEM"), NULL, 10)
+						: 49152;
 		return give(&ul, sizeof ul, size, value, ret);
-	case CL_DEVICE_LOCAL_MEM_TYPE: return give(&lt, sizeof lt, size, value, ret);
-	case CL_DEVICE_PROFILING_TIMER_RESOLUTION: sz = dev.timer_res; return give(&sz, sizeof sz, size, value, ret);
-	case CL_DEVICE_MAX_WORK_GROUP_SIZE: sz = dev.max_wg; return give(&sz, sizeof sz, size, value, ret);
-	case CL_DEVICE_ENDIAN_LITTLE: b = CL_TRUE; return give(&b, sizeof b, size, value, ret);
+	case CL_DEVICE_LOCAL_MEM_TYPE:
+		return give(&lt, sizeof lt, size, value, ret);
+	case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+		sz = dev.timer_res;
+		return give(&sz, sizeof sz, size, value, ret);
+	case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+		sz = dev.max_wg;
+		return give(&sz, sizeof sz, size, value, ret);
+	case CL_DEVICE_ENDIAN_LITTLE:
+		b = CL_TRUE;
+		return give(&b, sizeof b, size, value, ret);
 	case CL_DEVICE_WARP_SIZE_NV:
 		if (!dev.report_subgroup || dev.amd || dev.intel)
 			return CL_INVALID_VALUE;
 		u = dev.subgroup;
 		return give(&u, sizeof u, size, value, ret);
-	default: return CL_INVALID_VALUE;
+	default:
+		return CL_INVALID_VALUE;
 	}
 }
 
-static cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *p, cl_uint n,
-						 const cl_device_id *d,
-						 void(CL_CALLBACK *cb)(const char *, const void *, size_t, void *),
-						 void *user, cl_int *err)
+static cl_context CL_API_CALL stub_CreateContext(
+	const cl_context_properties *p, cl_uint n, const cl_device_id *d,
+	void(CL_CALLBACK *cb)(const char *, const void *, size_t, void *), void *user, cl_int *err)
 {
-	(void)p; (void)cb; (void)user;
+	(void)p;
+	(void)cb;
+	(void)user;
 	stub_setup();
 	for (unsigned i = 0; n && d && i < dev.ndevices; i++)
 		if (d[0] == &devices_[i])
@@ -239,9 +269,12 @@ static cl_int CL_API_CALL stub_Release(void *o)
 }
 
 static cl_command_queue CL_API_CALL stub_CreateCommandQueue(cl_context c, cl_device_id d,
-							    cl_command_queue_properties p, cl_int *err)
+							    cl_command_queue_properties p,
+							    cl_int *err)
 {
-	(void)c; (void)d; (void)p;
+	(void)c;
+	(void)d;
+	(void)p;
 	if (err)
 		*err = CL_SUCCESS;
 	return &queue;
@@ -262,10 +295,13 @@ static cl_program CL_API_CALL stub_CreateProgramWithSource(cl_context c, cl_uint
 }
 
 static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_device_id *d,
-					    const char *options, void(CL_CALLBACK *cb)(cl_program, void *),
-					    void *user)
+					    const char *options,
+					    void(CL_CALLBACK *cb)(cl_program, void *), void *user)
 {
-	(void)n; (void)d; (void)cb; (void)user;
+	(void)n;
+	(void)d;
+	(void)cb;
+	(void)user;
 	const char *e = options ? strstr(options, "-DCB_ELEM_BYTES=") : NULL;
 	const char *pin = options ? strstr(options, "-DCB_SUBGROUP=") : NULL;
 	p->elem = e ? (unsigned)atoi(e + 16) : 4;
@@ -294,7 +330,8 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 	}
 	static unsigned lane_table_builds;
 	if (stub_fault_is("one-build") && ++lane_table_builds > 1) {
-		snprintf(p->log, sizeof p->log, "stub: error: the lane-table kernels are built again");
+		snprintf(p->log, sizeof p->log,
+			 "stub: error: the lane-table kernels are built again");
 		return CL_BUILD_PROGRAM_FAILURE;
 	}
 	return CL_SUCCESS;
@@ -330,8 +367,10 @@ static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, c
 	k->elem = p->elem;
 	k->pin = p->pin;
 	k->prog = p;
-	k->op = strncmp(name, "cb_store", 8) == 0 ? OP_STORE : strncmp(name, "cb_atomic", 9) == 0 ?
-		OP_ATOMIC : strncmp(name, "cb_transpose_", 13) == 0 ? OP_TRANSPOSE : OP_LOAD;
+	k->op = strncmp(name, "cb_store", 8) == 0         ? OP_STORE
+		: strncmp(name, "cb_atomic", 9) == 0      ? OP_ATOMIC
+		: strncmp(name, "cb_transpose_", 13) == 0 ? OP_TRANSPOSE
+							  : OP_LOAD;
 	/* clbanks builds its lane-table kernels in one program, one per element size: cb_chase_8 */
 	const char *u = strrchr(name, '_');
 	if (k->op != OP_TRANSPOSE && u && u[1] >= '1' && u[1] <= '9')
@@ -352,14 +391,21 @@ static cl_int CL_API_CALL stub_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id 
 						      cl_kernel_work_group_info what, size_t size,
 						      void *value, size_t *ret)
 {
-	(void)k; (void)d;
+	(void)k;
+	(void)d;
 	size_t sz;
 	cl_ulong ul = 0;
 	switch (what) {
-	case CL_KERNEL_WORK_GROUP_SIZE: sz = dev.kernel_wg; return give(&sz, sizeof sz, size, value, ret);
-	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: sz = dev.subgroup; return give(&sz, sizeof sz, size, value, ret);
-	case CL_KERNEL_LOCAL_MEM_SIZE: return give(&ul, sizeof ul, size, value, ret);
-	default: return CL_INVALID_VALUE;
+	case CL_KERNEL_WORK_GROUP_SIZE:
+		sz = dev.kernel_wg;
+		return give(&sz, sizeof sz, size, value, ret);
+	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+		sz = dev.subgroup;
+		return give(&sz, sizeof sz, size, value, ret);
+	case CL_KERNEL_LOCAL_MEM_SIZE:
+		return give(&ul, sizeof ul, size, value, ret);
+	default:
+		return CL_INVALID_VALUE;
 	}
 }
 
@@ -373,32 +419,58 @@ static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size,
 		cl_mem in = k->in, out = k->out;
 		size_t n = k->n;
 		switch (i) {
-		case 0: in = *(const cl_mem *)v; break;
-		case 1: out = *(const cl_mem *)v; break;
-		case 2: n = *(const cl_uint *)v; break;
-		default: return CL_INVALID_ARG_INDEX;
+		case 0:
+			in = *(const cl_mem *)v;
+			break;
+		case 1:
+			out = *(const cl_mem *)v;
+			break;
+		case 2:
+			n = *(const cl_uint *)v;
+			break;
+		default:
+			return CL_INVALID_ARG_INDEX;
 		}
 		k->done &= in == k->in && out == k->out && n == k->n;
 		k->in = in, k->out = out, k->n = n;
 		return CL_SUCCESS;
 	}
 	switch (i) {
-	case 0: k->tables = *(const cl_mem *)v; break;
-	case 1: k->table = *(const cl_uint *)v; break;
-	case 2: k->nlanes = *(const cl_uint *)v; break;
-	case 3: k->steps = *(const cl_uint *)v; break;
-	case 4: k->mask = *(const cl_uint *)v; break;
-	case 5: k->fill = *(const cl_uint *)v; break;
-	case 6: k->out = *(const cl_mem *)v; break;
-	case 7: k->check = *(const cl_mem *)v; break;
-	case 8: k->slot = *(const cl_uint *)v; break;
-	default: return CL_INVALID_ARG_INDEX;
+	case 0:
+		k->tables = *(const cl_mem *)v;
+		break;
+	case 1:
+		k->table = *(const cl_uint *)v;
+		break;
+	case 2:
+		k->nlanes = *(const cl_uint *)v;
+		break;
+	case 3:
+		k->steps = *(const cl_uint *)v;
+		break;
+	case 4:
+		k->mask = *(const cl_uint *)v;
+		break;
+	case 5:
+		k->fill = *(const cl_uint *)v;
+		break;
+	case 6:
+		k->out = *(const cl_mem *)v;
+		break;
+	case 7:
+		k->check = *(const cl_mem *)v;
+		break;
+	case 8:
+		k->slot = *(const cl_uint *)v;
+		break;
+	default:
+		return CL_INVALID_ARG_INDEX;
 	}
 	return CL_SUCCESS;
 }
 
-static cl_mem CL_API_CALL stub_CreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host,
-					    cl_int *err)
+static cl_mem CL_API_CALL stub_CreateBuffer(cl_context c, cl_mem_flags flags, size_t size,
+					    void *host, cl_int *err)
 {
 	(void)c;
 	cl_mem m = calloc(1, sizeof *m);
@@ -421,10 +493,14 @@ static cl_int CL_API_CALL stub_ReleaseMemObject(cl_mem m)
 
 static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim,
 						    const size_t *offset, const size_t *global,
-						    const size_t *local, cl_uint nw, const cl_event *wl,
-						    cl_event *ev)
+						    const size_t *local, cl_uint nw,
+						    const cl_event *wl, cl_event *ev)
 {
-	(void)q; (void)dim; (void)offset; (void)nw; (void)wl;
+	(void)q;
+	(void)dim;
+	(void)offset;
+	(void)nw;
+	(void)wl;
 	dev.launches++;
 	if (stub_fault_is("enqueue") && (int)dev.launches == dev.fault_n)
 		return dev.fault_code;
@@ -450,12 +526,14 @@ static cl_int CL_API_CALL stub_EnqueueNDRangeKernel(cl_command_queue q, cl_kerne
 		for (size_t l = 0; l < wg && l < k->nlanes; l++) {
 			size_t at = ((size_t)k->slot * 2 + g) * k->nlanes + l;
 			if ((at + 1) * sizeof(uint32_t) <= k->check->size)
-				check[at] = stub_expected(k, tables + k->table * k->nlanes, l, wg) + wrong;
+				check[at] = stub_expected(k, tables + k->table * k->nlanes, l, wg) +
+					    wrong;
 		}
 	/* Time per step: t0 + c * passes for one sub-group, times the sub-groups per compute unit. */
 	int e = cb_elem_index(k->elem);
-	double passes = dev.flat ? 1 : cb_passes(&dev.op_geom[k->op], dev.op_lanes[k->op][e], k->elem,
-						 lanes, S);
+	double passes = dev.flat ? 1
+				 : cb_passes(&dev.op_geom[k->op], dev.op_lanes[k->op][e], k->elem,
+					     lanes, S);
 	double groups = (double)n / S / 4;
 	double per_step = (dev.t0 + 1.0 * passes) * (groups < 1 ? 1 : groups);
 	double ns = (double)k->steps * per_step + 3000;
@@ -471,7 +549,11 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 						  size_t offset, size_t size, const void *ptr,
 						  cl_uint nw, const cl_event *wl, cl_event *ev)
 {
-	(void)q; (void)block; (void)nw; (void)wl; (void)ev;
+	(void)q;
+	(void)block;
+	(void)nw;
+	(void)wl;
+	(void)ev;
 	if (offset + size > m->size)
 		return CL_INVALID_VALUE;
 	memcpy(m->data + offset, ptr, size);
@@ -481,7 +563,8 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 
 static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 {
-	(void)n; (void)ev;
+	(void)n;
+	(void)ev;
 	if (stub_fault_is("slow"))
 		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
 	if (stub_fault_is("wait") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
@@ -497,15 +580,18 @@ static cl_int CL_API_CALL stub_Flush(cl_command_queue q)
 	return CL_SUCCESS;
 }
 
-static cl_int CL_API_CALL stub_GetEventProfilingInfo(cl_event ev, cl_profiling_info what, size_t size,
-						     void *value, size_t *ret)
+static cl_int CL_API_CALL stub_GetEventProfilingInfo(cl_event ev, cl_profiling_info what,
+						     size_t size, void *value, size_t *ret)
 {
 	if (stub_fault_is("profiling"))
 		return CL_PROFILING_INFO_NOT_AVAILABLE;
 	switch (what) {
-	case CL_PROFILING_COMMAND_START: return give(&ev->start, sizeof ev->start, size, value, ret);
-	case CL_PROFILING_COMMAND_END: return give(&ev->end, sizeof ev->end, size, value, ret);
-	default: return CL_INVALID_VALUE;
+	case CL_PROFILING_COMMAND_START:
+		return give(&ev->start, sizeof ev->start, size, value, ret);
+	case CL_PROFILING_COMMAND_END:
+		return give(&ev->end, sizeof ev->end, size, value, ret);
+	default:
+		return CL_INVALID_VALUE;
 	}
 }
 
@@ -519,7 +605,11 @@ static cl_int CL_API_CALL stub_EnqueueReadBuffer(cl_command_queue q, cl_mem m, c
 						 size_t offset, size_t size, void *ptr, cl_uint nw,
 						 const cl_event *wl, cl_event *ev)
 {
-	(void)q; (void)block; (void)nw; (void)wl; (void)ev;
+	(void)q;
+	(void)block;
+	(void)nw;
+	(void)wl;
+	(void)ev;
 	if (offset + size > m->size)
 		return CL_INVALID_VALUE;
 	memcpy(ptr, m->data + offset, size);
@@ -534,18 +624,21 @@ static cl_int CL_API_CALL stub_UnloadPlatformCompiler(cl_platform_id p)
 
 /* cl_khr_subgroups: the sub-group size a kernel runs with. */
 static cl_int CL_API_CALL stub_GetKernelSubGroupInfoKHR(cl_kernel k, cl_device_id d,
-							cl_kernel_sub_group_info what, size_t in_size,
-							const void *in, size_t size, void *value,
-							size_t *ret)
+							cl_kernel_sub_group_info what,
+							size_t in_size, const void *in, size_t size,
+							void *value, size_t *ret)
 {
-	(void)d; (void)in_size; (void)in;
+	(void)d;
+	(void)in_size;
+	(void)in;
 	if (what != CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR)
 		return CL_INVALID_VALUE;
 	size_t sg = dev.kernel_subgroup ? dev.kernel_subgroup : k->pin ? k->pin : 32;
 	return give(&sg, sizeof sg, size, value, ret);
 }
 
-static void *CL_API_CALL stub_GetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
+static void *CL_API_CALL stub_GetExtensionFunctionAddressForPlatform(cl_platform_id p,
+								     const char *name)
 {
 	(void)p;
 	if (strcmp(name, "clGetKernelSubGroupInfoKHR") == 0 && (dev.intel || dev.kernel_subgroup))
@@ -553,7 +646,8 @@ static void *CL_API_CALL stub_GetExtensionFunctionAddressForPlatform(cl_platform
 	return NULL;
 }
 
-EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count)
+EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms,
+						 cl_uint *count)
 {
 	dispatch.clGetPlatformInfo = stub_GetPlatformInfo;
 	dispatch.clGetDeviceIDs = stub_GetDeviceIDs;
@@ -585,7 +679,8 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	dispatch.clEnqueueReadBuffer = stub_EnqueueReadBuffer;
 	dispatch.clEnqueueWriteBuffer = stub_EnqueueWriteBuffer;
 	dispatch.clUnloadPlatformCompiler = stub_UnloadPlatformCompiler;
-	dispatch.clGetExtensionFunctionAddressForPlatform = stub_GetExtensionFunctionAddressForPlatform;
+	dispatch.clGetExtensionFunctionAddressForPlatform =
+		stub_GetExtensionFunctionAddressForPlatform;
 	if (count)
 		*count = 1;
 	if (platforms && n)

@@ -19,18 +19,31 @@
 
 extern struct _cl_icd_dispatch dispatch;
 
-struct _cl_platform_id { struct _cl_icd_dispatch *d; };
-struct _cl_device_id { struct _cl_icd_dispatch *d; };
-struct _cl_context { struct _cl_icd_dispatch *d; };
-struct _cl_command_queue { struct _cl_icd_dispatch *d; };
-struct _cl_mem { struct _cl_icd_dispatch *d; size_t size; unsigned char *data; unsigned gen; };
+struct _cl_platform_id {
+	struct _cl_icd_dispatch *d;
+};
+struct _cl_device_id {
+	struct _cl_icd_dispatch *d;
+};
+struct _cl_context {
+	struct _cl_icd_dispatch *d;
+};
+struct _cl_command_queue {
+	struct _cl_icd_dispatch *d;
+};
+struct _cl_mem {
+	struct _cl_icd_dispatch *d;
+	size_t size;
+	unsigned char *data;
+	unsigned gen;
+};
 struct _cl_program {
 	struct _cl_icd_dispatch *d;
 	unsigned elem, pin;
-	unsigned tile, pad, xmask, shift;  /* transpose.cl */
+	unsigned tile, pad, xmask, shift; /* transpose.cl */
 	char log[256];
-	unsigned refs;  /* clbanks' kernels of one program share it */
-	bool store8;    /* its source holds the 8-byte store kernel */
+	unsigned refs; /* clbanks' kernels of one program share it */
+	bool store8;   /* its source holds the 8-byte store kernel */
 };
 enum { OP_LOAD, OP_STORE, OP_ATOMIC, OP_TRANSPOSE };
 struct _cl_kernel {
@@ -39,10 +52,13 @@ struct _cl_kernel {
 	const struct _cl_program *prog;
 	cl_mem tables, out, check, in;
 	cl_uint table, nlanes, steps, mask, fill, slot, n;
-	bool done;  /* transpose: OUT holds the result of these arguments and IN's generation */
+	bool done; /* transpose: OUT holds the result of these arguments and IN's generation */
 	unsigned done_gen;
 };
-struct _cl_event { struct _cl_icd_dispatch *d; cl_ulong start, end; };
+struct _cl_event {
+	struct _cl_icd_dispatch *d;
+	cl_ulong start, end;
+};
 
 #define MAX_DEVICES 4
 
@@ -56,13 +72,13 @@ typedef struct {
 	bool report_subgroup, flat, global_local, amd, intel;
 	unsigned kernel_subgroup, loop_cap;
 	double noise;
-	double t0;                  /* the fixed part of a step's time, in passes (CBSTUB_T0) */
+	double t0; /* the fixed part of a step's time, in passes (CBSTUB_T0) */
 	size_t timer_res, max_wg, kernel_wg;
 	cl_uint units, clock_mhz;
 	const char *name;
 	char fault[64];
-	int fault_n, fault_code, fault_device;  /* fault_device -1: every device */
-	unsigned ndevices, current;             /* current: the device of the last context */
+	int fault_n, fault_code, fault_device; /* fault_device -1: every device */
+	unsigned ndevices, current;            /* current: the device of the last context */
 	bool fault_fired;
 	unsigned launches;
 	cl_ulong clock;

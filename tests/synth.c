@@ -49,9 +49,10 @@ unsigned synth_passes(const synth_device *d, cb_op op, unsigned E, const uint32_
 	if (d->op_size_geom[op][e].banks)
 		g = &d->op_size_geom[op][e];
 	unsigned lpp = own ? d->op_lanes[op][e] : d->lanes_per_pass[e];
-	unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes) :
-		     d->amd_b128_sets && E == 16 && op == CB_OP_LOAD ? b128_passes(d, lanes) :
-		     cb_passes(g, lpp, E, lanes, d->subgroup);
+	unsigned p = d->xor_shift > 0 ? xor_passes(d, E, lanes)
+		     : d->amd_b128_sets && E == 16 && op == CB_OP_LOAD
+			     ? b128_passes(d, lanes)
+			     : cb_passes(g, lpp, E, lanes, d->subgroup);
 	if (d->port_floor && E >= 8 && p < d->port_floor)
 		p = d->port_floor;
 	if (d->floor_all && p < d->floor_all)
@@ -72,15 +73,21 @@ static void synth_plan(const synth_device *d, const cb_plan_opts *o, cb_result *
 
 void synth_result(const synth_device *d, bool quick, cb_result *r)
 {
-	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->plan_seed ? d->plan_seed : d->seed + 7, .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
-			    .quick = quick, .ops = d->ops };
+	cb_plan_opts po = { .subgroup = d->subgroup,
+			    .seed = d->plan_seed ? d->plan_seed : d->seed + 7,
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
+			    .quick = quick,
+			    .ops = d->ops };
 	synth_plan(d, &po, r);
 }
 
 void synth_pool(const synth_device *d, cb_result *r)
 {
-	cb_plan_opts po = { .subgroup = d->subgroup, .seed = d->seed + 7,
-			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .ops = d->ops, .pool = true };
+	cb_plan_opts po = { .subgroup = d->subgroup,
+			    .seed = d->seed + 7,
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
+			    .ops = d->ops,
+			    .pool = true };
 	synth_plan(d, &po, r);
 }
 

@@ -54,10 +54,15 @@ static int write_node(const char *dir, unsigned node, bool amd, bool slow)
 	/* A chip-to-chip spread of 0.1% in the time of a pass and of a step. */
 	double chip = 1 + 0.001 * ((double)((node * 7919u) % 21u) - 10) / 10;
 	double f = chip * (slow ? 1.25 : 1);
-	synth_device d = { .name = "fleet", .subgroup = amd ? 64 : 32,
-			   .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
-			   .t0 = (amd ? 2 : 0.5) * f, .c = (amd ? 1.5 : 1) * f, .noise = 0.002,
-			   .seed = 100 + node, .plan_seed = 1 };
+	synth_device d = { .name = "fleet",
+			   .subgroup = amd ? 64 : 32,
+			   .geom = { 32, 4, true, false },
+			   .lanes_per_pass = { 32, 32, 32, 16, 8 },
+			   .t0 = (amd ? 2 : 0.5) * f,
+			   .c = (amd ? 1.5 : 1) * f,
+			   .noise = 0.002,
+			   .seed = 100 + node,
+			   .plan_seed = 1 };
 	cb_result r;
 	synth_result(&d, true, &r);
 	keep_kinds(&r);

@@ -25,7 +25,7 @@ static void test_buf(void)
 	size_t len;
 	char *s = cb_buf_take(&b, &len);
 	tap_ok(len == 9 + 500000 && strncmp(s + 9, "00000", 5) == 0 &&
-	       strcmp(s + len - 5, "99999") == 0 && !b.data && !b.len,
+		       strcmp(s + len - 5, "99999") == 0 && !b.data && !b.len,
 	       "500,000 bytes appended; take leaves the buffer empty");
 	free(s);
 	cb_buf_free(&b);
@@ -44,8 +44,9 @@ static void test_child(void)
 	cb_child_result r;
 	cb_error err;
 	cb_rc rc = sh("echo out; echo err >&2; exit 3", NULL, 1 << 20, 1 << 20, &r, &err);
-	tap_ok(rc == CB_OK && strcmp(r.out.data, "out\n") == 0 && strcmp(r.err.data, "err\n") == 0 &&
-	       r.exit_status == 3 && r.term_signal == 0, "output and error captured, exit status 3");
+	tap_ok(rc == CB_OK && strcmp(r.out.data, "out\n") == 0 &&
+		       strcmp(r.err.data, "err\n") == 0 && r.exit_status == 3 && r.term_signal == 0,
+	       "output and error captured, exit status 3");
 	cb_child_result_free(&r);
 	rc = sh("kill -TERM $$", NULL, 1 << 20, 1 << 20, &r, &err);
 	tap_ok(rc == CB_OK && r.exit_status == -1 && r.term_signal == 15, "a signal that ends it");
@@ -57,8 +58,9 @@ static void test_child(void)
 	memset(in, 'x', n);
 	in[n] = '\0';
 	rc = sh("head -c 1048576 /dev/zero | tr '\\0' e >&2; cat", in, n, 1 << 20, &r, &err);
-	tap_ok(rc == CB_OK && r.exit_status == 0 && r.out.len == n && memcmp(r.out.data, in, n) == 0 &&
-	       r.err.len == (1u << 20) && !r.out_over && !r.err_over,
+	tap_ok(rc == CB_OK && r.exit_status == 0 && r.out.len == n &&
+		       memcmp(r.out.data, in, n) == 0 && r.err.len == (1u << 20) && !r.out_over &&
+		       !r.err_over,
 	       "4 MB through it while it writes 1 MB to stderr: no deadlock");
 	cb_child_result_free(&r);
 	rc = sh("head -c 100000 /dev/zero; head -c 5000 /dev/zero >&2", NULL, 1000, 100, &r, &err);
@@ -73,7 +75,8 @@ static void test_child(void)
 	cb_child_spec s = { missing, NULL, 0, 100, 100, false };
 	rc = cb_child_run(&s, &r, &err);
 	tap_ok(rc == CB_ERR_RUNTIME && err.call && strcmp(err.call, "posix_spawn") == 0 &&
-	       strstr(err.text, "/nonexistent/program"), "a missing program: %s", err.text);
+		       strstr(err.text, "/nonexistent/program"),
+	       "a missing program: %s", err.text);
 	cb_child_result_free(&r);
 }
 
@@ -81,9 +84,9 @@ static void test_child(void)
  * table of exit statuses (usage and input share status 2). */
 static void test_exit_status_inverse(void)
 {
-	static const cb_rc codes[] = { CB_OK, CB_ERR_USAGE, CB_ERR_INPUT, CB_ERR_NODEV,
-				       CB_ERR_RUNTIME, CB_ERR_IO, CB_ERR_NOMEM, CB_ERR_INTERRUPTED,
-				       CB_ERR_QUALITY };
+	static const cb_rc codes[] = { CB_OK,        CB_ERR_USAGE,       CB_ERR_INPUT,
+				       CB_ERR_NODEV, CB_ERR_RUNTIME,     CB_ERR_IO,
+				       CB_ERR_NOMEM, CB_ERR_INTERRUPTED, CB_ERR_QUALITY };
 	bool all = true;
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) {
 		cb_error err = { .rc = codes[i], .signal = codes[i] == CB_ERR_INTERRUPTED ? 2 : 0 };
@@ -92,7 +95,8 @@ static void test_exit_status_inverse(void)
 		       cb_exit_status(&err);
 	}
 	tap_ok(all && cb_rc_of_exit_status(130) == CB_ERR_INTERRUPTED &&
-	       cb_rc_of_exit_status(2) == CB_ERR_INPUT && cb_rc_of_exit_status(4) == CB_ERR_RUNTIME,
+		       cb_rc_of_exit_status(2) == CB_ERR_INPUT &&
+		       cb_rc_of_exit_status(4) == CB_ERR_RUNTIME,
 	       "a child's exit status reads back as a code with the same status, for every code");
 }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 typedef struct {
-	cb_result res;       /* the pool, timed where the design measured */
+	cb_result res; /* the pool, timed where the design measured */
 	size_t measured, batches;
 	cb_design d;
 } sim;
@@ -89,7 +89,8 @@ static bool exact(const cb_inference *inf, const cb_geometry *g, const unsigned 
 	    inf->best.geom.width != g->width || inf->best.geom.broadcast != g->broadcast)
 		return false;
 	for (int e = 0; e < CB_NELEM; e++)
-		if (cb_op_has_elem(op, cb_elems[e].bytes) && inf->best.lanes_per_pass[e] != lanes[e])
+		if (cb_op_has_elem(op, cb_elems[e].bytes) &&
+		    inf->best.lanes_per_pass[e] != lanes[e])
 			return false;
 	return true;
 }
@@ -98,8 +99,9 @@ static const char *verdict(const cb_inference *inf, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s %u x %u B, lanes %u %u %u %u %u, confidence %.3f",
 		 cb_status_name(inf->status), inf->best.geom.banks, inf->best.geom.width,
-		 inf->best.lanes_per_pass[0], inf->best.lanes_per_pass[1], inf->best.lanes_per_pass[2],
-		 inf->best.lanes_per_pass[3], inf->best.lanes_per_pass[4], inf->confidence);
+		 inf->best.lanes_per_pass[0], inf->best.lanes_per_pass[1],
+		 inf->best.lanes_per_pass[2], inf->best.lanes_per_pass[3],
+		 inf->best.lanes_per_pass[4], inf->confidence);
 	return buf;
 }
 
@@ -116,11 +118,12 @@ static void finds(const synth_device *d, size_t max_tables)
 		tap_ok(exact(inf, &d->geom, d->lanes_per_pass, (cb_op)op) && inf->confidence >= 0.9,
 		       "%s, %s: the exact model (%s)", d->name, cb_op_name((cb_op)op),
 		       verdict(inf, buf, sizeof buf));
-		tap_ok(s.d.stop[op] != NULL, "%s, %s: stop reason: %s", d->name, cb_op_name((cb_op)op),
-		       s.d.stop[op] ? s.d.stop[op] : "(none)");
+		tap_ok(s.d.stop[op] != NULL, "%s, %s: stop reason: %s", d->name,
+		       cb_op_name((cb_op)op), s.d.stop[op] ? s.d.stop[op] : "(none)");
 	}
-	tap_ok(s.measured <= max_tables, "%s: %zu of %zu tables measured (at most %zu), %zu batches",
-	       d->name, s.measured, s.res.nms, max_tables, s.batches);
+	tap_ok(s.measured <= max_tables,
+	       "%s: %zu of %zu tables measured (at most %zu), %zu batches", d->name, s.measured,
+	       s.res.nms, max_tables, s.batches);
 	sim_free(&s);
 }
 
@@ -146,16 +149,20 @@ static void never_confidently_wrong(const synth_device *base, double noise, unsi
 		tables += s.measured;
 		sim_free(&s);
 	}
-	tap_ok(wrong == 0, "%s at %.0f%% noise: %u right, %u unsure, %u confidently wrong (%zu tables "
-	       "a run)", base->name, 100 * noise, right, unsure, wrong, tables / seeds);
+	tap_ok(wrong == 0,
+	       "%s at %.0f%% noise: %u right, %u unsure, %u confidently wrong (%zu tables "
+	       "a run)",
+	       base->name, 100 * noise, right, unsure, wrong, tables / seeds);
 }
 
 static bool same_inference(const cb_inference *a, const cb_inference *b)
 {
 	return a->status == b->status && a->confidence == b->confidence &&
-	       a->best.geom.banks == b->best.geom.banks && a->best.geom.width == b->best.geom.width &&
+	       a->best.geom.banks == b->best.geom.banks &&
+	       a->best.geom.width == b->best.geom.width &&
 	       a->best.geom.broadcast == b->best.geom.broadcast &&
-	       memcmp(a->best.lanes_per_pass, b->best.lanes_per_pass, sizeof a->best.lanes_per_pass) == 0 &&
+	       memcmp(a->best.lanes_per_pass, b->best.lanes_per_pass,
+		      sizeof a->best.lanes_per_pass) == 0 &&
 	       strcmp(a->reason, b->reason) == 0;
 }
 
@@ -171,9 +178,10 @@ static void memo_same(const synth_device *d)
 	for (int op = 0; op < CB_NOPS; op++)
 		same &= same_inference(&plain.res.inference[op], &memo.res.inference[op]);
 	size_t held = cb_pass_memo_tables(m);
-	tap_ok(same && held > 0 && held <= memo.measured, "%s: with the pass memo, the same %zu "
-	       "batches, %zu tables and verdicts (the memo holds %zu tables)", d->name, memo.batches,
-	       memo.measured, held);
+	tap_ok(same && held > 0 && held <= memo.measured,
+	       "%s: with the pass memo, the same %zu "
+	       "batches, %zu tables and verdicts (the memo holds %zu tables)",
+	       d->name, memo.batches, memo.measured, held);
 	cb_pass_memo_free(m);
 	sim_free(&plain);
 	sim_free(&memo);
@@ -193,8 +201,8 @@ static void run_limits(const synth_device *base)
 	const cb_inference *inf = &s.res.inference[CB_OP_LOAD];
 	const char *stop = s.d.stop[CB_OP_LOAD] ? s.d.stop[CB_OP_LOAD] : "";
 	tap_ok(exact(inf, &d.geom, d.lanes_per_pass, CB_OP_LOAD) && inf->confidence < 0.95 &&
-	       inf->run_factor < 0.95 && s.d.searches[CB_OP_LOAD] <= 2 &&
-	       strncmp(stop, "separated, the run's noise limits", 33) == 0,
+		       inf->run_factor < 0.95 && s.d.searches[CB_OP_LOAD] <= 2 &&
+		       strncmp(stop, "separated, the run's noise limits", 33) == 0,
 	       "%s: the exact model, confidence %.3f (run x %.2f) after %u search batches (%s)",
 	       d.name, inf->confidence, inf->run_factor, s.d.searches[CB_OP_LOAD], stop);
 	sim_free(&s);
@@ -240,7 +248,7 @@ static void record_and_reanalysis(const synth_device *d)
 	cb_analyze(&kept, &err);
 	const cb_inference *a = &s.res.inference[CB_OP_LOAD], *b = &kept.inference[CB_OP_LOAD];
 	tap_ok(a->status == b->status && a->best.geom.banks == b->best.geom.banks &&
-	       a->best.geom.width == b->best.geom.width && a->confidence == b->confidence,
+		       a->best.geom.width == b->best.geom.width && a->confidence == b->confidence,
 	       "analyze of the measured tables alone gives the run's answer (%s, %.6f and %.6f)",
 	       cb_status_name(b->status), a->confidence, b->confidence);
 	cb_run_meta run;
@@ -277,10 +285,13 @@ static void leaders(const synth_device *d)
 		sorted &= k == 0 || L[k].weight <= L[k - 1].weight;
 		sum += L[k].weight;
 	}
-	tap_ok(n == 16 && sorted && sum <= 1 + 1e-9, "16 leaders, heaviest first, weights summing to "
-	       "%.3f", sum);
+	tap_ok(n == 16 && sorted && sum <= 1 + 1e-9,
+	       "16 leaders, heaviest first, weights summing to "
+	       "%.3f",
+	       sum);
 	tap_ok(!L[0].fit.flat && L[0].fit.geom.banks == inf.best.geom.banks &&
-	       L[0].fit.geom.width == inf.best.geom.width, "the heaviest is the reported model");
+		       L[0].fit.geom.width == inf.best.geom.width,
+	       "the heaviest is the reported model");
 	cb_dataset_free(&ds);
 	cb_result_free(&r);
 }
@@ -292,9 +303,15 @@ static void leaders(const synth_device *d)
 static void port_limit(void)
 {
 	for (unsigned seed = 1; seed <= 3; seed++) {
-		synth_device d = { .name = "atomics, 8-byte ones at least 8 passes", .subgroup = 32,
-				   .geom = { 32, 4, false, false }, .lanes_per_pass = { 32, 32, 32, 32, 32 },
-				   .t0 = 1, .c = 1, .noise = 0.02, .seed = seed, .port_floor = 8,
+		synth_device d = { .name = "atomics, 8-byte ones at least 8 passes",
+				   .subgroup = 32,
+				   .geom = { 32, 4, false, false },
+				   .lanes_per_pass = { 32, 32, 32, 32, 32 },
+				   .t0 = 1,
+				   .c = 1,
+				   .noise = 0.02,
+				   .seed = seed,
+				   .port_floor = 8,
 				   .ops = CB_OP_BIT(CB_OP_ATOMIC) };
 		cb_result r;
 		cb_error err;
@@ -311,8 +328,8 @@ static void port_limit(void)
 		const cb_inference *a = &s.res.inference[CB_OP_ATOMIC];
 		bool wrong_a = a->status == CB_BANKED && a->confidence >= 0.9 &&
 			       !exact(a, &d.geom, d.lanes_per_pass, CB_OP_ATOMIC);
-		tap_ok(!wrong_q && !wrong_a, "%s (seed %u): quick plan %s; adaptive %s", d.name, seed,
-		       b1, verdict(a, b2, sizeof b2));
+		tap_ok(!wrong_q && !wrong_a, "%s (seed %u): quick plan %s; adaptive %s", d.name,
+		       seed, b1, verdict(a, b2, sizeof b2));
 		sim_free(&s);
 	}
 }
@@ -321,8 +338,9 @@ static void port_limit(void)
  * confident or a zero-confidence "not banked"; a drift of 10% only lowers the confidence. */
 static void drift(void)
 {
-	synth_device flat = { .name = "flat", .subgroup = 32, .flat = true, .t0 = 1, .noise = 0.02,
-			      .seed = 31 };
+	synth_device flat = {
+		.name = "flat", .subgroup = 32, .flat = true, .t0 = 1, .noise = 0.02, .seed = 31
+	};
 	cb_result r;
 	cb_error err;
 	synth_result(&flat, true, &r);
@@ -340,32 +358,66 @@ static void drift(void)
 	cb_result_free(&r);
 }
 
-static const synth_device nvidia = {
-	.name = "NVIDIA-like 32 x 4 B, loads, stores and atomics", .subgroup = 32,
-	.geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 }, .t0 = 0.1,
-	.c = 0.9, .noise = 0.01, .seed = 1, .ops = CB_OPS_ALL
-};
+static const synth_device nvidia = { .name = "NVIDIA-like 32 x 4 B, loads, stores and atomics",
+				     .subgroup = 32,
+				     .geom = { 32, 4, true, false },
+				     .lanes_per_pass = { 32, 32, 32, 16, 8 },
+				     .t0 = 0.1,
+				     .c = 0.9,
+				     .noise = 0.01,
+				     .seed = 1,
+				     .ops = CB_OPS_ALL };
 
 int main(void)
 {
-	synth_device amd = { .name = "AMD-like wave64, 32 x 4 B", .subgroup = 64,
-			     .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 32, 16, 8 },
-			     .t0 = 2, .c = 1.5, .noise = 0.01, .seed = 2 };
-	synth_device intel = { .name = "Intel-like SIMD16, 16 x 4 B", .subgroup = 16,
-			       .geom = { 16, 4, true, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
-			       .t0 = 1, .c = 2, .noise = 0.01, .seed = 3 };
-	synth_device b64 = { .name = "64 x 4 B, wave64", .subgroup = 64,
-			     .geom = { 64, 4, true, false }, .lanes_per_pass = { 64, 64, 64, 32, 16 },
-			     .t0 = 1, .c = 1, .noise = 0.01, .seed = 4 };
-	synth_device w8 = { .name = "32 x 8 B", .subgroup = 32,
-			    .geom = { 32, 8, true, false }, .lanes_per_pass = { 32, 32, 32, 32, 16 },
-			    .t0 = 0.5, .c = 1, .noise = 0.01, .seed = 6 };
-	synth_device nob = { .name = "16 x 4 B without broadcast", .subgroup = 16,
-			     .geom = { 16, 4, false, false }, .lanes_per_pass = { 16, 16, 16, 16, 16 },
-			     .t0 = 1, .c = 1, .noise = 0.01, .seed = 8 };
-	synth_device g4 = { .name = "32 x 4 B, groups of 16, 8 and 4", .subgroup = 32,
-			    .geom = { 32, 4, true, false }, .lanes_per_pass = { 32, 32, 16, 8, 4 },
-			    .t0 = 1, .c = 1, .noise = 0.01, .seed = 24 };
+	synth_device amd = { .name = "AMD-like wave64, 32 x 4 B",
+			     .subgroup = 64,
+			     .geom = { 32, 4, true, false },
+			     .lanes_per_pass = { 32, 32, 32, 16, 8 },
+			     .t0 = 2,
+			     .c = 1.5,
+			     .noise = 0.01,
+			     .seed = 2 };
+	synth_device intel = { .name = "Intel-like SIMD16, 16 x 4 B",
+			       .subgroup = 16,
+			       .geom = { 16, 4, true, false },
+			       .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			       .t0 = 1,
+			       .c = 2,
+			       .noise = 0.01,
+			       .seed = 3 };
+	synth_device b64 = { .name = "64 x 4 B, wave64",
+			     .subgroup = 64,
+			     .geom = { 64, 4, true, false },
+			     .lanes_per_pass = { 64, 64, 64, 32, 16 },
+			     .t0 = 1,
+			     .c = 1,
+			     .noise = 0.01,
+			     .seed = 4 };
+	synth_device w8 = { .name = "32 x 8 B",
+			    .subgroup = 32,
+			    .geom = { 32, 8, true, false },
+			    .lanes_per_pass = { 32, 32, 32, 32, 16 },
+			    .t0 = 0.5,
+			    .c = 1,
+			    .noise = 0.01,
+			    .seed = 6 };
+	synth_device nob = { .name = "16 x 4 B without broadcast",
+			     .subgroup = 16,
+			     .geom = { 16, 4, false, false },
+			     .lanes_per_pass = { 16, 16, 16, 16, 16 },
+			     .t0 = 1,
+			     .c = 1,
+			     .noise = 0.01,
+			     .seed = 8 };
+	synth_device g4 = { .name = "32 x 4 B, groups of 16, 8 and 4",
+			    .subgroup = 32,
+			    .geom = { 32, 4, true, false },
+			    .lanes_per_pass = { 32, 32, 16, 8, 4 },
+			    .t0 = 1,
+			    .c = 1,
+			    .noise = 0.01,
+			    .seed = 24 };
 	finds(&nvidia, 160);
 	const synth_device *loads[] = { &amd, &intel, &b64, &w8, &nob, &g4 };
 	for (size_t i = 0; i < sizeof loads / sizeof *loads; i++)
@@ -376,8 +428,13 @@ int main(void)
 		never_confidently_wrong(&w8, noise[k], 3);
 		never_confidently_wrong(&g4, noise[k], 3);
 	}
-	synth_device flat = { .name = "flat (a CPU)", .subgroup = 32, .flat = true, .t0 = 1,
-			      .noise = 0.03, .seed = 9, .ops = CB_OPS_ALL };
+	synth_device flat = { .name = "flat (a CPU)",
+			      .subgroup = 32,
+			      .flat = true,
+			      .t0 = 1,
+			      .noise = 0.03,
+			      .seed = 9,
+			      .ops = CB_OPS_ALL };
 	sim s;
 	simulate(&flat, &s);
 	/* Not banked, or inconclusive where the flat model holds under 0.1 of the evidence
@@ -388,16 +445,23 @@ int main(void)
 		all_flat &= s.res.inference[op].status != CB_BANKED;
 		searches = s.d.searches[op] > searches ? s.d.searches[op] : searches;
 	}
-	tap_ok(all_flat && s.measured <= 160, "a flat device: never banked, from %zu "
-	       "tables (%s)", s.measured, s.d.stop[CB_OP_ATOMIC] ? s.d.stop[CB_OP_ATOMIC] : "");
+	tap_ok(all_flat && s.measured <= 160,
+	       "a flat device: never banked, from %zu "
+	       "tables (%s)",
+	       s.measured, s.d.stop[CB_OP_ATOMIC] ? s.d.stop[CB_OP_ATOMIC] : "");
 	/* Where the flat model fits as well as any bank model twice in a row, inconclusive for
 	 * want of evidence too, more search batches do not single out a geometry (issue 36.3: on
 	 * PoCL the atomics spent all 6 at 0.2-2% of the evidence). */
 	tap_ok(searches <= 1, "a flat device: the search stops after %u batch(es) of any op",
 	       searches);
 	sim_free(&s);
-	synth_device x = { .name = "XOR-swizzled banks (outside the family)", .subgroup = 32,
-			   .geom = { 32, 4, true, false }, .t0 = 1, .c = 1, .noise = 0.03, .seed = 26,
+	synth_device x = { .name = "XOR-swizzled banks (outside the family)",
+			   .subgroup = 32,
+			   .geom = { 32, 4, true, false },
+			   .t0 = 1,
+			   .c = 1,
+			   .noise = 0.03,
+			   .seed = 26,
 			   .xor_shift = 5 };
 	simulate(&x, &s);
 	const cb_inference *xi = &s.res.inference[CB_OP_LOAD];
@@ -412,7 +476,8 @@ int main(void)
 	leaders(&nvidia);
 	drift();
 	port_limit();
-	tap_ok(bound_batches > 0 && bound_over == 0, "the progress's bound: no batch of %zu was "
+	tap_ok(bound_batches > 0 && bound_over == 0,
+	       "the progress's bound: no batch of %zu was "
 	       "followed by more batches than cb_design_batches_left said (%zu were)",
 	       bound_batches, bound_over);
 	printf("1..%d\n", tap_n);

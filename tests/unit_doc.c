@@ -59,7 +59,7 @@ static void both(const char *text, bool want_ok, const char *what)
 static char *deep(unsigned levels)
 {
 	const char *head = HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,"
-		"\"lanes\":[0,4,8,12],\"ns_per_access\":1,\"x\":";
+				"\"lanes\":[0,4,8,12],\"ns_per_access\":1,\"x\":";
 	size_t hl = strlen(head);
 	char *t = cb_xmalloc(hl + 2 * levels + 8);
 	memcpy(t, head, hl);
@@ -90,13 +90,14 @@ static void pieces(void)
 #define M1 "{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}"
 	both(HEAD "\"measurements\":[" M1 "," M1 "]}", true, "a small document");
 	both("{\"measurements\":[" M1 "],\"device\":{\"subgroup_size\":4},\"format_version\":1,"
-	     "\"format\":\"clbanks\"}", true, "measurements before the header");
+	     "\"format\":\"clbanks\"}",
+	     true, "measurements before the header");
 	both(HEAD "\"measurement\\u0073\":[" M1 "]}", true, "a key written with an escape");
 	both(" \r\n\t" HEAD " \"measurements\" :\n[ " M1 " ,\t" M1 " ]\r\n}\n ", true,
 	     "whitespace around every piece");
 	both("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":4,"
-	     "\"name\":\"a\\\"]}[{\\\\\"},\"measurements\":[" M1 "]}", true,
-	     "a name holding quotes, brackets and backslashes");
+	     "\"name\":\"a\\\"]}[{\\\\\"},\"measurements\":[" M1 "]}",
+	     true, "a name holding quotes, brackets and backslashes");
 	both(HEAD "\"measurements\":[" M1 "],\"measurements\":[" M1 "]}", false,
 	     "measurements twice");
 	both(HEAD "\"format\":\"clbanks\",\"measurements\":[" M1 "]}", false, "format twice");
@@ -106,9 +107,11 @@ static void pieces(void)
 	both(HEAD "\"measurements\":[" M1 ",]}", false, "a comma before the bracket");
 	both(HEAD "\"measurements\":[" M1 " " M1 "]}", false, "no comma between measurements");
 	both(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
-	     "\"ns_per_access\":1,\"op\":\"load\"}]}", false, "a key twice inside a measurement");
+		  "\"ns_per_access\":1,\"op\":\"load\"}]}",
+	     false, "a key twice inside a measurement");
 	both(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
-	     "\"ns_per_access\":1e999}]}", false, "a number too large inside a measurement");
+		  "\"ns_per_access\":1e999}]}",
+	     false, "a number too large inside a measurement");
 	both(HEAD "\"measurements\":[" M1 "," M1 "]", false, "no closing brace");
 	both(HEAD "\"measurements\":[" M1 ", {\"op\":\"lo", false, "cut inside a string");
 	both(HEAD "\"measurements\":[{]}", false, "brackets that do not match");
@@ -158,24 +161,31 @@ static void pieces(void)
  * formats 1 and 2 named them t0_ns and cost_per_pass_ns: a model reads the same from both. */
 static void per_elem_names(void)
 {
+	/* clang-format off */
 	static const char *const names[][3] = {
 		{ "1", "t0_ns", "cost_per_pass_ns" }, { "3", "t0_ns_per_access", "pass_ns_per_access" },
 	};
+	/* clang-format on */
 	for (int k = 0; k < 2; k++) {
 		char text[1024];
-		snprintf(text, sizeof text, "{\"format\":\"clbanks\",\"format_version\":%s,\"device\":"
-			 "{\"subgroup_size\":4},\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,"
-			 "\"lanes\":[0,4,8,12],\"ns_per_access\":1}],\"inference\":{\"status\":\"banked\","
-			 "\"banks\":4,\"bank_width_bytes\":4,\"lanes_per_pass\":{\"4\":4},\"per_elem\":"
-			 "{\"4\":{\"%s\":2.5,\"%s\":7.25}}}}", names[k][0], names[k][1], names[k][2]);
+		snprintf(
+			text, sizeof text,
+			"{\"format\":\"clbanks\",\"format_version\":%s,\"device\":"
+			"{\"subgroup_size\":4},\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,"
+			"\"lanes\":[0,4,8,12],\"ns_per_access\":1}],\"inference\":{\"status\":\"banked\","
+			"\"banks\":4,\"bank_width_bytes\":4,\"lanes_per_pass\":{\"4\":4},\"per_elem\":"
+			"{\"4\":{\"%s\":2.5,\"%s\":7.25}}}}",
+			names[k][0], names[k][1], names[k][2]);
 		cb_result r;
 		cb_error err;
 		cb_error_clear(&err);
 		bool ok = cb_doc_parse(text, strlen(text), 0, &r, &err) == CB_OK;
 		int e = cb_elem_index(4);
-		tap_ok(ok && r.recorded[CB_OP_LOAD].has_time[e] && r.recorded[CB_OP_LOAD].t0_ns[e] == 2.5 &&
-		       r.recorded[CB_OP_LOAD].cost_ns[e] == 7.25,
-		       "format %s: per_elem's %s and %s read", names[k][0], names[k][1], names[k][2]);
+		tap_ok(ok && r.recorded[CB_OP_LOAD].has_time[e] &&
+			       r.recorded[CB_OP_LOAD].t0_ns[e] == 2.5 &&
+			       r.recorded[CB_OP_LOAD].cost_ns[e] == 7.25,
+		       "format %s: per_elem's %s and %s read", names[k][0], names[k][1],
+		       names[k][2]);
 		if (ok)
 			cb_result_free(&r);
 	}
@@ -186,22 +196,29 @@ static void per_elem_names(void)
 static void documented(void)
 {
 #define DOCD HEAD2 "\"provenance\":\"documented\","
-#define FACTS "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"load.banks\"," \
+#define FACTS                                                                     \
+	"\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"load.banks\"," \
 	"\"basis\":\"stated\",\"source\":\"S\"}]},"
-#define LOADS(lg) "\"inference\":{\"status\":\"banked\",\"banks\":4,\"bank_width_bytes\":4," \
+#define LOADS(lg)                                                                  \
+	"\"inference\":{\"status\":\"banked\",\"banks\":4,\"bank_width_bytes\":4," \
 	"\"broadcast\":true,\"lanes_per_pass\":{\"4\":2}" lg "}"
 	both(DOCD FACTS LOADS("") "}", true, "a documented model without measurements");
 	both(DOCD FACTS "\"measurements\":[]," LOADS("") "}", true, "... with an empty array");
 	bad(DOCD FACTS "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],"
-	    "\"ns_per_access\":1}]," LOADS("") "}", "has no measurements",
-	    "a documented model with a measurement");
+		       "\"ns_per_access\":1}]," LOADS("") "}",
+	    "has no measurements", "a documented model with a measurement");
 	bad(DOCD LOADS("") "}", "needs \"documentation\"", "a documented model without sources");
-	bad(DOCD FACTS "\"measurements\":[]}", "needs its loads' model", "a documented model without "
+	bad(DOCD FACTS "\"measurements\":[]}", "needs its loads' model",
+	    "a documented model without "
 	    "a model");
-	bad(DOCD "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"guessed\","
-	    "\"source\":\"S\"}]}," LOADS("") "}", "not stated, inferred", "a fact of unknown basis");
-	bad(DOCD "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"stated\"}]},"
-	    LOADS("") "}", "facts[0].source", "a fact without its source");
+	bad(DOCD
+	    "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"guessed\","
+	    "\"source\":\"S\"}]}," LOADS("") "}",
+	    "not stated, inferred", "a fact of unknown basis");
+	bad(DOCD
+	    "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"stated\"}]}," LOADS(
+		    "") "}",
+	    "facts[0].source", "a fact without its source");
 	bad(HEAD2 "\"provenance\":7}", "\"provenance\" is an integer", "provenance as a number");
 	const char *good = DOCD FACTS LOADS(",\"lane_groups\":{\"4\":[[0,3],[1,2]]}") "}";
 	const char *twice = DOCD FACTS LOADS(",\"lane_groups\":{\"4\":[[0,3],[3,2]]}") "}";
@@ -209,7 +226,7 @@ static void documented(void)
 	cb_error err;
 	bool ok = cb_doc_parse(good, strlen(good), 0, &r, &err) == CB_OK;
 	tap_ok(ok && r.documented && r.recorded[0].banked && r.recorded[0].norder[2] == 4 &&
-	       r.recorded[0].order[2][1] == 3 && r.recorded[0].order[2][2] == 1,
+		       r.recorded[0].order[2][1] == 3 && r.recorded[0].order[2][2] == 1,
 	       "lane_groups read as the lanes' order");
 	if (ok)
 		cb_result_free(&r);
@@ -229,48 +246,63 @@ int main(void)
 	documented();
 	bad("[]", "expected an object", "top level array");
 	bad("{\"format\":\"other\"}", "not a clbanks result", "wrong format");
-	bad("{\"format\":\"clbanks\",\"format_version\":5}", "unsupported format_version 5", "future version");
+	bad("{\"format\":\"clbanks\",\"format_version\":5}", "unsupported format_version 5",
+	    "future version");
 	bad("{\"format\":\"clbanks\",\"format_version\":0}", "reads versions 1 to 4", "version 0");
 	per_elem_names();
-	bad("{\"format\":\"clbanks\",\"format_version\":\"1\"}", "format_version", "version as a string");
+	bad("{\"format\":\"clbanks\",\"format_version\":\"1\"}", "format_version",
+	    "version as a string");
 	bad("{\"format\":\"clbanks\",\"format_version\":1}", "\"device\"", "no device");
 	bad("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":0}}",
 	    "subgroup_size", "zero sub-group");
 	bad(HEAD "\"measurements\":[]}", "empty", "no measurements");
 	bad(HEAD "\"measurements\":{}}", "not an array", "measurements as object");
 	bad(HEAD "\"measurements\":[1]}", "measurements[0] is an integer", "measurement as number");
-	bad(HEAD "\"measurements\":[{\"op\":\"store\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"store\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
 	    "needs format_version 2", "a store in format 1");
-	bad(HEAD2 "\"measurements\":[{\"op\":\"copy\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
+	bad(HEAD2
+	    "\"measurements\":[{\"op\":\"copy\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
 	    "\"copy\" is not supported", "an unknown op");
-	bad(HEAD2 "\"measurements\":[{\"op\":\"atomic\",\"elem_bytes\":2,\"lanes\":[0,2,4,6],\"ns_per_access\":1}]}",
+	bad(HEAD2
+	    "\"measurements\":[{\"op\":\"atomic\",\"elem_bytes\":2,\"lanes\":[0,2,4,6],\"ns_per_access\":1}]}",
 	    "atomic of 2-byte elements is not a measurement", "a 2-byte atomic");
-	bad(HEAD2 "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
-	    "\"kernel_checks\":[{\"variant\":\"naive\"}]}", "needs \"kernel\" and \"variant\"",
-	    "a kernel check without its kernel");
-	bad(HEAD2 "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
+	bad(HEAD2
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
+	    "\"kernel_checks\":[{\"variant\":\"naive\"}]}",
+	    "needs \"kernel\" and \"variant\"", "a kernel check without its kernel");
+	bad(HEAD2
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1}],"
 	    "\"kernel_checks\":[{\"kernel\":\"transpose\",\"variant\":\"naive\",\"ci95\":[1]}]}",
 	    "ci95 must be an array of two numbers", "a kernel check's short CI");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":3,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":3,\"lanes\":[0,4,8,12],\"ns_per_access\":1}]}",
 	    "elem_bytes must be", "3-byte elements");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8],\"ns_per_access\":1}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8],\"ns_per_access\":1}]}",
 	    "has 3 offsets; expected 4", "short lane table");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,-4],\"ns_per_access\":1}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,-4],\"ns_per_access\":1}]}",
 	    "outside local memory", "negative offset");
 	bad("{\"format\":\"clbanks\",\"format_version\":1,\"device\":{\"subgroup_size\":4,\"local_mem_bytes\":4096},"
 	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,4096],\"ns_per_access\":1}]}",
 	    "outside local memory", "offset beyond local memory");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,\"x\"],\"ns_per_access\":1}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,\"x\"],\"ns_per_access\":1}]}",
 	    "lanes[3] is a string", "lane as string");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":0}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":0}]}",
 	    "not a positive time", "zero time");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":-2.5}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":-2.5}]}",
 	    "not a positive time", "negative time");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":\"NaN\"}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":\"NaN\"}]}",
 	    "expected a number", "NaN as a string");
 	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12]}]}",
 	    "no ns_per_access", "untimed measurement where times are needed");
-	bad(HEAD "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1,\"kind\":7}]}",
+	bad(HEAD
+	    "\"measurements\":[{\"op\":\"load\",\"elem_bytes\":4,\"lanes\":[0,4,8,12],\"ns_per_access\":1,\"kind\":7}]}",
 	    "kind", "kind as a number");
 
 	/* A plan validates without times and has the catalogue the issue asks for. */
@@ -285,8 +317,10 @@ int main(void)
 	tap_ok(strcmp(text, again) == 0, "the plan reads back and writes out unchanged");
 	cb_result_free(&back);
 	tap_ok(cb_doc_parse(text, strlen(text), CB_DOC_REQUIRE_TIMES, &back, &err) != CB_OK &&
-	       strstr(err.text, "a plan"), "a plan is refused where times are needed: %s", err.text);
-	const char *kinds[] = { "stride", "two_address", "lane_pair", "pair_reference", "pool", "random" };
+		       strstr(err.text, "a plan"),
+	       "a plan is refused where times are needed: %s", err.text);
+	const char *kinds[] = { "stride",         "two_address", "lane_pair",
+				"pair_reference", "pool",        "random" };
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		unsigned per_elem[17] = { 0 };
 		for (size_t i = 0; i < plan.nms; i++)

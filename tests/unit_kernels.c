@@ -37,8 +37,9 @@ static void test_embedded(const char *srcdir)
 		tap_ok(a == CB_OK && b == CB_OK && strcmp(emb, file) == 0,
 		       "%s: the embedded kernel equals cl/%s, both expanded", k, k);
 		tap_ok(a == CB_OK && strstr(emb, "#line 1 \"lane_table.clh\"\n") &&
-		       strncmp(emb, "#line 1 \"", 9) == 0 &&
-		       strstr(emb, "#define CB_REPORT(") && !strstr(emb, "\n#include \"lane_table.clh\""),
+			       strncmp(emb, "#line 1 \"", 9) == 0 &&
+			       strstr(emb, "#define CB_REPORT(") &&
+			       !strstr(emb, "\n#include \"lane_table.clh\""),
 		       "%s: cl/lane_table.clh is expanded in place", k);
 		free(emb);
 		free(file);
@@ -71,7 +72,7 @@ static void test_dir(void)
 	write_text(dir, "k.cl", "// one\n  #  include \"h.h\"  // why\nend\n");
 	char *s = expand(dir, "k.cl", &rc, &err);
 	tap_ok(rc == CB_OK && strcmp(s, "#line 1 \"k.cl\"\n// one\n#line 1 \"h.h\"\nheader\n\n"
-			  "#line 3 \"k.cl\"\nend\n") == 0,
+					"#line 3 \"k.cl\"\nend\n") == 0,
 	       "an include is replaced between #line markers, every line keeps its number");
 	free(s);
 	write_text(dir, "c.cl", "/* a comment\n#include \"nothere.h\"\n*/\n#include \"h.h\"");
@@ -82,7 +83,7 @@ static void test_dir(void)
 	write_text(dir, "m.cl", "x\n#include \"missing.h\"\n");
 	s = expand(dir, "m.cl", &rc, &err);
 	tap_ok(rc == CB_ERR_INPUT && !s && strstr(err.text, "m.cl, line 2: ") &&
-	       strstr(err.text, "missing.h"),
+		       strstr(err.text, "missing.h"),
 	       "a missing included file is an input error naming the file and line (%s)", err.text);
 	const char *bad[] = { "#include \"../up.h\"\n", "#include \"h.h\" /* open\n*/\n",
 			      "#include \".hidden\"\n" };
@@ -90,7 +91,8 @@ static void test_dir(void)
 		write_text(dir, "b.cl", bad[i]);
 		s = expand(dir, "b.cl", &rc, &err);
 		tap_ok(rc == CB_ERR_INPUT && !s && strstr(err.text, "b.cl, line 1: ") &&
-		       strstr(err.text, "cannot be expanded"), "refused with a reason: %s", err.text);
+			       strstr(err.text, "cannot be expanded"),
+		       "refused with a reason: %s", err.text);
 	}
 	/* 64 KiB of header, included 40 times: more than the 1 MiB a kernel may have. */
 	char *big = cb_xmalloc(65537), *many = cb_xmalloc(40 * 16 + 1);

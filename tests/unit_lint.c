@@ -49,7 +49,7 @@ static void op_models(void)
 	       "op models: a measured atomic model with broadcast is taken at its word");
 	cb_lint_model_set_op(&mm, CB_OP_ATOMIC, &atomic, lanes);
 	tap_ok(q->price(q, CB_OP_ATOMIC, 4, off, act, 32, &p, &m) && p == 32 &&
-	       !strcmp(cb_lint_model_source(&mm, CB_OP_ATOMIC), "measured"),
+		       !strcmp(cb_lint_model_source(&mm, CB_OP_ATOMIC), "measured"),
 	       "op models: and one without serializes");
 }
 
@@ -109,22 +109,27 @@ static void transpose_h200(void)
 	if (lint(&naive, &r)) {
 		/* Row write: lane l at 4 l, every bank once. Column read tile[tx][ty]: lane l at
 		 * 128 l, all 32 in bank 0: 32 passes. */
-		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "naive 32x32 row write");
-		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32, "naive 32x32 column read");
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "naive 32x32 row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32,
+		       "naive 32x32 column read");
 		const cb_lint_access *a = find(&r, 22, 26, CB_OP_LOAD);
-		tap_ok(lanes_are(a, 32, 128, 0) && a->subgroups == 32 && a->ways == 32 && a->conflict &&
-		       a->range_known && a->range_lo == 0 && a->range_hi == 4092,
+		tap_ok(lanes_are(a, 32, 128, 0) && a->subgroups == 32 && a->ways == 32 &&
+			       a->conflict && a->range_known && a->range_lo == 0 &&
+			       a->range_hi == 4092,
 		       "naive: lanes 128 B apart, 32 sub-groups over bytes 0..4092, 32-way");
 		/* Rows of 33: lane l in bank l. XOR with r & 31: lane l reads column l. */
 		expect_fix(&r, 22, 26, 1, 1, 128, 5, 0, 1, "naive: tile[32][32+1] or c ^ (r & 31)");
-		tap_ok(cb_lint_has_conflict(&r), "--fail-on-conflict: the naive transpose conflicts");
+		tap_ok(cb_lint_has_conflict(&r),
+		       "--fail-on-conflict: the naive transpose conflicts");
 		cb_lint_result_free(&r);
 	}
 	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&padded, &r)) {
 		expect(&r, 31, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "padded row write");
 		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "padded column read");
-		tap_ok(lanes_are(find(&r, 36, 26, CB_OP_LOAD), 32, 132, 0) && !cb_lint_has_conflict(&r),
+		tap_ok(lanes_are(find(&r, 36, 26, CB_OP_LOAD), 32, 132, 0) &&
+			       !cb_lint_has_conflict(&r),
 		       "padded: lanes 132 B apart (bank l), no conflict anywhere");
 		cb_lint_result_free(&r);
 	}
@@ -132,28 +137,35 @@ static void transpose_h200(void)
 	if (lint(&swz, &r)) {
 		/* tile[tx][ty ^ tx]: sub-group 0 reads tile[l][l], 132 l. */
 		expect(&r, 45, 40, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled row write");
-		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "swizzled column read");
-		tap_ok(lanes_are(find(&r, 50, 26, CB_OP_LOAD), 32, 132, 0), "swizzled: lane l at 132 l");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "swizzled column read");
+		tap_ok(lanes_are(find(&r, 50, 26, CB_OP_LOAD), 32, 132, 0),
+		       "swizzled: lane l at 132 l");
 		cb_lint_result_free(&r);
 	}
 	/* 32 x 8: each work-item handles 4 rows, one loop iteration each. */
 	job n8 = { "transpose.cl", "naive", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&n8, &r)) {
-		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 naive row write");
-		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32x4, "32x8 naive column read");
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4,
+		       "32x8 naive row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, k32x4,
+		       "32x8 naive column read");
 		expect_fix(&r, 22, 26, 1, 1, 128, 5, 0, 1, "32x8 naive: the same fix");
 		tap_ok(find(&r, 22, 26, CB_OP_LOAD)->subgroups == 8, "32x8: 8 sub-groups");
 		cb_lint_result_free(&r);
 	}
 	job p8 = { "transpose.cl", "padded", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&p8, &r)) {
-		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 padded column read");
+		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4,
+		       "32x8 padded column read");
 		cb_lint_result_free(&r);
 	}
 	job s8 = { "transpose.cl", "swizzled", 32, 8, { "TILE_H=8" }, { NULL }, NULL, 0 };
 	if (lint(&s8, &r)) {
-		expect(&r, 45, 40, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled row write");
-		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4, "32x8 swizzled column read");
+		expect(&r, 45, 40, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE4,
+		       "32x8 swizzled row write");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE4,
+		       "32x8 swizzled column read");
 		cb_lint_result_free(&r);
 	}
 }
@@ -166,22 +178,28 @@ static void transpose_amd(void)
 	cb_lint_result r;
 	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&naive, &r)) {
-		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 2, 2, two, "AMD naive row write");
-		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 64, 2, k64, "AMD naive column read");
+		expect(&r, 17, 20, CB_OP_STORE, CB_LINT_PREDICTED, 2, 2, two,
+		       "AMD naive row write");
+		expect(&r, 22, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 64, 2, k64,
+		       "AMD naive column read");
 		const cb_lint_access *a = find(&r, 22, 26, CB_OP_LOAD);
 		tap_ok(a && a->ways == 32 && a->nlanes == 64 && a->subgroups == 16 &&
-		       a->lanes[32].lo == 4, "AMD: 64-lane sub-groups, 16 of them, lane 32 on row 1");
-		expect_fix(&r, 22, 26, 1, 2, 128, 5, 0, 2, "AMD naive: tile[32][32+1] or c ^ (r & 31)");
+			       a->lanes[32].lo == 4,
+		       "AMD: 64-lane sub-groups, 16 of them, lane 32 on row 1");
+		expect_fix(&r, 22, 26, 1, 2, 128, 5, 0, 2,
+			   "AMD naive: tile[32][32+1] or c ^ (r & 31)");
 		cb_lint_result_free(&r);
 	}
 	job padded = { "transpose.cl", "padded", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&padded, &r)) {
-		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD padded column read");
+		expect(&r, 36, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two,
+		       "AMD padded column read");
 		cb_lint_result_free(&r);
 	}
 	job swz = { "transpose.cl", "swizzled", 32, 32, { NULL }, { NULL }, &amd, 0 };
 	if (lint(&swz, &r)) {
-		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two, "AMD swizzled column read");
+		expect(&r, 50, 26, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two,
+		       "AMD swizzled column read");
 		cb_lint_result_free(&r);
 	}
 }
@@ -199,7 +217,8 @@ static void test_wide(void)
 		expect(&r, 10, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 2, k32, "double column read");
 		const cb_lint_access *a = find(&r, 10, 20, CB_OP_LOAD);
 		tap_ok(lanes_are(a, 32, 256, 0) && a->ways == 16, "doubles: 256 B apart, 16-way");
-		expect_fix(&r, 10, 20, 1, 2, 256, 4, 0, 2, "doubles: tile[32][32+1] or c ^ (r & 15)");
+		expect_fix(&r, 10, 20, 1, 2, 256, 4, 0, 2,
+			   "doubles: tile[32][32+1] or c ^ (r & 15)");
 		cb_lint_result_free(&r);
 	}
 	job v = { "wide.cl", "vectors", 16, 16, { NULL }, { NULL }, NULL, 0 };
@@ -218,7 +237,7 @@ static void test_wide(void)
 	if (run(&ad, &r, &err, &cc) == CB_OK) {
 		const cb_lint_access *a = find(&r, 10, 20, CB_OP_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && !a->priced &&
-		       strstr(a->note, "cannot price 8-byte loads"),
+			       strstr(a->note, "cannot price 8-byte loads"),
 		       "AMD-like model without 8 B lanes per pass: doubles are unknown (%s)",
 		       a ? a->note : "");
 	} else {
@@ -240,10 +259,11 @@ static void test_reduce(void)
 	job il = { "reduce.cl", "interleaved", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&il, &r)) {
 		/* tid % (2s) == 0: the active lanes read words 2 s apart, one pass each time. */
-		expect(&r, 16, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "interleaved sdata[tid + s]");
+		expect(&r, 16, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8,
+		       "interleaved sdata[tid + s]");
 		const cb_lint_access *a = find(&r, 16, 18, CB_OP_LOAD);
 		tap_ok(a && a->nlanes == 32 && a->lanes[0].active && a->lanes[0].lo == 4 &&
-		       !a->lanes[1].active && a->lanes[2].lo == 12,
+			       !a->lanes[1].active && a->lanes[2].lo == 12,
 		       "interleaved: odd lanes inactive in the first iteration");
 		cb_lint_result_free(&r);
 	}
@@ -251,13 +271,15 @@ static void test_reduce(void)
 	 * lanes: 2, 4, 8 passes, then 16 lanes in 2 banks, 8 and 4 lanes in one: 8, 8, 4, 2, 1. */
 	job st = { "reduce.cl", "strided", 256, 0, { NULL }, { "sdata=1024" }, NULL, 0 };
 	if (lint(&st, &r)) {
-		expect(&r, 31, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index + s]");
-		expect(&r, 31, 17, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided, "strided sdata[index]");
+		expect(&r, 31, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided,
+		       "strided sdata[index + s]");
+		expect(&r, 31, 17, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, strided,
+		       "strided sdata[index]");
 		expect(&r, 31, 17, CB_OP_STORE, CB_LINT_PREDICTED, 8, 1, strided, "strided store");
 		const cb_lint_access *a = find(&r, 31, 20, CB_OP_LOAD);
 		const cb_lint_object *o = a && a->object >= 0 ? &r.objects[a->object] : NULL;
 		tap_ok(a && o && o->is_arg && o->rank == 0 && o->bytes == 1024 && a->ways == 8 &&
-		       !strcmp(o->name, "sdata") && lanes_are(a, 32, 32, 16),
+			       !strcmp(o->name, "sdata") && lanes_are(a, 32, 32, 16),
 		       "strided: a dynamic __local argument of 1024 B (--arg), 8-way; the lanes "
 		       "shown are the worst's, 32 l + 16 (s = 4)");
 		/* issue 31, point 9: no fix because sdata is a pointer, said so */
@@ -268,14 +290,15 @@ static void test_reduce(void)
 		/* the summary tells the three accesses of line 31 apart (third session) */
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, "; most: line 31:17 (load) (35), line 31:17 (store) (35), "
-				   "line 31:20 (35)\n"),
+				      "line 31:20 (35)\n"),
 		       "strided: most: line 31:17 (load), 31:17 (store), 31:20");
 		free(t);
 		cb_lint_result_free(&r);
 	}
 	job sq = { "reduce.cl", "sequential", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&sq, &r)) {
-		expect(&r, 46, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential sdata[tid + s]");
+		expect(&r, 46, 18, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE8,
+		       "sequential sdata[tid + s]");
 		expect(&r, 46, 15, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE8, "sequential store");
 		cb_lint_result_free(&r);
 	}
@@ -292,29 +315,37 @@ static void test_scan(void)
 	cb_lint_result r;
 	job plain = { "scan.cl", NULL, 256, 0, { NULL }, { "n=512" }, NULL, 0 };
 	if (lint(&plain, &r)) {
-		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep temp[a]");
-		expect(&r, 26, 12, CB_OP_STORE, CB_LINT_PREDICTED, 16, 1, up, "scan up-sweep store");
-		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, down, "scan down-sweep temp[a]");
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, up,
+		       "scan up-sweep temp[a]");
+		expect(&r, 26, 12, CB_OP_STORE, CB_LINT_PREDICTED, 16, 1, up,
+		       "scan up-sweep store");
+		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 16, 1, down,
+		       "scan down-sweep temp[a]");
 		expect(&r, 18, 21, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan first store");
 		cb_lint_result_free(&r);
 	}
 	/* One word of padding every 32 moves the lanes of every step to distinct banks. */
 	job pad = { "scan.cl", NULL, 256, 0, { "PAD" }, { "n=512" }, NULL, 0 };
 	if (lint(&pad, &r)) {
-		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan up-sweep");
-		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9, "padded scan down-sweep");
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9,
+		       "padded scan up-sweep");
+		expect(&r, 39, 14, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one9,
+		       "padded scan down-sweep");
 		tap_ok(!cb_lint_has_conflict(&r), "padded scan: no conflict");
 		cb_lint_result_free(&r);
 	}
 	/* Without n the loop bound is unknown: 4 assumed iterations, thid < d assumed true. */
 	job open = { "scan.cl", NULL, 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&open, &r)) {
-		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_ASSUMED, 16, 1, assumed, "scan without n: assumed");
+		expect(&r, 26, 15, CB_OP_LOAD, CB_LINT_ASSUMED, 16, 1, assumed,
+		       "scan without n: assumed");
 		const cb_lint_access *a = find(&r, 26, 15, CB_OP_LOAD);
-		tap_ok(a && strstr(a->note, "undecidable branch at line 22"), "assumed: says where (%s)",
-		       a ? a->note : "");
-		expect(&r, 19, 21, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "scan without n: temp[bi]");
-		expect(&r, 18, 21, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan without n: temp[ai]");
+		tap_ok(a && strstr(a->note, "undecidable branch at line 22"),
+		       "assumed: says where (%s)", a ? a->note : "");
+		expect(&r, 19, 21, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL,
+		       "scan without n: temp[bi]");
+		expect(&r, 18, 21, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "scan without n: temp[ai]");
 		tap_ok(!cb_lint_has_conflict(&r), "--fail-on-conflict ignores assumed conflicts");
 		cb_lint_result_free(&r);
 	}
@@ -325,14 +356,17 @@ static void test_histogram(void)
 	cb_lint_result r;
 	job h = { "histogram.cl", "histogram", 256, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&h, &r)) {
-		expect(&r, 13, 3, CB_OP_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[v])");
+		expect(&r, 13, 3, CB_OP_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL,
+		       "atomic_inc(&hist[v])");
 		const cb_lint_access *a = find(&r, 13, 3, CB_OP_ATOMIC);
-		tap_ok(a && !a->priced && a->niter == 4 && !a->iter[0].known && a->lanes[0].active &&
-		       !a->lanes[0].known && a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
-		       !a->range_known && strstr(a->note, "memory contents"),
+		tap_ok(a && !a->priced && a->niter == 4 && !a->iter[0].known &&
+			       a->lanes[0].active && !a->lanes[0].known && a->lanes[0].lo == 0 &&
+			       a->lanes[0].hi == 1020 && !a->range_known &&
+			       strstr(a->note, "memory contents"),
 		       "data-dependent bins: unknown within bytes 0..1020, never a guess");
 		/* hist[t & 15]: two lanes per word; atomics serialize: 2 passes. */
-		expect(&r, 14, 2, CB_OP_ATOMIC, CB_LINT_PREDICTED, 2, 1, NULL, "atomic_add(&hist[t & 15])");
+		expect(&r, 14, 2, CB_OP_ATOMIC, CB_LINT_PREDICTED, 2, 1, NULL,
+		       "atomic_add(&hist[t & 15])");
 		expect(&r, 10, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "hist[t] = 0");
 		cb_lint_result_free(&r);
 	}
@@ -340,17 +374,19 @@ static void test_histogram(void)
 	if (lint(&c, &r)) {
 		expect(&r, 27, 11, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "under if (v < 200)");
 		const cb_lint_access *a = find(&r, 27, 11, CB_OP_LOAD);
-		tap_ok(a && strstr(a->note, "line 26"), "assumed: names line 26 (%s)", a ? a->note : "");
+		tap_ok(a && strstr(a->note, "line 26"), "assumed: names line 26 (%s)",
+		       a ? a->note : "");
 		/* issue 31: the else side runs too (a second run of the work-group) */
 		expect(&r, 29, 16, CB_OP_STORE, CB_LINT_ASSUMED, 1, 1, ONE, "the else side");
 		a = find(&r, 29, 16, CB_OP_STORE);
 		tap_ok(a && strstr(a->note, "line 26") && a->object >= 0 &&
-		       !strcmp(r.objects[a->object].name, "over"),
+			       !strcmp(r.objects[a->object].name, "over"),
 		       "the else side: assumed under line 26, object over (%s)", a ? a->note : "");
 		expect(&r, 31, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "after the branch");
 		expect(&r, 31, 21, CB_OP_LOAD, CB_LINT_UNKNOWN, 0, 1, NULL, "over[hist[t] & 63]");
 		a = find(&r, 31, 21, CB_OP_LOAD);
-		tap_ok(a && a->lanes[0].lo == 0 && a->lanes[0].hi == 252, "over[x & 63]: bounds 0..252");
+		tap_ok(a && a->lanes[0].lo == 0 && a->lanes[0].hi == 252,
+		       "over[x & 63]: bounds 0..252");
 		cb_lint_result_free(&r);
 	}
 }
@@ -369,15 +405,17 @@ static void test_rows_and_helper(void)
 		expect(&r, 9, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 8, 1, eight, "16x16 column read");
 		const cb_lint_access *a = find(&r, 9, 20, CB_OP_LOAD);
 		tap_ok(a && a->nlanes == 32 && a->lanes[15].lo == 960 && a->lanes[16].lo == 4 &&
-		       a->ways == 8, "16x16: one sub-group spans rows 0 and 1, 8-way");
+			       a->ways == 8,
+		       "16x16: one sub-group spans rows 0 and 1, 8-way");
 		/* Judged with the row write, rows of 18 put row 1's last two lanes on row 0's
 		 * first banks (2 passes); the swizzle keeps both accesses at 1 pass. */
 		const cb_lint_fix *f = a && a->object >= 0 ? &r.objects[a->object].fix : NULL;
 		const cb_lint_access *w = find(&r, 7, 13, CB_OP_STORE);
-		tap_ok(f && f->found && f->best.swizzle && f->best.bits == 4 && f->best.shift == 0 &&
-		       f->best.worst_passes == 1 && f->best.at_minimum && !f->alt_found &&
-		       f->total_before == 72 && f->best.total_passes == 16 && w && w->fixed &&
-		       w->fixed_passes == 1 && a->fixed_passes == 1,
+		tap_ok(f && f->found && f->best.swizzle && f->best.bits == 4 &&
+			       f->best.shift == 0 && f->best.worst_passes == 1 &&
+			       f->best.at_minimum && !f->alt_found && f->total_before == 72 &&
+			       f->best.total_passes == 16 && w && w->fixed &&
+			       w->fixed_passes == 1 && a->fixed_passes == 1,
 		       "16x16: one fix for the array, c ^ (r & 15) (72 -> 16 passes), not a padding "
 		       "that makes the row write 2-way");
 		cb_lint_result_free(&r);
@@ -386,7 +424,8 @@ static void test_rows_and_helper(void)
 	 * call after the loop uses stride 2. One access, three iterations (two call sites). */
 	job h = { "helper.cl", NULL, 32, 0, { NULL }, { "stride=32" }, NULL, 0 };
 	if (lint(&h, &r)) {
-		expect(&r, 6, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, helper, "helper p[i * stride]");
+		expect(&r, 6, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, helper,
+		       "helper p[i * stride]");
 		tap_ok(find(&r, 14, 19, CB_OP_STORE) && find(&r, 14, 19, CB_OP_STORE)->niter == 33,
 		       "helper: the fill loop has 33 iterations");
 		cb_lint_result_free(&r);
@@ -395,7 +434,7 @@ static void test_rows_and_helper(void)
 	if (lint(&hu, &r)) {
 		const cb_lint_access *a = find(&r, 6, 9, CB_OP_LOAD);
 		tap_ok(a && a->status == CB_LINT_UNKNOWN && a->niter == 3 && !a->iter[0].known &&
-		       a->iter[2].known && a->iter[2].passes == 2,
+			       a->iter[2].known && a->iter[2].passes == 2,
 		       "helper without --arg stride: unknown in the loop, 2 passes at the constant call");
 		cb_lint_result_free(&r);
 	}
@@ -408,16 +447,19 @@ static void test_gemm(void)
 	if (lint(&g, &r)) {
 		/* Sub-group = one column of work-items: Asub[k][row] consecutive, Bsub[col][k] one
 		 * word for all: one pass each, 32 tiles x 32 steps. */
-		const cb_lint_access *a = find(&r, 26, 11, CB_OP_LOAD), *b = find(&r, 26, 26, CB_OP_LOAD);
+		const cb_lint_access *a = find(&r, 26, 11, CB_OP_LOAD),
+				     *b = find(&r, 26, 26, CB_OP_LOAD);
 		tap_ok(a && b && a->niter == 1024 && b->niter == 1024 && a->passes_max == 1 &&
-		       b->passes_max == 1 && a->status == CB_LINT_PREDICTED && !cb_lint_has_conflict(&r),
+			       b->passes_max == 1 && a->status == CB_LINT_PREDICTED &&
+			       !cb_lint_has_conflict(&r),
 		       "GEMM 32x32, K = 1024: 1024 iterations, all one pass");
 		cb_lint_result_free(&r);
 	}
 	job t = { "gemm.cl", NULL, 32, 32, { "TRANSPOSED_B" }, { "K=64" }, NULL, 0 };
 	if (lint(&t, &r)) {
 		const cb_lint_access *b = find(&r, 24, 26, CB_OP_LOAD);
-		tap_ok(b && b->niter == 64 && b->passes_max == 32, "GEMM with Bsub[row][k]: 32 passes");
+		tap_ok(b && b->niter == 64 && b->passes_max == 32,
+		       "GEMM with Bsub[row][k]: 32 passes");
 		expect_fix(&r, 24, 26, 1, 1, 128, 5, 0, 1, "GEMM: Bsub[32][32+1] or c ^ (r & 31)");
 		cb_lint_result_free(&r);
 	}
@@ -429,21 +471,23 @@ static void test_objects(void)
 	cb_lint_result r;
 	job g0 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&g0, &r)) {
-		expect(&r, 10, 7, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL, "p[t], p = t & 1 ? a : b");
+		expect(&r, 10, 7, CB_OP_STORE, CB_LINT_UNKNOWN, 0, 1, NULL,
+		       "p[t], p = t & 1 ? a : b");
 		const cb_lint_access *a = find(&r, 10, 7, CB_OP_STORE);
 		tap_ok(a && a->object < 0 && strstr(a->note, "several __local objects"),
 		       "lanes over two objects: unknown (%s)", a ? a->note : "");
 		expect(&r, 12, 19, CB_OP_STORE, CB_LINT_NOT_EXECUTED, 0, 0, NULL, "group 1 only");
 		a = find(&r, 12, 19, CB_OP_STORE);
 		tap_ok(a && strstr(a->note, "work-group (0,0,0)") && a->object >= 0 &&
-		       !strcmp(r.objects[a->object].name, "a"),
+			       !strcmp(r.objects[a->object].name, "a"),
 		       "not executed by group 0, object a (%s)", a ? a->note : "");
 		cb_lint_result_free(&r);
 	}
 	/* Group 1 stores a[2t % 64]: words 2 apart, two lanes per even bank. */
 	job g1 = { "objects.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 1 };
 	if (lint(&g1, &r)) {
-		expect(&r, 12, 19, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, two, "--group 1,0,0 reaches it");
+		expect(&r, 12, 19, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, two,
+		       "--group 1,0,0 reaches it");
 		tap_ok(r.group[0] == 1, "the result names group 1");
 		cb_lint_result_free(&r);
 	}
@@ -476,7 +520,7 @@ static void clang_override(void)
 	req.clang = "/nonexistent/clang";
 	cb_rc rc = cb_lint_run(&req, &r, &err);
 	tap_ok(rc == CB_ERR_RUNTIME && cb_exit_status(&err) == 4 && err.call &&
-	       !strcmp(err.call, "posix_spawn") && strstr(err.text, "CLBANKS_CLANG"),
+		       !strcmp(err.call, "posix_spawn") && strstr(err.text, "CLBANKS_CLANG"),
 	       "a clang that cannot be run: exit 4, saying how to name one");
 	cb_lint_result_free(&r);
 	req.clang = NULL;
@@ -519,8 +563,9 @@ static void test_bad_input(void)
 	clang_override();
 	job broken = { "broken.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	cb_rc rc = run(&broken, &r, &err, &cc);
-	tap_ok(rc == CB_ERR_INPUT && cb_exit_status(&err) == 2 && strstr(err.text, "does not compile") &&
-	       strstr(r.build_log, "error:") && strstr(r.build_log, "undeclared_variable"),
+	tap_ok(rc == CB_ERR_INPUT && cb_exit_status(&err) == 2 &&
+		       strstr(err.text, "does not compile") && strstr(r.build_log, "error:") &&
+		       strstr(r.build_log, "undeclared_variable"),
 	       "a kernel that does not compile: exit 2 and clang's build log");
 	cb_lint_result_free(&r);
 }
@@ -550,20 +595,28 @@ static void test_inline_helpers(void)
 	 * the swaps are under the data-dependent test, so assumed. */
 	job b = { "bitonic_inline.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&b, &r)) {
-		expect(&r, 12, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyA in inline helper");
-		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15, "bitonic: *keyB in inline helper");
-		expect(&r, 15, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store A");
-		expect(&r, 16, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15, "bitonic: swap store B");
-		tap_ok(r.naccesses == 8 && cb_lint_has_conflict(&r) && cb_lint_unknown_count(&r) == 0,
+		expect(&r, 12, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15,
+		       "bitonic: *keyA in inline helper");
+		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two15,
+		       "bitonic: *keyB in inline helper");
+		expect(&r, 15, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15,
+		       "bitonic: swap store A");
+		expect(&r, 16, 9, CB_OP_STORE, CB_LINT_ASSUMED, 2, 1, two15,
+		       "bitonic: swap store B");
+		tap_ok(r.naccesses == 8 && cb_lint_has_conflict(&r) &&
+			       cb_lint_unknown_count(&r) == 0,
 		       "bitonic: 8 accesses, conflicts, none unknown");
-		job si = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=static inline" }, { NULL }, NULL, 0 };
+		job si = { "bitonic_inline.cl",        NULL,     32,   0,
+			   { "HELPER=static inline" }, { NULL }, NULL, 0 };
 		if (lint(&si, &v)) {
-			tap_ok(same_accesses(&r, &v), "bitonic: static inline gives the same result");
+			tap_ok(same_accesses(&r, &v),
+			       "bitonic: static inline gives the same result");
 			cb_lint_result_free(&v);
 		}
 		job pl = { "bitonic_inline.cl", NULL, 32, 0, { "HELPER=" }, { NULL }, NULL, 0 };
 		if (lint(&pl, &v)) {
-			tap_ok(same_accesses(&r, &v), "bitonic: a plain helper gives the same result");
+			tap_ok(same_accesses(&r, &v),
+			       "bitonic: a plain helper gives the same result");
 			cb_lint_result_free(&v);
 		}
 		cb_lint_result_free(&r);
@@ -574,12 +627,15 @@ static void test_inline_helpers(void)
 	if (lint(&s, &r)) {
 		expect(&r, 8, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: zero half");
 		expect(&r, 10, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "scan: value half");
-		expect(&r, 13, 12, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx - i]");
-		expect(&r, 15, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] read");
-		expect(&r, 15, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, one5, "scan: lmem[idx] write");
+		expect(&r, 13, 12, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5,
+		       "scan: lmem[idx - i]");
+		expect(&r, 15, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, one5,
+		       "scan: lmem[idx] read");
+		expect(&r, 15, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, one5,
+		       "scan: lmem[idx] write");
 		expect(&r, 18, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "scan: result");
 		tap_ok(r.naccesses == 6 && r.nobjects == 1 && r.objects[0].elem_bytes == 4 &&
-		       !strcmp(r.objects[0].elem_type, "uint"),
+			       !strcmp(r.objects[0].elem_type, "uint"),
 		       "scan: 6 accesses on uint *lmem (type from the argument metadata)");
 		cb_lint_result_free(&r);
 	}
@@ -587,9 +643,11 @@ static void test_inline_helpers(void)
 	 * lanes in one bank, 32 passes; 32 steps of k. */
 	job g = { "gemm_inline.cl", NULL, 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&g, &r)) {
-		const cb_lint_access *a = find(&r, 11, 13, CB_OP_LOAD), *c = find(&r, 12, 13, CB_OP_LOAD);
+		const cb_lint_access *a = find(&r, 11, 13, CB_OP_LOAD),
+				     *c = find(&r, 12, 13, CB_OP_LOAD);
 		tap_ok(a && c && a->niter == 32 && c->niter == 32 && a->passes_max == 1 &&
-		       c->passes_max == 32 && c->min_passes == 1 && c->status == CB_LINT_PREDICTED,
+			       c->passes_max == 32 && c->min_passes == 1 &&
+			       c->status == CB_LINT_PREDICTED,
 		       "GEMM inline helper: As 1 pass, Bs 32 passes, 32 steps");
 		cb_lint_result_free(&r);
 	}
@@ -604,8 +662,9 @@ static void test_unseen_call(void)
 	cross_check cc;
 	cb_rc rc = run(&u, &r, &err, &cc);
 	const cb_lint_access *a = rc == CB_OK ? find(&r, 10, 2, CB_LINT_CALL) : NULL;
-	tap_ok(a && a->status == CB_LINT_UNKNOWN && strstr(a->note, "calls undefined function Helper") &&
-	       a->object == 0 && cb_lint_unknown_count(&r) == 1,
+	tap_ok(a && a->status == CB_LINT_UNKNOWN &&
+		       strstr(a->note, "calls undefined function Helper") && a->object == 0 &&
+		       cb_lint_unknown_count(&r) == 1,
 	       "a declared-only helper given a __local pointer: unknown, 'calls undefined function Helper'");
 	cb_lint_result_free(&r);
 }
@@ -622,11 +681,13 @@ static void test_shared_words(void)
 	static const unsigned two4[] = { 2, 2, 2, 2, 0 }, t32[] = { 32, 0 };
 	cb_lint_result r;
 	for (int inl = 0; inl < 2; inl++) {
-		job v = { "vec_inline.cl", NULL, 8, 8, { inl ? "USE_INLINE" : NULL }, { NULL }, NULL, 0 };
+		job v = { "vec_inline.cl", NULL, 8, 8, { inl ? "USE_INLINE" : NULL },
+			  { NULL },        NULL, 0 };
 		if (!lint(&v, &r))
 			continue;
 		expect(&r, 15, 17, CB_OP_STORE, CB_LINT_PREDICTED, 32, 4, t32,
-		       inl ? "inline StoreTile: t[x * 32 + y], float4" : "StoreTile: t[x * 32 + y]");
+		       inl ? "inline StoreTile: t[x * 32 + y], float4"
+			   : "StoreTile: t[x * 32 + y]");
 		expect(&r, 20, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 2, two4,
 		       inl ? "inline ReadTile: 8 lanes on each element" : "ReadTile: shared words");
 		bool under = r.naccesses == 2;
@@ -634,7 +695,8 @@ static void test_shared_words(void)
 			under &= r.accesses[i].total_min <= r.accesses[i].total_passes;
 		const cb_lint_access *l = find(&r, 20, 9, CB_OP_LOAD);
 		tap_ok(under && l && !l->conflict && l->ways == 1 && l->total_passes == 16 &&
-		       l->total_min == 16, "%s: no access below its minimum; the read 16 passes, none beyond",
+			       l->total_min == 16,
+		       "%s: no access below its minimum; the read 16 passes, none beyond",
 		       inl ? "inline" : "plain");
 		cb_lint_result_free(&r);
 	}
@@ -659,7 +721,8 @@ static void test_halo(void)
 		uint64_t total = 0;
 		for (size_t i = 0; i < r.naccesses; i++)
 			total += r.accesses[i].total_passes;
-		tap_ok(r.naccesses == 5 && total == 12 + 6 + 3 * 8, "halo: 5 accesses, 42 passes in all");
+		tap_ok(r.naccesses == 5 && total == 12 + 6 + 3 * 8,
+		       "halo: 5 accesses, 42 passes in all");
 		cb_lint_result_free(&r);
 	}
 	job e = { "halo.cl", NULL, 1, 64, { "EXTERN_INDEX" }, { "sh=1584" }, NULL, 0 };
@@ -669,8 +732,9 @@ static void test_halo(void)
 		unsigned named = 0;
 		for (size_t i = 0; i < r.naccesses; i++)
 			named += r.accesses[i].status == CB_LINT_UNKNOWN &&
-				 strstr(r.accesses[i].note, "call lint does not evaluate: HaloIndex "
-						   "(declared, not defined)") &&
+				 strstr(r.accesses[i].note,
+					"call lint does not evaluate: HaloIndex "
+					"(declared, not defined)") &&
 				 !strstr(r.accesses[i].note, "memory contents");
 		tap_ok(r.naccesses == 5 && named == 5,
 		       "halo with HaloIndex only declared: 5 unknown, each naming it (%u)", named);
@@ -695,9 +759,9 @@ static void test_unseen_index(void)
 	const cb_lint_access *f = find(&r, 10, 27, CB_OP_STORE), *p = find(&r, 11, 22, CB_OP_STORE),
 			     *k = find(&r, 12, 18, CB_OP_STORE);
 	tap_ok(f && p && k && f->status == CB_LINT_UNKNOWN && p->status == CB_LINT_UNKNOWN &&
-	       k->status == CB_LINT_UNKNOWN && strstr(f->note, "memory contents") &&
-	       strstr(p->note, "evaluate: built-in popcount (within") &&
-	       strstr(k->note, "evaluate: Pick (declared, not defined) (within"),
+		       k->status == CB_LINT_UNKNOWN && strstr(f->note, "memory contents") &&
+		       strstr(p->note, "evaluate: built-in popcount (within") &&
+		       strstr(k->note, "evaluate: Pick (declared, not defined) (within"),
 	       "s[floor(g[l])]: memory contents; s[popcount(l)]: popcount; s[Pick(l)]: Pick");
 	cb_lint_result_free(&r);
 }
@@ -712,6 +776,7 @@ static void test_float_index(void)
 	job t = { "floatidx.cl", NULL, 64, 0, { NULL }, { NULL }, NULL, 0 };
 	if (!lint(&t, &r))
 		return;
+	/* clang-format off */
 	static const struct {
 		unsigned line, col;
 		const char *note, *not;
@@ -727,13 +792,15 @@ static void test_float_index(void)
 		{ 16, 48, "depend on memory contents and floating-point arithmetic", "--arg",
 		  CB_LINT_WHY_DATA },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
 		const cb_lint_access *a = find(&r, want[k].line, want[k].col, CB_OP_STORE);
 		bool ok = a && a->status == CB_LINT_UNKNOWN && strstr(a->note, want[k].note) &&
-			  !strstr(a->note, want[k].not) && a->reason == want[k].why;
+			  !strstr(a->note, want[k].not ) && a->reason == want[k].why;
 		tap_ok(ok, "floatidx line %u: \"%s\"", want[k].line, want[k].note);
 		if (!ok && a)
-			fprintf(stderr, "# note: %s (reason %s)\n", a->note, cb_lint_why_key(a->reason));
+			fprintf(stderr, "# note: %s (reason %s)\n", a->note,
+				cb_lint_why_key(a->reason));
 	}
 	cb_lint_result_free(&r);
 }
@@ -750,7 +817,7 @@ static void test_ternary(void)
 		return;
 	const cb_lint_access *a = find(&r, 13, 9, CB_OP_STORE);
 	tap_ok(a && a->status == CB_LINT_UNKNOWN && a->range_lo == 0 && a->range_hi == 4088 &&
-	       strstr(a->note, "memory contents"),
+		       strstr(a->note, "memory contents"),
 	       "s[idx] after a binary search by ?: on data: unknown within bytes 0..4088");
 	expect(&r, 15, 10, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "s[l odd ? l : l + 32]");
 	cb_lint_result_free(&r);
@@ -765,8 +832,10 @@ static void test_branches(void)
 	cb_lint_result r;
 	job g = { "branches.cl", "guarded", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&g, &r)) {
-		expect(&r, 14, 13, CB_OP_STORE, CB_LINT_ASSUMED, 1, 1, NULL, "tile[y][x] after the return");
-		expect(&r, 16, 13, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL, "tile[x][y] after the return");
+		expect(&r, 14, 13, CB_OP_STORE, CB_LINT_ASSUMED, 1, 1, NULL,
+		       "tile[y][x] after the return");
+		expect(&r, 16, 13, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "tile[x][y] after the return");
 		const cb_lint_access *a = find(&r, 16, 13, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "line 12") && a->reason == CB_LINT_WHY_BRANCH,
 		       "the read after the early return names the branch's line 12");
@@ -783,9 +852,12 @@ static void test_branches(void)
 	}
 	job s = { "branches.cl", "sides", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&s, &r)) {
-		expect(&r, 25, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "the store before the branch");
-		expect(&r, 29, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "the then side's row read");
-		expect(&r, 31, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL, "the else side's column read");
+		expect(&r, 25, 13, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "the store before the branch");
+		expect(&r, 29, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE,
+		       "the then side's row read");
+		expect(&r, 31, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
+		       "the else side's column read");
 		const cb_lint_access *a = find(&r, 31, 7, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "line 28"), "the else side names the branch's line 28");
 		tap_ok(cb_lint_assumed_conflicts(&r) == 1 && !cb_lint_has_conflict(&r),
@@ -796,10 +868,12 @@ static void test_branches(void)
 	 * column read is 32-way (it was "not executed" with two runs). */
 	job n2 = { "branches.cl", "nested", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&n2, &r)) {
-		expect(&r, 45, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the outer then side");
+		expect(&r, 45, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE,
+		       "nested: the outer then side");
 		expect(&r, 48, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 32, 1, NULL,
 		       "nested: the inner then side's column read, priced");
-		expect(&r, 50, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "nested: the inner else side");
+		expect(&r, 50, 8, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE,
+		       "nested: the inner else side");
 		const cb_lint_access *a = find(&r, 48, 8, CB_OP_LOAD);
 		tap_ok(a && strstr(a->note, "line 47") && cb_lint_assumed_conflicts(&r) == 1,
 		       "nested: the inner then side names its branch's line 47, and fails the gate");
@@ -819,11 +893,12 @@ static void test_branches(void)
 		size_t priced = 0;
 		for (size_t i = 0; i < r.naccesses; i++)
 			priced += r.accesses[i].status == CB_LINT_ASSUMED;
-		expect(&r, 92, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the side of flag == 14");
+		expect(&r, 92, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE,
+		       "chain: the side of flag == 14");
 		expect(&r, 96, 7, CB_OP_LOAD, CB_LINT_ASSUMED, 1, 1, ONE, "chain: the last else");
 		const cb_lint_access *a = find(&r, 94, 7, CB_OP_LOAD);
 		tap_ok(priced == 16 && a && a->status == CB_LINT_NOT_EXECUTED &&
-		       a->reason == CB_LINT_WHY_SIDE,
+			       a->reason == CB_LINT_WHY_SIDE,
 		       "chain: 16 sides priced, the side of flag == 15 not executed (side)");
 		cb_lint_result_free(&r);
 	}
@@ -838,8 +913,10 @@ static void test_structs(void)
 	cb_lint_result r;
 	job c = { "structs.cl", "copies", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&c, &r)) {
-		expect(&r, 11, 9, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[l] = in[l]: 4 words");
-		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4, "p = q[63 - l]: 4 words");
+		expect(&r, 11, 9, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4,
+		       "q[l] = in[l]: 4 words");
+		expect(&r, 13, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4,
+		       "p = q[63 - l]: 4 words");
 		const cb_lint_access *a = find(&r, 11, 9, CB_OP_STORE);
 		tap_ok(a && a->elem_bytes == 4 && lanes_are(a, 32, 16, 0),
 		       "the struct store's first word: lane l at byte 16 l");
@@ -847,8 +924,10 @@ static void test_structs(void)
 	}
 	job z = { "structs.cl", "clears", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&z, &r)) {
-		expect(&r, 23, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[..] = q[l]: the load side");
-		expect(&r, 23, 20, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4, "q[..] = q[l]: the store side");
+		expect(&r, 23, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 4, 1, FOUR4,
+		       "q[..] = q[l]: the load side");
+		expect(&r, 23, 20, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, FOUR4,
+		       "q[..] = q[l]: the store side");
 		tap_ok(r.coverage.ir == 4 && r.coverage.reported == 4,
 		       "a __local to __local copy is two accesses of the IR's four");
 		cb_lint_result_free(&r);
@@ -875,9 +954,10 @@ static void test_data_bins(void)
 	expect(&r, 24, 2, CB_OP_ATOMIC, CB_LINT_UNKNOWN, 0, 1, NULL, "atomic_inc(&hist[lo])");
 	const cb_lint_access *a = find(&r, 24, 2, CB_OP_ATOMIC);
 	tap_ok(a && !a->priced && a->range_lo == 0 && a->range_hi == 396 && !a->range_known &&
-	       strstr(a->note, "bytes 0..396 of hist"),
+		       strstr(a->note, "bytes 0..396 of hist"),
 	       "the searched bin: unknown within bytes 0..396 (bin 99 reachable)");
-	expect(&r, 13, 11, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, NULL, "the clear before the search");
+	expect(&r, 13, 11, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, NULL,
+	       "the clear before the search");
 	cb_lint_result_free(&r);
 }
 
@@ -890,19 +970,21 @@ static void test_predefined(void)
 	if (lint(&p, &r)) {
 		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "OpenCL 1.2: rows");
 		tap_ok(strstr(r.predefined, "__OPENCL_VERSION__=120") &&
-		       strstr(r.predefined, "__ENDIAN_LITTLE__"), "predefined, as --verbose says: %s",
-		       r.predefined);
+			       strstr(r.predefined, "__ENDIAN_LITTLE__"),
+		       "predefined, as --verbose says: %s", r.predefined);
 		cb_lint_result_free(&r);
 	}
 	build_std = "CL2.0";
 	if (lint(&p, &r)) {
-		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL, "--cl-std CL2.0: columns");
+		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL,
+		       "--cl-std CL2.0: columns");
 		cb_lint_result_free(&r);
 	}
 	build_std = NULL;
 	job d = { "predef.cl", NULL, 32, 32, { "__OPENCL_VERSION__=300" }, { NULL }, NULL, 0 };
 	if (lint(&d, &r)) {
-		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL, "-D __OPENCL_VERSION__=300");
+		expect(&r, 20, 20, CB_OP_LOAD, CB_LINT_PREDICTED, 32, 1, NULL,
+		       "-D __OPENCL_VERSION__=300");
 		tap_ok(strstr(r.predefined, "as your -D") != NULL, "-D's own value is said");
 		cb_lint_result_free(&r);
 	}
@@ -918,7 +1000,7 @@ static void test_overflow(void)
 		return;
 	const cb_lint_access *a = find(&r, 11, 15, CB_OP_STORE);
 	tap_ok(a && a->status == CB_LINT_UNKNOWN && a->reason == CB_LINT_WHY_BOUNDS &&
-	       strstr(a->note, "bytes 256..259 lie past the end of line (256 bytes"),
+		       strstr(a->note, "bytes 256..259 lie past the end of line (256 bytes"),
 	       "past the end: the overflowing bytes named (%s)", a ? a->note : "");
 	cb_lint_result_free(&r);
 }
@@ -929,9 +1011,12 @@ static void test_overflow(void)
 static void test_struct_args(void)
 {
 	cb_lint_result r;
-	job pad = { "params.cl", NULL, 32, 32, { NULL }, { "p.stride=33", "p.dims[1]=64" }, NULL, 0 };
+	job pad = {
+		"params.cl", NULL, 32, 32, { NULL }, { "p.stride=33", "p.dims[1]=64" }, NULL, 0
+	};
 	if (lint(&pad, &r)) {
-		expect(&r, 15, 24, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "p.stride=33: the row store");
+		expect(&r, 15, 24, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "p.stride=33: the row store");
 		expect(&r, 18, 23, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE,
 		       "p.stride=33, p.dims[1]=64: the column read, decided");
 		cb_lint_result_free(&r);
@@ -981,7 +1066,8 @@ static void test_vectors(void)
 	job v = { "vectors.cl", "vectors", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (!lint(&v, &r))
 		return;
-	expect(&r, 11, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.x], c = (int2)(l, 7)");
+	expect(&r, 11, 12, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+	       "line[c.x], c = (int2)(l, 7)");
 	expect(&r, 13, 17, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, NULL, "grid[q.y][q.x]: 4 passes");
 	expect(&r, 15, 11, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "line[c.y * 8 + (c.x & 7)]");
 	const cb_lint_access *a = find(&r, 11, 12, CB_OP_STORE);
@@ -999,7 +1085,8 @@ static void test_vectors(void)
 	job z = { "vectors.cl", "swizzle", 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (!lint(&z, &r))
 		return;
-	expect(&r, 40, 18, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, NULL, "line[a.x], a = q.yx: 2 passes");
+	expect(&r, 40, 18, CB_OP_STORE, CB_LINT_PREDICTED, 2, 1, NULL,
+	       "line[a.x], a = q.yx: 2 passes");
 	expect(&r, 41, 28, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
 	       "line[b.y * 8 + (a.y & 7)], b = q.zw: 1 pass");
 	cb_lint_result_free(&r);
@@ -1020,16 +1107,20 @@ static void test_warp_histogram(void)
 		unsigned ok = 0;
 		for (int k = 0; k < 3; k++) {
 			const cb_lint_access *a = find(&r, line[k], col[k], op[k]);
-			ok += a && a->status == CB_LINT_UNKNOWN && a->niter == 8 && a->subgroups == 2 &&
-			      a->range_lo == 0 && a->range_hi == 2044 && a->nlanes == 32 &&
-			      a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
+			ok += a && a->status == CB_LINT_UNKNOWN && a->niter == 8 &&
+			      a->subgroups == 2 && a->range_lo == 0 && a->range_hi == 2044 &&
+			      a->nlanes == 32 && a->lanes[0].lo == 0 && a->lanes[0].hi == 1020 &&
 			      strstr(a->note, "memory contents");
 		}
-		tap_ok(r.naccesses == 5 && ok == 3, "warphist: the helper's 3 accesses, unknown by data, "
-		       "bytes 0..1020 for warp 0 (%u of 3)", ok);
-		const cb_lint_access *c = find(&r, 24, 11, CB_OP_STORE), *s = find(&r, 33, 11, CB_OP_LOAD);
-		tap_ok(c && s && c->passes_max == 1 && c->total_passes == 16 && s->passes_max == 1 &&
-		       s->total_passes == 16, "warphist: clear and reduction, 1 pass, 16 in all each");
+		tap_ok(r.naccesses == 5 && ok == 3,
+		       "warphist: the helper's 3 accesses, unknown by data, "
+		       "bytes 0..1020 for warp 0 (%u of 3)",
+		       ok);
+		const cb_lint_access *c = find(&r, 24, 11, CB_OP_STORE),
+				     *s = find(&r, 33, 11, CB_OP_LOAD);
+		tap_ok(c && s && c->passes_max == 1 && c->total_passes == 16 &&
+			       s->passes_max == 1 && s->total_passes == 16,
+		       "warphist: clear and reduction, 1 pass, 16 in all each");
 		cb_lint_result_free(&r);
 	}
 	global_size[0] = 0;
@@ -1057,8 +1148,9 @@ static void test_odd_width(void)
 		if (r.accesses[i].op == CB_OP_STORE)
 			stores &= r.accesses[i].fixed && r.accesses[i].fixed_passes == 1;
 	tap_ok(f && f->found && f->best.swizzle && f->best.bits == 1 && f->best.shift == 5 &&
-	       f->best.at_minimum && !f->alt_found && a->fixed && a->fixed_passes == 1 && stores &&
-	       !strcmp(text, "t[r][(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c]"),
+		       f->best.at_minimum && !f->alt_found && a->fixed && a->fixed_passes == 1 &&
+		       stores &&
+		       !strcmp(text, "t[r][(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c]"),
 	       "oddrows: the fix is the odd-width swizzle (%s), stores stay at 1", text);
 	cb_lint_result_free(&r);
 }
@@ -1072,7 +1164,8 @@ static void test_huge_array(void)
 		char decl[128] = "";
 		if (r.nobjects == 1)
 			cb_lint_object_decl(&r.objects[0], decl, sizeof decl);
-		tap_ok(!strcmp(decl, "int a[4294967312]"), "a[(1UL << 32) + 16] is declared so (%s)", decl);
+		tap_ok(!strcmp(decl, "int a[4294967312]"),
+		       "a[(1UL << 32) + 16] is declared so (%s)", decl);
 		expect(&r, 7, 7, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "huge array: a[l]");
 		cb_lint_result_free(&r);
 	}
@@ -1087,10 +1180,12 @@ static void test_async_copy(void)
 	job a = { "async.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&a, &r)) {
 		expect(&r, 8, 14, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, one2, "async copy into t");
-		expect(&r, 11, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two, "t[2 * l] after the copy");
+		expect(&r, 11, 15, CB_OP_LOAD, CB_LINT_PREDICTED, 2, 1, two,
+		       "t[2 * l] after the copy");
 		expect(&r, 13, 6, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "async copy out of u");
 		const cb_lint_access *c = find(&r, 8, 14, CB_OP_STORE);
-		tap_ok(c && c->range_lo == 0 && c->range_hi == 252 && !strcmp(c->elem_type, "float"),
+		tap_ok(c && c->range_lo == 0 && c->range_hi == 252 &&
+			       !strcmp(c->elem_type, "float"),
 		       "async copy into t: bytes 0..252, float");
 		cb_lint_result_free(&r);
 	}
@@ -1110,11 +1205,13 @@ static void test_build_inputs(void)
 	build_include = "inc";
 	build_std = "CL2.0";
 	if (lint(&s, &r)) {
-		expect(&r, 9, 7, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE, "generic helper p[i] on tile");
-		expect(&r, 21, 25, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE, "tile[sg][(lane * 2) % 32]");
+		expect(&r, 9, 7, CB_OP_STORE, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "generic helper p[i] on tile");
+		expect(&r, 21, 25, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, ONE,
+		       "tile[sg][(lane * 2) % 32]");
 		const cb_lint_access *a = find(&r, 9, 7, CB_OP_STORE);
 		tap_ok(r.naccesses == 2 && r.local[0] == 64 && a && a->subgroups == 2 &&
-		       a->range_lo == 0 && a->range_hi == 252,
+			       a->range_lo == 0 && a->range_hi == 252,
 		       "subgroups.cl: 64 work-items from reqd_work_group_size, 2 accesses, both rows");
 		cb_lint_result_free(&r);
 	}
@@ -1125,7 +1222,7 @@ static void test_build_inputs(void)
 	build_options = NULL;
 	job wrong = { "subgroups.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	tap_ok(run(&wrong, &r, &err, &cc) == CB_ERR_USAGE &&
-	       strstr(err.text, "reqd_work_group_size(64, 1, 1)"),
+		       strstr(err.text, "reqd_work_group_size(64, 1, 1)"),
 	       "--local 32 against reqd_work_group_size(64, 1, 1) is refused");
 	cb_lint_result_free(&r);
 	/* the same through --build-options alone */
@@ -1151,8 +1248,10 @@ static void test_global(void)
 	job g = { "groups.cl", NULL, 32, 0, { NULL }, { "alpha=0.5" }, NULL, 0 };
 	global_size[0] = 128;
 	if (lint(&g, &r)) {
-		expect(&r, 8, 27, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, NULL, "s[x * get_num_groups(0)]");
-		expect(&r, 10, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, NULL, "s[x * (get_global_size(0) / 128)]");
+		expect(&r, 8, 27, CB_OP_STORE, CB_LINT_PREDICTED, 4, 1, NULL,
+		       "s[x * get_num_groups(0)]");
+		expect(&r, 10, 9, CB_OP_LOAD, CB_LINT_PREDICTED, 1, 1, NULL,
+		       "s[x * (get_global_size(0) / 128)]");
 		cb_lint_result_free(&r);
 	}
 	global_size[0] = 0;
@@ -1177,7 +1276,8 @@ static void test_kernel_list(void)
 	cb_error err;
 	cb_rc rc = cb_lint_kernels(&req, &names, &n, &err);
 	tap_ok(rc == CB_OK && n == 3 && !strcmp(names[0], "naive") && !strcmp(names[1], "padded") &&
-	       !strcmp(names[2], "swizzled"), "transpose.cl's kernels: naive, padded, swizzled");
+		       !strcmp(names[2], "swizzled"),
+	       "transpose.cl's kernels: naive, padded, swizzled");
 	cb_lint_names_free(names, n);
 }
 
@@ -1208,7 +1308,7 @@ static void test_run_models(void)
 			     *a = find(&res[1], 22, 26, CB_OP_LOAD),
 			     *h2 = find(&res[2], 22, 26, CB_OP_LOAD);
 	tap_ok(h && a && h2 && h->passes_max == 32 && h->subgroups == 32 && a->passes_max == 64 &&
-	       a->subgroups == 16 && a->nlanes == 64 && h2->passes_max == 32,
+		       a->subgroups == 16 && a->nlanes == 64 && h2->passes_max == 32,
 	       "the column read: 32 passes on 32 lanes, 64 on 64 (16 sub-groups), each its own size");
 	tap_ok(res[0].subgroup == 32 && res[1].subgroup == 64 && res[2].subgroup == 32,
 	       "each result at its model's sub-group size");
@@ -1219,13 +1319,13 @@ static void test_run_models(void)
 	rc = cb_lint_run(&req, &alone, &err);
 	const cb_lint_access *b = rc == CB_OK ? find(&alone, 22, 26, CB_OP_LOAD) : NULL;
 	tap_ok(b && b->passes_max == a->passes_max && b->total_passes == a->total_passes &&
-	       alone.steps == res[1].steps && same_accesses(&alone, &res[1]),
+		       alone.steps == res[1].steps && same_accesses(&alone, &res[1]),
 	       "the 64-lane model's result is the one its own run gives");
 	cb_lint_result_free(&alone);
 	const cb_lint_fix *f0 = &res[0].objects[0].fix, *f1 = &res[1].objects[0].fix;
 	tap_ok(f0->found && f1->found && f0->best.swizzle == f1->best.swizzle &&
-	       f0->best.pad == f1->best.pad && f0->best.bits == f1->best.bits && h->fixed &&
-	       a->fixed && h->fixed_passes == 1 && a->fixed_passes == 2,
+		       f0->best.pad == f1->best.pad && f0->best.bits == f1->best.bits && h->fixed &&
+		       a->fixed && h->fixed_passes == 1 && a->fixed_passes == 2,
 	       "one fix for the tile across the models, each model's passes under it (1 and 2)");
 	for (int i = 0; i < 3; i++)
 		cb_lint_result_free(&res[i]);

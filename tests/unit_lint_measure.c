@@ -54,12 +54,14 @@ static void test_tables(void)
 	table(&t, 1, S - 1, 1, 1); /* the same offsets with a lane inactive: another table */
 	cb_lint_tables_sort(&t);
 	tap_ok(t.n == 3 && t.total == 8 && t.v[0].count == 5 && t.v[0].offsets[1] == 8 &&
-	       t.v[1].count == 2 && t.v[2].count == 1 && !t.v[2].active[S - 1],
+		       t.v[1].count == 2 && t.v[2].count == 1 && !t.v[2].active[S - 1],
 	       "tables: distinct ones counted, most frequent first, inactive lanes tell them apart");
 	for (unsigned i = 0; i < CB_LINT_TABLES_KEPT + 5; i++)
 		table(&t, 3 + i, S, 1, 1);
-	tap_ok(t.n == CB_LINT_TABLES_KEPT && t.dropped == 8 && t.total == 8 + CB_LINT_TABLES_KEPT + 5,
-	       "tables: past %d distinct ones, the rest is counted as dropped", CB_LINT_TABLES_KEPT);
+	tap_ok(t.n == CB_LINT_TABLES_KEPT && t.dropped == 8 &&
+		       t.total == 8 + CB_LINT_TABLES_KEPT + 5,
+	       "tables: past %d distinct ones, the rest is counted as dropped",
+	       CB_LINT_TABLES_KEPT);
 	cb_lint_tables_free(&t);
 }
 
@@ -70,9 +72,10 @@ static void test_plan(void)
 	cb_lint_result r;
 	one_access(&r, CB_OP_LOAD, S);
 	tap_ok(cb_lint_plan(&r, 1, S, 32768, &plan, &err) == CB_OK && plan.nms == 3 &&
-	       cb_kind_is(&plan.ms[0], "lint_reference") && cb_kind_is(&plan.ms[1], "lint") &&
-	       plan.ms[1].lanes[1] == 32 && plan.ms[2].lanes[1] == 4 && plan.ms[0].lanes[7] == 28 &&
-	       plan.device.subgroup_size == S && plan.plan.local_mem_budget == 32768,
+		       cb_kind_is(&plan.ms[0], "lint_reference") &&
+		       cb_kind_is(&plan.ms[1], "lint") && plan.ms[1].lanes[1] == 32 &&
+		       plan.ms[2].lanes[1] == 4 && plan.ms[0].lanes[7] == 28 &&
+		       plan.device.subgroup_size == S && plan.plan.local_mem_budget == 32768,
 	       "plan: a reference and the access's two tables, most frequent first");
 	cb_result_free(&plan);
 	tap_ok(cb_lint_plan(&r, 1, 2 * S, 32768, &plan, &err) == CB_ERR_USAGE,
@@ -82,7 +85,8 @@ static void test_plan(void)
 	one_access(&r, CB_OP_LOAD, 5);
 	cb_lint_plan(&r, 1, S, 32768, &plan, &err);
 	tap_ok(plan.nms == 3 && plan.ms[1].lanes[6] == 0 && plan.ms[0].lanes[6] == 0 &&
-	       plan.ms[0].lanes[4] == 16, "plan: a load's inactive lanes read the first active word");
+		       plan.ms[0].lanes[4] == 16,
+	       "plan: a load's inactive lanes read the first active word");
 	cb_result_free(&plan);
 	cb_lint_result_free(&r);
 	one_access(&r, CB_OP_ATOMIC, 5);
@@ -95,7 +99,7 @@ static void test_plan(void)
 	r.accesses[0].tables.v[0].offsets[3] += 65536; /* past 32 KiB; folds without merging */
 	cb_lint_plan(&r, 1, S, 32768, &plan, &err);
 	tap_ok(plan.nms == 3 && plan.ms[1].lanes[3] == 96 &&
-	       strstr(r.accesses[0].measured.note, "modulo 32768"),
+		       strstr(r.accesses[0].measured.note, "modulo 32768"),
 	       "plan: offsets past the allocation are folded modulo a power of two");
 	cb_result_free(&plan);
 	r.accesses[0].tables.v[0].offsets[3] = 32768; /* folds onto lane 0's word: refused */
@@ -131,9 +135,10 @@ static void test_apply(void)
 	time_plan(&plan, 8.0, 1.0);
 	const cb_lint_measured *m = &r.accesses[0].measured;
 	tap_ok(cb_lint_apply_measured(&r, 1, &plan, &err) == CB_OK && m->done && m->tables == 2 &&
-	       fabs(m->slowdown - (3 * 8.0 + 1) / 4) < 1e-9 && m->ci_lo < m->slowdown &&
-	       m->ci_hi > m->slowdown && fabs(m->coverage - 1) < 1e-9 && isnan(m->predicted) &&
-	       !m->disagrees && r.measured && strcmp(r.measured_device, "hand-timed GPU") == 0,
+		       fabs(m->slowdown - (3 * 8.0 + 1) / 4) < 1e-9 && m->ci_lo < m->slowdown &&
+		       m->ci_hi > m->slowdown && fabs(m->coverage - 1) < 1e-9 &&
+		       isnan(m->predicted) && !m->disagrees && r.measured &&
+		       strcmp(r.measured_device, "hand-timed GPU") == 0,
 	       "apply: the tables' slowdowns weighted by count, an interval, no model no prediction");
 	tap_ok(fabs(r.measured_total - 6.25) < 1e-9 && r.measured_accesses == 1,
 	       "apply: the kernel's measured total");
@@ -148,7 +153,7 @@ static void test_apply(void)
 	       "apply: a model that predicts 6.25x where 1.75x is measured disagrees");
 	plan.ms[1].lanes[0] = 4;
 	tap_ok(cb_lint_apply_measured(&r, 1, &plan, &err) == CB_ERR_INPUT &&
-	       strstr(err.text, "not this kernel's lane table"),
+		       strstr(err.text, "not this kernel's lane table"),
 	       "apply: a document measured for other tables is refused");
 	cb_result_free(&plan);
 	cb_lint_result_free(&r);

@@ -33,12 +33,14 @@ static bool keys_are(json_t *o, const char *const *keys, size_t n)
 
 static void json_transpose(const cb_lint_result *r)
 {
-	static const char *const top[] = { "accesses", "format_version", "kernel", "kernels",
-					   "model", "work_group" };
-	static const char *const acc[] = { "column", "conflict_ways", "elem_bytes", "excess_passes",
-					   "file", "fix_note", "fixed_passes", "iterations", "line",
-					   "min_passes", "object", "offsets", "op", "passes_max",
-					   "reason", "status", "suppressed", "total_passes" };
+	static const char *const top[] = { "accesses", "format_version", "kernel",
+					   "kernels",  "model",          "work_group" };
+	static const char *const acc[] = {
+		"column",   "conflict_ways", "elem_bytes",  "excess_passes", "file",
+		"fix_note", "fixed_passes",  "iterations",  "line",          "min_passes",
+		"object",   "offsets",       "op",          "passes_max",    "reason",
+		"status",   "suppressed",    "total_passes"
+	};
 	char *s = cb_lint_to_json(r, 1);
 	json_error_t e;
 	json_t *doc = s ? json_loads(s, 0, &e) : NULL;
@@ -46,32 +48,39 @@ static void json_transpose(const cb_lint_result *r)
 	json_t *k0 = json_array_get(json_object_get(doc, "kernels"), 0);
 	json_t *fix = json_object_get(json_array_get(json_object_get(k0, "objects"), 0), "fix");
 	tap_ok(doc && keys_are(doc, top, 6) && keys_are(a, acc, 18) &&
-	       json_integer_value(json_object_get(doc, "format_version")) == 2 &&
-	       strstr(s, "\"accesses\"") < strstr(s, "\"kernel\"") &&
-	       strstr(s, "\"kernel\"") < strstr(s, "\"work_group\""),
+		       json_integer_value(json_object_get(doc, "format_version")) == 2 &&
+		       strstr(s, "\"accesses\"") < strstr(s, "\"kernel\"") &&
+		       strstr(s, "\"kernel\"") < strstr(s, "\"work_group\""),
 	       "JSON: exactly the keys of the issue, sorted");
 	tap_ok(json_integer_value(json_object_get(a, "passes_max")) == 32 &&
-	       json_integer_value(json_object_get(a, "min_passes")) == 1 &&
-	       json_integer_value(json_array_get(json_object_get(a, "offsets"), 1)) == 128 &&
-	       !strcmp(json_string_value(json_object_get(a, "object")), "float tile[32][32]") &&
-	       !strcmp(json_string_value(json_object_get(a, "status")), "predicted") &&
-	       json_array_size(json_object_get(a, "iterations")) == 1 &&
-	       json_integer_value(json_object_get(a, "fixed_passes")) == 1 &&
-	       json_integer_value(json_object_get(a, "conflict_ways")) == 32 &&
-	       json_integer_value(json_object_get(a, "excess_passes")) == 992 &&
-	       !strcmp(json_string_value(json_object_get(fix, "text")), "tile[r][c ^ (r & 31)]") &&
-	       json_integer_value(json_object_get(fix, "total_passes_before")) == 1056 &&
-	       json_integer_value(json_object_get(fix, "total_passes_after")) == 64 &&
-	       json_array_size(json_object_get(fix, "accesses_after")) == 2 &&
-	       !strcmp(json_string_value(json_object_get(json_object_get(fix, "alternative"),
-							 "text")), "float tile[32][32+1]") &&
-	       json_integer_value(json_object_get(json_object_get(fix, "alternative"), "bytes")) == 128,
+		       json_integer_value(json_object_get(a, "min_passes")) == 1 &&
+		       json_integer_value(json_array_get(json_object_get(a, "offsets"), 1)) ==
+			       128 &&
+		       !strcmp(json_string_value(json_object_get(a, "object")),
+			       "float tile[32][32]") &&
+		       !strcmp(json_string_value(json_object_get(a, "status")), "predicted") &&
+		       json_array_size(json_object_get(a, "iterations")) == 1 &&
+		       json_integer_value(json_object_get(a, "fixed_passes")) == 1 &&
+		       json_integer_value(json_object_get(a, "conflict_ways")) == 32 &&
+		       json_integer_value(json_object_get(a, "excess_passes")) == 992 &&
+		       !strcmp(json_string_value(json_object_get(fix, "text")),
+			       "tile[r][c ^ (r & 31)]") &&
+		       json_integer_value(json_object_get(fix, "total_passes_before")) == 1056 &&
+		       json_integer_value(json_object_get(fix, "total_passes_after")) == 64 &&
+		       json_array_size(json_object_get(fix, "accesses_after")) == 2 &&
+		       !strcmp(json_string_value(json_object_get(
+				       json_object_get(fix, "alternative"), "text")),
+			       "float tile[32][32+1]") &&
+		       json_integer_value(json_object_get(json_object_get(fix, "alternative"),
+							  "bytes")) == 128,
 	       "JSON: passes, offsets, object and the array's fix (objects[].fix)");
 	json_t *m = json_object_get(doc, "model");
 	tap_ok(json_integer_value(json_object_get(m, "banks")) == 32 &&
-	       json_integer_value(json_object_get(m, "subgroup")) == 32 &&
-	       json_integer_value(json_object_get(json_object_get(m, "lanes_per_pass"), "8")) == 16 &&
-	       json_integer_value(json_array_get(json_object_get(doc, "work_group"), 1)) == 32,
+		       json_integer_value(json_object_get(m, "subgroup")) == 32 &&
+		       json_integer_value(
+			       json_object_get(json_object_get(m, "lanes_per_pass"), "8")) == 16 &&
+		       json_integer_value(json_array_get(json_object_get(doc, "work_group"), 1)) ==
+			       32,
 	       "JSON: the model and the work-group");
 	json_decref(doc);
 	free(s);
@@ -83,14 +92,15 @@ static void json_unknown(const cb_lint_result *r)
 	json_t *doc = s ? json_loads(s, 0, NULL) : NULL, *acc = json_object_get(doc, "accesses");
 	json_t *unknown = NULL, *v;
 	size_t i;
-	json_array_foreach(acc, i, v) {
+	json_array_foreach(acc, i, v)
+	{
 		const char *st = json_string_value(json_object_get(v, "status"));
 		if (st && !strcmp(st, "unknown") && !unknown)
 			unknown = v;
 	}
 	json_t *lane0 = json_array_get(json_object_get(unknown, "offsets"), 0);
 	tap_ok(unknown && json_is_null(json_object_get(unknown, "passes_max")) &&
-	       json_is_array(lane0) && json_integer_value(json_array_get(lane0, 1)) == 252,
+		       json_is_array(lane0) && json_integer_value(json_array_get(lane0, 1)) == 252,
 	       "JSON: unknown offsets as [lo, hi], null passes");
 	json_decref(doc);
 	free(s);
@@ -103,18 +113,21 @@ static void json_coverage(const cb_lint_result *r)
 	json_t *doc = s ? json_loads(s, 0, NULL) : NULL, *acc = json_object_get(doc, "accesses");
 	json_t *skipped = NULL, *v;
 	size_t i;
-	json_array_foreach(acc, i, v) {
+	json_array_foreach(acc, i, v)
+	{
 		const char *st = json_string_value(json_object_get(v, "status"));
 		if (st && !strcmp(st, "not_executed"))
 			skipped = v;
 	}
-	json_t *cov = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "coverage");
+	json_t *cov = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0),
+				      "coverage");
 	tap_ok(skipped && json_is_null(json_object_get(skipped, "passes_max")) &&
-	       !strcmp(json_string_value(json_object_get(skipped, "object")), "float tile[32][32]") &&
-	       json_integer_value(json_object_get(cov, "ir")) == 17 &&
-	       json_integer_value(json_object_get(cov, "reported")) == 17 &&
-	       json_integer_value(json_object_get(json_object_get(cov, "not_executed"),
-						  "branch_side")) == 1,
+		       !strcmp(json_string_value(json_object_get(skipped, "object")),
+			       "float tile[32][32]") &&
+		       json_integer_value(json_object_get(cov, "ir")) == 17 &&
+		       json_integer_value(json_object_get(cov, "reported")) == 17 &&
+		       json_integer_value(json_object_get(json_object_get(cov, "not_executed"),
+							  "branch_side")) == 1,
 	       "JSON: not_executed with null passes; the coverage by status and reason");
 	json_decref(doc);
 	free(s);
@@ -173,13 +186,13 @@ static void test_array_fixes(void)
 		const cb_lint_access *row = find(&r, 7, 15, CB_OP_STORE);
 		const cb_lint_fix *f = col && col->object >= 0 ? &r.objects[col->object].fix : NULL;
 		tap_ok(f && f->found && f->total_before == 1088 && f->best.total_passes == 128 &&
-		       f->best.swizzle && f->best.bits == 4 && f->best.shift == 1 &&
-		       f->alt_found && !f->alt.swizzle && f->alt.pad == 1 && f->alt.bytes == 128 &&
-		       f->alt.total_passes == 128 && f->judged == 3,
+			       f->best.swizzle && f->best.bits == 4 && f->best.shift == 1 &&
+			       f->alt_found && !f->alt.swizzle && f->alt.pad == 1 &&
+			       f->alt.bytes == 128 && f->alt.total_passes == 128 && f->judged == 3,
 		       "clash: one fix for the array (c ^ ((r >> 1) & 15), or rows of 33 as good)");
 		tap_ok(col && diag && row && col->fixed_passes == 2 && col->alt_passes == 1 &&
-		       diag->fixed && diag->fixed_passes == 1 && diag->alt_passes == 2 &&
-		       row->fixed_passes == 1 && row->alt_passes == 1 && !diag->conflict,
+			       diag->fixed && diag->fixed_passes == 1 && diag->alt_passes == 2 &&
+			       row->fixed_passes == 1 && row->alt_passes == 1 && !diag->conflict,
 		       "clash: each access's passes under the fix (the diagonal becomes 2-way padded)");
 		cb_lint_result_free(&r);
 	}
@@ -194,10 +207,13 @@ static void test_array_fixes(void)
 		if (f && f->alt_found)
 			cb_lint_fix_text(&r.objects[a->object], f, &f->alt, buf, sizeof buf);
 		tap_ok(f && f->found && f->width == 32 && f->rows == 32 && f->best.swizzle &&
-		       f->best.bits == 5 && f->best.shift == 0 && f->best.total_passes == 64 &&
-		       f->alt_found && f->alt.pad == 1 && f->alt.bytes == 128 &&
-		       !strcmp(buf, "float s[32*(32+1)], s[r * (32+1) + c]") && a->fixed_passes == 1,
-		       "flat: a 1-D tile indexed r * 32 + c is padded or swizzled by its rows (%s)", buf);
+			       f->best.bits == 5 && f->best.shift == 0 &&
+			       f->best.total_passes == 64 && f->alt_found && f->alt.pad == 1 &&
+			       f->alt.bytes == 128 &&
+			       !strcmp(buf, "float s[32*(32+1)], s[r * (32+1) + c]") &&
+			       a->fixed_passes == 1,
+		       "flat: a 1-D tile indexed r * 32 + c is padded or swizzled by its rows (%s)",
+		       buf);
 		tap_ok(a && a->suppressed && a->conflict && !cb_lint_has_conflict(&r),
 		       "flat: '" CB_LINT_SUPPRESS "' on the line accepts the conflict");
 		cb_lint_result_free(&r);
@@ -210,18 +226,25 @@ static void test_renderers(void)
 	job naive = { "transpose.cl", "naive", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&naive, &r)) {
 		char *t = text_of(&r);
-		tap_ok(t && strstr(t, ":22:26: warning: load float tile[32][32]: 32 passes, 32-way "
-			     "conflict (minimum 1)\n") &&
-		       strstr(t, ":22:26: note: fix: tile[tx][(ty + j) ^ (tx & 31)] (1 pass here, no "
-			      "memory)") &&
-		       strstr(t, ":22:26: note: or: line 13: tile[TILE][TILE + 1] (1 pass here, "
-			      "+128 B)") &&
-		       strstr(t, "fix for float tile[32][32]: tile[r][c ^ (r & 31)]: passes in all "
-			      "1056 -> 64") &&
-		       strstr(t, "  edit line 17: tile[ty + j][tx] -> tile[ty + j][tx ^ ((ty + j) & "
-			      "31)]\n      line 22: tile[tx][ty + j] -> tile[tx][(ty + j) ^ (tx & 31)]\n") &&
-		       strstr(t, "passes in all: 1056, 992 beyond the conflict-free minimum; most: "
-			      "line 22 (992)"),
+		tap_ok(t &&
+			       strstr(t,
+				      ":22:26: warning: load float tile[32][32]: 32 passes, 32-way "
+				      "conflict (minimum 1)\n") &&
+			       strstr(t,
+				      ":22:26: note: fix: tile[tx][(ty + j) ^ (tx & 31)] (1 pass here, no "
+				      "memory)") &&
+			       strstr(t,
+				      ":22:26: note: or: line 13: tile[TILE][TILE + 1] (1 pass here, "
+				      "+128 B)") &&
+			       strstr(t,
+				      "fix for float tile[32][32]: tile[r][c ^ (r & 31)]: passes in all "
+				      "1056 -> 64") &&
+			       strstr(t,
+				      "  edit line 17: tile[ty + j][tx] -> tile[ty + j][tx ^ ((ty + j) & "
+				      "31)]\n      line 22: tile[tx][ty + j] -> tile[tx][(ty + j) ^ (tx & 31)]\n") &&
+			       strstr(t,
+				      "passes in all: 1056, 992 beyond the conflict-free minimum; most: "
+				      "line 22 (992)"),
 		       "text: a compiler-style warning, the array's fix and its alternative in the kernel's "
 		       "words, every access's edit, totals");
 		tap_ok(t && narrow(t), "text: lines under 100 columns");
@@ -233,8 +256,8 @@ static void test_renderers(void)
 	if (lint(&c, &r)) {
 		char *t = text_of(&r);
 		tap_ok(t && strstr(t, ": unknown (not priced)\n  offsets depend on memory contents") &&
-		       strstr(t, "\n  assumed: under the undecidable branch at line 26") &&
-		       narrow(t),
+			       strstr(t, "\n  assumed: under the undecidable branch at line 26") &&
+			       narrow(t),
 		       "text: unknown and assumed accesses say why");
 		free(t);
 		json_unknown(&r);
@@ -243,10 +266,13 @@ static void test_renderers(void)
 	job chain = { "branches.cl", "chain", 32, 32, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&chain, &r)) {
 		char *t = text_of(&r);
-		tap_ok(t && strstr(t, ": not executed\n  on the side of the undecidable branch at line 93 "
-				   "that no run of the work-group took (16 runs)") &&
-		       strstr(t, "\n  not executed: side of an undecidable branch not simulated 1\n") &&
-		       narrow(t),
+		tap_ok(t &&
+			       strstr(t,
+				      ": not executed\n  on the side of the undecidable branch at line 93 "
+				      "that no run of the work-group took (16 runs)") &&
+			       strstr(t,
+				      "\n  not executed: side of an undecidable branch not simulated 1\n") &&
+			       narrow(t),
 		       "text: a not executed access says why, and the coverage counts it");
 		free(t);
 		json_coverage(&r);
@@ -283,7 +309,8 @@ static void test_paths(void)
 	snprintf(a, sizeof a, "%s/A", tmp);
 	snprintf(b, sizeof b, "%s/B", tmp);
 	snprintf(k, sizeof k, "%s/k.cl", a);
-	bool ready = mkdir(a, 0700) == 0 && mkdir(b, 0700) == 0 && copy_file(src, k) && chdir(b) == 0;
+	bool ready = mkdir(a, 0700) == 0 && mkdir(b, 0700) == 0 && copy_file(src, k) &&
+		     chdir(b) == 0;
 	cb_lint_request req;
 	memset(&req, 0, sizeof req);
 	req.kernel_path = k;
@@ -299,7 +326,8 @@ static void test_paths(void)
 			tap_diag("%s does not exist from %s", r.accesses[i].file, b);
 			ok = false;
 		}
-	tap_ok(ok, "lint's file names open from the working directory (kernel in a sibling folder)");
+	tap_ok(ok,
+	       "lint's file names open from the working directory (kernel in a sibling folder)");
 	if (ready)
 		cb_lint_result_free(&r);
 	if (chdir(old) != 0)
@@ -322,18 +350,20 @@ static void test_macro_places(void)
 	const cb_lint_access *st[2] = { NULL, NULL };
 	for (size_t i = 0; i < r.naccesses; i++) {
 		const cb_lint_access *a = &r.accesses[i];
-		if (a->line == 14 && a->op == CB_OP_STORE && a->nsame == 2 && a->nth >= 1 && a->nth <= 2)
+		if (a->line == 14 && a->op == CB_OP_STORE && a->nsame == 2 && a->nth >= 1 &&
+		    a->nth <= 2)
 			st[a->nth - 1] = a;
 	}
 	tap_ok(st[0] && st[1] && st[0]->passes_max == 1 && !st[0]->conflict &&
-	       st[1]->passes_max == 32 && st[1]->conflict && lanes_are(st[1], 32, 128, 0),
+		       st[1]->passes_max == 32 && st[1]->conflict && lanes_are(st[1], 32, 128, 0),
 	       "SWAP(s[l], s[l * 32]): store 1 of 2 conflict-free, store 2 of 2 32-way");
 	char *t = text_of(&r);
 	tap_ok(t && strstr(t, ":14:2: warning: store float s[1024] (2 of 2 here): 32 passes"),
 	       "text: the conflicting store is named 2 of 2 at the macro's place");
 	tap_ok(t && strstr(t, "line 14 (store 2 of 2): 32 -> 1") &&
-	       strstr(t, "line 14 (store 1 of 2): 1 -> 1") && strstr(t, "; most: line 14 (load ") &&
-	       strstr(t, ", line 14 (store 2 of 2) (31)"),
+		       strstr(t, "line 14 (store 1 of 2): 1 -> 1") &&
+		       strstr(t, "; most: line 14 (load ") &&
+		       strstr(t, ", line 14 (store 2 of 2) (31)"),
 	       "text: the fix's accesses and the costliest ones numbered as the warnings are");
 	free(t);
 	cb_lint_result_free(&r);
@@ -383,7 +413,8 @@ static unsigned text_ops(const char *line, char **declared, size_t ndeclared)
 	}
 	const char *open = strchr(p, '(');
 	for (size_t k = 0; open && k < ndeclared; k++)
-		if ((size_t)(open - p - 2) == strlen(declared[k]) && !strncmp(p + 2, declared[k], open - p - 2))
+		if ((size_t)(open - p - 2) == strlen(declared[k]) &&
+		    !strncmp(p + 2, declared[k], open - p - 2))
 			return strstr(open, "addrspace(3)") != NULL && strncmp(p, " @llvm.", 7);
 	return 0;
 }
@@ -391,9 +422,11 @@ static unsigned text_ops(const char *line, char **declared, size_t ndeclared)
 static long ir_text_count(const char *file)
 {
 	char cmd[8192];
-	snprintf(cmd, sizeof cmd, "'%s' -x cl -cl-std=CL1.2 -target spir64 -O1 -Xclang "
+	snprintf(cmd, sizeof cmd,
+		 "'%s' -x cl -cl-std=CL1.2 -target spir64 -O1 -Xclang "
 		 "-disable-llvm-passes -D__OPENCL_VERSION__=120 -emit-llvm -S -o - "
-		 "'%s/tests/lint/%s' 2>/dev/null", CB_CLANG, srcdir, file);
+		 "'%s/tests/lint/%s' 2>/dev/null",
+		 CB_CLANG, srcdir, file);
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -427,6 +460,7 @@ static long ir_text_count(const char *file)
  * up (files whose helpers each serve one kernel, so the file's count is its kernels' sum). */
 static void test_coverage(void)
 {
+	/* clang-format off */
 	static const struct { const char *file; unsigned x, y; } corpus[] = {
 		{ "async.cl", 64, 0 }, { "bitonic_inline.cl", 32, 0 }, { "branches.cl", 32, 32 },
 		{ "clash.cl", 32, 32 }, { "gemm_inline.cl", 8, 8 }, { "halo.cl", 16, 16 },
@@ -438,6 +472,7 @@ static void test_coverage(void)
 		{ "rows36.cl", 32, 32 }, { "vectors.cl", 32, 0 }, { "median.cl", 32, 0 },
 		{ "floatidx.cl", 64, 0 },
 	};
+	/* clang-format on */
 	for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
 		char path[4096], **names = NULL;
 		size_t n = 0;
@@ -468,7 +503,8 @@ static void test_coverage(void)
 		long text = ir_text_count(corpus[c].file);
 		tap_ok(ok && ir > 0 && reported == ir && (long)ir == text && statuses == accesses,
 		       "coverage of %s: %zu __local operations in the IR (textual IR: %ld), %zu "
-		       "reported", corpus[c].file, ir, text, reported);
+		       "reported",
+		       corpus[c].file, ir, text, reported);
 	}
 }
 
@@ -482,13 +518,17 @@ static void test_local_memory(void)
 	job t = { "toolarge.cl", NULL, 32, 0, { NULL }, { "dyn=128" }, NULL, 0 };
 	if (lint(&t, &r)) {
 		tap_ok(r.local_bytes == 49344 && r.local_mem_bytes == 49152 && !r.local_unsized &&
-		       strstr(r.warning, "uses 49344 B of __local memory, more than the 49152 B"),
-		       "toolarge: 49344 B of __local memory against 49152 B: a warning (%s)", r.warning);
+			       strstr(r.warning,
+				      "uses 49344 B of __local memory, more than the 49152 B"),
+		       "toolarge: 49344 B of __local memory against 49152 B: a warning (%s)",
+		       r.warning);
 		char *s = cb_lint_to_json(&r, 1);
 		json_error_t e;
 		json_t *doc = s ? json_loads(s, 0, &e) : NULL;
-		json_t *w = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "warnings");
-		tap_ok(json_array_size(w) == 1 && strstr(json_string_value(json_array_get(w, 0)), "49344 B"),
+		json_t *w = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0),
+					    "warnings");
+		tap_ok(json_array_size(w) == 1 &&
+			       strstr(json_string_value(json_array_get(w, 0)), "49344 B"),
 		       "toolarge: the warning in JSON (kernels[].warnings)");
 		json_decref(doc);
 		free(s);
@@ -497,7 +537,8 @@ static void test_local_memory(void)
 	job u = { "toolarge.cl", NULL, 32, 0, { NULL }, { NULL }, NULL, 0 };
 	if (lint(&u, &r)) {
 		tap_ok(r.local_bytes == 49216 && r.local_unsized == 1 &&
-		       strstr(r.warning, "49216 B of __local memory (and arguments of unknown size)"),
+			       strstr(r.warning,
+				      "49216 B of __local memory (and arguments of unknown size)"),
 		       "toolarge without the buffer's size: 49216 B and an argument of unknown size");
 		cb_lint_result_free(&r);
 	}
@@ -508,7 +549,8 @@ static void test_local_memory(void)
 	}
 	h200.local_mem_bytes = 0;
 	if (lint(&t, &r)) {
-		tap_ok(r.local_bytes == 49344 && !r.warning[0], "a model without the size: no warning");
+		tap_ok(r.local_bytes == 49344 && !r.warning[0],
+		       "a model without the size: no warning");
 		cb_lint_result_free(&r);
 	}
 }
@@ -526,7 +568,8 @@ static void test_source_refs(void)
 	tap_ok(ok && r.start == 25 && r.end == 41 && r.sub_start[1] == 34 && r.sub_end[1] == 40,
 	       "a load's column is its name: tile[tx][ty + j]");
 	ok = cb_src_find_ref(store, strlen(store), 20, "tile", 2, &r);
-	tap_ok(ok && r.start == 2 && r.end == 18, "a store's column is its '=': the reference before it");
+	tap_ok(ok && r.start == 2 && r.end == 18,
+	       "a store's column is its '=': the reference before it");
 	ok = cb_src_find_ref(two, strlen(two), 13, "tile", 2, &r);
 	tap_ok(ok && r.start == 1, "two references on a line: the store is the one before '='");
 	ok = cb_src_find_ref(two, strlen(two), 15, "tile", 2, &r);
@@ -559,24 +602,26 @@ static void test_edits(void)
 	if (lint(&naive, &r)) {
 		const cb_lint_access *ld = find(&r, 22, 26, CB_OP_LOAD);
 		const cb_lint_access *st = find(&r, 17, 20, CB_OP_STORE);
-		size_t il = ld ? (size_t)(ld - r.accesses) : 0, is = st ? (size_t)(st - r.accesses) : 0;
+		size_t il = ld ? (size_t)(ld - r.accesses) : 0,
+		       is = st ? (size_t)(st - r.accesses) : 0;
 		const cb_lint_edit *el = ld ? cb_lint_edit_of(&r, (size_t)ld->object, 0, il) : NULL;
 		const cb_lint_edit *es = st ? cb_lint_edit_of(&r, (size_t)st->object, 0, is) : NULL;
-		const cb_lint_edit *d = ld ? cb_lint_edit_of(&r, (size_t)ld->object, 1, CB_LINT_DECL)
+		const cb_lint_edit *d = ld ? cb_lint_edit_of(&r, (size_t)ld->object, 1,
+							     CB_LINT_DECL)
 					   : NULL;
 		tap_ok(el && !strcmp(el->from, "tile[tx][ty + j]") &&
-		       !strcmp(el->to, "tile[tx][(ty + j) ^ (tx & 31)]") && el->column == 26 &&
-		       el->end_column == 42, "transpose: the load's swizzle in its own words (%s)",
-		       el ? el->to : "none");
+			       !strcmp(el->to, "tile[tx][(ty + j) ^ (tx & 31)]") &&
+			       el->column == 26 && el->end_column == 42,
+		       "transpose: the load's swizzle in its own words (%s)", el ? el->to : "none");
 		tap_ok(es && !strcmp(es->to, "tile[ty + j][tx ^ ((ty + j) & 31)]"),
 		       "transpose: the store, which does not conflict, changes too (%s)",
 		       es ? es->to : "none");
 		tap_ok(d && d->line == 13 && !strcmp(d->from, "tile[TILE][TILE]") &&
-		       !strcmp(d->to, "tile[TILE][TILE + 1]"),
+			       !strcmp(d->to, "tile[TILE][TILE + 1]"),
 		       "transpose: the padding edits the declaration, macros kept (%s)",
 		       d ? d->to : "none");
 		tap_ok(ld && cb_lint_edits_complete(&r, (size_t)ld->object, 0) &&
-		       cb_lint_edits_complete(&r, (size_t)ld->object, 1),
+			       cb_lint_edits_complete(&r, (size_t)ld->object, 1),
 		       "transpose: both fixes are whole edits");
 		cb_lint_result_free(&r);
 	}
@@ -587,7 +632,8 @@ static void test_edits(void)
 			if (r.edits[i].choice == 0 && strstr(r.edits[i].from, "tx * 32"))
 				e = &r.edits[i];
 		tap_ok(e && !strcmp(e->to, "s[tx * 32 + (ty ^ (tx & 31))]"),
-		       "a 1-D array of rows of 32: its row and column found (%s)", e ? e->to : "none");
+		       "a 1-D array of rows of 32: its row and column found (%s)",
+		       e ? e->to : "none");
 		cb_lint_result_free(&r);
 	}
 }
@@ -597,6 +643,7 @@ static void test_edits(void)
  * pointers said only when they are, the IR's count added only when it has any. */
 static void test_coverage_words(void)
 {
+	/* clang-format off */
 	static const struct {
 		cb_lint_lang lang;
 		size_t ir, reported, generic;
@@ -618,6 +665,7 @@ static void test_coverage_words(void)
 		{ CB_LINT_CUDA, 0, 0, 0, "coverage: IR 0 __shared__ operations, 0 reported: 0 predicted, "
 		  "0 assumed, 0 unknown, 0 not executed\n" },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		cb_lint_result r;
 		memset(&r, 0, sizeof r);

@@ -43,7 +43,8 @@ static unsigned reference(const cb_geometry *g, unsigned group, unsigned elem, c
 			for (unsigned l = g0; l < g1; l++) {
 				if (active && !active[l])
 					continue;
-				for (uint32_t w = off[l] / g->width; w <= (off[l] + elem - 1) / g->width; w++) {
+				for (uint32_t w = off[l] / g->width;
+				     w <= (off[l] + elem - 1) / g->width; w++) {
 					if (w % g->banks != b)
 						continue;
 					bool dup = false;
@@ -81,18 +82,21 @@ static void by_hand(void)
 
 	/* Wide elements with lane groups. */
 	tap_ok(stride(&nv, 16, 8, 1, 32) == 2, "8 B, half-warp groups: stride 1 is 2 passes");
-	tap_ok(stride(&nv, 16, 8, 0, 32) == 2, "8 B, half-warp groups: broadcast costs one pass per group");
+	tap_ok(stride(&nv, 16, 8, 0, 32) == 2,
+	       "8 B, half-warp groups: broadcast costs one pass per group");
 	tap_ok(stride(&nv, 32, 8, 0, 32) == 1, "8 B, whole warp: broadcast is one pass");
 	tap_ok(stride(&nv, 32, 8, 1, 32) == 2, "8 B, whole warp: stride 1 is 2 passes (64 words)");
 	tap_ok(stride(&nv, 8, 16, 1, 32) == 4, "16 B, quarter-warp groups: stride 1 is 4 passes");
 	tap_ok(stride(&nv, 8, 16, 2, 32) == 8, "16 B, quarter-warp groups: stride 2 is 8 passes");
 	tap_ok(stride(&nv, 8, 16, 0, 32) == 4, "16 B, quarter-warp groups: broadcast is 4 passes");
-	tap_ok(stride(&nv, 32, 16, 8, 32) == 32, "16 B, stride 8 (128 B): every lane on 4 same banks");
+	tap_ok(stride(&nv, 32, 16, 8, 32) == 32,
+	       "16 B, stride 8 (128 B): every lane on 4 same banks");
 
 	/* Sub-word elements share words. */
 	tap_ok(stride(&nv, 32, 1, 1, 32) == 1, "1 B stride 1: 8 words, one pass");
 	tap_ok(stride(&nv, 32, 1, 128, 32) == 32, "1 B stride 128: every lane in bank 0");
-	tap_ok(stride(&nv_nomerge, 32, 1, 1, 32) == 4, "1 B stride 1 without merging: 4 lanes per word");
+	tap_ok(stride(&nv_nomerge, 32, 1, 1, 32) == 4,
+	       "1 B stride 1 without merging: 4 lanes per word");
 	tap_ok(stride(&nv, 32, 2, 2, 32) == 1, "2 B stride 2: one word per lane, distinct banks");
 
 	/* Two-address and lane-pair probes. */
@@ -114,25 +118,30 @@ static void by_hand(void)
 	/* Wider banks and other geometries. */
 	cb_geometry w8 = { 16, 8, true, false }, w8n = { 16, 8, false, false };
 	tap_ok(stride(&w8, 32, 4, 1, 32) == 1, "16x8 B: 4-byte stride 1 pairs lanes in a word");
-	tap_ok(stride(&w8n, 32, 4, 1, 32) == 2, "16x8 B without merging: 4-byte stride 1 is 2 passes");
+	tap_ok(stride(&w8n, 32, 4, 1, 32) == 2,
+	       "16x8 B without merging: 4-byte stride 1 is 2 passes");
 	tap_ok(stride(&w8, 32, 4, 2, 32) == 2, "16x8 B: 4-byte stride 2 is 2 passes");
 	cb_geometry amd = { 32, 4, true, false };
 	tap_ok(stride(&amd, 32, 4, 1, 64) == 2, "wave64, half-wave groups: stride 1 is 2 passes");
-	tap_ok(stride(&amd, 64, 4, 32, 64) == 64, "wave64 as one group on 32 banks: stride 32 is 64 passes");
+	tap_ok(stride(&amd, 64, 4, 32, 64) == 64,
+	       "wave64 as one group on 32 banks: stride 32 is 64 passes");
 	cb_geometry b24 = { 24, 4, true, false };
 	tap_ok(stride(&b24, 32, 4, 24, 32) == 32, "24 banks: stride 24 is a full conflict");
 	tap_ok(stride(&b24, 32, 4, 8, 32) == 11, "24 banks: stride 8 uses 3 banks, 11 passes");
 
 	/* Pair packing: uniform lane pairs double the group, only when the geometry says so. */
 	cb_geometry pk = { 32, 4, true, true };
-	tap_ok(stride(&pk, 8, 16, 0, 32) == 2, "16 B broadcast with packing: groups of 16, 2 passes");
+	tap_ok(stride(&pk, 8, 16, 0, 32) == 2,
+	       "16 B broadcast with packing: groups of 16, 2 passes");
 	tap_ok(stride(&nv, 8, 16, 0, 32) == 4, "16 B broadcast without packing: 4 passes");
 	for (unsigned l = 0; l < 32; l++)
 		lanes[l] = (l % 4 == 1 || l % 4 == 2) ? 128 : 0;
-	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 8, "A B B A lanes: no uniform pairs, no packing");
+	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 8,
+	       "A B B A lanes: no uniform pairs, no packing");
 	for (unsigned l = 0; l < 32; l++)
 		lanes[l] = (l / 2) * 16;
-	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 2, "lanes n, n^1 on one word: packed, 16 lanes per pass");
+	tap_ok(cb_passes(&pk, 8, 16, lanes, 32) == 2,
+	       "lanes n, n^1 on one word: packed, 16 lanes per pass");
 	tap_ok(cb_passes(&pk, 32, 4, lanes, 32) == cb_passes(&nv, 32, 4, lanes, 32),
 	       "packing never widens a group beyond the sub-group");
 
@@ -140,7 +149,8 @@ static void by_hand(void)
 	fill(32, 0);
 	for (unsigned l = 0; l < 32; l++)
 		lanes[l] = 2 + 128 * l;
-	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 32, "misaligned 4 B accesses straddle banks 0 and 1");
+	tap_ok(cb_passes(&nv, 32, 4, lanes, 32) == 32,
+	       "misaligned 4 B accesses straddle banks 0 and 1");
 
 	/* Invalid input gives 0, never a count. */
 	cb_geometry bad = { 0, 4, true, false };
@@ -204,7 +214,8 @@ static void random_properties(void)
 		act[l] = l < 16;
 	tap_ok(cb_passes_active(&pk, 8, 16, lanes, act, 32) == 1,
 	       "packing: pairs active together on one offset, or inactive together: groups of 16");
-	tap_ok(cb_passes_active(&nv, 8, 16, lanes, act, 32) == 2, "the same without packing: 2 passes");
+	tap_ok(cb_passes_active(&nv, 8, 16, lanes, act, 32) == 2,
+	       "the same without packing: 2 passes");
 	act[16] = true;
 	tap_ok(cb_passes_active(&pk, 8, 16, lanes, act, 32) == 3,
 	       "packing: a pair with one inactive lane is not uniform (3 groups of 8 touched)");
@@ -221,7 +232,8 @@ static void random_properties(void)
 			lanes[l] = cb_rng_below(&rng, window / E) * E;
 			act[l] = cb_rng_below(&rng, 4) < keep + 1;
 		}
-		if (cb_passes_active(&g, group, E, lanes, act, n) != reference(&g, group, E, lanes, act, n))
+		if (cb_passes_active(&g, group, E, lanes, act, n) !=
+		    reference(&g, group, E, lanes, act, n))
 			mismatches++;
 		/* The schedule (predict -v) counts what cb_passes_active counts, inactive lanes in no
 		 * pass. */
@@ -235,7 +247,8 @@ static void random_properties(void)
 		sched_bad += sched != cb_passes_active(&g, group, E, lanes, act, n) || top > sched;
 		for (unsigned l = 0; l < n; l++)
 			act[l] = true;
-		same += cb_passes_active(&g, group, E, lanes, act, n) == cb_passes(&g, group, E, lanes, n);
+		same += cb_passes_active(&g, group, E, lanes, act, n) ==
+			cb_passes(&g, group, E, lanes, n);
 	}
 	tap_ok(mismatches == 0, "masked passes equal the definition on %u random cases (%u differ)",
 	       trials, mismatches);
@@ -288,7 +301,7 @@ static void fix_search(void)
 	cb_fix_search(&s2, judge_column, &two, &res);
 	cb_swizzle_column_expr_in(res.swizzle.bits, res.swizzle.shift, 2, text, sizeof text);
 	tap_ok(res.swizzle_found && res.swizzle.bits == 1 && res.swizzle.shift == 4 &&
-	       !strcmp(text, "c ^ ((r >> 4) & 1)") && res.pad_found && res.pad.pad == 1,
+		       !strcmp(text, "c ^ ((r >> 4) & 1)") && res.pad_found && res.pad.pad == 1,
 	       "t[32][2] column read: c ^ ((r >> 4) & 1) (%s), or rows of 3", text);
 	/* float t[64][3], t[2l][0]: bank 6l, lanes l and l + 16 share one whatever the padding
 	 * (row 2l at 2l (3 + p) words: 16 lanes apart is 32 (3 + p) words, a multiple of 32
@@ -299,8 +312,8 @@ static void fix_search(void)
 	cb_fix_search(&s3, judge_column, &odd, &res);
 	cb_swizzle_column_expr_in(res.swizzle.bits, res.swizzle.shift, 3, text, sizeof text);
 	tap_ok(!res.pad_found && res.swizzle_found && res.swizzle.bits == 1 &&
-	       res.swizzle.shift == 5 && res.swizzle_score.worst_passes == 1 &&
-	       res.best_found && res.best.swizzle,
+		       res.swizzle.shift == 5 && res.swizzle_score.worst_passes == 1 &&
+		       res.best_found && res.best.swizzle,
 	       "t[64][3] two rows apart: no padding, c ^ ((r >> 5) & 1) in rows of 3");
 	tap_ok(!strcmp(text, "(c ^ ((r >> 5) & 1)) < 3 ? c ^ ((r >> 5) & 1) : c"),
 	       "odd width: the column expression keeps column 2 (%s)", text);
@@ -314,8 +327,8 @@ static void fix_search(void)
 	tap_ok(perm, "every swizzle of widths 1..40 is a permutation of each row");
 	uint32_t l3[32];
 	cb_swizzle_column_lanes(l3, 32, 4, 3, 1, 0, 2);
-	tap_ok(l3[0] == 8 && l3[1] == 20, "odd width: column 2 stays in rows 0 and 1 (bytes %u, %u)",
-	       l3[0], l3[1]);
+	tap_ok(l3[0] == 8 && l3[1] == 20,
+	       "odd width: column 2 stays in rows 0 and 1 (bytes %u, %u)", l3[0], l3[1]);
 }
 
 /* Sub-groups of 2 mod 4 lanes: pairs n, n^1 are tested and n, n^2 is not (it would run past
@@ -331,7 +344,8 @@ static void odd_pairs(void)
 		}
 		cb_prepared p, q;
 		bool ok = cb_prepare(&p, 4, 4, off, n) && cb_prepare_active(&q, 4, 4, off, act, n);
-		tap_ok(ok && p.packable && q.packable, "%u lanes, pairs on one offset: packable", n);
+		tap_ok(ok && p.packable && q.packable, "%u lanes, pairs on one offset: packable",
+		       n);
 		if (ok) {
 			cb_prepared_free(&p);
 			cb_prepared_free(&q);
@@ -375,9 +389,9 @@ static void quads(const unsigned half[8], uint32_t *l)
 
 typedef struct {
 	const char *file;
-	unsigned subgroup, s1, s2, s32, s33;  /* 4-byte loads at strides 1, 2, 32, 33 */
-	unsigned wide8, wide16;               /* 8- and 16-byte loads at stride 1; 0: refused */
-	unsigned store_same;                  /* 4-byte stores all on one word */
+	unsigned subgroup, s1, s2, s32, s33; /* 4-byte loads at strides 1, 2, 32, 33 */
+	unsigned wide8, wide16;              /* 8- and 16-byte loads at stride 1; 0: refused */
+	unsigned store_same;                 /* 4-byte stores all on one word */
 } doc_case;
 
 static const doc_case doc_cases[] = {
@@ -404,8 +418,9 @@ static void doc_model(const doc_case *k, const char *dir)
 	cb_error err;
 	bool ok = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, &r, &err) == CB_OK;
 	tap_ok(ok && r.documented && r.nms == 0 && r.device.subgroup_size == k->subgroup &&
-	       r.doc.nfacts > 0, "%s: a documented model of %u lanes, no measurements, its facts",
-	       k->file, k->subgroup);
+		       r.doc.nfacts > 0,
+	       "%s: a documented model of %u lanes, no measurements, its facts", k->file,
+	       k->subgroup);
 	if (!ok) {
 		tap_diag("%s", err.text);
 		return;
@@ -413,15 +428,20 @@ static void doc_model(const doc_case *k, const char *dir)
 	unsigned s[4] = { doc_stride(&r, CB_OP_LOAD, 4, 1), doc_stride(&r, CB_OP_LOAD, 4, 2),
 			  doc_stride(&r, CB_OP_LOAD, 4, 32), doc_stride(&r, CB_OP_LOAD, 4, 33) };
 	tap_ok(s[0] == k->s1 && s[1] == k->s2 && s[2] == k->s32 && s[3] == k->s33,
-	       "%s: 4-byte strides 1, 2, 32, 33: %u %u %u %u passes (sources: %u %u %u %u)", k->file,
-	       s[0], s[1], s[2], s[3], k->s1, k->s2, k->s32, k->s33);
+	       "%s: 4-byte strides 1, 2, 32, 33: %u %u %u %u passes (sources: %u %u %u %u)",
+	       k->file, s[0], s[1], s[2], s[3], k->s1, k->s2, k->s32, k->s33);
 	unsigned w8 = doc_stride(&r, CB_OP_LOAD, 8, 1), w16 = doc_stride(&r, CB_OP_LOAD, 16, 1);
-	tap_ok(w8 == k->wide8 && w16 == k->wide16, "%s: 8- and 16-byte loads at stride 1: %u, %u "
-	       "passes (0: refused; sources: %u, %u)", k->file, w8, w16, k->wide8, k->wide16);
+	tap_ok(w8 == k->wide8 && w16 == k->wide16,
+	       "%s: 8- and 16-byte loads at stride 1: %u, %u "
+	       "passes (0: refused; sources: %u, %u)",
+	       k->file, w8, w16, k->wide8, k->wide16);
 	bool why = (w8 || cb_doc_fact_note(&r, CB_OP_LOAD, 8)) &&
-		   (w16 || cb_doc_fact_note(&r, CB_OP_LOAD, 16)) && cb_doc_fact_note(&r, CB_OP_ATOMIC, 0);
-	tap_ok(why && doc_stride(&r, CB_OP_ATOMIC, 4, 1) == 0, "%s: a refused size and the atomics "
-	       "say why (not documented)", k->file);
+		   (w16 || cb_doc_fact_note(&r, CB_OP_LOAD, 16)) &&
+		   cb_doc_fact_note(&r, CB_OP_ATOMIC, 0);
+	tap_ok(why && doc_stride(&r, CB_OP_ATOMIC, 4, 1) == 0,
+	       "%s: a refused size and the atomics "
+	       "say why (not documented)",
+	       k->file);
 	unsigned st = doc_stride(&r, CB_OP_STORE, 4, 0);
 	tap_ok(st == k->store_same, "%s: 4-byte stores on one word: %u passes (sources: %u)",
 	       k->file, st, k->store_same);
@@ -447,18 +467,23 @@ static void doc_cdna_b128(const char *dir)
 	quads(documented_clash, b);
 	unsigned la = doc_passes(&r, CB_OP_LOAD, 16, a), lb = doc_passes(&r, CB_OP_LOAD, 16, b);
 	unsigned sa = doc_passes(&r, CB_OP_STORE, 16, a), sb = doc_passes(&r, CB_OP_STORE, 16, b);
-	tap_ok(la == 8 && sa == 16, "ds_read_b128 / ds_write_b128, quads 4-7 on the other banks: "
+	tap_ok(la == 8 && sa == 16,
+	       "ds_read_b128 / ds_write_b128, quads 4-7 on the other banks: "
 	       "read %u passes (8: conflict-free in the documented groups), write %u (16: 2-way in "
-	       "contiguous groups)", la, sa);
-	tap_ok(lb == 16 && sb == 8, "ds_read_b128 / ds_write_b128, alternate quads on the other "
-	       "banks: read %u passes (16: 2-way in the documented groups), write %u (8)", lb, sb);
+	       "contiguous groups)",
+	       la, sa);
+	tap_ok(lb == 16 && sb == 8,
+	       "ds_read_b128 / ds_write_b128, alternate quads on the other "
+	       "banks: read %u passes (16: 2-way in the documented groups), write %u (8)",
+	       lb, sb);
 	cb_geometry g = r.recorded[CB_OP_LOAD].geom;
 	tap_ok(cb_passes(&g, 8, 16, a, 64) == 16 && cb_passes(&g, 8, 16, b, 64) == 8,
 	       "the same patterns in contiguous groups of 8 on the loads' geometry: 16 and 8");
 	cb_result_free(&r);
 	static const uint8_t good[4] = { 1, 0, 3, 2 }, twice[4] = { 0, 1, 1, 3 };
 	tap_ok(cb_lane_order_valid(good, 4, 2) && !cb_lane_order_valid(twice, 4, 2) &&
-	       !cb_lane_order_valid(good, 4, 3), "a lane order: each lane once, whole groups");
+		       !cb_lane_order_valid(good, 4, 3),
+	       "a lane order: each lane once, whole groups");
 }
 
 /* Volta/Turing's uniform pairs (stated by an NVIDIA engineer): an LDS.128 of lanes that read in
@@ -475,9 +500,12 @@ static void doc_pairs(const char *dir)
 	}
 	for (unsigned l = 0; l < 32; l++)
 		lanes[l] = 16 * (l / 2); /* lanes n and n^1 on one offset */
-	unsigned ld = doc_passes(&r, CB_OP_LOAD, 16, lanes), st = doc_passes(&r, CB_OP_STORE, 16, lanes);
-	tap_ok(ld == 2 && st == 4, "volta-turing: 16-byte pairs on one offset: loads %u passes (2), "
-	       "stores %u (4)", ld, st);
+	unsigned ld = doc_passes(&r, CB_OP_LOAD, 16, lanes),
+		 st = doc_passes(&r, CB_OP_STORE, 16, lanes);
+	tap_ok(ld == 2 && st == 4,
+	       "volta-turing: 16-byte pairs on one offset: loads %u passes (2), "
+	       "stores %u (4)",
+	       ld, st);
 	cb_result_free(&r);
 }
 
@@ -498,8 +526,10 @@ static void documented(void)
 static void subgroup_sweep(void)
 {
 	static const unsigned elems[] = { 1, 2, 4, 8, 16 }, groups[] = { 0, 4, 8, 16, 32 };
-	static const cb_geometry geoms[] = { { 32, 4, true, false }, { 32, 4, true, true },
-					     { 16, 4, false, false }, { 64, 8, true, false } };
+	static const cb_geometry geoms[] = { { 32, 4, true, false },
+					     { 32, 4, true, true },
+					     { 16, 4, false, false },
+					     { 64, 8, true, false } };
 	cb_rng rng;
 	cb_rng_seed(&rng, 64);
 	unsigned cases = 0, wrong = 0, sched_bad = 0, price_bad = 0, order_bad = 0;
@@ -516,7 +546,8 @@ static void subgroup_sweep(void)
 				const cb_geometry *g = &geoms[(n + pat + mask) % 4];
 				static const unsigned strides[] = { 0, 1, 2, 3, 31, 32, 33 };
 				for (unsigned l = 0; l < n; l++) {
-					unsigned k = pat < 7 ? l * strides[pat] : cb_rng_below(&rng, 4 * n);
+					unsigned k = pat < 7 ? l * strides[pat]
+							     : cb_rng_below(&rng, 4 * n);
 					off[l] = (pat == 0 ? l / 2 : pat == 6 ? l / 4 : k) * E;
 					act[l] = mask == 0 || (mask == 1 && l % 2) ||
 						 (mask == 2 && l < n / 2 + 1) ||
@@ -524,7 +555,8 @@ static void subgroup_sweep(void)
 				}
 				cases++;
 				unsigned passes = cb_passes_active(g, group, E, off, act, n);
-				if (!g->pair_packing && passes != reference(g, group, E, off, act, n))
+				if (!g->pair_packing &&
+				    passes != reference(g, group, E, off, act, n))
 					wrong++;
 				unsigned pol[CB_MAX_LANES], top = 0;
 				unsigned sched = cb_pass_schedule(g, group, E, off, act, n, pol);
@@ -536,27 +568,33 @@ static void subgroup_sweep(void)
 				price_bad += priced != (passes > 0) ||
 					     (priced && (c.passes != passes || c.min_passes < 1 ||
 							 c.conflict_ways < 1 ||
-							 (c.passes <= c.min_passes) != (c.conflict_ways == 1)));
+							 (c.passes <= c.min_passes) !=
+								 (c.conflict_ways == 1)));
 				unsigned w = group && group < n ? group : 0;
 				if (w && n % w == 0) {
 					uint8_t order[CB_MAX_ORDER];
 					for (unsigned l = 0; l < n; l++)
 						order[l] = (uint8_t)l;
 					cb_access_cost o;
-					bool op = cb_price_access_order(g, w, order, n, E, off, act, n, &o);
+					bool op = cb_price_access_order(g, w, order, n, E, off, act,
+									n, &o);
 					order_bad += op != priced || (op && o.passes != c.passes);
 				}
 				free(off);
 				free(act);
 			}
-	tap_ok(wrong == 0, "sub-groups of 1 to 64 lanes: passes equal the definition (%u of %u "
-	       "differ)", wrong, cases);
-	tap_ok(sched_bad == 0, "sub-groups of 1 to 64 lanes: the schedule counts the passes (%u bad)",
-	       sched_bad);
+	tap_ok(wrong == 0,
+	       "sub-groups of 1 to 64 lanes: passes equal the definition (%u of %u "
+	       "differ)",
+	       wrong, cases);
+	tap_ok(sched_bad == 0,
+	       "sub-groups of 1 to 64 lanes: the schedule counts the passes (%u bad)", sched_bad);
 	tap_ok(price_bad == 0, "sub-groups of 1 to 64 lanes: prices and their ways agree (%u bad)",
 	       price_bad);
-	tap_ok(order_bad == 0, "sub-groups of 1 to 64 lanes: an identity lane order prices as "
-	       "contiguous groups (%u bad)", order_bad);
+	tap_ok(order_bad == 0,
+	       "sub-groups of 1 to 64 lanes: an identity lane order prices as "
+	       "contiguous groups (%u bad)",
+	       order_bad);
 }
 
 int main(void)

@@ -20,16 +20,17 @@ typedef struct {
 	double clock_s;
 	cb_rng rng;
 	unsigned launches, invalid_every, stop_after, loop_cap;
-	bool counter;             /* events read START 2, END 3 */
-	unsigned group;           /* > 0: the probe's n-lane tables cost min(n, group) */
-	unsigned spike_launch;    /* this launch takes 10x longer */
+	bool counter;          /* events read START 2, END 3 */
+	unsigned group;        /* > 0: the probe's n-lane tables cost min(n, group) */
+	unsigned spike_launch; /* this launch takes 10x longer */
 } fake;
 
 static double launch_ns(fake *f, const cb_launch_item *it)
 {
 	const cb_experiment *x = it->x;
-	double per_step = x->index == CB_PROBE ?
-		(f->group ? (x->nlanes < f->group ? x->nlanes : f->group) : 1) : f->cost[x->table];
+	double per_step = x->index == CB_PROBE
+				  ? (f->group ? (x->nlanes < f->group ? x->nlanes : f->group) : 1)
+				  : f->cost[x->table];
 	double u = (double)cb_rng_below(&f->rng, 1u << 20) / (1u << 20);
 	double t = (f->fixed + per_step * it->steps) * (1 + f->noise * (2 * u - 1));
 	return f->launches == f->spike_launch ? 10 * t : t;
@@ -46,8 +47,9 @@ static cb_rc fake_run(void *ctx, const cb_launch_item *items, size_t n, double e
 		f->launches++;
 		double t = launch_ns(f, &items[i]);
 		total += t;
-		ns[i] = f->counter ? 1 : f->invalid_every && f->launches % f->invalid_every == 0 ? 0 :
-			(uint64_t)t;
+		ns[i] = f->counter                                                ? 1
+			: f->invalid_every && f->launches % f->invalid_every == 0 ? 0
+										  : (uint64_t)t;
 		if (f->loop_cap && items[i].steps > f->loop_cap) {
 			*bad = (long)i;
 			return cb_error_set(err, CB_ERR_RUNTIME, "verification failed");
@@ -77,7 +79,8 @@ static cb_experiment *experiments(size_t n, unsigned rounds)
 		ex[i].lanes = lanes;
 		ex[i].ratios = cb_xcalloc(rounds, sizeof(double));
 		ex[i].samples = cb_xcalloc((size_t)rounds * CB_BASELINE_REPS, sizeof(uint64_t));
-		ex[i].samples_short = cb_xcalloc((size_t)rounds * CB_BASELINE_REPS, sizeof(uint64_t));
+		ex[i].samples_short = cb_xcalloc((size_t)rounds * CB_BASELINE_REPS,
+						 sizeof(uint64_t));
 	}
 	return ex;
 }
@@ -94,16 +97,24 @@ static void free_experiments(cb_experiment *ex, size_t n)
 
 static cb_protocol_opts options(unsigned min, unsigned max, double target)
 {
-	cb_protocol_opts o = { .min_rounds = min, .max_rounds = max, .ci_target = target,
-			       .max_launch_ns = 50e6, .budget_s = 6, .timer = CB_TIMER_AUTO,
-			       .event_timer = true, .declared_resolution_ns = 1000, .seed = 1 };
+	cb_protocol_opts o = { .min_rounds = min,
+			       .max_rounds = max,
+			       .ci_target = target,
+			       .max_launch_ns = 50e6,
+			       .budget_s = 6,
+			       .timer = CB_TIMER_AUTO,
+			       .event_timer = true,
+			       .declared_resolution_ns = 1000,
+			       .seed = 1 };
 	return o;
 }
 
 static unsigned settle_at;
 static bool settle_when(void *ctx, const cb_experiment *ex, size_t nex, unsigned rounds)
 {
-	(void)ctx; (void)ex; (void)nex;
+	(void)ctx;
+	(void)ex;
+	(void)nex;
 	return settle_at && rounds >= settle_at;
 }
 
@@ -140,10 +151,14 @@ static void calibration_and_rounds(void)
 	tap_ok(cb_calibrate(&l, &o, ex, 4, &st, &err) == CB_OK, "calibration succeeds");
 	tap_ok(st.timer == CB_TIMER_EVENT && strstr(st.timer_reason, "agrees with the host clock"),
 	       "an event timer that agrees with the host clock is used: %s", st.timer_reason);
-	tap_ok(st.launch_ns >= 20e3 && st.launch_ns <= 1e6, "a noiseless device gets a short launch "
-	       "(%.0f ns)", st.launch_ns);
-	tap_ok(ex[0].steps_short * 4 <= ex[0].steps + 32 && ex[0].steps_short * 4 + 32 >= ex[0].steps,
-	       "the short chain is a quarter of the long one (%u, %u)", ex[0].steps, ex[0].steps_short);
+	tap_ok(st.launch_ns >= 20e3 && st.launch_ns <= 1e6,
+	       "a noiseless device gets a short launch "
+	       "(%.0f ns)",
+	       st.launch_ns);
+	tap_ok(ex[0].steps_short * 4 <= ex[0].steps + 32 &&
+		       ex[0].steps_short * 4 + 32 >= ex[0].steps,
+	       "the short chain is a quarter of the long one (%u, %u)", ex[0].steps,
+	       ex[0].steps_short);
 	tap_ok(fabs((double)ex[2].steps * 32 - ex[0].steps) <= 32 * 8,
 	       "a 32x slower table gets 1/32 of the steps (%u vs %u)", ex[2].steps, ex[0].steps);
 	tap_ok(cb_measure_rounds(&l, &o, ex, 4, &st, &err) == CB_OK && st.rounds == 7 && st.settled,
@@ -163,8 +178,8 @@ static void calibration_and_rounds(void)
 	ex = experiments(4, 30);
 	cb_calibrate(&lg, &o, ex, 4, &sg, &err);
 	cb_measure_rounds(&lg, &o, ex, 4, &sg, &err);
-	tap_ok(fabs(median_ratio(&ex[2]) - 32) < 1e-6, "ratios do not depend on the fixed cost (%.6f)",
-	       median_ratio(&ex[2]));
+	tap_ok(fabs(median_ratio(&ex[2]) - 32) < 1e-6,
+	       "ratios do not depend on the fixed cost (%.6f)", median_ratio(&ex[2]));
 	free_experiments(ex, 4);
 	settle_at = 0;
 }
@@ -188,8 +203,10 @@ static void launch_noise_limit(void)
 		kept += st.launch_ns < 1.5e5;
 		free_experiments(ex, 3);
 	}
-	tap_ok(kept >= 6, "a differential noise of about 1.2%% keeps the shortest launch (%u of %u "
-	       "calibrations)", kept, n);
+	tap_ok(kept >= 6,
+	       "a differential noise of about 1.2%% keeps the shortest launch (%u of %u "
+	       "calibrations)",
+	       kept, n);
 }
 
 static void stopping(void)
@@ -203,8 +220,10 @@ static void stopping(void)
 	cb_protocol_state st = { 0 };
 	cb_experiment *ex = experiments(3, 30);
 	cb_calibrate(&l, &o, ex, 3, &st, &err);
-	tap_ok(cb_measure_rounds(&l, &o, ex, 3, &st, &err) == CB_OK && st.rounds == 6 && st.converged,
-	       "every interval narrow: a noiseless run stops at the minimum (%u rounds)", st.rounds);
+	tap_ok(cb_measure_rounds(&l, &o, ex, 3, &st, &err) == CB_OK && st.rounds == 6 &&
+		       st.converged,
+	       "every interval narrow: a noiseless run stops at the minimum (%u rounds)",
+	       st.rounds);
 	free_experiments(ex, 3);
 
 	fake g = { .cost = { 100, 200, 300 }, .fixed = 1000, .noise = 0.5 };
@@ -215,7 +234,8 @@ static void stopping(void)
 	ex = experiments(3, 9);
 	cb_calibrate(&lg, &og, ex, 3, &sg, &err);
 	tap_ok(cb_measure_rounds(&lg, &og, ex, 3, &sg, &err) == CB_OK && sg.rounds == 9 &&
-	       !sg.converged && !sg.settled, "unsettled noisy data run to the most rounds (%u)", sg.rounds);
+		       !sg.converged && !sg.settled,
+	       "unsettled noisy data run to the most rounds (%u)", sg.rounds);
 	tap_ok(sg.launch_ns >= 1e6, "noise lengthens the launches (%.3g ms)", sg.launch_ns / 1e6);
 	free_experiments(ex, 3);
 }
@@ -230,7 +250,7 @@ static void timer_and_chains(void)
 	cb_protocol_state st = { 0 };
 	cb_experiment *ex = experiments(3, 6);
 	tap_ok(cb_calibrate(&l, &o, ex, 3, &st, &err) == CB_OK && st.timer == CB_TIMER_HOST &&
-	       strstr(st.timer_reason, "every launch reads 1 ns"),
+		       strstr(st.timer_reason, "every launch reads 1 ns"),
 	       "events that read START 2, END 3: the host clock times (%s)", st.timer_reason);
 	tap_ok(st.launch_ns >= 4.9e6, "host timing: launches of at least 5 ms (%.3g ms)",
 	       st.launch_ns / 1e6);
@@ -245,7 +265,8 @@ static void timer_and_chains(void)
 	cb_rc rc = cb_calibrate(&lc, &oc, ex, 3, &sc, &err);
 	tap_ok(rc == CB_OK && sc.chain_cap >= 2992 && sc.chain_cap <= 3000,
 	       "a device that cuts chains over 3000 steps: the longest chain that verifies is found "
-	       "(%u)", sc.chain_cap);
+	       "(%u)",
+	       sc.chain_cap);
 	tap_ok(ex[0].steps <= 3000 && ex[1].steps <= 3000 && ex[2].steps <= 3000,
 	       "every chain stays within it (%u, %u, %u)", ex[0].steps, ex[1].steps, ex[2].steps);
 	tap_ok(cb_measure_rounds(&lc, &oc, ex, 3, &sc, &err) == CB_OK, "and the rounds run");
@@ -288,7 +309,8 @@ static void invalid_and_interrupted(void)
 	cb_calibrate(&lg, &o, ex, 3, &sg, &err);
 	g.stop_after = g.launches + 30;
 	rc = cb_measure_rounds(&lg, &o, ex, 3, &sg, &err);
-	tap_ok(rc == CB_ERR_INTERRUPTED && err.signal == SIGINT && strstr(err.text, "interrupted by SIGINT"),
+	tap_ok(rc == CB_ERR_INTERRUPTED && err.signal == SIGINT &&
+		       strstr(err.text, "interrupted by SIGINT"),
 	       "a stop during a round ends the rounds: %s", err.text);
 	cb_stop_signal = 0;
 	free_experiments(ex, 3);
@@ -299,7 +321,8 @@ static void baseline_outlier(void)
 	cb_error err;
 	fake f = { .cost = { 100, 400 }, .fixed = 1000 };
 	cb_rng_seed(&f.rng, 8);
-	cb_launcher l = { fake_run, fake_now, &f, 1 };  /* one launch per batch: spikes land singly */
+	cb_launcher l = { fake_run, fake_now, &f,
+			  1 }; /* one launch per batch: spikes land singly */
 	cb_protocol_opts o = options(6, 6, 0.02);
 	cb_protocol_state st = { 0 };
 	cb_experiment *ex = experiments(2, 6);
@@ -311,7 +334,8 @@ static void baseline_outlier(void)
 		all_four &= fabs(ex[1].ratios[k] - 4) < 1e-6 || k == 0;
 	tap_ok(all_four && fabs(median_ratio(&ex[1]) - 4) < 1e-6,
 	       "the baseline's median of %d launches per round: one slow launch does not skew the "
-	       "ratios (median %.6f)", CB_BASELINE_REPS, median_ratio(&ex[1]));
+	       "ratios (median %.6f)",
+	       CB_BASELINE_REPS, median_ratio(&ex[1]));
 	free_experiments(ex, 2);
 }
 
@@ -340,8 +364,10 @@ static void robust_length(void)
 	unsigned moved = 0;
 	for (unsigned k = 1; k <= total; k++)
 		moved += length_with_spike(k, &n) > 1.5 * quiet;
-	tap_ok(moved == 0, "one launch 10x slower at any of the %u launches of the calibration moves "
-	       "the launch length %u times (quiet: %.3g ms)", total, moved, quiet / 1e6);
+	tap_ok(moved == 0,
+	       "one launch 10x slower at any of the %u launches of the calibration moves "
+	       "the launch length %u times (quiet: %.3g ms)",
+	       total, moved, quiet / 1e6);
 	tap_ok(total <= 80, "the timer, the warm-up and the length take %u launches", total);
 }
 
@@ -367,11 +393,13 @@ static void revisit(void)
 	cb_measure_rounds(&l, &o, ex, 2, &st, &err);
 	bool doubled = cb_revisit_length(&o, &ex[0], 0, st.rounds, &st);
 	tap_ok(doubled && st.launch_ns == 2 * before && ex[0].steps >= 2 * steps - 8 &&
-	       st.lengthened == 1, "noisy rounds double it (%u -> %u steps)", steps, ex[0].steps);
+		       st.lengthened == 1,
+	       "noisy rounds double it (%u -> %u steps)", steps, ex[0].steps);
 	/* Chains from a model's expected ratios: a 32x slower table gets 1/32 of the steps. */
 	double ratio[2] = { 1, 32 };
 	cb_size_chains_predicted(ex, 2, ratio, &st);
-	tap_ok(fabs(ex[1].steps * 32.0 - ex[0].steps) <= 32 * 8 && ex[1].steps_short * 4 <= ex[1].steps + 32,
+	tap_ok(fabs(ex[1].steps * 32.0 - ex[0].steps) <= 32 * 8 &&
+		       ex[1].steps_short * 4 <= ex[1].steps + 32,
 	       "predicted chains: %u steps against the baseline's %u", ex[1].steps, ex[0].steps);
 	free_experiments(ex, 2);
 }
@@ -394,7 +422,8 @@ static void probe(void)
 	tap_ok(cb_probe_subgroup(&lf, false, tables, ns, count, &p, &err) == CB_OK && p.found == 0,
 	       "a flat device: no sub-group size is claimed");
 	count = cb_probe_tables(tables, 4096, ns);
-	tap_ok(count == 4, "the probe stays within the local memory it has (%u tables in 4 KiB)", count);
+	tap_ok(count == 4, "the probe stays within the local memory it has (%u tables in 4 KiB)",
+	       count);
 }
 
 /* Issue 39 (catalogue 13): one event reading END <= START among the calibration's launches is
@@ -417,9 +446,11 @@ static void zero_events(void)
 		if (!all)
 			tap_ok(rc == CB_OK && st.timer == CB_TIMER_EVENT,
 			       "every third calibration launch reads END <= START: launched again, the "
-			       "event timer kept (%s)", st.timer_reason);
+			       "event timer kept (%s)",
+			       st.timer_reason);
 		else
-			tap_ok(rc == CB_ERR_RUNTIME && strstr(err.text, "END <= START) in every launch"),
+			tap_ok(rc == CB_ERR_RUNTIME &&
+				       strstr(err.text, "END <= START) in every launch"),
 			       "every launch reads END <= START: said so (%s)", err.text);
 		free_experiments(ex, 4);
 	}
@@ -438,7 +469,8 @@ int main(void)
 	probe();
 	zero_events();
 	tap_ok(cb_round_steps(0) == CB_STEPS_MIN && cb_round_steps(1e12) == CB_STEPS_MAX &&
-	       cb_round_steps(13) == 16, "chain lengths are clamped and multiples of 8");
+		       cb_round_steps(13) == 16,
+	       "chain lengths are clamped and multiples of 8");
 	uint32_t lanes[4] = { 0, 100, 17, 3 };
 	tap_ok(cb_fill_words(lanes, 4, 4) == 28, "the fill covers the farthest element (%u words)",
 	       cb_fill_words(lanes, 4, 4));

@@ -17,8 +17,9 @@
 static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bool le)
 {
 	uint32_t lanes[4] = { offset, offset, offset, offset };
-	cb_launch_req req = { .op = op, .elem = cb_elem_index(E), .nlanes = 4, .steps = steps,
-			      .lanes = lanes };
+	cb_launch_req req = {
+		.op = op, .elem = cb_elem_index(E), .nlanes = 4, .steps = steps, .lanes = lanes
+	};
 	return cb_expected_result(&req, 0, 8, le);
 }
 
@@ -26,12 +27,14 @@ static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bo
  * id a document records: stable, and apart for another machine id or hostname. */
 static void host_ids(void)
 {
+	/* clang-format off */
 	static const struct { const char *in, *hex; } v[] = {
 		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
 		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
 		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
 		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
 		uint8_t d[32];
 		char hex[65];
@@ -50,12 +53,14 @@ static void host_ids(void)
 	cb_host_id("fedcba9876543210fedcba9876543210", "node0417", c);
 	tap_ok(strcmp(a, c) != 0, "host id: another machine id, another id (%s)", c);
 	cb_host_id(NULL, "node0417", c);
-	tap_ok(strcmp(a, c) != 0 && strlen(c) == CB_HOST_ID_LEN, "host id without a machine id (%s)", c);
+	tap_ok(strcmp(a, c) != 0 && strlen(c) == CB_HOST_ID_LEN,
+	       "host id without a machine id (%s)", c);
 }
 
 /* --device all: file names from what drivers report (vendor, device name). */
 static void file_stems(void)
 {
+	/* clang-format off */
 	static const char *const stems[][3] = {
 		{ "NVIDIA Corporation", "NVIDIA H200", "nvidia-h200" },
 		{ "Advanced Micro Devices, Inc.", "gfx90a:sramecc+:xnack-", "amd-gfx90a-sramecc-xnack" },
@@ -69,6 +74,7 @@ static void file_stems(void)
 		{ "", "", "device" },
 		{ "NVIDIA", "NVIDIA", "nvidia" },
 	};
+	/* clang-format on */
 	for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
 		char buf[65];
 		cb_device_file_stem(stems[i][0], stems[i][1], buf, sizeof buf);
@@ -76,10 +82,14 @@ static void file_stems(void)
 		       stems[i][2]);
 	}
 	char small[65];
-	cb_device_file_stem("Vendor", "a very long device name that goes on and on - and on, past "
-			    "sixty-four characters", small, sizeof small);
-	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-', "a long name is cut to 64 "
-	       "characters, not inside a separator: %s", small);
+	cb_device_file_stem("Vendor",
+			    "a very long device name that goes on and on - and on, past "
+			    "sixty-four characters",
+			    small, sizeof small);
+	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-',
+	       "a long name is cut to 64 "
+	       "characters, not inside a separator: %s",
+	       small);
 }
 
 int main(void)
@@ -104,7 +114,8 @@ int main(void)
 	       "exact binomial 95%% CI ranks for n = 30: 10..21 (%zu..%zu)", lo, hi);
 	tap_ok(cb_median_ci_ranks(6, &lo, &hi) && lo == 1 && hi == 6, "n = 6: extremes");
 	tap_ok(!cb_median_ci_ranks(5, &lo, &hi), "n = 5: no 95%% CI");
-	tap_ok(s.ci_lo == 109 && s.ci_hi == 120, "CI values from order statistics (%g..%g)", s.ci_lo, s.ci_hi);
+	tap_ok(s.ci_lo == 109 && s.ci_hi == 120, "CI values from order statistics (%g..%g)",
+	       s.ci_lo, s.ci_hi);
 
 	unsigned long v;
 	tap_ok(cb_parse_ulong("42", 0, 100, &v) && v == 42, "parse 42");
@@ -138,7 +149,8 @@ int main(void)
 	       "cb_rng_below covers its range evenly");
 
 	tap_ok(strcmp(cb_cl_strerror(-11), "CL_BUILD_PROGRAM_FAILURE") == 0, "CL error -11 name");
-	tap_ok(strcmp(cb_cl_strerror(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0, "CL error -1001 name");
+	tap_ok(strcmp(cb_cl_strerror(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0,
+	       "CL error -1001 name");
 	tap_ok(strcmp(cb_cl_strerror(-54), "CL_INVALID_WORK_GROUP_SIZE") == 0, "CL error -54 name");
 	tap_ok(strcmp(cb_cl_strerror(-12345), "UNKNOWN_ERROR") == 0, "unknown code");
 
@@ -148,14 +160,18 @@ int main(void)
 	uint32_t w1 = 0x9E3779B1u;
 	tap_ok(expect(CB_OP_LOAD, 4, 4, 0, true) == w1, "4-byte element at offset 4");
 	tap_ok(expect(CB_OP_LOAD, 4, 4, 24, true) == w1 + 24, "plus the step count");
-	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, true) == ((w1 >> 8) & 0xff), "byte 1 of word 1, little endian");
-	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, false) == ((w1 >> 16) & 0xff), "byte 1 of word 1, big endian");
+	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, true) == ((w1 >> 8) & 0xff),
+	       "byte 1 of word 1, little endian");
+	tap_ok(expect(CB_OP_LOAD, 1, 5, 0, false) == ((w1 >> 16) & 0xff),
+	       "byte 1 of word 1, big endian");
 	tap_ok(expect(CB_OP_LOAD, 2, 6, 0, true) == (w1 >> 16), "upper half of word 1");
 	tap_ok(expect(CB_OP_LOAD, 8, 0, 0, true) == (0u ^ w1), "8-byte element folds two words");
-	tap_ok(expect(CB_OP_LOAD, 16, 16, 0, true) ==
-	       ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)), "16-byte element folds four words");
-	tap_ok(expect(CB_OP_STORE, 4, 4, 64, true) == 63 + 64, "store: the last step's value + steps");
-	tap_ok(expect(CB_OP_STORE, 1, 4, 300, true) == (299 & 0xff) + 300, "store: a byte keeps 8 bits");
+	tap_ok(expect(CB_OP_LOAD, 16, 16, 0, true) == ((4 * w1) ^ (5 * w1) ^ (6 * w1) ^ (7 * w1)),
+	       "16-byte element folds four words");
+	tap_ok(expect(CB_OP_STORE, 4, 4, 64, true) == 63 + 64,
+	       "store: the last step's value + steps");
+	tap_ok(expect(CB_OP_STORE, 1, 4, 300, true) == (299 & 0xff) + 300,
+	       "store: a byte keeps 8 bits");
 	tap_ok(expect(CB_OP_STORE, 16, 0, 8, true) == (7u ^ 5u ^ 6u ^ 7u) + 8,
 	       "store: a 16-byte element folds its four words");
 	/* 4 lanes on offset 4 in a group of 8 work-items: 2 * 4 of them add to word 1. */

@@ -64,7 +64,7 @@ static long mispriced(const synth_device *d, const cb_result *pool, cb_op op, un
 		if (!lpp || !inf->lanes_certain[e])
 			continue; /* a size it does not price, or flags approximate */
 		if (d->flat || cb_passes(&model->geom, lpp, m->elem_bytes, m->lanes, d->subgroup) !=
-			       synth_passes(d, op, m->elem_bytes, m->lanes))
+				       synth_passes(d, op, m->elem_bytes, m->lanes))
 			return (long)i;
 	}
 	return -1;
@@ -77,8 +77,8 @@ typedef struct {
 
 /* Every model analyze would use at SURE or more in R (each op's, each size's own): right when
  * it prices the pool as the device does. */
-static void judge(const synth_device *d, const cb_result *r, const cb_result *pool,
-		  const char *how, tally *t)
+static void judge(const synth_device *d, const cb_result *r, const cb_result *pool, const char *how,
+		  tally *t)
 {
 	for (int op = 0; op < CB_NOPS; op++) {
 		if (!r->op_present[op])
@@ -99,14 +99,16 @@ static void judge(const synth_device *d, const cb_result *r, const cb_result *po
 				continue;
 			}
 			if (t->wrong++ == 0)
-				snprintf(t->first, sizeof t->first, "%s, %s, %s%s: %u x %u B%s, lanes %u "
-					 "%u %u %u %u at %.3f", d->name, how, cb_op_name((cb_op)op),
+				snprintf(t->first, sizeof t->first,
+					 "%s, %s, %s%s: %u x %u B%s, lanes %u "
+					 "%u %u %u %u at %.3f",
+					 d->name, how, cb_op_name((cb_op)op),
 					 e >= 0 ? " by size" : "", use->best.geom.banks,
-					 use->best.geom.width, use->best.geom.broadcast ? "" :
-					 " without broadcast", use->best.lanes_per_pass[0],
-					 use->best.lanes_per_pass[1], use->best.lanes_per_pass[2],
-					 use->best.lanes_per_pass[3], use->best.lanes_per_pass[4],
-					 use->confidence);
+					 use->best.geom.width,
+					 use->best.geom.broadcast ? "" : " without broadcast",
+					 use->best.lanes_per_pass[0], use->best.lanes_per_pass[1],
+					 use->best.lanes_per_pass[2], use->best.lanes_per_pass[3],
+					 use->best.lanes_per_pass[4], use->confidence);
 		}
 	}
 }
@@ -132,11 +134,14 @@ static void stress(const synth_device *d, const char *what, bool with_adaptive, 
 	cb_result_free(&pool);
 }
 
+/* clang-format off */
 #define L5(a, b, c, d, e) { a, b, c, d, e }
+/* clang-format on */
 
 int main(void)
 {
 	/* In the family: 8 devices. */
+	/* clang-format off */
 	const synth_device in[] = {
 		{ .name = "NVIDIA-like 32 x 4 B", .subgroup = 32, .geom = { 32, 4, true, false },
 		  .lanes_per_pass = L5(32, 32, 32, 16, 8), .t0 = 0.1, .c = 0.9 },
@@ -155,7 +160,9 @@ int main(void)
 		  .c = 1 },
 		{ .name = "flat (a CPU)", .subgroup = 32, .flat = true, .t0 = 1 },
 	};
+	/* clang-format on */
 	/* Out of the family: 8 devices. */
+	/* clang-format off */
 	const synth_device out[] = {
 		{ .name = "AMD-like, 8- and 16-byte accesses at least 8 passes", .subgroup = 64,
 		  .geom = { 32, 4, true, false }, .lanes_per_pass = L5(32, 32, 32, 16, 8), .t0 = 1,
@@ -180,6 +187,7 @@ int main(void)
 		{ .name = "PoCL-like step at 64-byte offsets", .subgroup = 8, .flat = true, .t0 = 1,
 		  .fake_step = 0.2 },
 	};
+	/* clang-format on */
 	static const double noise[] = { 0.01, 0.04, 0.08 };
 	tally all = { 0 };
 	for (int set = 0; set < 2; set++) {
@@ -210,18 +218,22 @@ int main(void)
 			d.outlier_every = 0;
 			d.ci_scale = 0.25;
 			stress(&d, "CIs too narrow", false, &t);
-			tap_ok(t.wrong == 0, "%s (%s the family): %u answers, %u at %.1f or more, %u of "
-			       "them right, %u confidently wrong%s%s", devs[i].name,
-			       set ? "outside" : "in", t.answers, t.sure, SURE, t.right, t.wrong,
-			       t.wrong ? "; first: " : "", t.wrong ? t.first : "");
+			tap_ok(t.wrong == 0,
+			       "%s (%s the family): %u answers, %u at %.1f or more, %u of "
+			       "them right, %u confidently wrong%s%s",
+			       devs[i].name, set ? "outside" : "in", t.answers, t.sure, SURE,
+			       t.right, t.wrong, t.wrong ? "; first: " : "",
+			       t.wrong ? t.first : "");
 			all.answers += t.answers;
 			all.sure += t.sure;
 			all.right += t.right;
 			all.wrong += t.wrong;
 		}
 	}
-	tap_ok(all.sure > all.answers / 4, "the set is not passed by saying nothing: %u of %u "
-	       "answers at %.1f or more", all.sure, all.answers, SURE);
+	tap_ok(all.sure > all.answers / 4,
+	       "the set is not passed by saying nothing: %u of %u "
+	       "answers at %.1f or more",
+	       all.sure, all.answers, SURE);
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }

@@ -34,7 +34,8 @@ static cb_rc command_word(int argc, char **argv, cb_command_word *w, cb_error *e
 			return CB_OK;
 		}
 		size_t len = strlen(names);
-		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", cb_commands[k].name);
+		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+			 cb_commands[k].name);
 	}
 	return cb_usage_error(err, NULL, "unknown command '%s' (commands: %s)", argv[1], names);
 }
@@ -57,8 +58,9 @@ static cb_rc dispatch(const cb_cli_options *o, int argc, char **argv, cb_command
 	if ((flags & CB_CMD_NO_OPERANDS) && o->nargs > 0)
 		return cb_error_set(err, CB_ERR_USAGE, "unexpected argument '%s'", o->args[0]);
 	if (flags & CB_CMD_IN_HELPER)
-		return lint ? lint(o, err) : o->measure ? cb_cmd_lint_measure(o, argc, argv, err)
-						       : cb_lint_exec(argc, argv, err);
+		return lint         ? lint(o, err)
+		       : o->measure ? cb_cmd_lint_measure(o, argc, argv, err)
+				    : cb_lint_exec(argc, argv, err);
 	return cb_commands[o->cmd].fn(o, err);
 }
 
@@ -92,11 +94,12 @@ int cb_main(int argc, char **argv, cb_command_fn lint)
 	/* The helper of lint (LINT given) says its warning; clbanks, handing lint to it, does not. */
 	if (rc == CB_OK && !o.help && !o.version)
 		cb_format_from_output(&o, !o.quiet && (lint || !(cb_commands[o.cmd].flags &
-								  CB_CMD_IN_HELPER)));
+								 CB_CMD_IN_HELPER)));
 	cb_signals_install();
 	cb_watchdog_set_limit(rc == CB_OK ? (unsigned)o.timeout : 0); /* every driver call */
 	if (rc == CB_OK && (o.help || o.version))
-		rc = cb_emit(NULL, false, render_help, &o, &err); /* a write error keeps its errno */
+		rc = cb_emit(NULL, false, render_help, &o,
+			     &err); /* a write error keeps its errno */
 	else if (rc == CB_OK && o.list_models)
 		rc = cb_cmd_list_models(&o, &err);
 	else if (rc == CB_OK && (rc = cb_cli_models_resolve(&o, &model_paths, &err)) == CB_OK)

@@ -32,17 +32,24 @@ static cb_rc check_dir(const char *dir, cb_error *err)
 {
 	struct stat st;
 	if (!dir)
-		return cb_usage_error(err, ALL_USAGE, "--device all needs -o DIR, the directory for "
+		return cb_usage_error(err, ALL_USAGE,
+				      "--device all needs -o DIR, the directory for "
 				      "the result documents");
 	if (strcmp(dir, "-") == 0 || !*dir)
-		return cb_usage_error(err, ALL_USAGE, "--device all writes one file per device: -o "
-				      "must name a directory, not '%s'", dir);
+		return cb_usage_error(err, ALL_USAGE,
+				      "--device all writes one file per device: -o "
+				      "must name a directory, not '%s'",
+				      dir);
 	if (stat(dir, &st) != 0)
-		return cb_error_set(err, CB_ERR_USAGE, "-o '%s': %s (--device all does not create the "
-				    "directory)", dir, strerror(errno));
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "-o '%s': %s (--device all does not create the "
+				    "directory)",
+				    dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cb_usage_error(err, ALL_USAGE, "-o '%s' is not a directory (--device all "
-				      "writes one result document per device into a directory)", dir);
+		return cb_usage_error(err, ALL_USAGE,
+				      "-o '%s' is not a directory (--device all "
+				      "writes one result document per device into a directory)",
+				      dir);
 	if (access(dir, W_OK | X_OK) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "directory '%s' is not writable (%s)", dir,
 				    strerror(errno));
@@ -138,7 +145,7 @@ typedef struct {
 	int nwritten;
 	size_t nfailed;
 	cb_error first;
-	char failed[512];  /* "device 2 (name), device 3 (name)" */
+	char failed[512]; /* "device 2 (name), device 3 (name)" */
 } tally;
 
 static void failed_device(tally *t, size_t i, const cb_device_ref *ref, cb_error *e)
@@ -151,8 +158,8 @@ static void failed_device(tally *t, size_t i, const cb_device_ref *ref, cb_error
 	if (t->nfailed++ == 0)
 		t->first = *e;
 	size_t len = strlen(t->failed);
-	snprintf(t->failed + len, sizeof t->failed - len, "%sdevice %zu (%s)", len ? ", " : "", i + 1,
-		 ref->name);
+	snprintf(t->failed + len, sizeof t->failed - len, "%sdevice %zu (%s)", len ? ", " : "",
+		 i + 1, ref->name);
 }
 
 /* The stop, recorded in ERR (E when the run saw it), with what is already on disk. */
@@ -195,10 +202,11 @@ static cb_rc run_devices(const cb_cli_options *o, const cb_run_opts *ro, const c
 	}
 	/* As a single run prints its report (-q silences standard error only). */
 	if (rc == CB_OK && t.nwritten)
-		rc = cb_compare_files(t.written, t.nwritten, cb_format_of(o, CB_FMT_TEXT), "-", false, err);
+		rc = cb_compare_files(t.written, t.nwritten, cb_format_of(o, CB_FMT_TEXT), "-",
+				      false, err);
 	if (rc == CB_OK && t.nfailed) {
-		cb_error_set(err, t.first.rc, "%zu of %zu devices failed: %s", t.nfailed, list->count,
-			     t.failed);
+		cb_error_set(err, t.first.rc, "%zu of %zu devices failed: %s", t.nfailed,
+			     list->count, t.failed);
 		rc = t.first.rc;
 	}
 	free(t.written);

@@ -35,8 +35,10 @@ cb_rc cb_cmd_plan(const cb_cli_options *o, cb_error *err)
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
-	cb_plan_opts po = { .subgroup = o->subgroup ? (unsigned)o->subgroup : 32, .seed = o->seed,
-			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES, .quick = o->quick,
+	cb_plan_opts po = { .subgroup = o->subgroup ? (unsigned)o->subgroup : 32,
+			    .seed = o->seed,
+			    .local_mem_budget = CB_DEFAULT_LOCAL_BYTES,
+			    .quick = o->quick,
 			    .ops = o->ops };
 	cb_result r;
 	rc = cb_plan_make(&po, &r, err);
@@ -83,8 +85,10 @@ static cb_rc usage(cb_error *err, enum cb_command cmd, const char *operands, con
 cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
-		return usage(err, CB_CMD_ANALYZE, "FILE", o->nargs ? "analyze takes one result "
-			     "document" : "analyze needs a result document");
+		return usage(err, CB_CMD_ANALYZE, "FILE",
+			     o->nargs ? "analyze takes one result "
+					"document"
+				      : "analyze needs a result document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
@@ -106,7 +110,6 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 	cb_result_free(&r);
 	return rc;
 }
-
 
 /* Reads every file, then analyzes them all (on every core); *RS (owned by the caller) has N
  * results. */
@@ -163,7 +166,8 @@ static void render_baseline(FILE *out, const void *p)
 static cb_rc compare_baseline(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
-		return usage(err, CB_CMD_COMPARE, "--baseline OLD NEW", "compare --baseline OLD takes "
+		return usage(err, CB_CMD_COMPARE, "--baseline OLD NEW",
+			     "compare --baseline OLD takes "
 			     "one document to check against it");
 	if (cb_format_of(o, CB_FMT_TEXT) != CB_FMT_TEXT)
 		return cb_error_set(err, CB_ERR_USAGE, "compare --baseline writes text only");
@@ -181,8 +185,10 @@ static cb_rc compare_baseline(const cb_cli_options *o, cb_error *err)
 		rc = cb_emit(o->output, o->force, render_baseline, c, err);
 	}
 	if (rc == CB_OK && c->changed)
-		rc = cb_error_set(err, CB_ERR_QUALITY, "compare --baseline: %zu of %zu quantities "
-				  "changed (%s against %s)", c->changed, c->n, c->files[1], c->files[0]);
+		rc = cb_error_set(err, CB_ERR_QUALITY,
+				  "compare --baseline: %zu of %zu quantities "
+				  "changed (%s against %s)",
+				  c->changed, c->n, c->files[1], c->files[0]);
 	free_all(rs, rs ? 2 : 0);
 	free(c);
 	return rc;
@@ -193,11 +199,12 @@ cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 	if (o->baseline)
 		return compare_baseline(o, err);
 	if (o->nargs < 1)
-		return usage(err, CB_CMD_COMPARE, "FILE...", "compare needs at least one result "
+		return usage(err, CB_CMD_COMPARE, "FILE...",
+			     "compare needs at least one result "
 			     "document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;
-	return cb_compare_files((const char *const *)o->args, o->nargs, cb_format_of(o, CB_FMT_TEXT),
-				o->output, o->force, err);
+	return cb_compare_files((const char *const *)o->args, o->nargs,
+				cb_format_of(o, CB_FMT_TEXT), o->output, o->force, err);
 }

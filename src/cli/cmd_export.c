@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 typedef struct {
-	int format;                /* --format's index: json, gpgpusim or gem5 */
+	int format; /* --format's index: json, gpgpusim or gem5 */
 	const char *source;
 	const cb_export_model *m;
 } export_ctx;
@@ -23,8 +23,8 @@ static void render_export(FILE *out, const void *p)
 		cb_put_owned(out, cb_export_json(c->m, c->source));
 		return;
 	}
-	cb_export_print(out, c->m, c->source, c->format == CB_OPT_FORMAT_GEM5 ? CB_EXPORT_GEM5
-									    : CB_EXPORT_GPGPUSIM);
+	cb_export_print(out, c->m, c->source,
+			c->format == CB_OPT_FORMAT_GEM5 ? CB_EXPORT_GEM5 : CB_EXPORT_GPGPUSIM);
 }
 
 cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
@@ -32,9 +32,12 @@ cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
 	char formats[64];
 	cb_format_choices(cb_commands[CB_CMD_EXPORT].formats, formats, sizeof formats);
 	if (o->nargs != 1)
-		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "export takes one document; "
-				    "unexpected argument '%s'" : "export needs a document: clbanks "
-				    "export DOC --format %s", o->nargs ? o->args[1] : formats);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    o->nargs ? "export takes one document; "
+					       "unexpected argument '%s'"
+					     : "export needs a document: clbanks "
+					       "export DOC --format %s",
+				    o->nargs ? o->args[1] : formats);
 	int format = o->format < 0 ? CB_OPT_FORMAT_JSON : o->format; /* the table checked it */
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	cb_result r;

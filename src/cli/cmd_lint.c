@@ -34,13 +34,17 @@ static cb_rc parse_dims(const char *text, const char *option, unsigned long lo, 
 		size_t len = strcspn(p, ",");
 		unsigned long x;
 		if (n == 3 || len == 0 || len >= sizeof buf)
-			return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --%s: expected X, "
-					    "X,Y or X,Y,Z", text, option);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "invalid value '%s' for --%s: expected X, "
+					    "X,Y or X,Y,Z",
+					    text, option);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
 		if (!cb_parse_ulong(buf, lo, hi, &x))
-			return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --%s: each size "
-					    "must be an integer from %lu to %lu", text, option, lo, hi);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "invalid value '%s' for --%s: each size "
+					    "must be an integer from %lu to %lu",
+					    text, option, lo, hi);
 		v[n] = (unsigned)x;
 		p += len;
 		if (!*p)
@@ -52,36 +56,49 @@ static cb_rc parse_dims(const char *text, const char *option, unsigned long lo, 
 static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
-		return cb_error_set(err, CB_ERR_USAGE, o->nargs ? "lint takes one kernel file; "
-				    "unexpected argument '%s'" : "lint needs a kernel file: clbanks lint "
-				    "KERNEL.cl --model FILE --local X[,Y[,Z]]", o->nargs ? o->args[1] : "");
+		return cb_error_set(err, CB_ERR_USAGE,
+				    o->nargs ? "lint takes one kernel file; "
+					       "unexpected argument '%s'"
+					     : "lint needs a kernel file: clbanks lint "
+					       "KERNEL.cl --model FILE --local X[,Y[,Z]]",
+				    o->nargs ? o->args[1] : "");
 	/* The run's options that lint takes for --measure only: without it they would be
 	 * accepted and ignored (issue 39). --local-mem sizes --format plan's tables too. */
-	static const char *const measuring[] = { "device", "timer", "min-rounds", "max-rounds",
-						 "ci-target", "max-kernel-ms", "timeout",
-						 "kernel-dir" };
+	static const char *const measuring[] = { "device",     "timer",     "min-rounds",
+						 "max-rounds", "ci-target", "max-kernel-ms",
+						 "timeout",    "kernel-dir" };
 	for (size_t i = 0; !o->measure && i < sizeof measuring / sizeof *measuring; i++)
 		if (cb_option_given(o, measuring[i]))
-			return cb_error_set(err, CB_ERR_USAGE, "--%s is an option of lint --measure "
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--%s is an option of lint --measure "
 					    "(the measurement on a device); without --measure lint "
-					    "would ignore it", measuring[i]);
+					    "would ignore it",
+					    measuring[i]);
 	bool plan = o->format == CB_OPT_FORMAT_PLAN;
 	if (plan && o->measured)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --format plan writes the lane tables to "
-				    "measure; --measured reads a measurement of them: one or the other");
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"lint --format plan writes the lane tables to "
+			"measure; --measured reads a measurement of them: one or the other");
 	if (o->measure && !plan && !o->measured)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --measure is run by clbanks (the program "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --measure is run by clbanks (the program "
 				    "that measures), not by the lint helper itself");
 	if (!o->model && !o->measured && !(plan && o->subgroup))
-		return cb_error_set(err, CB_ERR_USAGE, plan ? "lint --format plan needs --model FILE "
-				    "or --subgroup N (the sub-group size of the tables)" : "lint needs "
-				    "--model FILE (an analyzed result document) and --local X[,Y[,Z]] "
-				    "(the work-group size) unless the kernel has a reqd_work_group_size");
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			plan ? "lint --format plan needs --model FILE "
+			       "or --subgroup N (the sub-group size of the tables)"
+			     : "lint needs "
+			       "--model FILE (an analyzed result document) and --local X[,Y[,Z]] "
+			       "(the work-group size) unless the kernel has a reqd_work_group_size");
 	for (size_t i = 0; i < o->kernel_args.n; i++) {
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])
-			return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --arg: expected "
-					    "NAME=VALUE", a);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "invalid value '%s' for --arg: expected "
+					    "NAME=VALUE",
+					    a);
 	}
 	return CB_OK;
 }
@@ -123,15 +140,22 @@ static cb_rc lang_request(const cb_cli_options *o, cb_lint_request *q, cb_error 
 		return CB_ERR_USAGE;
 	const char *lang = cb_lint_lang_name(q->lang);
 	if (o->cuda_path && q->lang != CB_LINT_CUDA)
-		return cb_error_set(err, CB_ERR_USAGE, "--cuda-path is for CUDA kernels; %s is %s "
-				    "(--lang cuda)", q->kernel_path, lang);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--cuda-path is for CUDA kernels; %s is %s "
+				    "(--lang cuda)",
+				    q->kernel_path, lang);
 	if (o->rocm_path && q->lang != CB_LINT_HIP)
-		return cb_error_set(err, CB_ERR_USAGE, "--rocm-path is for HIP kernels; %s is %s "
-				    "(--lang hip)", q->kernel_path, lang);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--rocm-path is for HIP kernels; %s is %s "
+				    "(--lang hip)",
+				    q->kernel_path, lang);
 	if (o->shared_bytes && q->lang == CB_LINT_OPENCL)
-		return cb_error_set(err, CB_ERR_USAGE, "--shared-bytes sizes CUDA's and HIP's extern "
-				    "__shared__ arrays; %s is OpenCL C (size a __local argument with "
-				    "--arg NAME=BYTES)", q->kernel_path);
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"--shared-bytes sizes CUDA's and HIP's extern "
+			"__shared__ arrays; %s is OpenCL C (size a __local argument with "
+			"--arg NAME=BYTES)",
+			q->kernel_path);
 	q->sdk_path = q->lang == CB_LINT_CUDA ? o->cuda_path : o->rocm_path;
 	q->shared_bytes = o->shared_bytes;
 	q->device_include = device_include();
@@ -146,7 +170,8 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool 
 	q->kernel_path = o->args[0];
 	q->kernel_name = o->kernel_name;
 	cb_rc rc = o->local_size ? parse_dims(o->local_size, "local", 1, CB_LINT_MAX_ITEMS, 1,
-					      q->local, err) : CB_OK;
+					      q->local, err)
+				 : CB_OK;
 	if (rc == CB_OK && o->group_id)
 		rc = parse_dims(o->group_id, "group", 0, 0x7fffffffUL, 0, q->group, err);
 	if (rc == CB_OK && o->global_size)
@@ -155,9 +180,10 @@ static cb_rc make_request(const cb_cli_options *o, const cb_lint_model *m, bool 
 		return rc;
 	unsigned long items = (unsigned long)q->local[0] * q->local[1] * q->local[2];
 	if (items > CB_LINT_MAX_ITEMS)
-		return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --local: %lu work-items; "
-				    "lint simulates at most %u", o->local_size, items,
-				    (unsigned)CB_LINT_MAX_ITEMS);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "invalid value '%s' for --local: %lu work-items; "
+				    "lint simulates at most %u",
+				    o->local_size, items, (unsigned)CB_LINT_MAX_ITEMS);
 	q->defines = o->defines.v;
 	q->ndefines = o->defines.n;
 	q->includes = o->includes.v;
@@ -179,7 +205,7 @@ typedef struct {
 	cb_format fmt;
 	bool verbose, diff;
 	const cb_lint_result *res;
-	size_t n;               /* kernels */
+	size_t n; /* kernels */
 } lint_ctx;
 
 /* --format diff: the arrays whose fix the patch leaves out, and why. */
@@ -190,8 +216,9 @@ static void diff_warnings(const cb_cli_options *o, const cb_lint_result *res, si
 			if (res[r].objects[k].fix.found && !cb_lint_edits_complete(&res[r], k, 0))
 				cb_warn("%s: kernel %s: the fix of %s is not in the patch: not every "
 					"access of it reads as its name and subscripts (the text "
-					"output gives the fix)", o->args[0],
-					res[r].kernel ? res[r].kernel : "?", res[r].objects[k].name);
+					"output gives the fix)",
+					o->args[0], res[r].kernel ? res[r].kernel : "?",
+					res[r].objects[k].name);
 }
 
 static void render_lint(FILE *out, const void *p)
@@ -202,9 +229,9 @@ static void render_lint(FILE *out, const void *p)
 		return;
 	}
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
-		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
-				  cb_lint_to_json(c->res, c->n) :
-				  cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION));
+		cb_put_owned(out, c->fmt == CB_FMT_JSON
+					  ? cb_lint_to_json(c->res, c->n)
+					  : cb_lint_to_sarif(c->res, c->n, PACKAGE_VERSION));
 		return;
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -216,8 +243,8 @@ static void render_lint(FILE *out, const void *p)
 
 /* The loads' model and the others' from the document at PATH, read once (a model less sure
  * than 0.9 is warned of to N); SUBGROUP (0: any) the sub-group size it must have. */
-static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *n,
-			cb_lint_model *m, cb_error *err)
+static cb_rc lint_model(const char *path, unsigned subgroup, const cb_notifier *n, cb_lint_model *m,
+			cb_error *err)
 {
 	cb_result r;
 	cb_rc rc = cb_read_model_doc(path, &r, err);
@@ -255,7 +282,8 @@ static cb_rc pricer(const cb_cli_options *o, unsigned subgroup, cb_lint_model *m
 		memset(m, 0, sizeof *m);
 	}
 	if (!subgroup)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --format plan with several --model needs "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --format plan with several --model needs "
 				    "--subgroup N: the lane tables are of one sub-group size");
 	if (subgroup < 4 || subgroup > CB_MAX_LANES)
 		return cb_error_set(err, CB_ERR_INPUT, "%s: sub-group size %u is outside 4..%u",
@@ -302,25 +330,31 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 	if (!o->fail_on_conflict)
 		return CB_OK;
 	if (conflict || measured)
-		return cb_error_set(err, CB_ERR_QUALITY, "%s: a %s __local access conflicts "
-				    "(--fail-on-conflict)", o->args[0], conflict ? "predicted" :
-				    "measured");
+		return cb_error_set(err, CB_ERR_QUALITY,
+				    "%s: a %s __local access conflicts "
+				    "(--fail-on-conflict)",
+				    o->args[0], conflict ? "predicted" : "measured");
 	if (assumed && !o->allow_assumed)
-		return cb_error_set(err, CB_ERR_QUALITY, "%s: %zu assumed __local access%s conflict%s "
-				    "under a branch lint cannot decide (--fail-on-conflict; --allow-assumed "
-				    "or a '" CB_LINT_SUPPRESS "' comment on the line accepts them)",
-				    o->args[0], assumed, assumed == 1 ? "" : "es", assumed == 1 ? "s" : "");
+		return cb_error_set(
+			err, CB_ERR_QUALITY,
+			"%s: %zu assumed __local access%s conflict%s "
+			"under a branch lint cannot decide (--fail-on-conflict; --allow-assumed "
+			"or a '" CB_LINT_SUPPRESS "' comment on the line accepts them)",
+			o->args[0], assumed, assumed == 1 ? "" : "es", assumed == 1 ? "s" : "");
 	if (unknown && !o->allow_unknown)
-		return cb_error_set(err, CB_ERR_QUALITY, "%s: %zu __local access%s unknown, so "
-				    "conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
-				    "accepts them)", o->args[0], unknown, unknown == 1 ? " is" : "es are");
+		return cb_error_set(
+			err, CB_ERR_QUALITY,
+			"%s: %zu __local access%s unknown, so "
+			"conflicts cannot be ruled out (--fail-on-conflict; --allow-unknown "
+			"accepts them)",
+			o->args[0], unknown, unknown == 1 ? " is" : "es are");
 	return CB_OK;
 }
 
 typedef struct {
 	cb_format fmt;
 	bool verbose, diff;
-	cb_lint_result **res;   /* per model, the kernels' results */
+	cb_lint_result **res; /* per model, the kernels' results */
 	const char *const *labels;
 	size_t nmodels, nkernels;
 	const cb_lint_result *meas; /* NULL, or the kernels measured at the device's size */
@@ -336,18 +370,19 @@ static void render_models(FILE *out, const void *p)
 		return;
 	}
 	if (c->fmt == CB_FMT_JSON || c->fmt == CB_FMT_SARIF) {
-		cb_put_owned(out, c->fmt == CB_FMT_JSON ?
-				  cb_lint_models_to_json(res, c->labels, c->nmodels, c->nkernels,
-							 c->meas) :
-				  cb_lint_models_to_sarif(res, c->labels, c->nmodels, c->nkernels,
-							  c->meas, PACKAGE_VERSION));
+		cb_put_owned(out, c->fmt == CB_FMT_JSON
+					  ? cb_lint_models_to_json(res, c->labels, c->nmodels,
+								   c->nkernels, c->meas)
+					  : cb_lint_models_to_sarif(res, c->labels, c->nmodels,
+								    c->nkernels, c->meas,
+								    PACKAGE_VERSION));
 		return;
 	}
 	for (size_t k = 0; k < c->nkernels; k++) {
 		if (k)
 			fputc('\n', out);
-		cb_lint_print_models(out, res, c->labels, c->nmodels, k, c->meas ? &c->meas[k] : NULL,
-				     c->verbose);
+		cb_lint_print_models(out, res, c->labels, c->nmodels, k,
+				     c->meas ? &c->meas[k] : NULL, c->verbose);
 	}
 }
 
@@ -407,9 +442,9 @@ static cb_rc read_models(const cb_cli_options *o, bool warned, cb_lint_model *m,
 			break;
 		rc = cb_lint_model_from_result(&r, paths[i], 0, &notes, &m[i], err);
 		/* A documented model says so wherever it is named (text, JSON, SARIF). */
-		labels[i] = label_of(paths[i], r.documented ? cb_model_label(&r, doc_label,
-									  sizeof doc_label) :
-					    r.device.name);
+		labels[i] = label_of(paths[i],
+				     r.documented ? cb_model_label(&r, doc_label, sizeof doc_label)
+						  : r.device.name);
 		cb_result_free(&r);
 	}
 	if (rc == CB_OK)
@@ -425,7 +460,8 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas
 {
 	size_t n = o->models.n ? o->models.n : 1, nk = 0;
 	if (o->measure && !o->measured)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --measure is run by clbanks (the program "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --measure is run by clbanks (the program "
 				    "that measures), not by the lint helper itself");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	cb_lint_model *m = cb_xcalloc(n, sizeof *m);
@@ -447,9 +483,16 @@ static cb_rc cmd_lint_models(const cb_cli_options *o, const cb_lint_result *meas
 			if (res[i][k].warning[0])
 				cb_warn("%s: %s", labels[i], res[i][k].warning);
 	if (rc == CB_OK && meas && nk != nmeas)
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu", nmeas, nk);
-	models_ctx c = { cb_format_of(o, CB_FMT_TEXT), o->verbose, o->format == CB_OPT_FORMAT_DIFF,
-			 res, (const char *const *)labels, n, nk, meas };
+		rc = cb_error_set(err, CB_ERR_RUNTIME, "lint found %zu kernels, then %zu", nmeas,
+				  nk);
+	models_ctx c = { cb_format_of(o, CB_FMT_TEXT),
+			 o->verbose,
+			 o->format == CB_OPT_FORMAT_DIFF,
+			 res,
+			 (const char *const *)labels,
+			 n,
+			 nk,
+			 meas };
 	if (rc == CB_OK)
 		rc = cb_emit(o->output, o->force, render_models, &c, err);
 	if (rc == CB_OK && n)

@@ -42,8 +42,10 @@ static cb_rc helper_failed(const cb_child_result *c, cb_error *err)
 		text += 9;
 	int len = nl ? (int)(nl - text) : (int)strlen(text);
 	if (len <= 0)
-		cb_error_set(err, cb_rc_of_exit_status(c->exit_status), "the lint helper failed (exit status "
-			     "%d, signal %d)", c->exit_status, c->term_signal);
+		cb_error_set(err, cb_rc_of_exit_status(c->exit_status),
+			     "the lint helper failed (exit status "
+			     "%d, signal %d)",
+			     c->exit_status, c->term_signal);
 	else
 		cb_error_set(err, cb_rc_of_exit_status(c->exit_status), "%.*s", len, text);
 	if (nl && nl[1])
@@ -63,8 +65,8 @@ static cb_rc lint_plan(void *ctx, unsigned subgroup, unsigned long local, cb_res
 		return rc;
 	snprintf(sg, sizeof sg, "%u", subgroup);
 	snprintf(mem, sizeof mem, "%lu", local);
-	const char *extra[] = { "--format", "plan", "--subgroup", sg, "--local-mem", mem, "-o", "-",
-				"-q" };
+	const char *extra[] = { "--format", "plan", "--subgroup", sg,  "--local-mem",
+				mem,        "-o",   "-",          "-q" };
 	size_t ne = sizeof extra / sizeof *extra;
 	char **argv = calloc((size_t)h->argc + ne + 1, sizeof *argv);
 	if (!argv)
@@ -78,8 +80,10 @@ static cb_rc lint_plan(void *ctx, unsigned subgroup, unsigned long local, cb_res
 	rc = cb_child_run(&spec, &c, err);
 	free(argv);
 	if (rc == CB_OK && (c.exit_status != 0 || c.out_over))
-		rc = c.out_over ? cb_error_set(err, CB_ERR_RUNTIME, "the lint helper wrote more than "
-					       "256 MB of lane tables") : helper_failed(&c, err);
+		rc = c.out_over ? cb_error_set(err, CB_ERR_RUNTIME,
+					       "the lint helper wrote more than "
+					       "256 MB of lane tables")
+				: helper_failed(&c, err);
 	if (rc == CB_OK)
 		rc = cb_doc_parse(c.out.data, c.out.len, 0, plan, err);
 	cb_child_result_free(&c);
@@ -98,8 +102,10 @@ static cb_rc keep_measured(const cb_result *r, int *fd, cb_error *err)
 	*fd = mkstemp(path);
 	if (*fd < 0) {
 		free(text);
-		return cb_error_call(err, CB_ERR_IO, "mkstemp", errno, "cannot make a temporary file "
-				     "in %s: %s", dir && *dir ? dir : "/tmp", strerror(errno));
+		return cb_error_call(err, CB_ERR_IO, "mkstemp", errno,
+				     "cannot make a temporary file "
+				     "in %s: %s",
+				     dir && *dir ? dir : "/tmp", strerror(errno));
 	}
 	unlink(path);
 	size_t len = strlen(text), done = 0;
@@ -111,8 +117,10 @@ static cb_rc keep_measured(const cb_result *r, int *fd, cb_error *err)
 			int e = errno;
 			free(text);
 			close(*fd);
-			return cb_error_call(err, CB_ERR_IO, "write", e, "cannot write the measured "
-					     "document: %s", strerror(e));
+			return cb_error_call(err, CB_ERR_IO, "write", e,
+					     "cannot write the measured "
+					     "document: %s",
+					     strerror(e));
 		}
 		done += (size_t)w;
 	}
@@ -123,13 +131,16 @@ static cb_rc keep_measured(const cb_result *r, int *fd, cb_error *err)
 static cb_rc check(const cb_cli_options *o, cb_error *err)
 {
 	if (o->format == CB_OPT_FORMAT_PLAN)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --measure measures the lane tables that "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --measure measures the lane tables that "
 				    "--format plan writes: one or the other");
 	if (o->measured)
-		return cb_error_set(err, CB_ERR_USAGE, "lint --measure measures anew; --measured reads "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --measure measures anew; --measured reads "
 				    "an earlier measurement: one or the other");
 	if (cb_device_spec_all(o))
-		return cb_error_set(err, CB_ERR_USAGE, "lint --measure times on one device, not 'all'");
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "lint --measure times on one device, not 'all'");
 	return cb_output_check(o->output, o->force, err);
 }
 

@@ -25,13 +25,18 @@ static cb_rc gnuplot_from_env(char **gnuplot, cb_error *err)
 	if (!env || !*env)
 		return CB_OK;
 	if (stat(env, &st) != 0)
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GNUPLOT='%s': %s; it must name the "
-				    "gnuplot program to run (e.g. /usr/bin/gnuplot)", env, strerror(errno));
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "CLBANKS_GNUPLOT='%s': %s; it must name the "
+				    "gnuplot program to run (e.g. /usr/bin/gnuplot)",
+				    env, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(env, X_OK) != 0)
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GNUPLOT='%s' is %s; it must name the "
-				    "gnuplot program to run (e.g. /usr/bin/gnuplot)", env,
-				    S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ?
-				    "not executable" : "not a regular file");
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "CLBANKS_GNUPLOT='%s' is %s; it must name the "
+				    "gnuplot program to run (e.g. /usr/bin/gnuplot)",
+				    env,
+				    S_ISDIR(st.st_mode)   ? "a directory"
+				    : S_ISREG(st.st_mode) ? "not executable"
+							  : "not a regular file");
 	*gnuplot = cb_xstrdup(env);
 	return CB_OK;
 }
@@ -60,9 +65,12 @@ static char *find_gnuplot(void)
 static cb_rc check_request(const cb_cli_options *o, cb_plot_format *fmt, cb_error *err)
 {
 	if (o->nargs < 1 || !o->output) {
-		cb_error_set(err, CB_ERR_USAGE, o->nargs < 1 ? "plot needs at least one result document" :
-			     "plot needs an output file: -o OUT.svg (or .png, .pdf; '-': SVG on "
-			     "standard output)");
+		cb_error_set(
+			err, CB_ERR_USAGE,
+			o->nargs < 1
+				? "plot needs at least one result document"
+				: "plot needs an output file: -o OUT.svg (or .png, .pdf; '-': SVG on "
+				  "standard output)");
 		cb_error_detail(err, "Usage: clbanks plot FILE... -o OUT.svg");
 		return CB_ERR_USAGE;
 	}
@@ -70,8 +78,10 @@ static cb_rc check_request(const cb_cli_options *o, cb_plot_format *fmt, cb_erro
 	if (strcmp(o->output, "-") == 0)
 		*fmt = CB_PLOT_SVG;
 	else if (!cb_plot_format_from_path(o->output, fmt))
-		return cb_error_set(err, CB_ERR_USAGE, "cannot tell the picture format from '%s': name "
-				    "the output .svg, .png or .pdf", o->output);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "cannot tell the picture format from '%s': name "
+				    "the output .svg, .png or .pdf",
+				    o->output);
 	return cb_output_check(o->output, o->force, err);
 }
 
@@ -84,24 +94,36 @@ static cb_rc run_gnuplot(const char *gnuplot, const char *script, cb_plot_format
 	if (rc != CB_OK)
 		return rc;
 	if (res->term_signal)
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s was killed by signal %d; no plot written",
-				  gnuplot, res->term_signal);
+		rc = cb_error_set(err, CB_ERR_RUNTIME,
+				  "%s was killed by signal %d; no plot written", gnuplot,
+				  res->term_signal);
 	else if (res->exit_status == CB_PLOT_NO_TERMINAL)
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s has no '%s' terminal, which %s output "
-				  "needs; no plot written (%s)", gnuplot, cb_plot_terminal(fmt),
-				  fmt == CB_PLOT_PDF ? "PDF" : fmt == CB_PLOT_PNG ? "PNG" : "SVG",
-				  fmt == CB_PLOT_SVG ? "gnuplot 5 has it unless built without it" :
-				  "use a gnuplot built with cairo, such as Debian's gnuplot-nox, or "
+		rc = cb_error_set(
+			err, CB_ERR_RUNTIME,
+			"%s has no '%s' terminal, which %s output "
+			"needs; no plot written (%s)",
+			gnuplot, cb_plot_terminal(fmt),
+			fmt == CB_PLOT_PDF   ? "PDF"
+			: fmt == CB_PLOT_PNG ? "PNG"
+					     : "SVG",
+			fmt == CB_PLOT_SVG
+				? "gnuplot 5 has it unless built without it"
+				: "use a gnuplot built with cairo, such as Debian's gnuplot-nox, or "
 				  "name the output .svg");
 	else if (res->exit_status == 126 || res->exit_status == 127)
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s could not be run (exit status %d); no plot "
-				  "written", gnuplot, res->exit_status);
-	else if (res->exit_status != 0)
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s failed (exit status %d); no plot written",
+		rc = cb_error_set(err, CB_ERR_RUNTIME,
+				  "%s could not be run (exit status %d); no plot "
+				  "written",
 				  gnuplot, res->exit_status);
+	else if (res->exit_status != 0)
+		rc = cb_error_set(err, CB_ERR_RUNTIME,
+				  "%s failed (exit status %d); no plot written", gnuplot,
+				  res->exit_status);
 	else if (!cb_plot_output_complete(res->out, res->out_len, fmt))
-		rc = cb_error_set(err, CB_ERR_RUNTIME, "%s wrote %s picture (%zu bytes); no plot "
-				  "written", gnuplot, res->out_len ? "an incomplete" : "no", res->out_len);
+		rc = cb_error_set(err, CB_ERR_RUNTIME,
+				  "%s wrote %s picture (%zu bytes); no plot "
+				  "written",
+				  gnuplot, res->out_len ? "an incomplete" : "no", res->out_len);
 	if (rc != CB_OK)
 		cb_filter_result_free(res);
 	return rc;
@@ -119,9 +141,11 @@ cb_rc cb_cmd_plot(const cb_cli_options *o, cb_error *err)
 	if (!gnuplot)
 		gnuplot = find_gnuplot();
 	if (!gnuplot)
-		return cb_error_set(err, CB_ERR_RUNTIME, "plot needs gnuplot, which is not on the PATH "
-				    "(Debian/Ubuntu: apt-get install gnuplot-nox; or set CLBANKS_GNUPLOT); "
-				    "'clbanks analyze --format csv' gives the numbers for any other tool");
+		return cb_error_set(
+			err, CB_ERR_RUNTIME,
+			"plot needs gnuplot, which is not on the PATH "
+			"(Debian/Ubuntu: apt-get install gnuplot-nox; or set CLBANKS_GNUPLOT); "
+			"'clbanks analyze --format csv' gives the numbers for any other tool");
 	cb_result *rs = cb_xcalloc((size_t)o->nargs, sizeof *rs);
 	const cb_result **ptrs = cb_xcalloc((size_t)o->nargs, sizeof *ptrs);
 	for (int i = 0; i < o->nargs; i++) {
@@ -132,7 +156,8 @@ cb_rc cb_cmd_plot(const cb_cli_options *o, cb_error *err)
 		rc = cb_load_analyzed(o->args[i], &rs[i], err);
 	char *script = NULL;
 	if (rc == CB_OK)
-		rc = cb_plot_script(ptrs, (const char *const *)o->args, o->nargs, fmt, &script, err);
+		rc = cb_plot_script(ptrs, (const char *const *)o->args, o->nargs, fmt, &script,
+				    err);
 	cb_filter_result res = { 0 };
 	if (rc == CB_OK)
 		rc = run_gnuplot(gnuplot, script, fmt, &res, err);

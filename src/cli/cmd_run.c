@@ -74,8 +74,8 @@ bool cb_device_spec_all(const cb_cli_options *o)
 	return spec && strcmp(spec, "all") == 0;
 }
 
-cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list,
-		     const cb_notifier *n, size_t *idx, cb_error *err)
+cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list, const cb_notifier *n,
+		     size_t *idx, cb_error *err)
 {
 	const char *spec = device_spec(o);
 	if (spec && *spec)
@@ -96,20 +96,32 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	*ro = (cb_run_opts){
 		.kernel_dir = env_or(o->kernel_dir, "CLBANKS_KERNEL_DIR"),
 		.build_options = env_or(o->build_options, "CLBANKS_BUILD_OPTIONS"),
-		.latency = o->regime == 1, .quick = o->quick, .ops = o->ops,
-		.min_rounds = (unsigned)o->min_rounds, .max_rounds = (unsigned)o->max_rounds,
-		.ci_target = o->ci_target, .max_kernel_ms = o->max_kernel_ms,
-		.timeout_s = (unsigned)o->timeout, .subgroup_override = (unsigned)o->subgroup,
-		.measure_subgroup = o->measure_subgroup, .local_mem = o->local_mem, .seed = o->seed,
-		.plan = plan, .command_line = o->command_line, .notify = n,
-		.full_plan = o->plan && !cb_plan_file(o), .check = (cb_check_mode)o->check,
+		.latency = o->regime == 1,
+		.quick = o->quick,
+		.ops = o->ops,
+		.min_rounds = (unsigned)o->min_rounds,
+		.max_rounds = (unsigned)o->max_rounds,
+		.ci_target = o->ci_target,
+		.max_kernel_ms = o->max_kernel_ms,
+		.timeout_s = (unsigned)o->timeout,
+		.subgroup_override = (unsigned)o->subgroup,
+		.measure_subgroup = o->measure_subgroup,
+		.local_mem = o->local_mem,
+		.seed = o->seed,
+		.plan = plan,
+		.command_line = o->command_line,
+		.notify = n,
+		.full_plan = o->plan && !cb_plan_file(o),
+		.check = (cb_check_mode)o->check,
 	};
 	if (ro->check == CB_CHECK_TRANSPOSE &&
 	    (ro->latency || plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD))))
-		return cb_error_set(err, CB_ERR_USAGE, "--check transpose: the check follows a "
-				    "measurement of the loads by the default plan in the throughput "
-				    "regime (not with --regime latency, --plan FILE or --ops without "
-				    "load)");
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"--check transpose: the check follows a "
+			"measurement of the loads by the default plan in the throughput "
+			"regime (not with --regime latency, --plan FILE or --ops without "
+			"load)");
 	/* --quick with --plan: a 5% target and 12 rounds at most, unless set. Without --plan it is
 	 * retired (issue 34.6, 36.1): the adaptive default is the fastest honest answer, and
 	 * nothing quicker kept the answer (on the stub: the smaller check saved 1% of the
@@ -118,7 +130,8 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	bool quick_plan = o->quick && o->plan;
 	if (o->quick && !o->plan) {
 		ro->quick = false;
-		cb_note(n, CB_NOTE_WARNING, "--quick is retired for a run: the default (the adaptive "
+		cb_note(n, CB_NOTE_WARNING,
+			"--quick is retired for a run: the default (the adaptive "
 			"design) is the fastest honest answer, and --quick now runs it; --ops load "
 			"measures only the loads, --check none skips the transpose check");
 	}
@@ -128,7 +141,8 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 		ro->ci_target = 0.05;
 	ro->all_narrow = cb_option_given(o, "ci-target");
 	if (ro->latency && cb_option_given(o, "ops") && (o->ops & CB_OP_BIT(CB_OP_STORE)))
-		cb_note(n, CB_NOTE_WARNING, "--regime latency with stores: a store chain has no "
+		cb_note(n, CB_NOTE_WARNING,
+			"--regime latency with stores: a store chain has no "
 			"dependency to time, so stores come out inconclusive there; measure them in the "
 			"throughput regime (the default)");
 	static const cb_timer_mode timers[] = { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST };
@@ -136,16 +150,22 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	if (o->timer >= 0)
 		ro->timer = timers[o->timer];
 	else if (t && *t && strcmp(t, "auto") && strcmp(t, "event") && strcmp(t, "host"))
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_TIMER='%s' is not auto, event or host", t);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "CLBANKS_TIMER='%s' is not auto, event or host", t);
 	else if (t && *t)
-		ro->timer = t[0] == 'e' ? CB_TIMER_EVENT : t[0] == 'h' ? CB_TIMER_HOST : CB_TIMER_AUTO;
+		ro->timer = t[0] == 'e'   ? CB_TIMER_EVENT
+			    : t[0] == 'h' ? CB_TIMER_HOST
+					  : CB_TIMER_AUTO;
 	const char *g = getenv("CLBANKS_GROUPS_PER_CU");
 	if (g && *g && !cb_parse_ulong(g, 1, 4096, &ro->groups_per_cu))
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "
-				    "to 4096", g);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "
+				    "to 4096",
+				    g);
 	const char *one = getenv("CLBANKS_ONE_KERNEL");
 	if (one && *one && strcmp(one, "0") && strcmp(one, "1"))
-		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_ONE_KERNEL='%s' is not 0 or 1", one);
+		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_ONE_KERNEL='%s' is not 0 or 1",
+				    one);
 	ro->one_kernel = !one || !*one ? 0 : one[0] == '1' ? 1 : -1;
 	return CB_OK;
 }
@@ -191,8 +211,9 @@ static cb_rc write_run(const cb_cli_options *o, const cb_result *r, cb_error *er
 	bool doc_to_stdout = o->output && strcmp(o->output, "-") == 0;
 	cb_rc rc = CB_OK;
 	if (o->output && !doc_to_stdout) {
-		cb_format f = cb_format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV ? CB_FMT_CSV :
-			      CB_FMT_JSON;
+		cb_format f = cb_format_for_path(o->output, CB_FMT_JSON) == CB_FMT_CSV
+				      ? CB_FMT_CSV
+				      : CB_FMT_JSON;
 		rc = cb_emit_kept(o->output, o->force, cb_renderer(f), r, err);
 	}
 	if (rc == CB_OK && doc_to_stdout)

@@ -14,8 +14,8 @@
 cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
 		     cb_run_opts *ro, cb_error *err);
 /* The device: --device, else $CLBANKS_DEVICE, else the default. */
-cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list,
-		     const cb_notifier *n, size_t *idx, cb_error *err);
+cb_rc cb_pick_device(const cb_cli_options *o, const cb_device_list *list, const cb_notifier *n,
+		     size_t *idx, cb_error *err);
 /* Does the device specification (--device, else $CLBANKS_DEVICE) say "all"? */
 bool cb_device_spec_all(const cb_cli_options *o);
 

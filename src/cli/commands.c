@@ -20,6 +20,7 @@ static cb_rc run(const cb_cli_options *o, cb_error *err)
 
 #define DOCS (CB_FORMAT_BIT(TEXT) | CB_FORMAT_BIT(JSON) | CB_FORMAT_BIT(CSV))
 
+/* clang-format off */
 const cb_command_info cb_commands[CB_NCMD] = {
 	[CB_CMD_RUN] = { "run", run, CB_CMD_NO_OPERANDS, DOCS, CB_OPT_FORMAT_TEXT,
 		"clbanks [run] [OPTION]...          measure the selected device, analyze, report\n"
@@ -49,6 +50,7 @@ const cb_command_info cb_commands[CB_NCMD] = {
 		"clbanks export FILE [--format FMT]\n"
 		"                                   the bank model for simulators and compilers" },
 };
+/* clang-format on */
 
 #define FORMAT_INFO(id, name, fmt, why) { name, why },
 static const struct {
@@ -90,7 +92,9 @@ static void join(unsigned set, const char *mid, const char *last, char *buf, siz
 			continue;
 		left--;
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", formats[f].name,
-					left > 1 ? mid : left == 1 ? last : "");
+					left > 1    ? mid
+					: left == 1 ? last
+						    : "");
 	}
 }
 
@@ -136,12 +140,13 @@ cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err)
 	if (formats[format].why)
 		snprintf(why, sizeof why, " (%s)", formats[format].why);
 	return cb_usage_error(err, NULL, "--format %s %s %s's%s; %s writes %s", names,
-			      bits(same) > 1 ? "are" : "is", cb_commands[lowest(w)].name, why, c->name,
-			      own);
+			      bits(same) > 1 ? "are" : "is", cb_commands[lowest(w)].name, why,
+			      c->name, own);
 }
 
 /* The file names' endings that name a format, and the kind of file each format is (JSON:
  * json, sarif and plan; a .sarif name takes SARIF only; .diff and .patch: lint's patch). */
+/* clang-format off */
 static const struct {
 	const char *ending;
 	int format;
@@ -150,6 +155,7 @@ static const struct {
 	{ ".txt", CB_OPT_FORMAT_TEXT }, { ".sarif", CB_OPT_FORMAT_SARIF },
 	{ ".diff", CB_OPT_FORMAT_DIFF }, { ".patch", CB_OPT_FORMAT_DIFF },
 };
+/* clang-format on */
 
 static int ending_format(const char *path)
 {
@@ -165,9 +171,14 @@ static int ending_format(const char *path)
 static int kind_of(int format)
 {
 	switch (format) {
-	case CB_OPT_FORMAT_SARIF: case CB_OPT_FORMAT_PLAN: return CB_OPT_FORMAT_JSON;
-	case CB_OPT_FORMAT_GPGPUSIM: case CB_OPT_FORMAT_GEM5: return CB_OPT_FORMAT_TEXT;
-	default: return format;
+	case CB_OPT_FORMAT_SARIF:
+	case CB_OPT_FORMAT_PLAN:
+		return CB_OPT_FORMAT_JSON;
+	case CB_OPT_FORMAT_GPGPUSIM:
+	case CB_OPT_FORMAT_GEM5:
+		return CB_OPT_FORMAT_TEXT;
+	default:
+		return format;
 	}
 }
 
@@ -192,8 +203,8 @@ void cb_format_from_output(cb_cli_options *o, bool warn)
 		return;
 	const char *end = strrchr(o->output, '.') + 1;
 	if (asked) {
-		cb_warn("'%s' is written in %s (--format %s), not in %s as its name says", o->output,
-			formats[written].name, formats[written].name, end);
+		cb_warn("'%s' is written in %s (--format %s), not in %s as its name says",
+			o->output, formats[written].name, formats[written].name, end);
 		return;
 	}
 	if (document) {
@@ -204,6 +215,8 @@ void cb_format_from_output(cb_cli_options *o, bool warn)
 	char own[96];
 	cb_format_names(writes, own, sizeof own);
 	cb_warn("'%s' is written in %s: %s writes %s, not %s", o->output, formats[written].name,
-		o->list_models ? "--list-models" : o->baseline ? "compare --baseline" : c->name, own,
-		end);
+		o->list_models ? "--list-models"
+		: o->baseline  ? "compare --baseline"
+			       : c->name,
+		own, end);
 }

@@ -13,15 +13,15 @@
 
 enum {
 	CB_CMD_NO_OPERANDS = 1, /* an operand is a usage error */
-	CB_CMD_IN_HELPER = 2    /* runs in clbanks-lint, the program that links LLVM (lint_exec.c) */
+	CB_CMD_IN_HELPER = 2 /* runs in clbanks-lint, the program that links LLVM (lint_exec.c) */
 };
 
 typedef struct {
 	const char *name;
 	cb_command_fn fn; /* NULL for CB_CMD_IN_HELPER: the helper passes its own */
 	unsigned flags;
-	unsigned formats; /* CB_FORMAT_BIT of each --format it writes; none: --format is not its */
-	int dflt;         /* the format it writes without --format or an -o name asking for one */
+	unsigned formats;  /* CB_FORMAT_BIT of each --format it writes; none: --format is not its */
+	int dflt;          /* the format it writes without --format or an -o name asking for one */
 	const char *usage; /* --help's usage line(s) */
 } cb_command_info;
 

@@ -18,7 +18,7 @@ static bool progress_shown;
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[sizeof ((cb_error *)0)->text + 64]; /* a whole error sentence */
+	char buf[sizeof((cb_error *)0)->text + 64]; /* a whole error sentence */
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	char *e = cb_escape_controls(buf);
 	fprintf(stderr, "%s%s\n", prefix, e);
@@ -75,7 +75,8 @@ void cb_print_error(const cb_error *err)
 	bool opencl = err->call && strncmp(err->call, "cl", 2) == 0 && err->call[2] >= 'A' &&
 		      err->call[2] <= 'Z';
 	if (opencl) {
-		cb_err("%s: %s: %s (%d)", err->text, err->call, cb_cl_strerror(err->code), err->code);
+		cb_err("%s: %s: %s (%d)", err->text, err->call, cb_cl_strerror(err->code),
+		       err->code);
 		const char *hint = cb_cl_hint(err->code);
 		if (hint)
 			fprintf(stderr, "clbanks: hint: %s\n", hint);
@@ -196,9 +197,11 @@ cb_rc cb_usage_error(cb_error *err, const char *usage, const char *fmt, ...)
 
 cb_format cb_format_for_path(const char *path, cb_format dflt)
 {
+	/* clang-format off */
 	static const struct { const char *ext; cb_format fmt; } table[] = {
 		{ ".csv", CB_FMT_CSV }, { ".txt", CB_FMT_TEXT }, { ".json", CB_FMT_JSON },
 	};
+	/* clang-format on */
 	size_t n = path ? strlen(path) : 0;
 	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
 		size_t k = strlen(table[i].ext);
@@ -220,8 +223,10 @@ cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err)
 {
 	cb_rc rc = cb_doc_read(path, 0, plan, err);
 	if (rc == CB_OK && plan->documented) {
-		rc = cb_error_set(err, CB_ERR_INPUT, "%s: a documented model has no measurements to "
-				  "plan a run with", path);
+		rc = cb_error_set(err, CB_ERR_INPUT,
+				  "%s: a documented model has no measurements to "
+				  "plan a run with",
+				  path);
 		cb_result_free(plan);
 	}
 	return rc;
@@ -240,10 +245,11 @@ cb_rc cb_load_analyzed(const char *path, cb_result *r, cb_error *err)
 	cb_rc rc = cb_doc_read(path, CB_DOC_REQUIRE_TIMES, r, err);
 	if (rc == CB_OK && r->documented) {
 		char label[512];
-		rc = cb_error_set(err, CB_ERR_INPUT, "%s: nothing to analyze: %s is a documented model, "
+		rc = cb_error_set(err, CB_ERR_INPUT,
+				  "%s: nothing to analyze: %s is a documented model, "
 				  "from the vendor's documentation, with no measurements (predict, "
-				  "lint, export and compare take it)", path,
-				  cb_model_label(r, label, sizeof label));
+				  "lint, export and compare take it)",
+				  path, cb_model_label(r, label, sizeof label));
 		cb_result_free(r);
 	}
 	if (rc == CB_OK)
@@ -287,8 +293,9 @@ cb_rc cb_load_model(const char *path, cb_op op, unsigned elem_bytes, cb_model_ch
 	if (r.documented)
 		cb_model_label(&r, label, size);
 	cb_select_model(&r, op, elem_bytes, c);
-	const char *why = r.documented && c->source != CB_CHOICE_NONE && !c->lanes_per_pass ?
-			  cb_doc_fact_note(&r, op, elem_bytes) : NULL;
+	const char *why = r.documented && c->source != CB_CHOICE_NONE && !c->lanes_per_pass
+				  ? cb_doc_fact_note(&r, op, elem_bytes)
+				  : NULL;
 	if (why)
 		snprintf(c->problem, sizeof c->problem, "%s", why);
 	if (c->source == CB_CHOICE_NONE)

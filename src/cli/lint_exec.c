@@ -17,7 +17,8 @@
 #ifndef CB_HAVE_LLVM
 static cb_rc no_llvm(cb_error *err)
 {
-	return cb_error_set(err, CB_ERR_USAGE, "clbanks was built without LLVM; install llvm-dev "
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "clbanks was built without LLVM; install llvm-dev "
 			    "and clang and reconfigure with --with-llvm");
 }
 #else
@@ -62,8 +63,10 @@ static cb_rc not_found(const char *dir, int e, cb_error *err)
 	if (env && *env)
 		return cb_error_set(err, CB_ERR_RUNTIME, "cannot run CLBANKS_LINT=%s: %s", env,
 				    strerror(e));
-	return cb_error_set(err, CB_ERR_RUNTIME, "cannot run the lint helper %s (looked in %s%s%s): "
-			    "%s", HELPER, dir[0] ? dir : "", dir[0] ? " and " : "", CB_PKGLIBEXECDIR,
+	return cb_error_set(err, CB_ERR_RUNTIME,
+			    "cannot run the lint helper %s (looked in %s%s%s): "
+			    "%s",
+			    HELPER, dir[0] ? dir : "", dir[0] ? " and " : "", CB_PKGLIBEXECDIR,
 			    strerror(e));
 }
 

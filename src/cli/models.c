@@ -76,7 +76,8 @@ static bool names_device(const char *title, const cb_result *r)
 			snprintf(buf, sizeof buf, "%.*s", (int)n, p);
 			const char *t = strstr(title, buf);
 			/* a whole word: "H200" in "H100, H200", not "H20" in it */
-			if (t && !isalnum((unsigned char)t[n]) && (t == title || !isalnum((unsigned char)t[-1])))
+			if (t && !isalnum((unsigned char)t[n]) &&
+			    (t == title || !isalnum((unsigned char)t[-1])))
 				return true;
 		}
 		p += n;
@@ -97,8 +98,8 @@ void cb_cli_match_documented(cb_result *r)
 	size_t *entry = cb_xcalloc(l.n + 1, sizeof *entry), n = 0;
 	for (size_t k = 0; k < l.n; k++) {
 		cb_result_init(&docs[n]);
-		if (cb_model_documented(l.v[k].path) && cb_load_model_doc(l.v[k].path, &docs[n], &err) ==
-		    CB_OK) {
+		if (cb_model_documented(l.v[k].path) &&
+		    cb_load_model_doc(l.v[k].path, &docs[n], &err) == CB_OK) {
 			ptrs[n] = &docs[n];
 			entry[n++] = k;
 		} else {

@@ -44,24 +44,31 @@ typedef struct {
 	double min, max, scale;
 	const char *choices;
 	size_t offset;
-	const char *word;          /* K_UINT: a word accepted instead of a number (run only) */
+	const char *word; /* K_UINT: a word accepted instead of a number (run only) */
 	size_t word_offset;
 	const char *metavar;
-	const char *help;          /* lines after the first are indented under it */
-	const char *why;           /* said after a range error */
+	const char *help; /* lines after the first are indented under it */
+	const char *why;  /* said after a range error */
 } option;
 
 #define OFF(f) offsetof(cb_cli_options, f)
 /* The kinds whose rows give only names, the member and the help. */
-#define OPT_FLAG(n, s, cmds, f, help) \
-	{ n, s, cmds, K_FLAG, 0, 0, 0, NULL, OFF(f), NULL, 0, NULL, help, NULL }
-#define OPT_STRING(n, s, cmds, f, metavar, help) \
-	{ n, s, cmds, K_STRING, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
-#define OPT_LIST(n, s, cmds, f, metavar, help) \
-	{ n, s, cmds, K_LIST, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL }
+#define OPT_FLAG(n, s, cmds, f, help)                                                \
+	{                                                                            \
+		n, s, cmds, K_FLAG, 0, 0, 0, NULL, OFF(f), NULL, 0, NULL, help, NULL \
+	}
+#define OPT_STRING(n, s, cmds, f, metavar, help)                                          \
+	{                                                                                 \
+		n, s, cmds, K_STRING, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL \
+	}
+#define OPT_LIST(n, s, cmds, f, metavar, help)                                          \
+	{                                                                               \
+		n, s, cmds, K_LIST, 0, 0, 0, NULL, OFF(f), NULL, 0, metavar, help, NULL \
+	}
 #define FORMAT_CHOICE(id, name, fmt, why) "|" name
 #define FORMAT_CHOICES (CB_FORMAT_TABLE(FORMAT_CHOICE) + 1)
 
+/* clang-format off */
 static const option table[] = {
 	OPT_STRING("device", 'd', MEASURE, device, "SPEC",
 	  "device: index or P:D from --list; gpu, cpu or accelerator (the\n"
@@ -198,9 +205,9 @@ static const option table[] = {
 	OPT_FLAG("help", 'h', ALL, help, "show this help and exit"),
 	OPT_FLAG("version", 'V', ALL, version, "show the version and exit"),
 };
+/* clang-format on */
 #define NOPTS (sizeof table / sizeof table[0])
 _Static_assert(NOPTS <= 64, "cb_cli_options.given has room for 64 options");
-
 
 /* Does option OP apply to command CMD? --format to those that write a format. */
 static bool applies(const option *op, int cmd)
@@ -220,7 +227,10 @@ static void choice_list(const char *choices, char *buf, size_t n)
 	for (const char *p = choices; *p && len + 4 < n; k++) {
 		size_t w = strcspn(p, "|");
 		len += (size_t)snprintf(buf + len, n - len, "%s%.*s",
-					k == 0 ? "" : k + 1 == count ? " or " : ", ", (int)w, p);
+					k == 0           ? ""
+					: k + 1 == count ? " or "
+							 : ", ",
+					(int)w, p);
 		p += w + (p[w] == '|');
 	}
 }
@@ -241,8 +251,8 @@ static int choice_index(const char *choices, const char *value)
 static cb_rc bad_value(cb_error *err, const option *op, const char *value, const char *what)
 {
 	if (op->why)
-		return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s (%s)", value, op->name, what,
-				   op->why);
+		return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s (%s)", value,
+				      op->name, what, op->why);
 	return cb_usage_error(err, NULL, "invalid value '%s' for --%s: %s", value, op->name, what);
 }
 
@@ -252,7 +262,8 @@ static cb_rc set_number(const option *op, const char *value, char *base, cb_erro
 	if (op->k == K_UINT) {
 		unsigned long v;
 		snprintf(what, sizeof what, "expected an integer from %.0f to %.0f%s%s%s", op->min,
-			 op->max, op->word ? ", or '" : "", op->word ? op->word : "", op->word ? "'" : "");
+			 op->max, op->word ? ", or '" : "", op->word ? op->word : "",
+			 op->word ? "'" : "");
 		if (!cb_parse_ulong(value, (unsigned long)op->min, (unsigned long)op->max, &v))
 			return bad_value(err, op, value, what);
 		*(unsigned long *)(base + op->offset) = v;
@@ -261,7 +272,8 @@ static cb_rc set_number(const option *op, const char *value, char *base, cb_erro
 	if (op->k == K_UINT_SET) {
 		unsigned long v;
 		choice_list(op->choices, what, sizeof what);
-		if (!cb_parse_ulong(value, 0, 1UL << 20, &v) || choice_index(op->choices, value) < 0) {
+		if (!cb_parse_ulong(value, 0, 1UL << 20, &v) ||
+		    choice_index(op->choices, value) < 0) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "expected %s", what);
 			return bad_value(err, op, value, msg);
@@ -291,11 +303,14 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		 * each), the others one. */
 		if (strcmp(op->name, "model") == 0 && *(const char **)(base + op->offset) &&
 		    o->cmd != CB_CMD_LINT)
-			return cb_usage_error(err, NULL, "--model given twice ('%s', '%s'): %s takes one model "
-					   "document", *(const char **)(base + op->offset), value,
-					   o->cmd_name);
+			return cb_usage_error(
+				err, NULL,
+				"--model given twice ('%s', '%s'): %s takes one model "
+				"document",
+				*(const char **)(base + op->offset), value, o->cmd_name);
 		if (strcmp(op->name, "model") == 0) {
-			o->models.v = cb_xrealloc(o->models.v, (o->models.n + 1) * sizeof *o->models.v);
+			o->models.v = cb_xrealloc(o->models.v,
+						  (o->models.n + 1) * sizeof *o->models.v);
 			o->models.v[o->models.n++] = value;
 			if (o->models.n > 1)
 				return CB_OK; /* o->model stays the first */
@@ -377,8 +392,8 @@ static void getopt_tables(struct option *longs, char *shorts)
 	*s++ = ':';
 	for (size_t i = 0; i < NOPTS; i++) {
 		bool arg = table[i].k != K_FLAG;
-		longs[i] = (struct option){ table[i].name, arg ? required_argument : no_argument, NULL,
-					    256 + (int)i };
+		longs[i] = (struct option){ table[i].name, arg ? required_argument : no_argument,
+					    NULL, 256 + (int)i };
 		if (table[i].short_name) {
 			*s++ = table[i].short_name;
 			if (arg)
@@ -413,17 +428,18 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 	const option *op = &table[i];
 	if (!applies(op, (int)o->cmd)) {
 		if (c >= 256)
-			return cb_usage_error(err, NULL, "option '--%s' does not apply to 'clbanks %s'", op->name,
-					   o->cmd_name);
+			return cb_usage_error(err, NULL,
+					      "option '--%s' does not apply to 'clbanks %s'",
+					      op->name, o->cmd_name);
 		return cb_usage_error(err, NULL, "option '-%c' does not apply to 'clbanks %s'", c,
-				   o->cmd_name);
+				      o->cmd_name);
 	}
 	o->given[i] = true;
 	return set_value(op, optarg, o, err);
 }
 
 cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_options *o,
-			cb_error *err)
+		       cb_error *err)
 {
 	defaults(o);
 	o->command_line = join_command_line(argc, argv);
@@ -446,18 +462,22 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 			return CB_OK;
 	}
 	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
-		return cb_usage_error(err, NULL, "invalid value '%s' for --ops: expected a comma-separated list "
-				   "of load, store and atomic", o->ops_text);
+		return cb_usage_error(
+			err, NULL,
+			"invalid value '%s' for --ops: expected a comma-separated list "
+			"of load, store and atomic",
+			o->ops_text);
 	cb_op op = CB_OP_LOAD;
 	if (o->op_text && !cb_op_parse(o->op_text, &op))
-		return cb_usage_error(err, NULL, "invalid value '%s' for --op: expected load, store or atomic",
-				   o->op_text);
+		return cb_usage_error(err, NULL,
+				      "invalid value '%s' for --op: expected load, store or atomic",
+				      o->op_text);
 	o->op = (int)op;
 	if (cb_format_check(o->cmd, o->format, err) != CB_OK)
 		return CB_ERR_USAGE;
 	if (o->min_rounds > o->max_rounds)
-		return cb_usage_error(err, NULL, "--min-rounds %lu is larger than --max-rounds %lu", o->min_rounds,
-				   o->max_rounds);
+		return cb_usage_error(err, NULL, "--min-rounds %lu is larger than --max-rounds %lu",
+				      o->min_rounds, o->max_rounds);
 	o->args = av + optind;
 	o->nargs = ac - optind;
 	return CB_OK;
@@ -548,7 +568,8 @@ void cb_options_help(FILE *out, int cmd)
 	      "loads, stores and atomics. Passes (predict, lint, the reports) are what Nsight\n"
 	      "Compute counts as shared-memory wavefronts per instruction; AMD's LDS bank-conflict\n"
 	      "cycles are the passes beyond the first.\n\n"
-	      "Options:\n", out);
+	      "Options:\n",
+	      out);
 	for (size_t i = 0; i < NOPTS; i++)
 		if (cmd < 0 || applies(&table[i], cmd))
 			help_option(out, &table[i], cmd);
@@ -557,5 +578,6 @@ void cb_options_help(FILE *out, int cmd)
 	      "143 SIGTERM, 129 SIGHUP, 131 SIGQUIT); no output file is ever left half written; a\n"
 	      "measurement that cannot be written is kept in another file, named. --device all:\n"
 	      "the status of the first device that failed, 0 when none did.\n"
-	      "See clbanks(1) for the result format and the method.\n", out);
+	      "See clbanks(1) for the result format and the method.\n",
+	      out);
 }

@@ -15,14 +15,14 @@
  * others have a renderer of their own) and, for one that a single command writes, why it is
  * that command's (said to another asked for it). Which command writes which is the command
  * table's (commands.c). */
-#define CB_FORMAT_TABLE(X)                                   \
-	X(TEXT, "text", CB_FMT_TEXT, NULL)                   \
-	X(JSON, "json", CB_FMT_JSON, NULL)                   \
-	X(CSV, "csv", CB_FMT_CSV, NULL)                      \
-	X(SARIF, "sarif", CB_FMT_SARIF, "code scanning")     \
-	X(GPGPUSIM, "gpgpusim", CB_FMT_TEXT, NULL)           \
-	X(GEM5, "gem5", CB_FMT_TEXT, NULL)                   \
-	X(PLAN, "plan", CB_FMT_TEXT, "its lane tables")      \
+#define CB_FORMAT_TABLE(X)                               \
+	X(TEXT, "text", CB_FMT_TEXT, NULL)               \
+	X(JSON, "json", CB_FMT_JSON, NULL)               \
+	X(CSV, "csv", CB_FMT_CSV, NULL)                  \
+	X(SARIF, "sarif", CB_FMT_SARIF, "code scanning") \
+	X(GPGPUSIM, "gpgpusim", CB_FMT_TEXT, NULL)       \
+	X(GEM5, "gem5", CB_FMT_TEXT, NULL)               \
+	X(PLAN, "plan", CB_FMT_TEXT, "its lane tables")  \
 	X(DIFF, "diff", CB_FMT_TEXT, "its fixes as a patch")
 
 #define CB_FORMAT_ID(id, name, fmt, why) CB_OPT_FORMAT_##id,
@@ -30,8 +30,17 @@ enum cb_opt_format { CB_FORMAT_TABLE(CB_FORMAT_ID) CB_NFORMATS };
 #undef CB_FORMAT_ID
 #define CB_FORMAT_BIT(id) (1u << CB_OPT_FORMAT_##id)
 
-enum cb_command { CB_CMD_RUN, CB_CMD_PLAN, CB_CMD_ANALYZE, CB_CMD_PREDICT, CB_CMD_COMPARE,
-		  CB_CMD_PLOT, CB_CMD_LINT, CB_CMD_EXPORT, CB_NCMD };
+enum cb_command {
+	CB_CMD_RUN,
+	CB_CMD_PLAN,
+	CB_CMD_ANALYZE,
+	CB_CMD_PREDICT,
+	CB_CMD_COMPARE,
+	CB_CMD_PLOT,
+	CB_CMD_LINT,
+	CB_CMD_EXPORT,
+	CB_NCMD
+};
 
 /* A repeatable option's values, in command-line order. */
 typedef struct {
@@ -43,33 +52,34 @@ typedef struct {
 	enum cb_command cmd;
 	const char *cmd_name; /* its name, for messages */
 	bool command_given;   /* the command was named (clbanks analyze ...) */
-	bool help, version, list, list_models, force, quiet, verbose, quick, strict, measure_subgroup;
-	bool measure;              /* lint --measure */
+	bool help, version, list, list_models, force, quiet, verbose, quick, strict,
+		measure_subgroup;
+	bool measure; /* lint --measure */
 	bool fail_on_conflict, allow_unknown, allow_assumed, summary;
-	int format;           /* enum cb_opt_format, -1: not given */
-	int regime;           /* 0 throughput, 1 latency */
-	int timer;            /* 0 auto, 1 event, 2 host; -1 when not given */
-	int check;            /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
-	int host;             /* --host: 0 id, 1 name, 2 none; -1 when not given */
+	int format; /* enum cb_opt_format, -1: not given */
+	int regime; /* 0 throughput, 1 latency */
+	int timer;  /* 0 auto, 1 event, 2 host; -1 when not given */
+	int check;  /* --check: cb_check_mode (0 auto, 1 transpose, 2 none) */
+	int host;   /* --host: 0 id, 1 name, 2 none; -1 when not given */
 	const char *device, *output, *kernel_dir, *build_options, *plan, *model, *lanes;
-	const char *measured;      /* lint --measured FILE */
-	const char *baseline;      /* compare --baseline OLD */
+	const char *measured; /* lint --measured FILE */
+	const char *baseline; /* compare --baseline OLD */
 	unsigned long seed, min_rounds, max_rounds, timeout, subgroup, local_mem, elem_bytes;
 	unsigned long stride, active;
-	const char *ops_text, *op_text; /* --ops LIST, --op OP */
-	unsigned ops;                   /* CB_OP_BIT bits (default: every op) */
-	int op;                         /* cb_op of --op (default load) */
-	const char *kernel_name, *local_size, *group_id;  /* lint */
-	const char *global_size, *cl_std;                  /* lint: --global, --cl-std */
-	cb_strings defines, kernel_args, includes;         /* lint: -D, --arg, -I */
-	const char *lang, *cuda_path, *rocm_path;          /* lint: CUDA and HIP */
-	unsigned long shared_bytes;                        /* lint: --shared-bytes */
-	cb_strings models;         /* lint: every --model (model: the first) */
+	const char *ops_text, *op_text;                  /* --ops LIST, --op OP */
+	unsigned ops;                                    /* CB_OP_BIT bits (default: every op) */
+	int op;                                          /* cb_op of --op (default load) */
+	const char *kernel_name, *local_size, *group_id; /* lint */
+	const char *global_size, *cl_std;                /* lint: --global, --cl-std */
+	cb_strings defines, kernel_args, includes;       /* lint: -D, --arg, -I */
+	const char *lang, *cuda_path, *rocm_path;        /* lint: CUDA and HIP */
+	unsigned long shared_bytes;                      /* lint: --shared-bytes */
+	cb_strings models; /* lint: every --model (model: the first) */
 	double max_kernel_ms, ci_target;
-	bool given[64];       /* by option index: was it on the command line? */
-	char **args;          /* operands */
+	bool given[64]; /* by option index: was it on the command line? */
+	char **args;    /* operands */
 	int nargs;
-	char *command_line;   /* the whole command line, quoted, for provenance */
+	char *command_line; /* the whole command line, quoted, for provenance */
 } cb_cli_options;
 
 /* A command: what the command table (commands.c) dispatches to. */

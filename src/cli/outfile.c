@@ -66,11 +66,13 @@ static cb_rc check_dir(const char *path, cb_error *err)
 	struct stat st;
 	cb_rc rc = CB_OK;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		rc = cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': directory '%s' does not exist",
-				  path, dir);
+		rc = cb_error_set(err, CB_ERR_USAGE,
+				  "cannot write '%s': directory '%s' does not exist", path, dir);
 	else if (access(dir, W_OK | X_OK) != 0)
-		rc = cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': directory '%s' is not writable "
-				  "(%s)", path, dir, strerror(errno));
+		rc = cb_error_set(err, CB_ERR_USAGE,
+				  "cannot write '%s': directory '%s' is not writable "
+				  "(%s)",
+				  path, dir, strerror(errno));
 	free(dir);
 	return rc;
 }
@@ -216,14 +218,17 @@ cb_rc cb_output_check(const char *path, bool force, cb_error *err)
 	struct stat ls, st;
 	if (lstat(path, &ls) != 0) {
 		if (errno != ENOENT)
-			return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+			return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': %s", path,
+					    strerror(errno));
 		return check_dir(path, err);
 	}
 	if (stat(path, &st) != 0) {
 		/* A dangling symbolic link: replacing it is replacing a file. */
 		if (!force)
-			return cb_error_set(err, CB_ERR_USAGE, "output file '%s' exists (a dangling symbolic "
-					    "link); use --force to replace it", path);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "output file '%s' exists (a dangling symbolic "
+					    "link); use --force to replace it",
+					    path);
 		return check_dir(path, err);
 	}
 	if (S_ISDIR(st.st_mode))
@@ -231,11 +236,13 @@ cb_rc cb_output_check(const char *path, bool force, cb_error *err)
 	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
 		return check_special(path, &st, force, err);
 	if (!S_ISREG(st.st_mode))
-		return cb_error_set(err, CB_ERR_USAGE, "output path '%s' is not a regular file, FIFO or "
-				    "character device; not written", path);
-	if (!force)
-		return cb_error_set(err, CB_ERR_USAGE, "output file '%s' exists; use --force to replace it",
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "output path '%s' is not a regular file, FIFO or "
+				    "character device; not written",
 				    path);
+	if (!force)
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "output file '%s' exists; use --force to replace it", path);
 	/* A symbolic link's target is what gets replaced: its directory must be writable. */
 	char *target = resolve(path);
 	rc = check_dir(target, err);
@@ -250,7 +257,8 @@ static cb_rc write_all(int fd, const char *data, size_t len, const char *name, c
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return cb_error_call(err, CB_ERR_IO, "write", errno, "cannot write '%s': %s", name,
+			return cb_error_call(err, CB_ERR_IO, "write", errno,
+					     "cannot write '%s': %s", name,
 					     w < 0 ? strerror(errno) : "no progress");
 		data += w;
 		len -= (size_t)w;
@@ -343,8 +351,10 @@ static void hold_signals(sigset_t *old)
 static cb_rc appeared(const char *path, cb_error *err)
 {
 	/* cb_output_check() found no file when the command started. */
-	return cb_error_set(err, CB_ERR_USAGE, "'%s' appeared while clbanks was working; not "
-			    "replaced (use --force)", path);
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "'%s' appeared while clbanks was working; not "
+			    "replaced (use --force)",
+			    path);
 }
 
 static cb_rc commit_file(const char *path, bool force, const char *data, size_t len, cb_error *err)
@@ -370,8 +380,8 @@ static cb_rc commit_file(const char *path, bool force, const char *data, size_t 
 		if (r != 0 && !force && errno == EEXIST)
 			rc = appeared(path, err);
 		else if (r != 0)
-			rc = cb_error_call(err, CB_ERR_IO, "rename", errno, "cannot write '%s': %s", path,
-					   strerror(errno));
+			rc = cb_error_call(err, CB_ERR_IO, "rename", errno, "cannot write '%s': %s",
+					   path, strerror(errno));
 	}
 	if (tmp && (rc != CB_OK || !force))
 		unlink(tmp); /* after a failure, or the second name of a link() */
@@ -383,8 +393,7 @@ static cb_rc commit_file(const char *path, bool force, const char *data, size_t 
 }
 
 /* One of this process's descriptors, as the shell set it up: written where it stands. */
-static cb_rc write_descriptor(const char *path, int fd, const char *data, size_t len,
-			      cb_error *err)
+static cb_rc write_descriptor(const char *path, int fd, const char *data, size_t len, cb_error *err)
 {
 	cb_rc rc = check_descriptor(path, fd, err);
 	if (rc != CB_OK)
@@ -449,8 +458,9 @@ static char *keep_result(const char *path, const char *data, size_t len)
 	hold_signals(&old);
 	char *name = NULL;
 	struct stat st;
-	const char *base = is_stdout(path) ? "result" : strrchr(path, '/') ? strrchr(path, '/') + 1
-									     : path;
+	const char *base = is_stdout(path)      ? "result"
+			   : strrchr(path, '/') ? strrchr(path, '/') + 1
+						: path;
 	if (!is_stdout(path) && (stat(path, &st) != 0 || S_ISREG(st.st_mode))) {
 		char *target = resolve(path);
 		name = cb_xmalloc(strlen(target) + 32);
@@ -512,7 +522,8 @@ cb_rc cb_stdout_close(cb_error *err)
 		saved = errno;
 	}
 	if (bad)
-		return cb_error_call(err, CB_ERR_IO, "write", saved, "write error on standard output: %s",
+		return cb_error_call(err, CB_ERR_IO, "write", saved,
+				     "write error on standard output: %s",
 				     saved ? strerror(saved) : "an earlier write failed");
 	return CB_OK;
 }

@@ -26,8 +26,8 @@
 #include <stdio.h>
 
 typedef struct {
-	FILE *fp;     /* format into this */
-	char *data;   /* after cb_membuf_finish */
+	FILE *fp;   /* format into this */
+	char *data; /* after cb_membuf_finish */
 	size_t len;
 } cb_membuf;
 

@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 typedef struct {
-	char *out;          /* what the program wrote to standard output (NUL-terminated) */
+	char *out; /* what the program wrote to standard output (NUL-terminated) */
 	size_t out_len;
-	int exit_status;    /* its exit status, or -1 */
-	int term_signal;    /* the signal that ended it, or 0 */
+	int exit_status; /* its exit status, or -1 */
+	int term_signal; /* the signal that ended it, or 0 */
 } cb_filter_result;
 
 /* Runs ARGV[0] with ARGV. Output beyond OUT_CAP bytes is an error. A program that exits early

@@ -36,7 +36,8 @@ unsigned cb_tile_rows(unsigned tile, unsigned subgroup)
 static bool usable(const cb_inference *inf, unsigned elem_bytes)
 {
 	int e = cb_elem_index(elem_bytes);
-	return inf && inf->status == CB_BANKED && inf->elem_present[e] && inf->best.lanes_per_pass[e];
+	return inf && inf->status == CB_BANKED && inf->elem_present[e] &&
+	       inf->best.lanes_per_pass[e];
 }
 
 /* What a judge of the advice needs: a column walk (lane i reads row i, column 0) through a
@@ -67,8 +68,9 @@ static unsigned tile_cases(const cb_inference *inf, unsigned S, uint32_t *lanes,
 			continue;
 		unsigned ideal = cb_column_walk_passes(inf, S, elems[ei], 1);
 		for (size_t ti = 0; ti < sizeof tiles / sizeof *tiles; ti++)
-			out[n++] = (walk_ctx){ inf, NULL, S, elems[ei], tiles[ti],
-					       cb_tile_rows(tiles[ti], S), ideal, lanes };
+			out[n++] = (walk_ctx){ inf,       NULL,      S,
+					       elems[ei], tiles[ti], cb_tile_rows(tiles[ti], S),
+					       ideal,     lanes };
 	}
 	return n;
 }
@@ -85,12 +87,19 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 		cb_fix_space sp = { w->rows, w->tile, w->E, 0, period < 1 ? 1 : period };
 		cb_fix_result res;
 		cb_fix_search(&sp, judge_pad, (void *)w, &res);
-		*a = (cb_pad_advice){ .elem_bytes = w->E, .tile = w->tile, .rows = w->rows,
-			.passes_ideal = w->ideal, .found = res.pad_found, .pad = res.pad.pad,
+		*a = (cb_pad_advice){
+			.elem_bytes = w->E,
+			.tile = w->tile,
+			.rows = w->rows,
+			.passes_ideal = w->ideal,
+			.found = res.pad_found,
+			.pad = res.pad.pad,
 			.passes_unpadded = cb_column_walk_passes(inf, w->S, w->E, w->tile),
 			.passes_padded = res.pad_found ? res.pad_score.worst_passes : 0,
-			.measured_unpadded = cb_stride_ratio(r, op, w->E, w->tile) };
-		a->measured_padded = a->found ? cb_stride_ratio(r, op, w->E, w->tile + a->pad) : NAN;
+			.measured_unpadded = cb_stride_ratio(r, op, w->E, w->tile)
+		};
+		a->measured_padded = a->found ? cb_stride_ratio(r, op, w->E, w->tile + a->pad)
+					      : NAN;
 	}
 	return n;
 }
@@ -115,8 +124,9 @@ static unsigned row_writes(const walk_ctx *w, const cb_fix *f)
 	for (unsigned row = 0; row < w->rows; row += step) {
 		for (unsigned l = 0; l < w->S; l++) {
 			unsigned r = row + l / w->tile, c = l % w->tile;
-			w->lanes[l] = (r * w->tile + cb_swizzle_column_in(r, c, f->bits, f->shift,
-									  w->tile)) * w->E;
+			w->lanes[l] = (r * w->tile +
+				       cb_swizzle_column_in(r, c, f->bits, f->shift, w->tile)) *
+				      w->E;
 		}
 		unsigned p = passes_of(write_model(w), w->S, w->E, w->lanes);
 		worst = p > worst ? p : worst;
@@ -146,9 +156,16 @@ static cb_transpose_summary *summary_for(cb_transpose_summary *out, unsigned *n,
 	if (*n == CB_MAX_TRANSPOSE)
 		return NULL;
 	cb_transpose_summary *s = &out[(*n)++];
-	*s = (cb_transpose_summary){ .elem_bytes = (unsigned)k->elem_bytes, .tile = (unsigned)k->tile,
-		.pad = CB_UNSET, .bits = CB_UNSET, .shift = CB_UNSET, .matrix = k->matrix,
-		.naive_ns = NAN, .padded_ns = NAN, .swizzled_ns = NAN, .verified = true };
+	*s = (cb_transpose_summary){ .elem_bytes = (unsigned)k->elem_bytes,
+				     .tile = (unsigned)k->tile,
+				     .pad = CB_UNSET,
+				     .bits = CB_UNSET,
+				     .shift = CB_UNSET,
+				     .matrix = k->matrix,
+				     .naive_ns = NAN,
+				     .padded_ns = NAN,
+				     .swizzled_ns = NAN,
+				     .verified = true };
 	return s;
 }
 
@@ -182,8 +199,8 @@ unsigned cb_transpose_summaries(const cb_result *r, cb_transpose_summary *out)
 	return n;
 }
 
-unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
-			    const cb_result *r, cb_swizzle_advice *out)
+unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store, const cb_result *r,
+			    cb_swizzle_advice *out)
 {
 	const unsigned S = r->device.subgroup_size;
 	uint32_t *lanes = cb_xmalloc(S * sizeof *lanes);
@@ -196,11 +213,16 @@ unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
 		cb_fix_space sp = { w->rows, w->tile, w->E, 1, 0 }; /* swizzles only */
 		cb_fix_result res;
 		cb_fix_search(&sp, judge_swizzle, w, &res);
-		*a = (cb_swizzle_advice){ .elem_bytes = w->E, .tile = w->tile, .rows = w->rows,
-			.passes_ideal = w->ideal, .found = res.swizzle_found,
+		*a = (cb_swizzle_advice){
+			.elem_bytes = w->E,
+			.tile = w->tile,
+			.rows = w->rows,
+			.passes_ideal = w->ideal,
+			.found = res.swizzle_found,
 			.passes_unswizzled = cb_column_walk_passes(load, S, w->E, w->tile),
 			.measured_unswizzled = cb_stride_ratio(r, CB_OP_LOAD, w->E, w->tile),
-			.measured_swizzled = NAN };
+			.measured_swizzled = NAN
+		};
 		if (!a->found)
 			continue;
 		a->bits = res.swizzle.bits;

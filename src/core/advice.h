@@ -20,8 +20,8 @@ unsigned cb_padding_advice(const cb_inference *inf, const cb_result *r, cb_op op
 /* Swizzle advice for the same tiles: the smallest swizzle (fewest bits, then smallest shift)
  * that makes the column read conflict-free under LOAD and the row write under STORE (LOAD when
  * STORE is NULL or not banked); returns the number written. */
-unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store,
-			    const cb_result *r, cb_swizzle_advice *out);
+unsigned cb_advise_swizzles(const cb_inference *load, const cb_inference *store, const cb_result *r,
+			    cb_swizzle_advice *out);
 
 /* The transpose check of one element size and tile: each variant's time per launch (NAN when
  * it was not run) and the fixes' speed-ups over the naive tile. */
@@ -30,7 +30,7 @@ typedef struct {
 	long long pad, bits, shift, matrix;
 	double naive_ns, padded_ns, swizzled_ns;
 	double speedup_padded, speedup_swizzled;
-	bool verified;            /* every variant's result was checked */
+	bool verified; /* every variant's result was checked */
 } cb_transpose_summary;
 #define CB_MAX_TRANSPOSE 8
 /* The summaries of R's kernel checks, by element size and tile; returns how many. */

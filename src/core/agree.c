@@ -88,10 +88,12 @@ static void lanes(cb_agreement *a, const cb_result *m, const cb_result *d, cb_op
 		else if (!measured)
 			not_compared(a, op, fact, "not measured");
 		else
-			compare(a, op, fact, mm->best.lanes_per_pass[e], dm->lanes_per_pass[e], NULL);
+			compare(a, op, fact, mm->best.lanes_per_pass[e], dm->lanes_per_pass[e],
+				NULL);
 		if (dm->norder[e] && measured) {
 			snprintf(fact, sizeof fact, "lane groups, %u B", bytes);
-			not_compared(a, op, fact, "documented not contiguous; the measurement's model "
+			not_compared(a, op, fact,
+				     "documented not contiguous; the measurement's model "
 				     "family finds contiguous groups only");
 		}
 	}
@@ -112,8 +114,9 @@ static void op_facts(cb_agreement *a, const cb_result *m, const cb_result *d, cb
 			mi = measured_model(m, op, e);
 	}
 	if (!mi) {
-		not_compared(a, op, "model", "not measured (%s)", m->op_present[op] ?
-			     cb_status_name(m->inference[op].status) : "no measurements");
+		not_compared(a, op, "model", "not measured (%s)",
+			     m->op_present[op] ? cb_status_name(m->inference[op].status)
+					       : "no measurements");
 		return;
 	}
 	compare(a, op, "banks", mi->best.geom.banks, dm->geom.banks, NULL);
@@ -122,7 +125,8 @@ static void op_facts(cb_agreement *a, const cb_result *m, const cb_result *d, cb
 	if (mi->broadcast_known && dm->broadcast_known)
 		compare(a, op, bc, mi->best.geom.broadcast, dm->geom.broadcast, yes_no);
 	else
-		not_compared(a, op, bc, "%s", mi->broadcast_known ? "not documented" : "not measured");
+		not_compared(a, op, bc, "%s",
+			     mi->broadcast_known ? "not documented" : "not measured");
 	compare(a, op, "pair packing", mi->best.geom.pair_packing, dm->geom.pair_packing, yes_no);
 	lanes(a, m, d, op);
 }
@@ -131,6 +135,7 @@ static void op_facts(cb_agreement *a, const cb_result *m, const cb_result *d, cb
  * "" for the op as a whole. */
 static void fact_key(const char *fact, char *key, size_t size)
 {
+	/* clang-format off */
 	static const struct { const char *fact, *key; } keys[] = {
 		{ "banks", "banks" }, { "bank width, bytes", "bank_width_bytes" },
 		{ "same-word reads broadcast", "broadcast" },
@@ -138,6 +143,7 @@ static void fact_key(const char *fact, char *key, size_t size)
 		{ "same-word atomics in one pass", "broadcast" },
 		{ "pair packing", "pair_packing" }, { "sub-group size", "subgroup_size" },
 	};
+	/* clang-format on */
 	unsigned bytes;
 	key[0] = '\0';
 	for (size_t j = 0; j < sizeof keys / sizeof *keys; j++)
@@ -163,8 +169,9 @@ void cb_agreement_of(const cb_result *measured, const cb_result *documented, cb_
 		if (strcmp(key, "subgroup_size") == 0)
 			a->facts[i].doc = cb_doc_fact_find(documented, key);
 		else
-			a->facts[i].doc = key[0] ? doc_fact(documented, a->facts[i].op, key) :
-					  cb_doc_fact_find(documented, cb_op_name(a->facts[i].op));
+			a->facts[i].doc = key[0] ? doc_fact(documented, a->facts[i].op, key)
+						 : cb_doc_fact_find(documented,
+								    cb_op_name(a->facts[i].op));
 	}
 }
 

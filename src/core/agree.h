@@ -17,12 +17,12 @@ typedef enum { CB_AGREE, CB_DIFFER, CB_NOT_COMPARED } cb_agree_verdict;
 
 typedef struct {
 	cb_op op;
-	bool device;              /* a fact of the device (the sub-group size), not of OP */
-	char fact[40];            /* "banks", "lanes per pass, 8 B", ... */
+	bool device;   /* a fact of the device (the sub-group size), not of OP */
+	char fact[40]; /* "banks", "lanes per pass, 8 B", ... */
 	char measured[48], documented[48];
 	cb_agree_verdict verdict;
-	const cb_doc_fact *doc;   /* the documented fact (basis, source), or NULL */
-	char note[160];           /* NOT_COMPARED: why */
+	const cb_doc_fact *doc; /* the documented fact (basis, source), or NULL */
+	char note[160];         /* NOT_COMPARED: why */
 } cb_agree_fact;
 
 #define CB_MAX_AGREE 64

@@ -66,7 +66,8 @@ static double run_factor(const cb_result *r, cb_op op, size_t *unconverged, size
 		}
 	}
 	double f = *with_stats ? 1 - 0.5 * (double)*unconverged / (double)*with_stats : 1;
-	double drift = r->quality.has_drift && isfinite(r->quality.drift) ? fabs(r->quality.drift) : 0;
+	double drift = r->quality.has_drift && isfinite(r->quality.drift) ? fabs(r->quality.drift)
+									  : 0;
 	return f * (drift < 0.5 ? 1 - drift / 0.5 : 0);
 }
 
@@ -83,24 +84,31 @@ static void apply_run_factor(const cb_result *r, cb_op op, cb_inference *inf)
 		/* No verdict, not a confident "not banked": the times moved more than any pattern. */
 		inf->status = CB_INCONCLUSIVE;
 		inf->confidence = 0;
-		snprintf(inf->reason, sizeof inf->reason, "the baseline drifted by %+.0f%% during the "
-			 "run (clock changes or other load): times measured at different moments cannot "
-			 "be compared, so the run decides nothing; measure again on a quiet device",
-			 100 * drift);
+		snprintf(
+			inf->reason, sizeof inf->reason,
+			"the baseline drifted by %+.0f%% during the "
+			"run (clock changes or other load): times measured at different moments cannot "
+			"be compared, so the run decides nothing; measure again on a quiet device",
+			100 * drift);
 	}
 	if (inf->status == CB_NOT_BANKED && !(inf->confidence >= CB_NOT_BANKED_MIN_CONFIDENCE)) {
 		inf->status = CB_INCONCLUSIVE;
-		snprintf(inf->reason, sizeof inf->reason, "no bank model explains the times, but the "
-			 "run was too poor to call them flat (confidence %.3f once its quality counts, "
-			 "below %.1f): measure again on a quiet device", inf->confidence,
-			 CB_NOT_BANKED_MIN_CONFIDENCE);
+		snprintf(
+			inf->reason, sizeof inf->reason,
+			"no bank model explains the times, but the "
+			"run was too poor to call them flat (confidence %.3f once its quality counts, "
+			"below %.1f): measure again on a quiet device",
+			inf->confidence, CB_NOT_BANKED_MIN_CONFIDENCE);
 	}
 	if (inf->run_factor < 0.9 && inf->nwarnings < CB_MAX_INFER_WARNINGS)
-		snprintf(inf->warnings[inf->nwarnings++], sizeof inf->warnings[0],
-			 "the run was noisy (%zu of %zu measurements did not reach their CI target; "
-			 "baseline drift %.1f%%): confidence x %.2f", bad, total,
-			 r->quality.has_drift && isfinite(r->quality.drift) ? 100 * r->quality.drift : 0.0,
-			 inf->run_factor);
+		snprintf(
+			inf->warnings[inf->nwarnings++], sizeof inf->warnings[0],
+			"the run was noisy (%zu of %zu measurements did not reach their CI target; "
+			"baseline drift %.1f%%): confidence x %.2f",
+			bad, total,
+			r->quality.has_drift && isfinite(r->quality.drift) ? 100 * r->quality.drift
+									   : 0.0,
+			inf->run_factor);
 }
 
 const cb_inference *cb_size_model(const cb_result *r, cb_op op, int e)
@@ -109,7 +117,9 @@ const cb_inference *cb_size_model(const cb_result *r, cb_op op, int e)
 	bool joint_sure = joint->status == CB_BANKED &&
 			  joint->confidence >= CB_BY_SIZE_MIN_CONFIDENCE;
 	return r->has_by_size[op][e] && !joint_sure && own->status == CB_BANKED &&
-	       own->confidence >= CB_BY_SIZE_MIN_CONFIDENCE ? own : NULL;
+			       own->confidence >= CB_BY_SIZE_MIN_CONFIDENCE
+		       ? own
+		       : NULL;
 }
 
 static bool sure_own(const cb_result *r, cb_op op, int e)
@@ -140,7 +150,8 @@ static void disagreeing_sizes(cb_result *r, cb_op op)
 		for (int k = 0; k < CB_NELEM; k++) {
 			if (k == e || !sure_own(r, op, k))
 				continue;
-			if (same_geometry(&r->by_size[op][k].best.geom, &r->by_size[op][e].best.geom)) {
+			if (same_geometry(&r->by_size[op][k].best.geom,
+					  &r->by_size[op][e].best.geom)) {
 				same++;
 			} else {
 				other++;
@@ -157,23 +168,28 @@ static void disagreeing_sizes(cb_result *r, cb_op op)
 		const cb_geometry *g = &s->best.geom;
 		if (first_other < 0) {
 			char why[sizeof s->reason];
-			snprintf(why, sizeof why, "this size's own best model, %u x %u B%s (confidence "
-				 "%.3f), is the only sure one of the op and not its best fit's geometry: nothing "
-				 "corroborates it (the sizes fit no one model of the family), so it is not "
-				 "told as a result", g->banks, g->width,
-				 g->broadcast ? "" : " without broadcast", s->confidence);
+			snprintf(
+				why, sizeof why,
+				"this size's own best model, %u x %u B%s (confidence "
+				"%.3f), is the only sure one of the op and not its best fit's geometry: nothing "
+				"corroborates it (the sizes fit no one model of the family), so it is not "
+				"told as a result",
+				g->banks, g->width, g->broadcast ? "" : " without broadcast",
+				s->confidence);
 			memcpy(s->reason, why, sizeof why);
 			continue;
 		}
 		const cb_geometry *o = &r->by_size[op][first_other].best.geom;
 		char why[sizeof s->reason];
-		snprintf(why, sizeof why, "this size's own best model, %u x %u B%s (confidence %.3f), "
-			 "has another geometry than the %u-byte one's, %u x %u B%s: the sizes fit no one "
-			 "model of the family (a port limit, a latency floor or a lane grouping outside "
-			 "it), so neither is told as a result", g->banks, g->width,
-			 g->broadcast ? "" : " without broadcast", s->confidence,
-			 cb_elems[first_other].bytes, o->banks, o->width,
-			 o->broadcast ? "" : " without broadcast");
+		snprintf(
+			why, sizeof why,
+			"this size's own best model, %u x %u B%s (confidence %.3f), "
+			"has another geometry than the %u-byte one's, %u x %u B%s: the sizes fit no one "
+			"model of the family (a port limit, a latency floor or a lane grouping outside "
+			"it), so neither is told as a result",
+			g->banks, g->width, g->broadcast ? "" : " without broadcast", s->confidence,
+			cb_elems[first_other].bytes, o->banks, o->width,
+			o->broadcast ? "" : " without broadcast");
 		memcpy(s->reason, why, sizeof why);
 	}
 	for (int e = 0; e < CB_NELEM; e++)
@@ -192,8 +208,9 @@ static cb_rc infer_by_size(cb_result *r, cb_op op, cb_error *err)
 		r->has_by_size[op][e] = false;
 		nsizes += joint->elem_present[e];
 	}
-	bool misses = joint->status == CB_INCONCLUSIVE ? joint->no_model_fits :
-		      joint->status == CB_BANKED && joint->fit_factor < 1;
+	bool misses = joint->status == CB_INCONCLUSIVE
+			      ? joint->no_model_fits
+			      : joint->status == CB_BANKED && joint->fit_factor < 1;
 	if (!misses || nsizes < 2)
 		return CB_OK;
 	for (int e = 0; e < CB_NELEM; e++) {
@@ -230,7 +247,8 @@ bool cb_same_tables(const cb_result *a, const cb_result *b, cb_op op)
 		if (i == a->nms || j == b->nms)
 			return i == a->nms && j == b->nms;
 		if (a->ms[i].elem_bytes != b->ms[j].elem_bytes ||
-		    memcmp(a->ms[i].lanes, b->ms[j].lanes, a->device.subgroup_size * sizeof *a->ms[i].lanes))
+		    memcmp(a->ms[i].lanes, b->ms[j].lanes,
+			   a->device.subgroup_size * sizeof *a->ms[i].lanes))
 			return false;
 	}
 }
@@ -253,9 +271,11 @@ static void documented_inference(cb_result *r)
 		inf->fit_factor = inf->run_factor = inf->r2 = inf->sigma = inf->max_ratio = NAN;
 		inf->step_pass_ns = inf->pass_ns_per_subgroup = inf->pass_cycles = NAN;
 		inf->best.rms = inf->flat.rms = inf->runner_up.rms = inf->val_rms = NAN;
-		inf->status = m->banked ? CB_BANKED : m->status && strcmp(m->status, "not_banked") == 0 ?
-			      CB_NOT_BANKED : CB_INCONCLUSIVE;
-		snprintf(inf->reason, sizeof inf->reason, "documented by the vendor, not measured: %s",
+		inf->status = m->banked                                           ? CB_BANKED
+			      : m->status && strcmp(m->status, "not_banked") == 0 ? CB_NOT_BANKED
+										  : CB_INCONCLUSIVE;
+		snprintf(inf->reason, sizeof inf->reason,
+			 "documented by the vendor, not measured: %s",
 			 r->doc.title ? r->doc.title : "-");
 		if (!m->banked)
 			continue;
@@ -288,7 +308,8 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 			continue;
 		cb_dataset ds;
 		cb_dataset_of(r, (cb_op)op, &ds);
-		cb_rc rc = cb_infer_cached(&ds, op == CB_OP_LOAD ? load_cache : NULL, &r->inference[op], err);
+		cb_rc rc = cb_infer_cached(&ds, op == CB_OP_LOAD ? load_cache : NULL,
+					   &r->inference[op], err);
 		cb_dataset_free(&ds);
 		if (rc != CB_OK)
 			return rc;
@@ -297,8 +318,10 @@ cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error 
 			return rc;
 	}
 	r->npad = cb_padding_advice(&r->inference[CB_OP_LOAD], r, CB_OP_LOAD, r->pad);
-	r->nswizzle = cb_advise_swizzles(&r->inference[CB_OP_LOAD], r->op_present[CB_OP_STORE] ?
-					&r->inference[CB_OP_STORE] : NULL, r, r->swizzle);
+	r->nswizzle = cb_advise_swizzles(&r->inference[CB_OP_LOAD],
+					 r->op_present[CB_OP_STORE] ? &r->inference[CB_OP_STORE]
+								    : NULL,
+					 r, r->swizzle);
 	r->analyzed = true;
 	return CB_OK;
 }
@@ -312,7 +335,7 @@ typedef struct {
 	size_t n, next;
 	const cb_pass_cache **cache_of;
 	pthread_mutex_t lock;
-	size_t failed;          /* the lowest index that failed, n when none */
+	size_t failed; /* the lowest index that failed, n when none */
 	cb_error err;
 } analyze_job;
 
@@ -369,8 +392,9 @@ cb_rc cb_analyze_all(cb_result *rs, size_t n, unsigned threads, cb_error *err)
 		threads = n ? (unsigned)n : 1;
 	analyze_job *job = cb_xcalloc(1, sizeof *job);
 	cb_pass_cache *caches[MAX_CACHES];
-	*job = (analyze_job){ .rs = rs, .n = n, .failed = n,
-			      .cache_of = cb_xcalloc(n + 1, sizeof *job->cache_of) };
+	*job = (analyze_job){
+		.rs = rs, .n = n, .failed = n, .cache_of = cb_xcalloc(n + 1, sizeof *job->cache_of)
+	};
 	pthread_mutex_init(&job->lock, NULL);
 	size_t ncaches = share_caches(rs, n, job->cache_of, caches);
 	pthread_t *tid = cb_xcalloc(threads, sizeof *tid);

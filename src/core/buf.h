@@ -7,11 +7,13 @@
 #include <stddef.h>
 
 typedef struct {
-	char *data;   /* NULL until the first byte; then data[len] == '\0' */
+	char *data; /* NULL until the first byte; then data[len] == '\0' */
 	size_t len, cap;
 } cb_buf;
 
+/* clang-format off */
 #define CB_BUF_INIT { NULL, 0, 0 }
+/* clang-format on */
 
 /* Appends N bytes at P. */
 void cb_buf_add(cb_buf *b, const void *p, size_t n);

@@ -115,7 +115,8 @@ static cb_rc pump(const cb_child_spec *s, pumps *p, cb_child_result *r, cb_error
 	if (p->fd[IN] >= 0 && s->input_len == 0)
 		close_fd(&p->fd[IN]);
 	while ((p->fd[OUT] >= 0 || p->fd[ERR] >= 0) && !r->out_over) {
-		struct pollfd f[3] = { { p->fd[OUT], POLLIN, 0 }, { p->fd[ERR], POLLIN, 0 },
+		struct pollfd f[3] = { { p->fd[OUT], POLLIN, 0 },
+				       { p->fd[ERR], POLLIN, 0 },
 				       { p->fd[IN], POLLOUT, 0 } };
 		/* A signal that came outside poll() interrupts nothing: look at the flag before
 		 * each wait, and wait at most CB_CHILD_POLL_MS so that one arriving between the
@@ -124,8 +125,9 @@ static cb_rc pump(const cb_child_spec *s, pumps *p, cb_child_result *r, cb_error
 			return CB_ERR_INTERRUPTED;
 		if (poll(f, 3, CB_CHILD_POLL_MS) < 0) {
 			if (errno != EINTR)
-				return cb_error_call(err, CB_ERR_RUNTIME, "poll", errno, "talking to %s: %s",
-						     s->argv[0], strerror(errno));
+				return cb_error_call(err, CB_ERR_RUNTIME, "poll", errno,
+						     "talking to %s: %s", s->argv[0],
+						     strerror(errno));
 			if (cb_check_interrupt(err) != CB_OK)
 				return CB_ERR_INTERRUPTED;
 			continue;

@@ -13,20 +13,20 @@
 #include <stddef.h>
 
 typedef struct {
-	char *const *argv;     /* argv[0]: a path, or a name looked up on the PATH */
-	const char *input;     /* to standard input; NULL: /dev/null */
+	char *const *argv; /* argv[0]: a path, or a name looked up on the PATH */
+	const char *input; /* to standard input; NULL: /dev/null */
 	size_t input_len;
-	size_t out_limit;      /* bytes of standard output kept; more stops the program (out_over) */
-	size_t err_limit;      /* bytes of standard error kept; more is dropped (err_over) */
-	bool share_err;        /* standard error is the caller's (not read; err stays empty) */
+	size_t out_limit; /* bytes of standard output kept; more stops the program (out_over) */
+	size_t err_limit; /* bytes of standard error kept; more is dropped (err_over) */
+	bool share_err;   /* standard error is the caller's (not read; err stays empty) */
 } cb_child_spec;
 
 typedef struct {
-	cb_buf out, err;       /* what it wrote (err: at most err_limit bytes) */
-	bool out_over;         /* it wrote more than out_limit: killed, out holds the first bytes */
+	cb_buf out, err; /* what it wrote (err: at most err_limit bytes) */
+	bool out_over;   /* it wrote more than out_limit: killed, out holds the first bytes */
 	bool err_over;
-	int exit_status;       /* its exit status, or -1 when a signal ended it */
-	int term_signal;       /* the signal that ended it, or 0 */
+	int exit_status; /* its exit status, or -1 when a signal ended it */
+	int term_signal; /* the signal that ended it, or 0 */
 } cb_child_result;
 
 /* Runs S->argv to its end. CB_OK whatever the program's status (R says it); errors: it could

@@ -142,14 +142,18 @@ static void describe(const cb_fit *best, const cb_fit *k, char *buf, size_t len)
 		snprintf(buf, len, "%u x %u B", k->geom.banks, k->geom.width);
 		return;
 	}
-	if (k->geom.broadcast != best->geom.broadcast || k->geom.pair_packing != best->geom.pair_packing) {
-		snprintf(buf, len, "%s", !k->geom.broadcast ? "without broadcast" :
-			 k->geom.pair_packing ? "with packing" : "without packing");
+	if (k->geom.broadcast != best->geom.broadcast ||
+	    k->geom.pair_packing != best->geom.pair_packing) {
+		snprintf(buf, len, "%s",
+			 !k->geom.broadcast     ? "without broadcast"
+			 : k->geom.pair_packing ? "with packing"
+						: "without packing");
 		return;
 	}
 	for (int e = 0; e < CB_NELEM; e++)
 		if (k->lanes_per_pass[e] != best->lanes_per_pass[e]) {
-			snprintf(buf, len, "%u B: %u lanes", cb_elems[e].bytes, k->lanes_per_pass[e]);
+			snprintf(buf, len, "%u B: %u lanes", cb_elems[e].bytes,
+				 k->lanes_per_pass[e]);
 			return;
 		}
 	snprintf(buf, len, "the same passes");
@@ -164,8 +168,8 @@ static double *predict_all(const cb_leader *L, size_t nl, const cb_result *res, 
 	for (size_t k = 0; k < nl; k++)
 		for (size_t j = 0; j < nc; j++) {
 			const cb_measurement *m = &res->ms[c[j]];
-			double t = cb_fit_predict(&L[k].fit, res->device.subgroup_size, m->elem_bytes,
-						  m->lanes);
+			double t = cb_fit_predict(&L[k].fit, res->device.subgroup_size,
+						  m->elem_bytes, m->lanes);
 			p[k * nc + j] = t > 0 && isfinite(t) ? log(t) : NAN;
 		}
 	return p;
@@ -198,8 +202,9 @@ static void separate(cb_design *d, const cb_result *res, const cb_leader *L, siz
 			if (pass == 0 && named < 4 && len < whylen) {
 				char what[48];
 				describe(&L[0].fit, &L[k].fit, what, sizeof what);
-				len += (size_t)snprintf(why + len, whylen - len, "%s %s (weight %.2g)",
-							named ? "," : "", what, L[k].weight);
+				len += (size_t)snprintf(why + len, whylen - len,
+							"%s %s (weight %.2g)", named ? "," : "",
+							what, L[k].weight);
 				named++;
 			}
 		}
@@ -321,7 +326,8 @@ static bool pad_repeats(const cb_result *res, unsigned k)
 	for (unsigned j = 0; j < k; j++) {
 		const cb_pad_advice *b = &res->pad[j];
 		if (b->elem_bytes == a->elem_bytes && b->found == a->found &&
-		    b->passes_unpadded == a->passes_unpadded && b->passes_padded == a->passes_padded)
+		    b->passes_unpadded == a->passes_unpadded &&
+		    b->passes_padded == a->passes_padded)
 			return true;
 	}
 	return false;
@@ -355,7 +361,8 @@ static void final_tables(cb_design *d, const cb_result *res, cb_op op, size_t *o
 			unsigned list[2] = { a->tile, a->tile + (a->found ? a->pad : 0) };
 			for (size_t i = 0; i < res->nms; i++) {
 				long long s;
-				if (is_stride(&res->ms[i], op, &s) && res->ms[i].elem_bytes == a->elem_bytes &&
+				if (is_stride(&res->ms[i], op, &s) &&
+				    res->ms[i].elem_bytes == a->elem_bytes &&
 				    (s == list[0] || s == list[1]))
 					take(d, i, out, n);
 			}
@@ -364,9 +371,12 @@ static void final_tables(cb_design *d, const cb_result *res, cb_op op, size_t *o
 			if (res->swizzle[k].found && !swizzle_repeats(res, k))
 				take_swizzle(d, res, &res->swizzle[k], out, n);
 	}
-	log_batch(d, res, op, out + before, *n - before, op == CB_OP_LOAD ?
-		  "final: the random tables (validation), the strides the report prints and the "
-		  "advice's padding and swizzle tables" : "final: the random tables (validation)");
+	log_batch(
+		d, res, op, out + before, *n - before,
+		op == CB_OP_LOAD
+			? "final: the random tables (validation), the strides the report prints and the "
+			  "advice's padding and swizzle tables"
+			: "final: the random tables (validation)");
 }
 
 static void set_stop(cb_design *d, cb_op op, const char *why, const cb_inference *inf)
@@ -399,19 +409,27 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 	switch (d->phase[op]) {
 	case CB_DESIGN_START:
 		take_start(d, res, op, out, n);
-		log_batch(d, res, op, out + before, *n - before,
-			  "start: strides 0, 1, 2, 8 and 32 of 4-byte elements, 1, 8 and 32 of the others");
+		log_batch(
+			d, res, op, out + before, *n - before,
+			"start: strides 0, 1, 2, 8 and 32 of 4-byte elements, 1, 8 and 32 of the others");
 		d->phase[op] = CB_DESIGN_SEARCH;
 		return CB_OK;
 	case CB_DESIGN_SEARCH:
 		if (decided(d, op, inf)) {
-			set_stop(d, op, inf->confidence >= d->target ? "decided" : "decided, the flat "
-				 "model fits as well as any bank model in two analyses in a row, the "
-				 "second after a search batch", inf);
+			set_stop(
+				d, op,
+				inf->confidence >= d->target
+					? "decided"
+					: "decided, the flat "
+					  "model fits as well as any bank model in two analyses in a row, the "
+					  "second after a search batch",
+				inf);
 		} else if (only_the_run_limits(d, inf)) {
 			char why[160];
-			snprintf(why, sizeof why, "separated, the run's noise limits the confidence "
-				 "(x %.2f)", inf->run_factor);
+			snprintf(why, sizeof why,
+				 "separated, the run's noise limits the confidence "
+				 "(x %.2f)",
+				 inf->run_factor);
 			set_stop(d, op, why, inf);
 		} else if (d->searches[op] >= CB_DESIGN_MAX_SEARCH) {
 			set_stop(d, op, "the search's batches are spent", inf);
@@ -429,7 +447,8 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 	case CB_DESIGN_FINAL:
 		/* The validation took a decided verdict below the target: search on. */
 		d->phase[op] = CB_DESIGN_DONE;
-		if (!decided(d, op, inf) && d->stop[op] && strncmp(d->stop[op], "decided", 7) == 0 &&
+		if (!decided(d, op, inf) && d->stop[op] &&
+		    strncmp(d->stop[op], "decided", 7) == 0 &&
 		    d->searches[op] < CB_DESIGN_MAX_SEARCH) {
 			d->phase[op] = CB_DESIGN_SEARCH;
 			return op_next(d, res, op, out, n, err);
@@ -468,7 +487,8 @@ cb_rc cb_design_next(cb_design *d, const cb_result *res, size_t *out, size_t *n,
 		if (rc != CB_OK)
 			return rc;
 		d->was_flat[op] = d->phase[op] != CB_DESIGN_START &&
-				  res->inference[op].status != CB_BANKED && res->inference[op].flat_fits;
+				  res->inference[op].status != CB_BANKED &&
+				  res->inference[op].flat_fits;
 	}
 	return CB_OK;
 }

@@ -38,13 +38,13 @@ typedef enum { CB_DESIGN_START, CB_DESIGN_SEARCH, CB_DESIGN_FINAL, CB_DESIGN_DON
 
 typedef struct {
 	size_t nms;
-	bool *taken;                   /* pool measurement chosen (measured or about to be) */
+	bool *taken; /* pool measurement chosen (measured or about to be) */
 	bool present[CB_NOPS];
 	cb_design_phase phase[CB_NOPS];
 	unsigned searches[CB_NOPS];
-	bool was_flat[CB_NOPS];        /* not banked at the batch before */
+	bool was_flat[CB_NOPS]; /* not banked at the batch before */
 	double target;
-	cb_design_batch *log;          /* every batch, in order */
+	cb_design_batch *log; /* every batch, in order */
 	size_t nlog;
 	char *stop[CB_NOPS];
 } cb_design;

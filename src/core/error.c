@@ -78,23 +78,35 @@ void cb_error_clear(cb_error *err)
 int cb_exit_status(const cb_error *err)
 {
 	switch (err->rc) {
-	case CB_OK: return 0;
-	case CB_ERR_USAGE: case CB_ERR_INPUT: return 2;
-	case CB_ERR_NODEV: return 3;
-	case CB_ERR_QUALITY: return 5;
-	case CB_ERR_INTERRUPTED: return 128 + (err->signal > 0 ? err->signal : 15);
-	default: return 4;
+	case CB_OK:
+		return 0;
+	case CB_ERR_USAGE:
+	case CB_ERR_INPUT:
+		return 2;
+	case CB_ERR_NODEV:
+		return 3;
+	case CB_ERR_QUALITY:
+		return 5;
+	case CB_ERR_INTERRUPTED:
+		return 128 + (err->signal > 0 ? err->signal : 15);
+	default:
+		return 4;
 	}
 }
 
 cb_rc cb_rc_of_exit_status(int status)
 {
 	switch (status) {
-	case 0: return CB_OK;
-	case 2: return CB_ERR_INPUT;
-	case 3: return CB_ERR_NODEV;
-	case 5: return CB_ERR_QUALITY;
-	default: return status > 128 ? CB_ERR_INTERRUPTED : CB_ERR_RUNTIME;
+	case 0:
+		return CB_OK;
+	case 2:
+		return CB_ERR_INPUT;
+	case 3:
+		return CB_ERR_NODEV;
+	case 5:
+		return CB_ERR_QUALITY;
+	default:
+		return status > 128 ? CB_ERR_INTERRUPTED : CB_ERR_RUNTIME;
 	}
 }
 
@@ -104,11 +116,16 @@ volatile sig_atomic_t cb_child_pid = 0;
 const char *cb_signal_name(int sig)
 {
 	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	case SIGQUIT: return "SIGQUIT";
-	default: return "a signal";
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	default:
+		return "a signal";
 	}
 }
 

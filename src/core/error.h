@@ -34,12 +34,12 @@ typedef enum {
 
 typedef struct {
 	cb_rc rc;
-	const char *call;   /* the failing OpenCL or system call (a string literal), or NULL */
-	int code;           /* its status: a cl_int, an errno value, or 0 */
-	int signal;         /* with CB_ERR_INTERRUPTED: the signal */
-	char text[8192];    /* one sentence: what failed and, where known, what to do (two paths
+	const char *call;  /* the failing OpenCL or system call (a string literal), or NULL */
+	int code;          /* its status: a cl_int, an errno value, or 0 */
+	int signal;        /* with CB_ERR_INTERRUPTED: the signal */
+	char text[8192];   /* one sentence: what failed and, where known, what to do (two paths
 	                     * of PATH_MAX fit, so the reason is never cut off) */
-	char detail[8192];  /* lines that explain it (a build log), or "" */
+	char detail[8192]; /* lines that explain it (a build log), or "" */
 } cb_error;
 
 /* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed. */

@@ -28,7 +28,7 @@ static void build_op(const cb_result *r, cb_op op, cb_export_op *x)
 		s->measured = cb_op_has_elem(op, cb_elems[e].bytes) &&
 			      (r->analyzed ? r->op_present[op] && inf->elem_present[e]
 					   : r->recorded[op].lanes_per_pass[e] != 0 ||
-					     r->has_recorded_size[op][e]);
+						     r->has_recorded_size[op][e]);
 		if (!s->measured)
 			continue;
 		cb_select_model(r, op, cb_elems[e].bytes, &s->choice);

@@ -12,17 +12,17 @@
 #include "core/select.h"
 
 typedef struct {
-	bool measured;            /* the document has this element size for the op */
-	cb_model_choice choice;   /* its model, by the one rule */
-	unsigned phases;          /* passes of a conflict-free access: sub-group / lanes per pass */
+	bool measured;          /* the document has this element size for the op */
+	cb_model_choice choice; /* its model, by the one rule */
+	unsigned phases;        /* passes of a conflict-free access: sub-group / lanes per pass */
 } cb_export_size;
 
 typedef struct {
-	bool present;             /* the document has an inference for the op */
-	const char *status;       /* the op's verdict: "banked", "not_banked", "inconclusive" */
+	bool present;       /* the document has an inference for the op */
+	const char *status; /* the op's verdict: "banked", "not_banked", "inconclusive" */
 	double confidence;
-	bool joint;               /* one model describes every element size (the op's own) */
-	cb_geometry geom;         /* the op's model (joint), else the first size's */
+	bool joint;       /* one model describes every element size (the op's own) */
+	cb_geometry geom; /* the op's model (joint), else the first size's */
 	bool broadcast_known;
 	double pass_ns_per_subgroup, pass_cycles; /* one extra pass (core/infer.h); NAN: unknown */
 	cb_export_size size[CB_NELEM];

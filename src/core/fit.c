@@ -4,7 +4,8 @@
 
 #include <math.h>
 
-double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes, const uint32_t *lanes)
+double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes,
+		      const uint32_t *lanes)
 {
 	int ei = cb_elem_index(elem_bytes);
 	if (ei < 0)

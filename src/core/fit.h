@@ -16,12 +16,12 @@
 
 typedef struct {
 	unsigned elem_bytes;
-	const uint32_t *lanes;  /* subgroup offsets in bytes */
-	double t;               /* time per access step; only ratios matter */
-	double rel_err;         /* relative uncertainty of t when known, else 0 */
-	bool holdout;           /* random tables: validation only */
-	const char *kind;       /* the kind of table ("stride", "pool", ...), or NULL */
-	size_t index;           /* position in the document's measurement array */
+	const uint32_t *lanes; /* subgroup offsets in bytes */
+	double t;              /* time per access step; only ratios matter */
+	double rel_err;        /* relative uncertainty of t when known, else 0 */
+	bool holdout;          /* random tables: validation only */
+	const char *kind;      /* the kind of table ("stride", "pool", ...), or NULL */
+	size_t index;          /* position in the document's measurement array */
 } cb_obs;
 
 /* Passes already computed, kept across analyses of a growing set of tables (infer.h). */
@@ -30,10 +30,10 @@ typedef struct cb_pass_memo cb_pass_memo;
 typedef struct {
 	cb_obs *obs;
 	size_t n;
-	cb_pass_memo *memo;       /* NULL: none; else its passes are reused and new ones added */
+	cb_pass_memo *memo; /* NULL: none; else its passes are reused and new ones added */
 	unsigned subgroup;
-	double clock_mhz;         /* 0 when unknown */
-	double subgroups_per_cu;  /* sub-groups sharing one compute unit per step; 0 when unknown */
+	double clock_mhz;        /* 0 when unknown */
+	double subgroups_per_cu; /* sub-groups sharing one compute unit per step; 0 when unknown */
 } cb_dataset;
 
 typedef struct {
@@ -41,23 +41,23 @@ typedef struct {
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM]; /* 0 where there is no data for that size */
 	double t0[CB_NELEM], c[CB_NELEM];
-	double sse;    /* sum of squared relative residuals over the fit set */
-	double score;  /* sse / sigma^2 + parameters * ln(n): lower is better */
-	double rms;    /* relative RMS residual */
+	double sse;   /* sum of squared relative residuals over the fit set */
+	double score; /* sse / sigma^2 + parameters * ln(n): lower is better */
+	double rms;   /* relative RMS residual */
 } cb_fit;
 
 /* How well a fitted model describes the measurements (infer_quality.h says how it is judged). */
 #define CB_WORST_TABLES 3
 typedef struct {
 	bool judged;
-	bool noise_known;           /* some measurement records its uncertainty */
-	double noise;               /* median relative standard error of the fit tables (0 unknown) */
-	double expected;            /* RMS of the residual that noise and allowance explain */
-	double misfit;              /* RMS of residual / expected over the fit tables */
-	double val_misfit;          /* the same over the hold-out tables; NAN when none */
-	double elem_misfit[CB_NELEM];        /* NAN without tables */
-	bool approximate[CB_NELEM];          /* this element size's tables stand out */
-	char approx_kind[CB_NELEM][24];      /* the kind of table that misses most, or "" */
+	bool noise_known;  /* some measurement records its uncertainty */
+	double noise;      /* median relative standard error of the fit tables (0 unknown) */
+	double expected;   /* RMS of the residual that noise and allowance explain */
+	double misfit;     /* RMS of residual / expected over the fit tables */
+	double val_misfit; /* the same over the hold-out tables; NAN when none */
+	double elem_misfit[CB_NELEM];   /* NAN without tables */
+	bool approximate[CB_NELEM];     /* this element size's tables stand out */
+	char approx_kind[CB_NELEM][24]; /* the kind of table that misses most, or "" */
 	double approx_kind_misfit[CB_NELEM];
 	size_t worst[CB_NELEM][CB_WORST_TABLES]; /* document indices of the worst tables */
 	unsigned nworst[CB_NELEM];

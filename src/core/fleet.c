@@ -12,8 +12,9 @@
 
 double cb_memory_units(const cb_result *r)
 {
-	long long u = r->device.slm_units != CB_UNSET && r->device.slm_units > 0 ?
-		      r->device.slm_units : r->device.compute_units;
+	long long u = r->device.slm_units != CB_UNSET && r->device.slm_units > 0
+			      ? r->device.slm_units
+			      : r->device.compute_units;
 	return u != CB_UNSET && u > 0 ? (double)u : NAN;
 }
 
@@ -131,13 +132,16 @@ static void find_outliers(const cb_result *const *rs, cb_fleet *f, size_t gi)
 			double v = cb_fleet_figure(r, k), med = g->median[k];
 			if (!isfinite(v) || !isfinite(med) || !(med > 0))
 				continue;
-			double allowed = fmax(fmax(4 * g->spread[k], 3 * noise), CB_MODEL_ALLOWANCE);
+			double allowed = fmax(fmax(4 * g->spread[k], 3 * noise),
+					      CB_MODEL_ALLOWANCE);
 			double dev = v / med - 1;
 			if (fabs(dev) <= allowed)
 				continue;
-			f->outliers = cb_xrealloc(f->outliers, (f->noutliers + 1) * sizeof *f->outliers);
-			f->outliers[f->noutliers++] = (cb_fleet_outlier){ g->members[i], gi, k, v, med,
-									  dev, allowed };
+			f->outliers = cb_xrealloc(f->outliers,
+						  (f->noutliers + 1) * sizeof *f->outliers);
+			f->outliers[f->noutliers++] = (cb_fleet_outlier){
+				g->members[i], gi, k, v, med, dev, allowed
+			};
 			named = true;
 		}
 		g->noutliers += named;
@@ -157,7 +161,7 @@ void cb_fleet_build(const cb_result *const *rs, size_t n, cb_fleet *f)
 		/* Capacity doubles at every power of two. */
 		if ((grp->n & (grp->n - 1)) == 0)
 			grp->members = cb_xrealloc(grp->members, (grp->n ? 2 * grp->n : 1) *
-						   sizeof *grp->members);
+									 sizeof *grp->members);
 		grp->members[grp->n++] = i;
 	}
 	double *buf = cb_xcalloc(n + 1, sizeof *buf);
@@ -233,9 +237,12 @@ static void diff_op(const cb_result *ra, const cb_result *rb, cb_op op, cb_basel
 	cb_baseline_diff *x = diff_add(d, n, name, "verdict");
 	if (!x)
 		return;
-	bool pa = op == CB_OP_LOAD || ra->op_present[op], pb = op == CB_OP_LOAD || rb->op_present[op];
-	snprintf(x->old_text, sizeof x->old_text, "%s", pa ? cb_status_name(a->status) : "not measured");
-	snprintf(x->new_text, sizeof x->new_text, "%s", pb ? cb_status_name(b->status) : "not measured");
+	bool pa = op == CB_OP_LOAD || ra->op_present[op],
+	     pb = op == CB_OP_LOAD || rb->op_present[op];
+	snprintf(x->old_text, sizeof x->old_text, "%s",
+		 pa ? cb_status_name(a->status) : "not measured");
+	snprintf(x->new_text, sizeof x->new_text, "%s",
+		 pb ? cb_status_name(b->status) : "not measured");
 	x->changed = strcmp(x->old_text, x->new_text) != 0;
 	bool ba = pa && a->status == CB_BANKED, bb = pb && b->status == CB_BANKED;
 	diff_uint(d, n, name, "banks", ba, a->best.geom.banks, bb, b->best.geom.banks);

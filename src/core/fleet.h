@@ -14,24 +14,24 @@
 enum { CB_FLEET_COST, CB_FLEET_THROUGHPUT, CB_FLEET_NMETRICS };
 
 typedef struct {
-	size_t *members;           /* document indices, in the order given */
+	size_t *members; /* document indices, in the order given */
 	size_t n;
-	double median[CB_FLEET_NMETRICS];  /* NAN when no member has the figure */
-	double spread[CB_FLEET_NMETRICS];  /* robust relative spread, 1.4826 x MAD / median (NAN
+	double median[CB_FLEET_NMETRICS]; /* NAN when no member has the figure */
+	double spread[CB_FLEET_NMETRICS]; /* robust relative spread, 1.4826 x MAD / median (NAN
 					    * with fewer than 2 values) */
 	size_t noutliers;
 } cb_fleet_group;
 
 typedef struct {
 	size_t doc, group;
-	int metric;                /* CB_FLEET_COST or CB_FLEET_THROUGHPUT */
+	int metric; /* CB_FLEET_COST or CB_FLEET_THROUGHPUT */
 	double value, median;
-	double deviation;          /* value / median - 1 */
-	double allowed;            /* the relative distance beyond which a device is named */
+	double deviation; /* value / median - 1 */
+	double allowed;   /* the relative distance beyond which a device is named */
 } cb_fleet_outlier;
 
 typedef struct {
-	cb_fleet_group *groups;    /* in the order of their first member */
+	cb_fleet_group *groups; /* in the order of their first member */
 	size_t ngroups;
 	cb_fleet_outlier *outliers; /* by group, then document, then metric */
 	size_t noutliers;
@@ -63,9 +63,9 @@ double cb_bandwidth_limit_gbs(const cb_result *r, const cb_inference *inf);
 
 /* compare --baseline: one quantity of OLD against NEW, as text, and whether it changed. */
 typedef struct {
-	char what[48];             /* "loads: banks" */
+	char what[48]; /* "loads: banks" */
 	char old_text[48], new_text[48];
-	char note[96];             /* the cost's relative change and what it is allowed, or "" */
+	char note[96]; /* the cost's relative change and what it is allowed, or "" */
 	bool changed;
 } cb_baseline_diff;
 

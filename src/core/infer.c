@@ -23,9 +23,12 @@
 const char *cb_status_name(cb_status s)
 {
 	switch (s) {
-	case CB_BANKED: return "banked";
-	case CB_NOT_BANKED: return "not_banked";
-	default: return "inconclusive";
+	case CB_BANKED:
+		return "banked";
+	case CB_NOT_BANKED:
+		return "not_banked";
+	default:
+		return "inconclusive";
 	}
 }
 
@@ -173,8 +176,9 @@ static void pick_reported(infer_ctx *x)
 	if (rep->pair_packing)
 		for (size_t i = 0; i < x->ncand; i++) {
 			const cb_candidate *c = &x->cand[i];
-			if (c->banks == rep->banks && c->width == rep->width && c->broadcast == rep->broadcast &&
-			    !c->pair_packing && c->sse - rep->sse <= TIE_SCORE * x->sigma2)
+			if (c->banks == rep->banks && c->width == rep->width &&
+			    c->broadcast == rep->broadcast && !c->pair_packing &&
+			    c->sse - rep->sse <= TIE_SCORE * x->sigma2)
 				rep = c;
 		}
 	x->reported = rep;
@@ -341,8 +345,11 @@ static void collect_leaders(infer_ctx *x)
 			f.lanes_per_pass[e] = x->set.groupings[gi];
 			f.t0[e] = rep->a_eg[e][gi];
 			f.c[e] = rep->b_eg[e][gi];
-			double d = (rep->sse_eg[e][gi] - rep->sse_eg[e][rep->best_g[e]]) / (2 * x->sigma2);
-			add_leader(&b, &f, exp(-(out->best.score - x->min_score) / 2 - d) / x->total_weight);
+			double d = (rep->sse_eg[e][gi] - rep->sse_eg[e][rep->best_g[e]]) /
+				   (2 * x->sigma2);
+			add_leader(&b, &f,
+				   exp(-(out->best.score - x->min_score) / 2 - d) /
+					   x->total_weight);
 		}
 	/* The best candidates by score, other than the reported one. */
 	size_t want = x->max_leaders, ntop = 0;
@@ -360,7 +367,8 @@ static void collect_leaders(infer_ctx *x)
 	}
 	for (size_t k = 0; k < ntop; k++) {
 		cb_fit f = candidate_to_fit(x, &x->cand[top[k]]);
-		add_leader(&b, &f, exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
+		add_leader(&b, &f,
+			   exp(-(x->cand[top[k]].score - x->min_score) / 2) / x->total_weight);
 	}
 	free(top);
 	qsort(b.v, b.n, sizeof *b.v, cmp_leader);
@@ -457,8 +465,10 @@ cb_rc cb_infer_leaders(const cb_dataset *ds, const cb_pass_cache *cache, cb_infe
 	if (!times_fit_together(ds, ex)) {
 		init_output(out);
 		out->status = CB_INCONCLUSIVE;
-		snprintf(out->reason, sizeof out->reason, "the times span more than %.0e times their "
-			 "median: no device measures that, and no fit could use them together", SPAN_MAX);
+		snprintf(out->reason, sizeof out->reason,
+			 "the times span more than %.0e times their "
+			 "median: no device measures that, and no fit could use them together",
+			 SPAN_MAX);
 		return CB_OK;
 	}
 	if (ex == 0) {

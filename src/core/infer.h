@@ -31,30 +31,30 @@ typedef enum { CB_BANKED, CB_NOT_BANKED, CB_INCONCLUSIVE } cb_status;
 
 typedef struct {
 	cb_status status;
-	double confidence;          /* see clbanks(1): geometry share x lanes share x fit factor */
-	double geometry_share;      /* posterior share of the reported geometry */
-	double lanes_share;         /* posterior share of the reported lanes per pass, given it */
-	double fit_factor;          /* 1 when the model fits; less when it misses (infer_quality.h) */
-	double run_factor;          /* the run's quality: convergence and drift (set by analysis) */
+	double confidence;     /* see clbanks(1): geometry share x lanes share x fit factor */
+	double geometry_share; /* posterior share of the reported geometry */
+	double lanes_share;    /* posterior share of the reported lanes per pass, given it */
+	double fit_factor;     /* 1 when the model fits; less when it misses (infer_quality.h) */
+	double run_factor;     /* the run's quality: convergence and drift (set by analysis) */
 	cb_fit_quality quality;
 #define CB_MAX_INFER_WARNINGS 4
 	char warnings[CB_MAX_INFER_WARNINGS][240]; /* what the verdict's reader must know */
 	unsigned nwarnings;
 	char reason[320];
-	bool no_model_fits;         /* inconclusive because the best model misses the data */
-	bool flat_fits;             /* the flat model fits as well as any bank model (not banked,
+	bool no_model_fits; /* inconclusive because the best model misses the data */
+	bool flat_fits;     /* the flat model fits as well as any bank model (not banked,
 				     * or inconclusive for want of evidence either way) */
 	bool broadcast_known;
 	bool lanes_certain[CB_NELEM];
 	bool elem_present[CB_NELEM];
-	cb_fit best;                /* reported model when banked; best banked candidate otherwise */
+	cb_fit best; /* reported model when banked; best banked candidate otherwise */
 	bool has_best;
-	cb_fit runner_up;           /* best candidate with another geometry (or the flat model) */
+	cb_fit runner_up; /* best candidate with another geometry (or the flat model) */
 	bool has_runner_up;
 	cb_fit flat;
-	double r2;                  /* share of the variation the best banked model explains */
-	double sigma;               /* relative noise scale used for scores */
-	double max_ratio;           /* largest slowdown within one element size */
+	double r2;        /* share of the variation the best banked model explains */
+	double sigma;     /* relative noise scale used for scores */
+	double max_ratio; /* largest slowdown within one element size */
 	size_t n_fit, n_holdout, candidates;
 	size_t val_n;
 	double val_rms, val_max, val_within10;
@@ -103,20 +103,27 @@ const char *cb_status_name(cb_status s);
 /* The numbers the verdict rests on, and the verdict. Exposed for the tests. */
 typedef struct {
 	size_t n_fit;
-	unsigned n_elem;            /* element sizes with data */
+	unsigned n_elem; /* element sizes with data */
 	double flat_score, best_score;
 	double r2, max_ratio, flat_rms;
-	size_t tie_geometries;      /* other geometries within the tie margin of the best */
+	size_t tie_geometries; /* other geometries within the tie margin of the best */
 	double flat_weight, geometry_weight, total_weight;
-	double lanes_share;         /* posterior share of the reported lanes per pass */
-	double misfit;              /* the larger of the fit's and the validation's misfit */
-	bool beyond_fits;           /* the best sits at the edge of the search, and a geometry
+	double lanes_share; /* posterior share of the reported lanes per pass */
+	double misfit;      /* the larger of the fit's and the validation's misfit */
+	bool beyond_fits;   /* the best sits at the edge of the search, and a geometry
 				     * beyond it fits as well or better */
 } cb_decision_input;
 
 typedef enum {
-	CB_WHY_TOO_FEW, CB_WHY_FLAT_FITS, CB_WHY_SMALL_EFFECT, CB_WHY_UNEXPLAINED, CB_WHY_TIE,
-	CB_WHY_MISFIT, CB_WHY_BANKED, CB_WHY_BEYOND, CB_WHY_FLAT_UNSURE
+	CB_WHY_TOO_FEW,
+	CB_WHY_FLAT_FITS,
+	CB_WHY_SMALL_EFFECT,
+	CB_WHY_UNEXPLAINED,
+	CB_WHY_TIE,
+	CB_WHY_MISFIT,
+	CB_WHY_BANKED,
+	CB_WHY_BEYOND,
+	CB_WHY_FLAT_UNSURE
 } cb_decision_reason;
 
 /* A "not banked" verdict needs at least this confidence; below it (the flat model one

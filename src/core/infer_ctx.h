@@ -19,7 +19,7 @@ typedef struct {
 	const cb_dataset *ds;
 	cb_inference *out;
 	cb_fit_set set;
-	unsigned n_elem;              /* element sizes with data */
+	unsigned n_elem; /* element sizes with data */
 	cb_candidate *cand;
 	size_t ncand;
 	size_t best_index;            /* the candidate with the smallest residual */
@@ -28,9 +28,9 @@ typedef struct {
 	double min_score, total_weight, geometry_weight;
 	size_t tie_geometries;
 	char tie_desc[200];
-	bool beyond_fits;             /* a geometry beyond the search fits as well as the best */
+	bool beyond_fits; /* a geometry beyond the search fits as well as the best */
 	char beyond_desc[32];
-	cb_leader *leaders;           /* when not NULL: the leading models, up to max_leaders */
+	cb_leader *leaders; /* when not NULL: the leading models, up to max_leaders */
 	size_t max_leaders, nleaders;
 } infer_ctx;
 

@@ -10,7 +10,7 @@
 
 static const unsigned widths[] = { 4, 8, 16 };
 #define NWIDTHS (sizeof widths / sizeof widths[0])
-#define NBANKS (CB_MAX_BANKS_SEARCHED - 1)   /* 2 .. CB_MAX_BANKS_SEARCHED */
+#define NBANKS (CB_MAX_BANKS_SEARCHED - 1) /* 2 .. CB_MAX_BANKS_SEARCHED */
 #define NGEOM (NWIDTHS * NBANKS)
 /* Rules per geometry: broadcast, broadcast with pair packing, no broadcast. */
 #define NRULES 3
@@ -75,11 +75,11 @@ struct cb_pass_cache {
 	unsigned subgroup, ngroupings;
 	unsigned groupings[CB_MAX_GROUPINGS];
 	size_t nobs, ntables;
-	size_t *table_of_obs;        /* obs -> distinct table */
-	size_t *first_obs;           /* distinct table -> an obs that has it */
-	size_t ngeom;                /* geometries held */
-	unsigned *geom_index;        /* which of the NGEOM geometries, in order */
-	uint16_t *passes;            /* [geom][rule][grouping][table] */
+	size_t *table_of_obs; /* obs -> distinct table */
+	size_t *first_obs;    /* distinct table -> an obs that has it */
+	size_t ngeom;         /* geometries held */
+	unsigned *geom_index; /* which of the NGEOM geometries, in order */
+	uint16_t *passes;     /* [geom][rule][grouping][table] */
 };
 
 static uint64_t table_hash(const cb_obs *o, unsigned S)
@@ -92,7 +92,8 @@ static uint64_t table_hash(const cb_obs *o, unsigned S)
 
 static bool same_table(const cb_obs *a, const cb_obs *b, unsigned S)
 {
-	return a->elem_bytes == b->elem_bytes && memcmp(a->lanes, b->lanes, S * sizeof *a->lanes) == 0;
+	return a->elem_bytes == b->elem_bytes &&
+	       memcmp(a->lanes, b->lanes, S * sizeof *a->lanes) == 0;
 }
 
 /* Numbers the distinct (element size, lane table) pairs of DS. */
@@ -140,15 +141,15 @@ static size_t cache_at(const cb_pass_cache *c, size_t gpos, int rule, unsigned g
 
 typedef struct {
 	unsigned elem_bytes;
-	uint32_t *lanes;             /* NULL: an empty slot */
-	uint16_t *passes;            /* [geom][rule][grouping], every geometry */
+	uint32_t *lanes;  /* NULL: an empty slot */
+	uint16_t *passes; /* [geom][rule][grouping], every geometry */
 } memo_entry;
 
 struct cb_pass_memo {
-	unsigned subgroup, ngroupings;   /* of the first cache that used it (0: none yet) */
+	unsigned subgroup, ngroupings; /* of the first cache that used it (0: none yet) */
 	unsigned groupings[CB_MAX_GROUPINGS];
-	size_t n, size;                  /* entries, slots (0 or a power of two) */
-	memo_entry *slot;                /* open addressing */
+	size_t n, size;   /* entries, slots (0 or a power of two) */
+	memo_entry *slot; /* open addressing */
 };
 
 cb_pass_memo *cb_pass_memo_new(void)
@@ -210,7 +211,7 @@ static void memo_grow(cb_pass_memo *m)
 	for (size_t i = 0; i < n; i++)
 		if (old[i].lanes)
 			*memo_slot(m, &(cb_obs){ .elem_bytes = old[i].elem_bytes,
-						  .lanes = old[i].lanes }) = old[i];
+						 .lanes = old[i].lanes }) = old[i];
 	free(old);
 }
 
@@ -276,21 +277,24 @@ static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t *
 			if (gp)
 				cb_prepared_free(&p);
 			cb_prepare(&p, W, o->elem_bytes, o->lanes, c->subgroup);
-			*bank_of = cb_xrealloc(*bank_of, (p.nwords ? p.nwords : 1) * sizeof **bank_of);
+			*bank_of = cb_xrealloc(*bank_of,
+					       (p.nwords ? p.nwords : 1) * sizeof **bank_of);
 			shared = shares_words(&p);
 		}
 		cb_prepared_banks(&p, B, *bank_of);
 		for (unsigned gi = 0; gi < c->ngroupings; gi++) {
 			unsigned group = c->groupings[gi];
 			unsigned packed = cb_effective_group(&p, true, group);
-			c->passes[cache_at(c, gp, 0, gi, t)] =
-				(uint16_t)cb_prepared_passes(&p, *bank_of, B, true, group);
-			c->passes[cache_at(c, gp, 1, gi, t)] = packed == group ?
-				c->passes[cache_at(c, gp, 0, gi, t)] :
-				(uint16_t)cb_prepared_passes(&p, *bank_of, B, true, packed);
-			c->passes[cache_at(c, gp, 2, gi, t)] = !shared ?
-				c->passes[cache_at(c, gp, 0, gi, t)] :
-				(uint16_t)cb_prepared_passes(&p, *bank_of, B, false, group);
+			c->passes[cache_at(c, gp, 0, gi, t)] = (uint16_t)
+				cb_prepared_passes(&p, *bank_of, B, true, group);
+			c->passes[cache_at(c, gp, 1, gi, t)] =
+				packed == group ? c->passes[cache_at(c, gp, 0, gi, t)]
+						: (uint16_t)cb_prepared_passes(&p, *bank_of, B,
+									       true, packed);
+			c->passes[cache_at(c, gp, 2, gi, t)] =
+				!shared ? c->passes[cache_at(c, gp, 0, gi, t)]
+					: (uint16_t)cb_prepared_passes(&p, *bank_of, B, false,
+								       group);
 		}
 	}
 	if (c->ngeom)
@@ -331,7 +335,8 @@ static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings,
 	if (ngeom) /* geoms may be NULL when there are none */
 		memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
 	if (fill) {
-		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
+		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) *
+				       sizeof *c->passes);
 		compute_passes(c, ds, NULL);
 	}
 	return c;
@@ -377,9 +382,9 @@ void cb_pass_cache_free(cb_pass_cache *c)
  * table are summed once. A table seen once keeps the exact terms of one observation. */
 typedef struct {
 	size_t n;
-	size_t *table;        /* distinct table */
+	size_t *table;       /* distinct table */
 	double *w, *u, *cnt; /* sums of 1 / t^2, 1 / t, 1 */
-	double *t;            /* the time, when the table has one observation; else NAN */
+	double *t;           /* the time, when the table has one observation; else NAN */
 } elem_tables;
 
 static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e, elem_tables *g)
@@ -423,8 +428,8 @@ static void free_groups(elem_tables *g)
 
 /* Fits element size E of candidate C (geometry position GP, RULE) for every grouping. Ties go
  * to the larger group (the simpler model). */
-static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_tables *g,
-		     size_t gp, int rule, int e, cb_candidate *cand)
+static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_tables *g, size_t gp,
+		     int rule, int e, cb_candidate *cand)
 {
 	double best = INFINITY;
 	for (unsigned gi = 0; gi < set->ngroupings; gi++) {
@@ -491,7 +496,10 @@ static size_t best_geometries(cb_candidate *cand, size_t nc, unsigned *geoms)
 	bool keep[NGEOM] = { false };
 	size_t kept = 0;
 	for (size_t i = 0; i < nc && kept < CB_STAGE2_GEOMETRIES; i++) {
-		unsigned g = (unsigned)((cand[i].width == 4 ? 0 : cand[i].width == 8 ? 1 : 2) * NBANKS +
+		unsigned g = (unsigned)((cand[i].width == 4   ? 0
+					 : cand[i].width == 8 ? 1
+							      : 2) *
+						NBANKS +
 					(cand[i].banks - 2));
 		if (!keep[g]) {
 			keep[g] = true;

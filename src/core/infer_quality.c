@@ -15,7 +15,7 @@
 #define MIN_GROUP 3
 
 typedef struct {
-	double sum;   /* of squared misfits */
+	double sum; /* of squared misfits */
 	size_t n;
 } acc;
 
@@ -110,7 +110,8 @@ static void judge_sizes(judge_state *st, cb_fit_quality *q)
 	for (int e = 0; e < CB_NELEM; e++) {
 		total.sum += st->all[e].sum;
 		total.n += st->all[e].n;
-		q->elem_misfit[e] = st->all[e].n ? sqrt(st->all[e].sum / (double)st->all[e].n) : NAN;
+		q->elem_misfit[e] = st->all[e].n ? sqrt(st->all[e].sum / (double)st->all[e].n)
+						 : NAN;
 		q->approximate[e] = stands_out(&st->all[e]);
 		double worst = 0;
 		for (unsigned k = 0; k < st->nkinds[e]; k++) {

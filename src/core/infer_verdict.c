@@ -95,42 +95,54 @@ static void explain(const infer_ctx *x, cb_decision_reason why)
 		snprintf(s, n, "too few measurements (%zu) to compare bank models", out->n_fit);
 		break;
 	case CB_WHY_FLAT_FITS:
-		snprintf(s, n, "time does not depend on the access pattern beyond the noise (%.1f%%: the "
-			 "larger of the best fit's error and the measurements' own noise plus %.0f%%): "
-			 "the flat model fits as well as any bank model", 100 * out->sigma,
-			 100 * CB_MODEL_ALLOWANCE);
+		snprintf(
+			s, n,
+			"time does not depend on the access pattern beyond the noise (%.1f%%: the "
+			"larger of the best fit's error and the measurements' own noise plus %.0f%%): "
+			"the flat model fits as well as any bank model",
+			100 * out->sigma, 100 * CB_MODEL_ALLOWANCE);
 		break;
 	case CB_WHY_FLAT_UNSURE:
-		snprintf(s, n, "the flat model fits as well as %s and other bank models but holds only "
-			 "%.1f%% of the evidence: the measurements cannot tell banked from not banked",
-			 best, 100 * out->confidence);
+		snprintf(
+			s, n,
+			"the flat model fits as well as %s and other bank models but holds only "
+			"%.1f%% of the evidence: the measurements cannot tell banked from not banked",
+			best, 100 * out->confidence);
 		break;
 	case CB_WHY_SMALL_EFFECT:
-		snprintf(s, n, "times stay within %.1f%% (RMS) of a constant, at most %.2fx apart, and no "
-			 "bank model explains the variation (the best, %s, explains %.0f%% of it)",
-			 100 * out->flat.rms, out->max_ratio, best, 100 * r2);
+		snprintf(
+			s, n,
+			"times stay within %.1f%% (RMS) of a constant, at most %.2fx apart, and no "
+			"bank model explains the variation (the best, %s, explains %.0f%% of it)",
+			100 * out->flat.rms, out->max_ratio, best, 100 * r2);
 		break;
 	case CB_WHY_UNEXPLAINED:
-		snprintf(s, n, "times vary up to %.1fx but no bank model explains them (the best, %s, "
-			 "explains %.0f%% of the variation)", out->max_ratio, best, 100 * r2);
+		snprintf(s, n,
+			 "times vary up to %.1fx but no bank model explains them (the best, %s, "
+			 "explains %.0f%% of the variation)",
+			 out->max_ratio, best, 100 * r2);
 		break;
 	case CB_WHY_TIE:
 		snprintf(s, n, "the measurements cannot separate %s from %s%s", best, x->tie_desc,
 			 x->tie_geometries > 3 ? " and others" : "");
 		break;
 	case CB_WHY_BEYOND:
-		snprintf(s, n, "the best model, %s, lies near the edge of the search (at most %d banks), "
-			 "and %s beyond it fits as well or better: the device may have more banks than "
-			 "clbanks searches", best,
-			 CB_MAX_BANKS_SEARCHED, x->beyond_desc);
+		snprintf(
+			s, n,
+			"the best model, %s, lies near the edge of the search (at most %d banks), "
+			"and %s beyond it fits as well or better: the device may have more banks than "
+			"clbanks searches",
+			best, CB_MAX_BANKS_SEARCHED, x->beyond_desc);
 		break;
 	case CB_WHY_MISFIT:
-		snprintf(s, n, "no bank model describes these measurements: the best, %s, misses them "
-			 "by %.1fx what their noise and a %.0f%% model allowance explain", best,
-			 misfit_of(out), 100 * CB_MODEL_ALLOWANCE);
+		snprintf(s, n,
+			 "no bank model describes these measurements: the best, %s, misses them "
+			 "by %.1fx what their noise and a %.0f%% model allowance explain",
+			 best, misfit_of(out), 100 * CB_MODEL_ALLOWANCE);
 		break;
 	case CB_WHY_BANKED:
-		snprintf(s, n, "%s explains %.1f%% of the variation; the runner-up, %s, fits %.1fx worse",
+		snprintf(s, n,
+			 "%s explains %.1f%% of the variation; the runner-up, %s, fits %.1fx worse",
 			 best, 100 * out->r2, runner,
 			 out->best.sse > 0 ? out->runner_up.sse / out->best.sse : INFINITY);
 		break;
@@ -157,14 +169,20 @@ static void fit_warnings(cb_inference *out)
 		return;
 	double held = q->val_misfit;
 	if (out->fit_factor < 1)
-		add_warning(out, "the model explains this device only approximately: it misses the %s by "
-			    "%.1fx what their noise and a %.0f%% model allowance explain (confidence x %.2f)",
-			    out->val_n >= VAL_MIN && isfinite(held) && held > q->misfit ? "held-out random "
-			    "tables (over-fitted)" : "measurements", misfit_of(out),
-			    100 * CB_MODEL_ALLOWANCE, out->fit_factor);
+		add_warning(
+			out,
+			"the model explains this device only approximately: it misses the %s by "
+			"%.1fx what their noise and a %.0f%% model allowance explain (confidence x %.2f)",
+			out->val_n >= VAL_MIN && isfinite(held) && held > q->misfit
+				? "held-out random "
+				  "tables (over-fitted)"
+				: "measurements",
+			misfit_of(out), 100 * CB_MODEL_ALLOWANCE, out->fit_factor);
 	if (!q->noise_known)
-		add_warning(out, "the document records no uncertainty of its measurements: the fit is "
-			    "judged against the %.0f%% model allowance alone", 100 * CB_MODEL_ALLOWANCE);
+		add_warning(out,
+			    "the document records no uncertainty of its measurements: the fit is "
+			    "judged against the %.0f%% model allowance alone",
+			    100 * CB_MODEL_ALLOWANCE);
 }
 
 /* The first number the verdict would rest on that is not finite, or NULL: such a fit is no
@@ -198,17 +216,26 @@ void cb_infer_verdict(infer_ctx *x)
 	if (bad) {
 		out->status = CB_INCONCLUSIVE;
 		out->confidence = 0;
-		snprintf(out->reason, sizeof out->reason, "the fit is numerically unusable (%s is not a "
-			 "finite number): the times are beyond what the fit can represent", bad);
+		snprintf(out->reason, sizeof out->reason,
+			 "the fit is numerically unusable (%s is not a "
+			 "finite number): the times are beyond what the fit can represent",
+			 bad);
 		return;
 	}
 	cb_decision_input in = {
-		.n_fit = out->n_fit, .n_elem = x->n_elem, .flat_score = out->flat.score,
-		.best_score = x->cand[x->best_index].score, .r2 = out->r2, .max_ratio = out->max_ratio,
-		.flat_rms = out->flat.rms, .tie_geometries = x->tie_geometries,
+		.n_fit = out->n_fit,
+		.n_elem = x->n_elem,
+		.flat_score = out->flat.score,
+		.best_score = x->cand[x->best_index].score,
+		.r2 = out->r2,
+		.max_ratio = out->max_ratio,
+		.flat_rms = out->flat.rms,
+		.tie_geometries = x->tie_geometries,
 		.flat_weight = exp(-(out->flat.score - x->min_score) / 2),
-		.geometry_weight = x->geometry_weight, .total_weight = x->total_weight,
-		.lanes_share = out->lanes_share, .misfit = misfit_of(out),
+		.geometry_weight = x->geometry_weight,
+		.total_weight = x->total_weight,
+		.lanes_share = out->lanes_share,
+		.misfit = misfit_of(out),
 		.beyond_fits = x->beyond_fits,
 	};
 	cb_decision d = cb_infer_decide(&in);
@@ -277,7 +304,8 @@ static bool resolves_one_pass(const infer_ctx *x, int e)
 		if (isfinite(p) && p >= 0.5)
 			fewest = fmin(fewest, p);
 		if (o->rel_err > 0)
-			s[ns++] = o->rel_err / 1.96; /* a 95% CI's half-width is 1.96 standard errors */
+			s[ns++] = o->rel_err /
+				  1.96; /* a 95% CI's half-width is 1.96 standard errors */
 	}
 	bool resolved = true;
 	if (ns && isfinite(fewest)) {

@@ -24,8 +24,8 @@ static bool lanes_pair(const uint32_t *offsets, const bool *active, unsigned a, 
 	return offsets[a] == offsets[b];
 }
 
-bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes,
-		       const uint32_t *offsets, const bool *active, unsigned nlanes)
+bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
+		       const bool *active, unsigned nlanes)
 {
 	memset(p, 0, sizeof *p);
 	if (width == 0 || elem_bytes == 0 || nlanes == 0 || nlanes > CB_MAX_LANES)
@@ -158,7 +158,8 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 /* One group's lanes [G0, G1): pass within the group of each lane (UINT_MAX for a lane that
  * touches no word: inactive); returns the group's passes. */
 static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_word,
-			       const cb_geometry *g, unsigned g0, unsigned g1, unsigned *pass_of_lane)
+			       const cb_geometry *g, unsigned g0, unsigned g1,
+			       unsigned *pass_of_lane)
 {
 	uint16_t count[CB_MAX_BANKS] = { 0 };
 	unsigned worst = 0;
@@ -325,7 +326,8 @@ unsigned cb_pass_schedule_order(const cb_geometry *g, unsigned group, const uint
 				const bool *active, unsigned nlanes, unsigned *pass_of_lane)
 {
 	if (!ordered(order, norder, nlanes))
-		return cb_pass_schedule(g, group, elem_bytes, offsets, active, nlanes, pass_of_lane);
+		return cb_pass_schedule(g, group, elem_bytes, offsets, active, nlanes,
+					pass_of_lane);
 	uint32_t off[CB_MAX_ORDER] = { 0 };
 	bool act[CB_MAX_ORDER] = { false };
 	unsigned pass[CB_MAX_ORDER];

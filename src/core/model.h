@@ -30,10 +30,10 @@
 #define CB_MAX_ORDER 64
 
 typedef struct {
-	unsigned banks;  /* B */
-	unsigned width;  /* W, bytes */
-	bool broadcast;     /* lanes touching the same word are served together (multicast too) */
-	bool pair_packing;  /* uniform lane pairs double the group (needs broadcast) */
+	unsigned banks;    /* B */
+	unsigned width;    /* W, bytes */
+	bool broadcast;    /* lanes touching the same word are served together (multicast too) */
+	bool pair_packing; /* uniform lane pairs double the group (needs broadcast) */
 } cb_geometry;
 
 static inline bool cb_geometry_equal(const cb_geometry *a, const cb_geometry *b)
@@ -46,11 +46,12 @@ static inline bool cb_geometry_equal(const cb_geometry *a, const cb_geometry *b)
  * last earlier lane that touched the same word (so merging within any grouping is cheap). */
 typedef struct {
 	unsigned width, elem_bytes, nlanes;
-	unsigned nwords;        /* total lane-words */
-	uint32_t *words;        /* word index of each lane-word, lane-major */
-	uint32_t *lane_first;   /* nlanes + 1 entries: words of lane l are [lane_first[l], lane_first[l+1]) */
-	int32_t *prev_lane;     /* last earlier lane touching the same word, or -1 */
-	bool packable;          /* all lanes n, n^1 (or all n, n^2) read the same offset */
+	unsigned nwords; /* total lane-words */
+	uint32_t *words; /* word index of each lane-word, lane-major */
+	uint32_t *
+		lane_first; /* nlanes + 1 entries: words of lane l are [lane_first[l], lane_first[l+1]) */
+	int32_t *prev_lane; /* last earlier lane touching the same word, or -1 */
+	bool packable;      /* all lanes n, n^1 (or all n, n^2) read the same offset */
 } cb_prepared;
 
 /* Returns false when the table cannot be modelled (too many lanes, width 0). */
@@ -58,8 +59,8 @@ bool cb_prepare(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint3
 		unsigned nlanes);
 /* The same with an ACTIVE mask (NULL = every lane): an inactive lane touches no word but keeps
  * its position, so lane groups stay where the hardware puts them. */
-bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes,
-		       const uint32_t *offsets, const bool *active, unsigned nlanes);
+bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
+		       const bool *active, unsigned nlanes);
 void cb_prepared_free(cb_prepared *p);
 
 /* Bank of every lane-word of P for BANKS banks (reused across groupings and broadcast rules). */

@@ -5,10 +5,10 @@
 #define CB_NOTIFY_H
 
 typedef enum {
-	CB_NOTE_PROGRESS,  /* transient: "round 3 of at most 30" */
-	CB_NOTE_INFO,      /* what is being done: "measuring X (platform), throughput regime" */
-	CB_NOTE_WARNING,   /* something the user should know; the run goes on */
-	CB_NOTE_DETAIL     /* for --verbose */
+	CB_NOTE_PROGRESS, /* transient: "round 3 of at most 30" */
+	CB_NOTE_INFO,     /* what is being done: "measuring X (platform), throughput regime" */
+	CB_NOTE_WARNING,  /* something the user should know; the run goes on */
+	CB_NOTE_DETAIL    /* for --verbose */
 } cb_note_kind;
 
 typedef struct {

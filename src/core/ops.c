@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* clang-format off */
 const cb_elem_desc cb_elems[CB_NELEM] = {
 	{ 1, "uchar", "char" },
 	{ 2, "ushort", "short" },
@@ -12,8 +13,10 @@ const cb_elem_desc cb_elems[CB_NELEM] = {
 	{ 8, "uint2", "double" },
 	{ 16, "uint4", "float4" },
 };
+/* clang-format on */
 
 /* Atomics: 32-bit atomic_add and 64-bit atom_add (cl_khr_int64_base_atomics). */
+/* clang-format off */
 const cb_op_desc cb_ops[CB_NOPS] = {
 	{ CB_OP_LOAD, "load", "loads", "inference", "chase.cl", "cb_chase", 0x1f, "",
 	  "same-word reads broadcast",
@@ -29,6 +32,7 @@ const cb_op_desc cb_ops[CB_NOPS] = {
 	  "lanes updating the same word are served in one pass",
 	  "lanes updating the same word are served one after another (serialized)" },
 };
+/* clang-format on */
 
 const cb_op_desc *cb_op_desc_of(cb_op op)
 {

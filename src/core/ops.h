@@ -56,7 +56,7 @@ const char *cb_elem_c_type(unsigned elem_bytes);
 /* A kernel: one op at one element size. Per-kernel arrays are indexed by cb_kernel_index. */
 typedef struct {
 	cb_op op;
-	int elem;      /* index in cb_elems */
+	int elem; /* index in cb_elems */
 	unsigned bytes;
 } cb_kernel_id;
 #define CB_NKERNELS (CB_NOPS * CB_NELEM)

@@ -16,7 +16,7 @@ typedef struct {
 	unsigned next_id;
 	uint32_t *lanes;
 	cb_op op;
-	bool quick;     /* stores and atomics take the quick plan's tables */
+	bool quick; /* stores and atomics take the quick plan's tables */
 } builder;
 
 /* A parameter of a planned experiment; lists end with a NULL name. */
@@ -94,10 +94,12 @@ static void stride_table(builder *b, unsigned elem, unsigned stride)
 static unsigned stride_list(unsigned elem, bool quick, unsigned *out)
 {
 	static const unsigned wide_full[] = { 80, 96, 112, 120, 127, 128, 129, 160, 192, 255, 256 };
-	static const unsigned narrow_extra[] = { 44, 48, 56, 63, 64, 65, 72, 96, 127, 128, 129,
-						 192, 255, 256, 384, 511, 512 };
-	static const unsigned quick_list[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24,
-					       31, 32, 33, 48, 63, 64, 65, 96, 127, 128, 129 };
+	static const unsigned narrow_extra[] = { 44,  48,  56,  63,  64,  65,  72,  96, 127,
+						 128, 129, 192, 255, 256, 384, 511, 512 };
+	static const unsigned quick_list[] = {
+		0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  12,  15,  16,
+		17, 24, 31, 32, 33, 48, 63, 64, 65, 96, 127, 128, 129
+	};
 	unsigned n = 0;
 	if (quick) {
 		for (size_t i = 0; i < sizeof quick_list / sizeof *quick_list; i++)
@@ -135,8 +137,8 @@ static void add_strides(builder *b, unsigned E)
  * (n, n^1 or n, n^2) hides a conflict. */
 static void add_two_address(builder *b, unsigned E)
 {
-	static const unsigned dist_bytes[] = { 4, 8, 12, 16, 24, 32, 64, 128, 192, 256, 384, 512,
-					       1024, 2048 };
+	static const unsigned dist_bytes[] = { 4,   8,   12,  16,  24,  32,   64,
+					       128, 192, 256, 384, 512, 1024, 2048 };
 	for (size_t i = 0; i < sizeof dist_bytes / sizeof *dist_bytes; i++) {
 		unsigned d = dist_bytes[i];
 		if (d % E || (b->quick && d != 4 * E && d != 128 && d != 256 && d != 512))
@@ -171,8 +173,11 @@ static void add_lane_pairs(builder *b, unsigned E)
 		pair_background(b, E);
 		b->lanes[0] = 0;
 		b->lanes[k] = CB_PAIR_DISTANCE;
-		add(b, "lane_pair", E, (const param[]){ { "lane_a", 0 }, { "lane_b", k },
-			{ "distance", CB_PAIR_DISTANCE }, { NULL, 0 } });
+		add(b, "lane_pair", E,
+		    (const param[]){ { "lane_a", 0 },
+				     { "lane_b", k },
+				     { "distance", CB_PAIR_DISTANCE },
+				     { NULL, 0 } });
 	}
 }
 
@@ -194,8 +199,9 @@ static void add_splits(builder *b, unsigned E)
 				continue;
 			for (unsigned l = 0; l < S; l++)
 				b->lanes[l] = l * row + (l < h ? 0 : offsets[i]);
-			add(b, "split", E, (const param[]){ { "lanes_below", h },
-				{ "offset", offsets[i] }, { NULL, 0 } });
+			add(b, "split", E,
+			    (const param[]){
+				    { "lanes_below", h }, { "offset", offsets[i] }, { NULL, 0 } });
 		}
 }
 
@@ -233,9 +239,13 @@ static void add_swizzles(builder *b, unsigned E)
 			for (unsigned shift = 0; shift <= 1; shift++) {
 				if (b->quick && (8u << bits) <= tiles[t])
 					continue;
-				cb_swizzle_column_lanes(b->lanes, b->o->subgroup, E, tiles[t], bits, shift, 0);
-				add(b, "swizzle", E, (const param[]){ { "tile", tiles[t] }, { "bits", bits },
-					{ "shift", shift }, { NULL, 0 } });
+				cb_swizzle_column_lanes(b->lanes, b->o->subgroup, E, tiles[t], bits,
+							shift, 0);
+				add(b, "swizzle", E,
+				    (const param[]){ { "tile", tiles[t] },
+						     { "bits", bits },
+						     { "shift", shift },
+						     { NULL, 0 } });
 			}
 }
 
@@ -250,7 +260,8 @@ static void add_random(builder *b, unsigned E, cb_rng *rng)
 			win = (unsigned)b->o->local_mem_budget;
 		for (unsigned l = 0; l < b->o->subgroup; l++)
 			b->lanes[l] = cb_rng_below(rng, win / E) * E;
-		add(b, "random", E, (const param[]){ { "window", win }, { "variant", r }, { NULL, 0 } });
+		add(b, "random", E,
+		    (const param[]){ { "window", win }, { "variant", r }, { NULL, 0 } });
 	}
 }
 
@@ -258,11 +269,13 @@ cb_rc cb_plan_make(const cb_plan_opts *o, cb_result *r, cb_error *err)
 {
 	cb_result_init(r);
 	if (o->subgroup < 4 || o->subgroup > CB_MAX_LANES)
-		return cb_error_set(err, CB_ERR_USAGE, "sub-group size %u is outside 4..%u", o->subgroup,
-				    CB_MAX_LANES);
+		return cb_error_set(err, CB_ERR_USAGE, "sub-group size %u is outside 4..%u",
+				    o->subgroup, CB_MAX_LANES);
 	if (o->local_mem_budget < 4096)
-		return cb_error_set(err, CB_ERR_USAGE, "local memory budget %lu B is too small for a "
-				    "plan (need at least 4096 B)", o->local_mem_budget);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "local memory budget %lu B is too small for a "
+				    "plan (need at least 4096 B)",
+				    o->local_mem_budget);
 	builder b = { .o = o, .r = r, .next_id = 0 };
 	b.lanes = cb_xcalloc(o->subgroup, sizeof *b.lanes);
 	cb_rng rng;

@@ -12,12 +12,12 @@
 #include <stdint.h>
 
 typedef struct {
-	unsigned subgroup;     /* lanes per table, 4..1024 */
+	unsigned subgroup; /* lanes per table, 4..1024 */
 	uint64_t seed;
 	unsigned long local_mem_budget; /* bytes a table may span */
-	bool quick;            /* fewer experiments: enough for banks and width */
-	unsigned ops;          /* CB_OPS_* bits; 0: loads only */
-	bool pool;             /* stores and atomics get the loads' full set of tables too (the
+	bool quick;                     /* fewer experiments: enough for banks and width */
+	unsigned ops;                   /* CB_OPS_* bits; 0: loads only */
+	bool pool; /* stores and atomics get the loads' full set of tables too (the
 				* adaptive design's pool, which measures only what it needs) */
 } cb_plan_opts;
 
@@ -30,8 +30,10 @@ bool cb_ops_parse(const char *text, unsigned *ops);
 void cb_ops_format(unsigned ops, char *buf, size_t n);
 
 /* The tiles the advice covers, walked by columns: widths and element sizes. */
+/* clang-format off */
 #define CB_ADVICE_TILES { 16, 32, 64 }
 #define CB_ADVICE_ELEMS { 4, 8, 16 }
+/* clang-format on */
 
 /* Local memory a plan may span, and a run allocates, unless told otherwise. */
 #define CB_DEFAULT_LOCAL_BYTES 32768UL

@@ -20,7 +20,8 @@ static cb_rc open_input(const char *path, const char *name, unsigned flags, size
 	if (strcmp(path, "-") == 0 && stdin_taken)
 		/* Its end was read: a second '-' would read nothing (before: "invalid JSON ... near
 		 * end of file" for a document that is fine). */
-		return cb_error_set(err, CB_ERR_USAGE, "standard input is read once, and '-' was "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "standard input is read once, and '-' was "
 				    "given before; give the other documents as files");
 	if (strcmp(path, "-") == 0)
 		stdin_taken = true;
@@ -35,7 +36,8 @@ static cb_rc open_input(const char *path, const char *name, unsigned flags, size
 		 * stat() is then opened without waiting, and refused below. */
 		int nonblock = (flags & CB_READ_REGULAR_ONLY) ? O_NONBLOCK : 0;
 		/* open() of a FIFO blocks until a writer comes; a stop signal ends the wait. */
-		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | nonblock)) < 0 && errno == EINTR)
+		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | nonblock)) < 0 &&
+		       errno == EINTR)
 			if (cb_check_interrupt(err) != CB_OK)
 				return CB_ERR_INTERRUPTED;
 		if (*fd < 0)
@@ -43,14 +45,15 @@ static cb_rc open_input(const char *path, const char *name, unsigned flags, size
 					     strerror(errno));
 	}
 	if (fstat(*fd, &st) != 0)
-		return cb_error_call(err, CB_ERR_IO, "fstat", errno, "%s: %s", name, strerror(errno));
+		return cb_error_call(err, CB_ERR_IO, "fstat", errno, "%s: %s", name,
+				     strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return cb_error_set(err, CB_ERR_INPUT, "%s: is a directory", name);
 	if ((flags & CB_READ_REGULAR_ONLY) && !S_ISREG(st.st_mode))
 		return cb_error_set(err, CB_ERR_INPUT, "%s: not a regular file", name);
 	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > cap)
-		return cb_error_set(err, CB_ERR_INPUT, "%s: too large (%lld bytes; at most %zu)", name,
-				    (long long)st.st_size, cap);
+		return cb_error_set(err, CB_ERR_INPUT, "%s: too large (%lld bytes; at most %zu)",
+				    name, (long long)st.st_size, cap);
 	*size = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0;
 	return CB_OK;
 }
@@ -66,8 +69,9 @@ static cb_rc read_all(int fd, const char *name, size_t cap, unsigned flags, size
 		if (size == alloc) {
 			if (alloc > cap) {
 				free(buf);
-				return cb_error_set(err, CB_ERR_INPUT, "%s: too large (more than %zu bytes)",
-						    name, cap);
+				return cb_error_set(err, CB_ERR_INPUT,
+						    "%s: too large (more than %zu bytes)", name,
+						    cap);
 			}
 			alloc *= 2;
 			buf = cb_xrealloc(buf, alloc + 1);
@@ -82,23 +86,26 @@ static cb_rc read_all(int fd, const char *name, size_t cap, unsigned flags, size
 		if (r < 0) {
 			int e = errno;
 			free(buf);
-			return cb_error_call(err, e == EISDIR ? CB_ERR_INPUT : CB_ERR_IO, "read", e, "%s: %s",
-					     name, strerror(e));
+			return cb_error_call(err, e == EISDIR ? CB_ERR_INPUT : CB_ERR_IO, "read", e,
+					     "%s: %s", name, strerror(e));
 		}
 		if (r == 0)
 			break;
-		const char *nul = (flags & CB_READ_TEXT) ? memchr(buf + size, '\0', (size_t)r) : NULL;
+		const char *nul = (flags & CB_READ_TEXT) ? memchr(buf + size, '\0', (size_t)r)
+							 : NULL;
 		if (nul) {
 			size_t at = (size_t)(nul - buf);
 			free(buf);
-			return cb_error_set(err, CB_ERR_INPUT, "%s: binary data (a NUL byte at offset %zu), "
-					    "not text", name, at);
+			return cb_error_set(err, CB_ERR_INPUT,
+					    "%s: binary data (a NUL byte at offset %zu), "
+					    "not text",
+					    name, at);
 		}
 		size += (size_t)r;
 		if (size > cap) {
 			free(buf);
-			return cb_error_set(err, CB_ERR_INPUT, "%s: too large (more than %zu bytes)", name,
-					    cap);
+			return cb_error_set(err, CB_ERR_INPUT,
+					    "%s: too large (more than %zu bytes)", name, cap);
 		}
 	}
 	buf[size] = '\0';

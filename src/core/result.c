@@ -72,10 +72,21 @@ static void device_init(cb_device_doc *d)
 
 static void device_free(cb_device_doc *d)
 {
-	char **strings[] = { &d->platform, &d->platform_vendor, &d->platform_version, &d->name,
-			     &d->vendor, &d->driver_version, &d->device_version, &d->opencl_c_version,
-			     &d->type, &d->local_mem_type, &d->subgroup_source,
-			     &d->reported_banks_source, &d->compute_capability, &d->gfxip, &d->slm_unit,
+	char **strings[] = { &d->platform,
+			     &d->platform_vendor,
+			     &d->platform_version,
+			     &d->name,
+			     &d->vendor,
+			     &d->driver_version,
+			     &d->device_version,
+			     &d->opencl_c_version,
+			     &d->type,
+			     &d->local_mem_type,
+			     &d->subgroup_source,
+			     &d->reported_banks_source,
+			     &d->compute_capability,
+			     &d->gfxip,
+			     &d->slm_unit,
 			     &d->extra };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
@@ -110,10 +121,11 @@ void cb_design_log_free(cb_design_batch *log, size_t n, char *stop[CB_NOPS])
 
 static void run_free(cb_run_meta *r)
 {
-	char **strings[] = { &r->host_id, &r->host_name, &r->regime, &r->timer, &r->kernels,
-			     &r->clbanks_version,
-			     &r->command_line, &r->warmup, &r->timer_reason, &r->stop, &r->timing,
-			     &r->extra, &r->protocol, &r->check_skipped };
+	char **strings[] = { &r->host_id,      &r->host_name,    &r->regime,
+			     &r->timer,        &r->kernels,      &r->clbanks_version,
+			     &r->command_line, &r->warmup,       &r->timer_reason,
+			     &r->stop,         &r->timing,       &r->extra,
+			     &r->protocol,     &r->check_skipped };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		free(*strings[i]);
 	for (int k = 0; k < CB_NKERNELS; k++)
@@ -265,7 +277,8 @@ const cb_measurement *cb_find_stride(const cb_result *r, cb_op op, unsigned elem
 		const cb_measurement *m = &r->ms[i];
 		long long s;
 		if (m->op == op && m->elem_bytes == elem_bytes && cb_kind_is(m, "stride") &&
-		    cb_param_get(m, "stride", &s) && s == (long long)stride && isfinite(m->ns_per_access))
+		    cb_param_get(m, "stride", &s) && s == (long long)stride &&
+		    isfinite(m->ns_per_access))
 			return m;
 	}
 	return NULL;
@@ -321,8 +334,9 @@ const char *cb_doc_fact_note(const cb_result *r, cb_op op, unsigned elem_bytes)
 
 const char *cb_model_label(const cb_result *r, char *buf, size_t size)
 {
-	const char *name = r->documented && r->doc.title ? r->doc.title :
-			   r->device.name ? r->device.name : "-";
+	const char *name = r->documented && r->doc.title ? r->doc.title
+			   : r->device.name              ? r->device.name
+							 : "-";
 	snprintf(buf, size, "%s%s", name, r->documented ? " (documented, not measured)" : "");
 	return buf;
 }

@@ -24,7 +24,6 @@
 
 #define CB_UNSET LLONG_MIN
 
-
 /* One named integer parameter of a planned experiment ("stride": 17). */
 typedef struct {
 	char *name;
@@ -33,29 +32,29 @@ typedef struct {
 
 typedef struct {
 	unsigned rounds;
-	double median, ci_lo, ci_hi, mad;  /* ratio to the baseline of the same round */
+	double median, ci_lo, ci_hi, mad; /* ratio to the baseline of the same round */
 	long long outliers, invalid;
 	bool converged;
 } cb_ratio_stats;
 
 typedef struct {
-	long long id;              /* CB_UNSET when absent */
-	char *kind;                /* "stride", "two_address", ..., or NULL */
+	long long id; /* CB_UNSET when absent */
+	char *kind;   /* "stride", "two_address", ..., or NULL */
 	cb_op op;
 	unsigned elem_bytes;
 	cb_param *params;
 	unsigned nparams;
-	char *params_extra;        /* non-integer members of "params", as JSON text */
+	char *params_extra; /* non-integer members of "params", as JSON text */
 	bool has_params;
-	uint32_t *lanes;           /* one byte offset per lane of the sub-group */
-	double ns_per_access;      /* NAN: planned, not timed */
-	long long steps;           /* the long chain */
-	long long steps_short;     /* the short chain of differential timing (CB_UNSET: none) */
-	int verified;              /* -1 absent, else 0 or 1 */
-	uint64_t *samples_ns;      /* per round, the long chain's time */
+	uint32_t *lanes;       /* one byte offset per lane of the sub-group */
+	double ns_per_access;  /* NAN: planned, not timed */
+	long long steps;       /* the long chain */
+	long long steps_short; /* the short chain of differential timing (CB_UNSET: none) */
+	int verified;          /* -1 absent, else 0 or 1 */
+	uint64_t *samples_ns;  /* per round, the long chain's time */
 	unsigned nsamples;
 	bool has_samples;
-	uint64_t *samples_short_ns;/* per round, the short chain's time */
+	uint64_t *samples_short_ns; /* per round, the short chain's time */
 	unsigned nsamples_short;
 	bool has_stats;
 	cb_ratio_stats stats;
@@ -80,10 +79,10 @@ typedef struct {
 	char *name, *vendor, *driver_version, *device_version, *opencl_c_version, *type;
 	long long compute_units, max_clock_mhz, local_mem_bytes, timer_resolution_ns;
 	long long max_work_group_size;
-	char *local_mem_type;                  /* "local", "global", "none" */
+	char *local_mem_type; /* "local", "global", "none" */
 	unsigned subgroup_size;
 	char *subgroup_source;
-	bool has_probe;                        /* the sub-group probe's curve */
+	bool has_probe; /* the sub-group probe's curve */
 	unsigned probe_n;
 	unsigned probe_lanes[CB_MAX_PROBE];
 	double probe_ratio[CB_MAX_PROBE];
@@ -93,9 +92,9 @@ typedef struct {
 	char *reported_banks_source;
 	char *compute_capability, *gfxip;
 	unsigned intel_subgroup_sizes[8], n_intel_subgroup_sizes;
-	long long slm_units;                   /* units that own local memory (CB_UNSET: compute units) */
-	long long local_mem_per_cu_bytes;      /* local memory of one unit, when the driver says */
-	char *slm_unit;                        /* what they are: "sub-slice", "compute unit" */
+	long long slm_units; /* units that own local memory (CB_UNSET: compute units) */
+	long long local_mem_per_cu_bytes; /* local memory of one unit, when the driver says */
+	char *slm_unit;                   /* what they are: "sub-slice", "compute unit" */
 	char *extra;
 } cb_device_doc;
 
@@ -120,35 +119,36 @@ typedef struct {
 	/* The protocol: "adaptive" (the default), "full" (--plan full) or "plan" (--plan FILE);
 	 * NULL in documents before it was recorded. */
 	char *protocol;
-	long long launches;         /* every launch of the measurement, calibration included */
-	double device_seconds;      /* their summed event times (NAN: not recorded) */
-	long long lengthened;       /* times the rounds' noise doubled the launch length */
-	cb_design_batch *design;    /* the adaptive design's batches, in the order chosen */
+	long long launches;      /* every launch of the measurement, calibration included */
+	double device_seconds;   /* their summed event times (NAN: not recorded) */
+	long long lengthened;    /* times the rounds' noise doubled the launch length */
+	cb_design_batch *design; /* the adaptive design's batches, in the order chosen */
 	size_t ndesign;
 	char *design_stop[CB_NOPS]; /* why the design stopped measuring each op (NULL: not run) */
 	long long work_group_size, global_size, local_mem_alloc_bytes, rounds, min_rounds;
 	long long max_rounds, seed;
 	double subgroups_per_cu, ci_target, target_launch_ms;
 	bool has_build_options;
-	char *build_options[CB_NKERNELS];     /* by kernel (cb_kernel_index) */
+	char *build_options[CB_NKERNELS]; /* by kernel (cb_kernel_index) */
 	bool has_seconds;
 	double seconds_build, seconds_calibration, seconds_measurement, seconds_total;
 	double seconds_analysis;
-	double seconds_check;                  /* the transpose check (in total); NAN: none */
+	double seconds_check; /* the transpose check (in total); NAN: none */
 	char *timer_reason, *stop, *timing;
-	char *check_skipped;                   /* why the transpose check did not run (NULL: it
+	char *check_skipped; /* why the transpose check did not run (NULL: it
 						* ran, or was not due) */
 	long long timer_granularity_ns, chain_cap, shortened, work_groups_per_cu;
-	long long resident_work_groups_per_cu; /* bounded by local memory, when its size per unit is known */
+	long long
+		resident_work_groups_per_cu; /* bounded by local memory, when its size per unit is known */
 	double launch_noise;
 	char *extra;
 } cb_run_meta;
 
 typedef struct {
 	bool present;
-	int converged;                         /* -1 absent */
+	int converged; /* -1 absent */
 	bool has_drift;
-	double drift;                          /* NAN: unknown (written as null) */
+	double drift; /* NAN: unknown (written as null) */
 	double outlier_share;
 	long long invalid_samples, samples;
 	char **warnings;
@@ -159,8 +159,8 @@ typedef struct {
 typedef struct {
 	bool present;
 	long long seed, subgroup_size, local_mem_budget;
-	int quick;                             /* -1 absent */
-	char *ops;                             /* "load,store,atomic"; NULL: loads (format 1) */
+	int quick; /* -1 absent */
+	char *ops; /* "load,store,atomic"; NULL: loads (format 1) */
 	char *extra;
 } cb_plan_meta;
 
@@ -170,13 +170,13 @@ typedef struct {
 
 /* A bank model as recorded in a document's inference (what predict needs). */
 typedef struct {
-	char *status;                          /* "banked", "not_banked", ... */
-	bool banked;                           /* banked, with a complete, valid model */
-	double confidence;                     /* as recorded; NAN when absent */
-	bool broadcast_known;                  /* "broadcast" was true or false, not null */
-	char problem[160];                     /* why a "banked" model is unusable, else "" */
+	char *status;         /* "banked", "not_banked", ... */
+	bool banked;          /* banked, with a complete, valid model */
+	double confidence;    /* as recorded; NAN when absent */
+	bool broadcast_known; /* "broadcast" was true or false, not null */
+	char problem[160];    /* why a "banked" model is unusable, else "" */
 	cb_geometry geom;
-	unsigned lanes_per_pass[CB_NELEM];     /* 0: not measured */
+	unsigned lanes_per_pass[CB_NELEM]; /* 0: not measured */
 	/* Lanes served in groups that are not contiguous (a documented model's lane_groups):
 	 * the lanes group after group (core/model.h, cb_price_access_order); 0: contiguous. */
 	unsigned norder[CB_NELEM];
@@ -188,11 +188,11 @@ typedef struct {
 
 typedef struct {
 	unsigned elem_bytes, tile;
-	unsigned rows;            /* rows of the tile: its width, or the sub-group when larger */
-	unsigned pad;             /* smallest padding (elements) the model says is conflict-free */
-	bool found;               /* false: no padding up to one bank period helps */
+	unsigned rows; /* rows of the tile: its width, or the sub-group when larger */
+	unsigned pad;  /* smallest padding (elements) the model says is conflict-free */
+	bool found;    /* false: no padding up to one bank period helps */
 	unsigned passes_unpadded, passes_padded, passes_ideal;
-	double measured_unpadded, measured_padded;  /* slowdown vs stride 1; NAN when not measured */
+	double measured_unpadded, measured_padded; /* slowdown vs stride 1; NAN when not measured */
 } cb_pad_advice;
 
 #define CB_MAX_PAD_ADVICE 9
@@ -209,22 +209,21 @@ typedef struct {
 
 /* One variant of the transpose check (cl/transpose.cl): a kernel a user would write, timed. */
 typedef struct {
-	char *kernel;             /* "transpose" */
-	char *variant;            /* "naive", "padded" or "swizzled" */
+	char *kernel;                     /* "transpose" */
+	char *variant;                    /* "naive", "padded" or "swizzled" */
 	long long elem_bytes, tile, rows; /* rows: of the work-group (cl/transpose.cl's CB_ROWS) */
-	long long pad, bits, shift;   /* the fix it applies (CB_UNSET: none) */
-	long long matrix;         /* the order N of the N x N matrix */
-	long long launches;       /* launches per timed batch */
-	double ns_per_launch;     /* median over the rounds */
-	double ci_lo, ci_hi;      /* its 95% CI */
-	double *samples_ns;       /* per round: a batch's time per launch */
+	long long pad, bits, shift;       /* the fix it applies (CB_UNSET: none) */
+	long long matrix;                 /* the order N of the N x N matrix */
+	long long launches;               /* launches per timed batch */
+	double ns_per_launch;             /* median over the rounds */
+	double ci_lo, ci_hi;              /* its 95% CI */
+	double *samples_ns;               /* per round: a batch's time per launch */
 	unsigned nsamples;
-	int verified;             /* -1 absent, else 0 or 1 */
+	int verified; /* -1 absent, else 0 or 1 */
 	char *extra;
 } cb_kernel_check;
 void cb_kernel_check_init(cb_kernel_check *k);
 void cb_kernel_check_free(cb_kernel_check *k);
-
 
 /* One fact of a documented model (its "documentation" object): what it is ("load.banks",
  * "load.lanes_per_pass.16", "store.broadcast"), whether the vendor states it or it is
@@ -237,8 +236,8 @@ typedef struct {
 /* A model from a vendor's documentation rather than a measurement (provenance
  * "documented"): it has no measurements, and its inferences are the documented model. */
 typedef struct {
-	char *title;           /* "AMD CDNA1-3 (MI100, MI200, MI300)" */
-	char *summary;         /* one paragraph: what it covers, what is inferred */
+	char *title;   /* "AMD CDNA1-3 (MI100, MI200, MI300)" */
+	char *summary; /* one paragraph: what it covers, what is inferred */
 	cb_doc_fact *facts;
 	size_t nfacts;
 } cb_documentation;
@@ -263,7 +262,7 @@ typedef struct {
 	/* In the document as read (for predict); analysis does not change these. */
 	bool has_recorded[CB_NOPS];
 	cb_recorded_model recorded[CB_NOPS];
-	bool has_recorded_size[CB_NOPS][CB_NELEM];   /* ... and by element size (by_elem_bytes) */
+	bool has_recorded_size[CB_NOPS][CB_NELEM]; /* ... and by element size (by_elem_bytes) */
 	cb_recorded_model recorded_size[CB_NOPS][CB_NELEM];
 	/* Filled by cb_analyze(). */
 	bool analyzed;
@@ -283,12 +282,12 @@ typedef struct {
 	 * finds; the one whose title names the device first. Written as the document's
 	 * "documented_models", found again at each analysis. */
 	struct {
-		bool checked;      /* looked for, among MODELS documented models (0: none found) */
+		bool checked; /* looked for, among MODELS documented models (0: none found) */
 		size_t models, n;
 		struct {
-			char *name;    /* the model's name ("nvidia-hopper") */
-			char *title;   /* its title ("NVIDIA Hopper (H100, H200; ...)") */
-			size_t agree;  /* the facts compared, all agreeing */
+			char *name;        /* the model's name ("nvidia-hopper") */
+			char *title;       /* its title ("NVIDIA Hopper (H100, H200; ...)") */
+			size_t agree;      /* the facts compared, all agreeing */
 			bool names_device; /* its title names the device ("H200") */
 		} v[16];
 	} match;

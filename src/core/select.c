@@ -39,28 +39,35 @@ static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_mo
 	c->source = CB_CHOICE_NONE;
 	if (r->documented && !r->has_recorded[op]) {
 		const char *why = cb_doc_fact_note(r, op, 0);
-		snprintf(c->problem, sizeof c->problem, "is a documented model (from the vendor's "
-			 "documentation, not measured) with no %s model: %s", cb_op_name(op),
-			 why ? why : "its sources do not describe them");
+		snprintf(c->problem, sizeof c->problem,
+			 "is a documented model (from the vendor's "
+			 "documentation, not measured) with no %s model: %s",
+			 cb_op_name(op), why ? why : "its sources do not describe them");
 	} else if (!r->has_recorded[op] && !measured(r, op) && op != CB_OP_LOAD) {
 		c->unmeasured = true;
-		snprintf(c->problem, sizeof c->problem, "has no %s measurements (a run measures them "
-			 "with --ops %s, the default)", cb_op_name(op), cb_op_name(op));
+		snprintf(c->problem, sizeof c->problem,
+			 "has no %s measurements (a run measures them "
+			 "with --ops %s, the default)",
+			 cb_op_name(op), cb_op_name(op));
 	} else if (!r->has_recorded[op]) {
-		snprintf(c->problem, sizeof c->problem, "has no %s object (write an analyzed copy "
+		snprintf(c->problem, sizeof c->problem,
+			 "has no %s object (write an analyzed copy "
 			 "with 'clbanks analyze FILE --format json -o ANALYZED.json' and use that)",
 			 cb_inference_key(op));
 	} else if (!rec->banked && rec->problem[0]) {
 		snprintf(c->problem, sizeof c->problem, "%s", rec->problem);
 	} else if (e >= 0 && r->has_recorded_size[op][e]) {
-		snprintf(c->problem, sizeof c->problem, "has no bank model to predict with (%s: %s; "
+		snprintf(c->problem, sizeof c->problem,
+			 "has no bank model to predict with (%s: %s; "
 			 "its %u-byte elements on their own: %s, confidence %.3f)",
 			 cb_inference_key(op), rec->status ? rec->status : "absent", elem_bytes,
 			 r->recorded_size[op][e].status ? r->recorded_size[op][e].status : "absent",
 			 r->recorded_size[op][e].confidence);
 	} else {
-		snprintf(c->problem, sizeof c->problem, "has no bank model to predict with (inference "
-			 "status: %s)", rec->status ? rec->status : "absent");
+		snprintf(c->problem, sizeof c->problem,
+			 "has no bank model to predict with (inference "
+			 "status: %s)",
+			 rec->status ? rec->status : "absent");
 	}
 }
 
@@ -70,8 +77,9 @@ void cb_select_model(const cb_result *r, cb_op op, unsigned elem_bytes, cb_model
 	c->confidence = NAN;
 	int e = elem_bytes ? cb_elem_index(elem_bytes) : -1;
 	const cb_recorded_model *rec = &r->recorded[op];
-	const cb_recorded_model *own = e >= 0 && r->has_recorded_size[op][e] ?
-		&r->recorded_size[op][e] : NULL;
+	const cb_recorded_model *own = e >= 0 && r->has_recorded_size[op][e]
+					       ? &r->recorded_size[op][e]
+					       : NULL;
 	bool joint = r->has_recorded[op];
 	if (joint && sure(rec))
 		take(c, CB_CHOICE_JOINT, rec, e);
@@ -157,8 +165,8 @@ bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint
 			       NULL, nlanes, cost);
 }
 
-unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
-				    unsigned elem_bytes, unsigned stride)
+unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
+				    unsigned stride)
 {
 	if (subgroup == 0 || subgroup > CB_MAX_LANES)
 		return 0;
@@ -175,12 +183,15 @@ void cb_warn_unsure_model(const cb_notifier *n, const char *path, cb_op op,
 {
 	bool unsure = isfinite(c->confidence) && c->confidence < CB_BY_SIZE_MIN_CONFIDENCE;
 	if ((c->source == CB_CHOICE_JOINT || c->source == CB_CHOICE_BY_SIZE) && unsure)
-		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used (%u x %u B) has confidence %.3f, "
-			"below %.1f: treat its passes as a guess", path, cb_op_name(op), c->geom.banks,
-			c->geom.width, c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
-	else if (c->source == CB_CHOICE_FLAT && (unsure || !isfinite(c->confidence)))
-		cb_note(n, CB_NOTE_WARNING, "%s: the %s model used is not banked (flat: every access "
-			"pattern costs one pass) with confidence %.3f, below %.1f: its \"no conflict\" "
-			"is a guess, not a measurement", path, cb_op_name(op), c->confidence,
+		cb_note(n, CB_NOTE_WARNING,
+			"%s: the %s model used (%u x %u B) has confidence %.3f, "
+			"below %.1f: treat its passes as a guess",
+			path, cb_op_name(op), c->geom.banks, c->geom.width, c->confidence,
 			CB_BY_SIZE_MIN_CONFIDENCE);
+	else if (c->source == CB_CHOICE_FLAT && (unsure || !isfinite(c->confidence)))
+		cb_note(n, CB_NOTE_WARNING,
+			"%s: the %s model used is not banked (flat: every access "
+			"pattern costs one pass) with confidence %.3f, below %.1f: its \"no conflict\" "
+			"is a guess, not a measurement",
+			path, cb_op_name(op), c->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
 }

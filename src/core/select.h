@@ -20,24 +20,24 @@
 #include "core/result.h"
 
 typedef enum {
-	CB_CHOICE_NONE,    /* nothing prices it: problem says why */
-	CB_CHOICE_FLAT,    /* not banked: every pattern costs one pass */
-	CB_CHOICE_JOINT,   /* the op's own model */
-	CB_CHOICE_BY_SIZE  /* the element size's own model (by_elem_bytes) */
+	CB_CHOICE_NONE,   /* nothing prices it: problem says why */
+	CB_CHOICE_FLAT,   /* not banked: every pattern costs one pass */
+	CB_CHOICE_JOINT,  /* the op's own model */
+	CB_CHOICE_BY_SIZE /* the element size's own model (by_elem_bytes) */
 } cb_choice_source;
 
 typedef struct {
 	cb_choice_source source;
-	bool unmeasured;          /* NONE because the document has no measurement of the op */
+	bool unmeasured; /* NONE because the document has no measurement of the op */
 	cb_geometry geom;
-	unsigned lanes_per_pass;  /* for the element size (0: that size was not measured) */
+	unsigned lanes_per_pass; /* for the element size (0: that size was not measured) */
 	double confidence;
 	/* Lanes in groups that are not contiguous, for the element size (a documented model's
 	 * lane_groups; core/model.h): norder 0 when contiguous. */
 	unsigned norder;
 	uint8_t order[CB_MAX_ORDER];
-	bool documented;          /* from a vendor's documentation, not measured */
-	char problem[320];        /* NONE: why, to follow "FILE: " */
+	bool documented;   /* from a vendor's documentation, not measured */
+	char problem[320]; /* NONE: why, to follow "FILE: " */
 } cb_model_choice;
 
 /* The model for OP at ELEM_BYTES (0: the op's own model only, no size's). */
@@ -52,8 +52,8 @@ bool cb_inference_price(const cb_inference *inf, unsigned elem_bytes, const uint
 			unsigned nlanes, cb_access_cost *cost);
 /* The passes of a stride walk (lane i at element i * STRIDE) under INF's model; 0 when it
  * cannot say. */
-unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup,
-				    unsigned elem_bytes, unsigned stride);
+unsigned cb_inference_stride_passes(const cb_inference *inf, unsigned subgroup, unsigned elem_bytes,
+				    unsigned stride);
 
 /* Replaces R's recorded models (what the selection reads) with its analysis (cb_analyze): so
  * that predict and lint use the verdict that analyze prints, not one an older version wrote. */

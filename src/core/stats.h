@@ -12,7 +12,7 @@ typedef struct {
 	double mad;          /* median absolute deviation, unscaled */
 	double ci_lo, ci_hi; /* 95% CI of the median from order statistics; NAN when n < 6 */
 	double mean, min, max;
-	size_t outliers;     /* |x - median| > 10 * 1.4826 * MAD (reported, never removed) */
+	size_t outliers; /* |x - median| > 10 * 1.4826 * MAD (reported, never removed) */
 } cb_summary;
 
 /* qsort comparison of doubles, ascending. */

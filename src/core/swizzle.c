@@ -9,7 +9,8 @@ void cb_swizzle_column_lanes(uint32_t *lanes, unsigned n, unsigned elem_bytes, u
 			     unsigned bits, unsigned shift, unsigned col)
 {
 	for (unsigned l = 0; l < n; l++)
-		lanes[l] = (l * cols + cb_swizzle_column_in(l, col, bits, shift, cols)) * elem_bytes;
+		lanes[l] = (l * cols + cb_swizzle_column_in(l, col, bits, shift, cols)) *
+			   elem_bytes;
 }
 
 void cb_swizzle_column_expr_in(unsigned bits, unsigned shift, unsigned cols, char *buf,
@@ -40,8 +41,7 @@ void cb_swizzle_expr(const char *name, unsigned bits, unsigned shift, char *buf,
 	cb_swizzle_expr_in(name, bits, shift, 0, buf, n);
 }
 
-bool cb_fix_beats(double passes, unsigned long bytes, double best_passes,
-		  unsigned long best_bytes)
+bool cb_fix_beats(double passes, unsigned long bytes, double best_passes, unsigned long best_bytes)
 {
 	return passes < best_passes || (passes == best_passes && bytes < best_bytes);
 }
@@ -55,8 +55,9 @@ unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes)
 static void keep(const cb_fix_space *s, const cb_fix *c, const cb_fix_score *sc, bool *found,
 		 cb_fix *best, cb_fix_score *score)
 {
-	if (*found && !cb_fix_beats(sc->total_passes, cb_fix_bytes(c, s->rows, s->elem_bytes),
-				    score->total_passes, cb_fix_bytes(best, s->rows, s->elem_bytes)))
+	if (*found &&
+	    !cb_fix_beats(sc->total_passes, cb_fix_bytes(c, s->rows, s->elem_bytes),
+			  score->total_passes, cb_fix_bytes(best, s->rows, s->elem_bytes)))
 		return;
 	*found = true;
 	*best = *c;

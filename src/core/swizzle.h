@@ -40,7 +40,7 @@ void cb_swizzle_expr_in(const char *name, unsigned bits, unsigned shift, unsigne
 /* One fix: a row padding (swizzle false) or a swizzle. */
 typedef struct {
 	bool swizzle;
-	unsigned pad;          /* elements added to each row */
+	unsigned pad; /* elements added to each row */
 	unsigned bits, shift;
 } cb_fix;
 
@@ -62,8 +62,8 @@ typedef struct {
 
 /* How a candidate does on every access it is judged on. */
 typedef struct {
-	bool at_minimum;       /* every access at the minimum the judge asks for */
-	double total_passes;   /* passes over the accesses, weighted by how often each runs */
+	bool at_minimum;     /* every access at the minimum the judge asks for */
+	double total_passes; /* passes over the accesses, weighted by how often each runs */
 	unsigned worst_passes;
 } cb_fix_score;
 
@@ -71,16 +71,16 @@ typedef struct {
 typedef bool (*cb_fix_judge)(void *ctx, const cb_fix *fix, cb_fix_score *score);
 
 typedef struct {
-	bool pad_found;        /* the smallest padding at the minimum */
+	bool pad_found; /* the smallest padding at the minimum */
 	cb_fix pad;
 	cb_fix_score pad_score;
-	bool swizzle_found;    /* the first swizzle at the minimum */
+	bool swizzle_found; /* the first swizzle at the minimum */
 	cb_fix swizzle;
 	cb_fix_score swizzle_score;
-	bool best_found;       /* the fewest total passes, then the least memory, then the order */
+	bool best_found; /* the fewest total passes, then the least memory, then the order */
 	cb_fix best;
 	cb_fix_score best_score;
-	bool pad_best_found;   /* the same among paddings, and among swizzles */
+	bool pad_best_found; /* the same among paddings, and among swizzles */
 	cb_fix pad_best;
 	cb_fix_score pad_best_score;
 	bool swizzle_best_found;
@@ -92,8 +92,7 @@ typedef struct {
 void cb_fix_search(const cb_fix_space *space, cb_fix_judge judge, void *ctx, cb_fix_result *out);
 /* Does a fix of PASSES in all and BYTES of memory beat the best so far? Fewer passes, then
  * less memory: the order of the one search, and of lint's choice across row widths. */
-bool cb_fix_beats(double passes, unsigned long bytes, double best_passes,
-		  unsigned long best_bytes);
+bool cb_fix_beats(double passes, unsigned long bytes, double best_passes, unsigned long best_bytes);
 /* Bytes a fix adds to a tile of ROWS rows. */
 unsigned long cb_fix_bytes(const cb_fix *f, unsigned rows, unsigned elem_bytes);
 

@@ -55,8 +55,11 @@ char *cb_xstrdup(const char *s)
 static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
 {
 	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3 :
-		   p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : 0;
+	size_t n = p[0] < 0x80                   ? 1
+		   : p[0] >= 0xc2 && p[0] < 0xe0 ? 2
+		   : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
+		   : p[0] >= 0xf0 && p[0] < 0xf5 ? 4
+						 : 0;
 	if (!n)
 		return 0;
 	uint32_t c = n == 1 ? p[0] : p[0] & (0x7f >> n);
@@ -89,7 +92,8 @@ char *cb_escape_controls(const char *s)
 		if (!n) { /* not UTF-8: the byte itself, escaped */
 			o += sprintf(o, "\\x%02x", *p++);
 		} else if (is_control(c)) {
-			o += c < 0x80 ? sprintf(o, "\\x%02x", (unsigned)c) : sprintf(o, "\\u%04x", (unsigned)c);
+			o += c < 0x80 ? sprintf(o, "\\x%02x", (unsigned)c)
+				      : sprintf(o, "\\u%04x", (unsigned)c);
 			p += n;
 		} else {
 			memcpy(o, p, n);

@@ -33,7 +33,9 @@ size_t cb_utf8_tail_bytes(const char *s, size_t n);
 bool cb_strcasestr_bool(const char *haystack, const char *needle);
 
 /* Deterministic PRNG (splitmix64) for plans and shuffles: results depend only on the seed. */
-typedef struct { uint64_t state; } cb_rng;
+typedef struct {
+	uint64_t state;
+} cb_rng;
 void cb_rng_seed(cb_rng *r, uint64_t seed);
 uint64_t cb_rng_next(cb_rng *r);
 /* Uniform integer in [0, n). */

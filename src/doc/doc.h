@@ -18,10 +18,11 @@
 #include <stddef.h>
 
 #define CB_FORMAT_NAME "clbanks"
-#define CB_FORMAT_VERSION 4          /* what clbanks writes (2: stores and atomics; 3: one
+#define CB_FORMAT_VERSION \
+	4                       /* what clbanks writes (2: stores and atomics; 3: one
 				      * unit per quantity, the cost of a pass per sub-group; 4:
 				      * run.host_id and run.host_name) */
-#define CB_FORMAT_VERSION_MIN 1      /* the oldest it reads */
+#define CB_FORMAT_VERSION_MIN 1 /* the oldest it reads */
 /* Inputs larger than this are refused rather than parsed (every kind of input). */
 #define CB_DOC_MAX_BYTES (256UL * 1024 * 1024)
 #define CB_DOC_MAX_MEASUREMENTS 200000

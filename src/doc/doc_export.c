@@ -17,10 +17,14 @@ static json_t *str_or_null(const char *s)
 static const char *source_name(cb_choice_source s)
 {
 	switch (s) {
-	case CB_CHOICE_JOINT: return "op";
-	case CB_CHOICE_BY_SIZE: return "elem_bytes";
-	case CB_CHOICE_FLAT: return "not_banked";
-	default: return "none";
+	case CB_CHOICE_JOINT:
+		return "op";
+	case CB_CHOICE_BY_SIZE:
+		return "elem_bytes";
+	case CB_CHOICE_FLAT:
+		return "not_banked";
+	default:
+		return "none";
 	}
 }
 
@@ -46,7 +50,8 @@ static json_t *phase_groups(unsigned subgroup, unsigned lanes_per_pass, const cb
 	json_t *groups = json_array();
 	for (unsigned g0 = 0; lanes_per_pass && g0 < subgroup; g0 += lanes_per_pass) {
 		unsigned g1 = g0 + lanes_per_pass < subgroup ? g0 + lanes_per_pass : subgroup;
-		json_array_append_new(groups, json_pack("[II]", (json_int_t)g0, (json_int_t)g1 - 1));
+		json_array_append_new(groups,
+				      json_pack("[II]", (json_int_t)g0, (json_int_t)g1 - 1));
 	}
 	return groups;
 }
@@ -65,8 +70,8 @@ static json_t *size_json(const cb_export_model *m, const cb_export_size *s)
 	json_object_set_new(j, "width_bytes", json_integer(c->geom.width));
 	json_object_set_new(j, "broadcast", json_boolean(c->geom.broadcast));
 	json_object_set_new(j, "pair_packing", json_boolean(c->geom.pair_packing));
-	json_object_set_new(j, "lanes_per_pass", c->lanes_per_pass ?
-			    json_integer(c->lanes_per_pass) : json_null());
+	json_object_set_new(j, "lanes_per_pass",
+			    c->lanes_per_pass ? json_integer(c->lanes_per_pass) : json_null());
 	json_object_set_new(j, "phases", s->phases ? json_integer(s->phases) : json_null());
 	json_object_set_new(j, "phase_groups", phase_groups(m->subgroup, c->lanes_per_pass, c));
 	if (c->norder)
@@ -96,12 +101,14 @@ static json_t *op_json(const cb_export_model *m, const cb_export_op *x)
 char *cb_export_json(const cb_export_model *m, const char *source)
 {
 	json_t *root = json_pack("{s:s, s:i}", "format", "clbanks-bank-model", "format_version", 2);
-	json_object_set_new(root, "source", json_pack("{s:o, s:o, s:o, s:o}", "document",
-		str_or_null(source), "device", str_or_null(m->device), "vendor",
-		str_or_null(m->vendor), "driver_version", str_or_null(m->driver_version)));
+	json_object_set_new(root, "source",
+			    json_pack("{s:o, s:o, s:o, s:o}", "document", str_or_null(source),
+				      "device", str_or_null(m->device), "vendor",
+				      str_or_null(m->vendor), "driver_version",
+				      str_or_null(m->driver_version)));
 	json_object_set_new(root, "subgroup_size", json_integer(m->subgroup));
-	json_object_set_new(root, "provenance", json_string(m->documented[0] ? "documented" :
-							    "measured"));
+	json_object_set_new(root, "provenance",
+			    json_string(m->documented[0] ? "documented" : "measured"));
 	if (m->documented[0])
 		json_object_set_new(root, "documented_model", json_string(m->documented));
 	json_t *ops = json_object();

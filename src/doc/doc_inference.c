@@ -43,8 +43,8 @@ static json_t *fit_model_json(const cb_fit *f, const bool *present)
 {
 	if (f->flat)
 		return json_pack("{s:s}", "model", "flat");
-	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "model", "banked",
-			 "banks", (json_int_t)f->geom.banks, "bank_width_bytes", (json_int_t)f->geom.width,
+	return json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "model", "banked", "banks",
+			 (json_int_t)f->geom.banks, "bank_width_bytes", (json_int_t)f->geom.width,
 			 "broadcast", f->geom.broadcast, "pair_packing", f->geom.pair_packing,
 			 "lanes_per_pass", lanes_json(f, present));
 }
@@ -63,12 +63,16 @@ static json_t *approximate_json(const cb_inference *inf)
 		json_t *worst = json_array();
 		for (unsigned k = 0; k < q->nworst[e]; k++)
 			json_array_append_new(worst, json_integer((json_int_t)q->worst[e][k]));
-		json_object_set_new(o, key, json_pack("{s:o, s:o, s:o, s:o}",
-			"misfit", cb_json_number(q->elem_misfit[e]),
-			"kind", q->approx_kind[e][0] ? json_string(q->approx_kind[e]) : json_null(),
-			"kind_misfit", q->approx_kind[e][0] ? cb_json_number(q->approx_kind_misfit[e]) :
-				json_null(),
-			"worst_measurements", worst));
+		json_object_set_new(o, key,
+				    json_pack("{s:o, s:o, s:o, s:o}", "misfit",
+					      cb_json_number(q->elem_misfit[e]), "kind",
+					      q->approx_kind[e][0] ? json_string(q->approx_kind[e])
+								   : json_null(),
+					      "kind_misfit",
+					      q->approx_kind[e][0]
+						      ? cb_json_number(q->approx_kind_misfit[e])
+						      : json_null(),
+					      "worst_measurements", worst));
 	}
 	return o;
 }
@@ -85,15 +89,17 @@ static json_t *warnings_json(const cb_inference *inf)
 static json_t *fit_json(const cb_inference *inf)
 {
 	const cb_fit_quality *q = &inf->quality;
-	json_t *o = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-		"measurements", (json_int_t)inf->n_fit, "candidates", (json_int_t)inf->candidates,
-		"rms_rel", cb_json_number(inf->has_best ? inf->best.rms : NAN),
-		"flat_rms_rel", cb_json_number(inf->flat.rms), "r2", cb_json_number(inf->r2),
-		"sigma", cb_json_number(inf->sigma), "max_ratio", cb_json_number(inf->max_ratio));
+	json_t *o = json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "measurements",
+			      (json_int_t)inf->n_fit, "candidates", (json_int_t)inf->candidates,
+			      "rms_rel", cb_json_number(inf->has_best ? inf->best.rms : NAN),
+			      "flat_rms_rel", cb_json_number(inf->flat.rms), "r2",
+			      cb_json_number(inf->r2), "sigma", cb_json_number(inf->sigma),
+			      "max_ratio", cb_json_number(inf->max_ratio));
 	json_object_set_new(o, "misfit", q->judged ? cb_json_number(q->misfit) : json_null());
-	json_object_set_new(o, "noise_rel", q->judged && q->noise_known ? cb_json_number(q->noise) :
-			    json_null());
-	json_object_set_new(o, "expected_rel", q->judged ? cb_json_number(q->expected) : json_null());
+	json_object_set_new(o, "noise_rel",
+			    q->judged && q->noise_known ? cb_json_number(q->noise) : json_null());
+	json_object_set_new(o, "expected_rel",
+			    q->judged ? cb_json_number(q->expected) : json_null());
 	json_object_set_new(o, "model_allowance_rel", json_real(CB_MODEL_ALLOWANCE));
 	return o;
 }
@@ -110,12 +116,15 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 			    banked ? json_integer(inf->best.geom.width) : json_null());
 	json_object_set_new(o, "lanes_per_pass",
 			    banked ? lanes_json(&inf->best, inf->elem_present) : json_null());
-	json_object_set_new(o, "broadcast", banked && inf->broadcast_known ?
-			    json_boolean(inf->best.geom.broadcast) : json_null());
-	json_object_set_new(o, "pair_packing", banked ? json_boolean(inf->best.geom.pair_packing) : json_null());
+	json_object_set_new(o, "broadcast",
+			    banked && inf->broadcast_known ? json_boolean(inf->best.geom.broadcast)
+							   : json_null());
+	json_object_set_new(o, "pair_packing",
+			    banked ? json_boolean(inf->best.geom.pair_packing) : json_null());
 	json_object_set_new(o, "pass_ns_per_subgroup",
 			    banked ? cb_json_number(inf->pass_ns_per_subgroup) : json_null());
-	json_object_set_new(o, "pass_cycles", banked ? cb_json_number(inf->pass_cycles) : json_null());
+	json_object_set_new(o, "pass_cycles",
+			    banked ? cb_json_number(inf->pass_cycles) : json_null());
 	json_object_set_new(o, "pass_ns_per_access",
 			    banked ? cb_json_number(inf->step_pass_ns) : json_null());
 	json_object_set_new(o, "subgroup_size", json_integer(subgroup));
@@ -127,43 +136,52 @@ json_t *cb_inference_json(const cb_inference *inf, unsigned subgroup)
 			char key[8];
 			snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 			json_object_set_new(cert, key, json_boolean(inf->lanes_certain[e]));
-			json_object_set_new(pe, key, json_pack("{s:o, s:o}",
-				"t0_ns_per_access", cb_json_number(inf->best.t0[e]),
-				"pass_ns_per_access", cb_json_number(inf->best.c[e])));
+			json_object_set_new(pe, key,
+					    json_pack("{s:o, s:o}", "t0_ns_per_access",
+						      cb_json_number(inf->best.t0[e]),
+						      "pass_ns_per_access",
+						      cb_json_number(inf->best.c[e])));
 		}
 		json_object_set_new(o, "lanes_per_pass_certain", cert);
 		json_object_set_new(o, "per_elem", pe);
 		json_object_set_new(o, "approximate", approximate_json(inf));
-		json_object_set_new(o, "confidence_parts", json_pack("{s:o, s:o, s:o, s:o}",
-			"geometry", cb_json_number(inf->geometry_share),
-			"lanes_per_pass", cb_json_number(inf->lanes_share),
-			"fit", cb_json_number(inf->fit_factor), "run", cb_json_number(inf->run_factor)));
+		json_object_set_new(o, "confidence_parts",
+				    json_pack("{s:o, s:o, s:o, s:o}", "geometry",
+					      cb_json_number(inf->geometry_share), "lanes_per_pass",
+					      cb_json_number(inf->lanes_share), "fit",
+					      cb_json_number(inf->fit_factor), "run",
+					      cb_json_number(inf->run_factor)));
 	}
 	if (!banked)
-		json_object_set_new(o, "confidence_parts", json_pack("{s:o}", "run",
-			cb_json_number(inf->run_factor)));
+		json_object_set_new(o, "confidence_parts",
+				    json_pack("{s:o}", "run", cb_json_number(inf->run_factor)));
 	json_object_set_new(o, "warnings", warnings_json(inf));
 	if (inf->has_best && !banked)
-		json_object_set_new(o, "best_candidate", fit_model_json(&inf->best, inf->elem_present));
+		json_object_set_new(o, "best_candidate",
+				    fit_model_json(&inf->best, inf->elem_present));
 	json_object_set_new(o, "fit", fit_json(inf));
 	if (inf->has_runner_up) {
 		json_t *ru = fit_model_json(&inf->runner_up, inf->elem_present);
 		json_object_set_new(ru, "rms_rel", cb_json_number(inf->runner_up.rms));
-		json_object_set_new(ru, "sse_ratio", cb_json_number(inf->best.sse > 0 ?
-			inf->runner_up.sse / inf->best.sse : NAN));
-		json_object_set_new(ru, "delta_score", cb_json_number(inf->runner_up.score - inf->best.score));
+		json_object_set_new(ru, "sse_ratio",
+				    cb_json_number(inf->best.sse > 0
+							   ? inf->runner_up.sse / inf->best.sse
+							   : NAN));
+		json_object_set_new(ru, "delta_score",
+				    cb_json_number(inf->runner_up.score - inf->best.score));
 		json_object_set_new(o, "runner_up", ru);
 	}
-	json_object_set_new(o, "validation", json_pack("{s:I, s:s, s:o, s:o, s:o, s:o}",
-		"measurements", (json_int_t)inf->val_n,
-		"model", inf->status == CB_NOT_BANKED ? "flat" : "banked",
-		"rms_rel", cb_json_number(inf->val_rms), "max_rel", cb_json_number(inf->val_max),
-		"within_10pct", cb_json_number(inf->val_within10),
-		"misfit", cb_json_number(inf->status != CB_NOT_BANKED && inf->quality.judged ?
-			inf->quality.val_misfit : NAN)));
+	json_object_set_new(
+		o, "validation",
+		json_pack("{s:I, s:s, s:o, s:o, s:o, s:o}", "measurements", (json_int_t)inf->val_n,
+			  "model", inf->status == CB_NOT_BANKED ? "flat" : "banked", "rms_rel",
+			  cb_json_number(inf->val_rms), "max_rel", cb_json_number(inf->val_max),
+			  "within_10pct", cb_json_number(inf->val_within10), "misfit",
+			  cb_json_number(inf->status != CB_NOT_BANKED && inf->quality.judged
+						 ? inf->quality.val_misfit
+						 : NAN)));
 	return o;
 }
-
 
 json_t *cb_op_inference_json(const cb_result *r, cb_op op)
 {
@@ -175,8 +193,8 @@ json_t *cb_op_inference_json(const cb_result *r, cb_op op)
 		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
 		if (!by)
 			by = json_object();
-		json_object_set_new(by, key, cb_inference_json(&r->by_size[op][e],
-							       r->device.subgroup_size));
+		json_object_set_new(by, key,
+				    cb_inference_json(&r->by_size[op][e], r->device.subgroup_size));
 	}
 	if (by)
 		json_object_set_new(o, "by_elem_bytes", by);
@@ -233,10 +251,13 @@ json_t *cb_padding_json(const cb_pad_advice *a, unsigned n)
 		json_object_set_new(o, "measured_unpadded", cb_json_number(a[i].measured_unpadded));
 		json_object_set_new(o, "measured_padded", cb_json_number(a[i].measured_padded));
 		if (a[i].found) {
-			json_object_set_new(o, "declaration", json_sprintf("%s tile[%u][%u+%u]",
-				cb_elem_c_type(a[i].elem_bytes), a[i].rows, a[i].tile, a[i].pad));
-			json_object_set_new(o, "memory_bytes", json_integer((json_int_t)a[i].rows *
-				a[i].pad * a[i].elem_bytes));
+			json_object_set_new(o, "declaration",
+					    json_sprintf("%s tile[%u][%u+%u]",
+							 cb_elem_c_type(a[i].elem_bytes), a[i].rows,
+							 a[i].tile, a[i].pad));
+			json_object_set_new(o, "memory_bytes",
+					    json_integer((json_int_t)a[i].rows * a[i].pad *
+							 a[i].elem_bytes));
 		}
 		json_array_append_new(arr, o);
 	}
@@ -248,18 +269,23 @@ json_t *cb_swizzle_json(const cb_swizzle_advice *a, unsigned n)
 	json_t *arr = json_array();
 	for (unsigned i = 0; i < n; i++) {
 		json_t *o = advice_head(a[i].elem_bytes, a[i].tile, a[i].rows, a[i].found,
-					"passes_unswizzled", a[i].passes_unswizzled, a[i].passes_ideal);
-		json_object_set_new(o, "measured_unswizzled", cb_json_number(a[i].measured_unswizzled));
+					"passes_unswizzled", a[i].passes_unswizzled,
+					a[i].passes_ideal);
+		json_object_set_new(o, "measured_unswizzled",
+				    cb_json_number(a[i].measured_unswizzled));
 		json_object_set_new(o, "measured_swizzled", cb_json_number(a[i].measured_swizzled));
 		if (a[i].found) {
 			char expr[64];
 			cb_swizzle_expr("tile", a[i].bits, a[i].shift, expr, sizeof expr);
-			json_object_set_new(o, "declaration", json_sprintf("%s tile[%u][%u]",
-				cb_elem_c_type(a[i].elem_bytes), a[i].rows, a[i].tile));
+			json_object_set_new(o, "declaration",
+					    json_sprintf("%s tile[%u][%u]",
+							 cb_elem_c_type(a[i].elem_bytes), a[i].rows,
+							 a[i].tile));
 			json_object_set_new(o, "index", json_string(expr));
 			json_object_set_new(o, "bits", json_integer(a[i].bits));
 			json_object_set_new(o, "shift", json_integer(a[i].shift));
-			json_object_set_new(o, "passes_swizzled", json_integer(a[i].passes_swizzled));
+			json_object_set_new(o, "passes_swizzled",
+					    json_integer(a[i].passes_swizzled));
 			json_object_set_new(o, "passes_write", json_integer(a[i].passes_write));
 			json_object_set_new(o, "memory_bytes", json_integer(0));
 		}
@@ -274,14 +300,14 @@ json_t *cb_transpose_json(const cb_result *r)
 	unsigned n = cb_transpose_summaries(r, s);
 	json_t *arr = json_array();
 	for (unsigned i = 0; i < n; i++) {
-		json_t *o = json_pack("{s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}",
-			"elem_bytes", (json_int_t)s[i].elem_bytes, "tile", (json_int_t)s[i].tile,
-			"verified", s[i].verified,
-			"naive_ns", cb_json_number(s[i].naive_ns),
-			"padded_ns", cb_json_number(s[i].padded_ns),
-			"swizzled_ns", cb_json_number(s[i].swizzled_ns),
-			"speedup_padded", cb_json_number(s[i].speedup_padded),
-			"speedup_swizzled", cb_json_number(s[i].speedup_swizzled));
+		json_t *o = json_pack("{s:I, s:I, s:b, s:o, s:o, s:o, s:o, s:o}", "elem_bytes",
+				      (json_int_t)s[i].elem_bytes, "tile", (json_int_t)s[i].tile,
+				      "verified", s[i].verified, "naive_ns",
+				      cb_json_number(s[i].naive_ns), "padded_ns",
+				      cb_json_number(s[i].padded_ns), "swizzled_ns",
+				      cb_json_number(s[i].swizzled_ns), "speedup_padded",
+				      cb_json_number(s[i].speedup_padded), "speedup_swizzled",
+				      cb_json_number(s[i].speedup_swizzled));
 		if (s[i].matrix != CB_UNSET)
 			json_object_set_new(o, "matrix", json_integer(s[i].matrix));
 		json_array_append_new(arr, o);

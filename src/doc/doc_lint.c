@@ -46,8 +46,9 @@ static void geometry(json_t *m, const cb_geometry *g, const unsigned lanes_per_p
 	for (int e = 0; e < CB_NELEM; e++) {
 		char key[8];
 		snprintf(key, sizeof key, "%u", cb_elems[e].bytes);
-		json_object_set_new(lpp, key, lanes_per_pass[e] ? json_integer(lanes_per_pass[e])
-							       : json_null());
+		json_object_set_new(lpp, key,
+				    lanes_per_pass[e] ? json_integer(lanes_per_pass[e])
+						      : json_null());
 	}
 	json_object_set_new(m, "lanes_per_pass", lpp);
 }
@@ -60,8 +61,8 @@ static json_t *model(const cb_lint_result *r)
 	json_object_set_new(m, "subgroup", json_integer(r->subgroup));
 	json_object_set_new(m, "banked", json_boolean(r->has_model && !r->flat));
 	if (r->has_model)
-		json_object_set_new(m, "provenance", json_string(r->documented ? "documented" :
-								  "measured"));
+		json_object_set_new(m, "provenance",
+				    json_string(r->documented ? "documented" : "measured"));
 	if (!r->has_model || r->flat)
 		return m;
 	geometry(m, &r->geom, r->lanes_per_pass);
@@ -88,20 +89,19 @@ static json_t *offsets(const cb_lint_access *a)
 		else if (x->known)
 			json_array_append_new(arr, json_integer(x->lo));
 		else
-			json_array_append_new(arr, json_pack("[II]", (json_int_t)x->lo, (json_int_t)x->hi));
+			json_array_append_new(arr, json_pack("[II]", (json_int_t)x->lo,
+							     (json_int_t)x->hi));
 	}
 	return arr;
 }
 
-static json_t *choice(const cb_lint_object *o, const cb_lint_fix *f,
-		      const cb_lint_fix_choice *c)
+static json_t *choice(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c)
 {
 	char buf[256];
 	cb_lint_fix_text(o, f, c, buf, sizeof buf);
 	json_t *j = json_pack("{s:o, s:s, s:I, s:I, s:I, s:b}", "text", text(buf), "kind",
 			      c->swizzle ? "swizzle" : "padding", "total_passes",
-			      (json_int_t)c->total_passes,
-			      "worst_passes",
+			      (json_int_t)c->total_passes, "worst_passes",
 			      (json_int_t)c->worst_passes, "bytes", (json_int_t)c->bytes,
 			      "conflict_free", c->at_minimum);
 	if (c->swizzle) {
@@ -120,10 +120,12 @@ static json_t *edits(const cb_lint_result *r, size_t k)
 	for (size_t i = 0; i < r->nedits; i++) {
 		const cb_lint_edit *e = &r->edits[i];
 		if (e->object == k && e->choice == 0 && cb_lint_edit_first(r, i))
-			json_array_append_new(arr, json_pack("{s:o, s:I, s:I, s:I, s:o, s:o}", "file",
-				text(e->file), "line", (json_int_t)e->line, "column",
-				(json_int_t)e->column, "end_column", (json_int_t)e->end_column,
-				"from", text(e->from), "to", text(e->to)));
+			json_array_append_new(arr,
+					      json_pack("{s:o, s:I, s:I, s:I, s:o, s:o}", "file",
+							text(e->file), "line", (json_int_t)e->line,
+							"column", (json_int_t)e->column,
+							"end_column", (json_int_t)e->end_column,
+							"from", text(e->from), "to", text(e->to)));
 	}
 	return arr;
 }
@@ -145,13 +147,15 @@ static json_t *array_fix(const cb_lint_result *r, size_t k)
 	json_t *best = choice(o, f, &f->best);
 	json_object_set(j, "text", json_object_get(best, "text"));
 	json_object_set_new(j, "total_passes_before", json_integer((json_int_t)f->total_before));
-	json_object_set_new(j, "total_passes_after", json_integer((json_int_t)f->best.total_passes));
+	json_object_set_new(j, "total_passes_after",
+			    json_integer((json_int_t)f->best.total_passes));
 	json_object_set_new(j, "best", best);
 	json_object_set_new(j, "alternative", f->alt_found ? choice(o, f, &f->alt) : json_null());
 	if (f->measured)
-		json_object_set_new(j, "measured", json_pack("{s:o, s:o}", "slowdown_before",
-				    number(f->measured_before), "slowdown_after",
-				    number(f->measured_after)));
+		json_object_set_new(j, "measured",
+				    json_pack("{s:o, s:o}", "slowdown_before",
+					      number(f->measured_before), "slowdown_after",
+					      number(f->measured_after)));
 	json_object_set_new(j, "rows", json_integer(f->rows));
 	json_object_set_new(j, "width", json_integer(f->width));
 	json_t *after = json_array();
@@ -159,8 +163,9 @@ static json_t *array_fix(const cb_lint_result *r, size_t k)
 		const cb_lint_access *a = &r->accesses[i];
 		if (a->object == (int)k && a->fixed)
 			json_array_append_new(after, json_pack("{s:I, s:I, s:I}", "line",
-				(json_int_t)a->line, "column", (json_int_t)a->column, "passes_max",
-				(json_int_t)a->fixed_passes));
+							       (json_int_t)a->line, "column",
+							       (json_int_t)a->column, "passes_max",
+							       (json_int_t)a->fixed_passes));
 	}
 	json_object_set_new(j, "accesses_after", after);
 	json_object_set_new(j, "edits", edits(r, k));
@@ -191,18 +196,22 @@ static json_t *measured(const cb_lint_result *r, const cb_lint_measured *m)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "slowdown", m->done ? number(m->slowdown) : json_null());
-	json_object_set_new(j, "ci95", m->done ? json_pack("[oo]", number(m->ci_lo),
-							   number(m->ci_hi)) : json_null());
-	json_object_set_new(j, "predicted_slowdown", m->done && r->has_model ? number(m->predicted)
-									     : json_null());
-	json_object_set_new(j, "disagrees", m->done && r->has_model ? json_boolean(m->disagrees)
-								    : json_null());
+	json_object_set_new(j, "ci95",
+			    m->done ? json_pack("[oo]", number(m->ci_lo), number(m->ci_hi))
+				    : json_null());
+	json_object_set_new(j, "predicted_slowdown",
+			    m->done && r->has_model ? number(m->predicted) : json_null());
+	json_object_set_new(j, "disagrees",
+			    m->done && r->has_model ? json_boolean(m->disagrees) : json_null());
 	json_object_set_new(j, "tables", json_integer(m->tables));
 	json_object_set_new(j, "coverage", m->done ? number(m->coverage) : json_null());
 	json_object_set_new(j, "ns_per_access", m->done ? number(m->ns) : json_null());
-	json_object_set_new(j, "baseline", m->done ? json_pack("{s:o, s:s}", "ns_per_access",
-			    number(m->baseline_ns), "table", "conflict-free: the same op, element "
-			    "size and active lanes reading consecutive elements") : json_null());
+	json_object_set_new(
+		j, "baseline",
+		m->done ? json_pack("{s:o, s:s}", "ns_per_access", number(m->baseline_ns), "table",
+				    "conflict-free: the same op, element "
+				    "size and active lanes reading consecutive elements")
+			: json_null());
 	json_object_set_new(j, "note", m->note[0] ? text(m->note) : json_null());
 	return j;
 }
@@ -224,29 +233,32 @@ static json_t *access(const cb_lint_result *r, const cb_lint_access *a)
 	}
 	json_object_set_new(o, "status", json_string(cb_lint_status_name(a->status)));
 	json_object_set_new(o, "passes_max", a->priced ? json_integer(a->passes_max) : json_null());
-	json_object_set_new(o, "min_passes", a->min_passes ? json_integer(a->min_passes) : json_null());
+	json_object_set_new(o, "min_passes",
+			    a->min_passes ? json_integer(a->min_passes) : json_null());
 	json_t *it = json_array();
 	for (size_t k = 0; k < a->niter; k++)
-		json_array_append_new(it, a->iter[k].known ? json_integer(a->iter[k].passes) : json_null());
+		json_array_append_new(it, a->iter[k].known ? json_integer(a->iter[k].passes)
+							   : json_null());
 	json_object_set_new(o, "iterations", it);
 	json_object_set_new(o, "offsets", offsets(a));
 	json_object_set_new(o, "conflict_ways", a->priced ? json_integer(a->ways) : json_null());
 	json_object_set_new(o, "reason", a->note[0] ? text(a->note) : json_null());
 	json_object_set_new(o, "suppressed", json_boolean(a->suppressed));
 	if (a->nsame > 1) /* only then: the keys of other accesses stay as they are */
-		json_object_set_new(o, "same_place", json_pack("[II]", (json_int_t)a->nth,
-							       (json_int_t)a->nsame));
-	json_object_set_new(o, "total_passes", a->priced ? json_integer((json_int_t)a->total_passes)
-							 : json_null());
-	json_object_set_new(o, "excess_passes", a->priced ?
-			    json_integer((json_int_t)(a->total_passes - a->total_min)) : json_null());
-	json_object_set_new(o, "fixed_passes", a->fixed ? json_integer(a->fixed_passes)
-						       : json_null());
+		json_object_set_new(o, "same_place",
+				    json_pack("[II]", (json_int_t)a->nth, (json_int_t)a->nsame));
+	json_object_set_new(o, "total_passes",
+			    a->priced ? json_integer((json_int_t)a->total_passes) : json_null());
+	json_object_set_new(o, "excess_passes",
+			    a->priced ? json_integer((json_int_t)(a->total_passes - a->total_min))
+				      : json_null());
+	json_object_set_new(o, "fixed_passes",
+			    a->fixed ? json_integer(a->fixed_passes) : json_null());
 	json_object_set_new(o, "fix_note", a->fix_note[0] ? text(a->fix_note) : json_null());
 	if (r->measured) {
 		json_object_set_new(o, "measured", measured(r, &a->measured));
-		json_object_set_new(o, "fixed_measured", a->fixed ? measured(r, &a->fixed_measured)
-								  : json_null());
+		json_object_set_new(o, "fixed_measured",
+				    a->fixed ? measured(r, &a->fixed_measured) : json_null());
 	}
 	return o;
 }
@@ -268,7 +280,8 @@ static json_t *coverage(const cb_lint_result *r)
 		if (!o)
 			continue;
 		const char *w = cb_lint_why_key(a->reason);
-		json_object_set_new(o, w, json_integer(json_integer_value(json_object_get(o, w)) + 1));
+		json_object_set_new(o, w,
+				    json_integer(json_integer_value(json_object_get(o, w)) + 1));
 	}
 	for (int s = 1; s < 4; s++)
 		json_object_set_new(j, key[s], by[s]);
@@ -295,13 +308,16 @@ static json_t *kernel(const cb_lint_result *r)
 	json_object_set_new(k, "excess_passes", json_integer((json_int_t)(total - min)));
 	json_object_set_new(k, "coverage", coverage(r));
 	if (r->measured)
-		json_object_set_new(k, "measured", json_pack("{s:o, s:o, s:o, s:o, s:I}", "device",
-				    text(r->measured_device ? r->measured_device : ""), "slowdown",
-				    number(r->measured_total), "ci95", json_pack("[oo]",
-				    number(r->measured_total - r->measured_total_ci),
-				    number(r->measured_total + r->measured_total_ci)),
-				    "predicted_slowdown", number(r->predicted_total), "accesses",
-				    (json_int_t)r->measured_accesses));
+		json_object_set_new(
+			k, "measured",
+			json_pack("{s:o, s:o, s:o, s:o, s:I}", "device",
+				  text(r->measured_device ? r->measured_device : ""), "slowdown",
+				  number(r->measured_total), "ci95",
+				  json_pack("[oo]",
+					    number(r->measured_total - r->measured_total_ci),
+					    number(r->measured_total + r->measured_total_ci)),
+				  "predicted_slowdown", number(r->predicted_total), "accesses",
+				  (json_int_t)r->measured_accesses));
 	if (r->warning[0]) /* only when there is one: the keys of a clean kernel stay as they are */
 		json_object_set_new(k, "warnings", json_pack("[o]", text(r->warning)));
 	return k;
@@ -317,8 +333,10 @@ char *cb_lint_to_json(const cb_lint_result *res, size_t n)
 		json_array_append_new(ks, kernel(&res[i]));
 	if (n) {
 		json_object_set_new(root, "kernel", text(res[0].kernel ? res[0].kernel : ""));
-		json_object_set(root, "work_group", json_object_get(json_array_get(ks, 0), "work_group"));
-		json_object_set(root, "accesses", json_object_get(json_array_get(ks, 0), "accesses"));
+		json_object_set(root, "work_group",
+				json_object_get(json_array_get(ks, 0), "work_group"));
+		json_object_set(root, "accesses",
+				json_object_get(json_array_get(ks, 0), "accesses"));
 		json_object_set_new(root, "model", model(&res[0]));
 	}
 	json_object_set_new(root, "kernels", ks);
@@ -335,16 +353,20 @@ static json_t *access_by_model(const cb_lint_result *const *res, size_t n, size_
 		json_object_set_new(j, "model", json_integer((json_int_t)m));
 		json_object_set_new(j, "subgroup", json_integer(res[m][k].subgroup));
 		bool priced = a && a->priced;
-		json_object_set_new(j, "status", json_string(a ? cb_lint_status_name(a->status)
-								: "not_executed"));
-		json_object_set_new(j, "passes_max", priced ? json_integer(a->passes_max) : json_null());
-		json_object_set_new(j, "min_passes", a && a->min_passes ? json_integer(a->min_passes)
-									: json_null());
-		json_object_set_new(j, "conflict_ways", priced ? json_integer(a->ways) : json_null());
-		json_object_set_new(j, "total_passes", priced ?
-				    json_integer((json_int_t)a->total_passes) : json_null());
-		json_object_set_new(j, "fixed_passes", a && a->fixed ? json_integer(a->fixed_passes)
-								    : json_null());
+		json_object_set_new(j, "status",
+				    json_string(a ? cb_lint_status_name(a->status)
+						  : "not_executed"));
+		json_object_set_new(j, "passes_max",
+				    priced ? json_integer(a->passes_max) : json_null());
+		json_object_set_new(j, "min_passes",
+				    a && a->min_passes ? json_integer(a->min_passes) : json_null());
+		json_object_set_new(j, "conflict_ways",
+				    priced ? json_integer(a->ways) : json_null());
+		json_object_set_new(j, "total_passes",
+				    priced ? json_integer((json_int_t)a->total_passes)
+					   : json_null());
+		json_object_set_new(j, "fixed_passes",
+				    a && a->fixed ? json_integer(a->fixed_passes) : json_null());
 		json_object_set_new(j, "reason", a && a->note[0] ? text(a->note) : json_null());
 		json_array_append_new(arr, j);
 	}
@@ -360,9 +382,11 @@ static void fix_by_model(json_t *objects, const cb_lint_result *const *res, size
 		json_t *arr = json_array();
 		for (size_t m = 0; m < n; m++) {
 			const cb_lint_fix *f = &res[m][k].objects[j].fix;
-			json_array_append_new(arr, json_pack("{s:I, s:I, s:I}", "model", (json_int_t)m,
-				"total_passes_before", (json_int_t)f->total_before,
-				"total_passes_after", (json_int_t)f->best.total_passes));
+			json_array_append_new(arr, json_pack("{s:I, s:I, s:I}", "model",
+							     (json_int_t)m, "total_passes_before",
+							     (json_int_t)f->total_before,
+							     "total_passes_after",
+							     (json_int_t)f->best.total_passes));
 		}
 		json_object_set_new(fix, "by_model", arr);
 	}
@@ -375,8 +399,8 @@ static void measured_beside(json_t *kj, const cb_lint_result *meas, const cb_lin
 	json_t *acc = json_object_get(kj, "accesses");
 	for (size_t i = 0; i < r->naccesses; i++) {
 		const cb_lint_access *a = cb_lint_same_access(meas, &r->accesses[i]);
-		json_object_set_new(json_array_get(acc, i), "measured", a ? measured(meas, &a->measured)
-									 : json_null());
+		json_object_set_new(json_array_get(acc, i), "measured",
+				    a ? measured(meas, &a->measured) : json_null());
 	}
 	json_t *km = kernel(meas), *m = json_object_get(km, "measured");
 	if (m) {
@@ -402,13 +426,17 @@ char *cb_lint_models_to_json(const cb_lint_result *const *res, const char *const
 		json_array_append_new(ks, kj);
 	}
 	for (size_t m = 0; m < nmodels; m++)
-		json_array_append_new(models, json_pack("{s:o, s:I, s:o}", "label", text(labels[m]),
-			"subgroup", (json_int_t)(nk ? res[m][0].subgroup : 0),
-			"model", nk ? model(&res[m][0]) : json_null()));
+		json_array_append_new(models,
+				      json_pack("{s:o, s:I, s:o}", "label", text(labels[m]),
+						"subgroup",
+						(json_int_t)(nk ? res[m][0].subgroup : 0), "model",
+						nk ? model(&res[m][0]) : json_null()));
 	if (nk) {
 		json_object_set_new(root, "kernel", text(res[0][0].kernel ? res[0][0].kernel : ""));
-		json_object_set(root, "work_group", json_object_get(json_array_get(ks, 0), "work_group"));
-		json_object_set(root, "accesses", json_object_get(json_array_get(ks, 0), "accesses"));
+		json_object_set(root, "work_group",
+				json_object_get(json_array_get(ks, 0), "work_group"));
+		json_object_set(root, "accesses",
+				json_object_get(json_array_get(ks, 0), "accesses"));
 		json_object_set_new(root, "model", model(&res[0][0]));
 	}
 	json_object_set_new(root, "models", models);
@@ -447,19 +475,23 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 			 decl[0] ? decl : a->elem_type, a->note);
 		return json_pack("{s:o}", "text", text(msg));
 	}
-	int k = r->has_model ? snprintf(msg, sizeof msg, "%s %s: %u passes, %u-way bank conflict "
-					"(minimum %u)%s", cb_op_name(a->op),
-					decl[0] ? decl : a->elem_type, a->passes_max, a->ways,
-					a->min_passes, r->documented ? " on a documented model (the "
-					"vendor's documentation, not measured)" : "")
+	int k = r->has_model ? snprintf(msg, sizeof msg,
+					"%s %s: %u passes, %u-way bank conflict "
+					"(minimum %u)%s",
+					cb_op_name(a->op), decl[0] ? decl : a->elem_type,
+					a->passes_max, a->ways, a->min_passes,
+					r->documented ? " on a documented model (the "
+							"vendor's documentation, not measured)"
+						      : "")
 			     : snprintf(msg, sizeof msg, "%s %s", cb_op_name(a->op),
 					decl[0] ? decl : a->elem_type);
 	const cb_lint_measured *m = &a->measured;
 	if (m->done && k > 0 && (size_t)k < sizeof msg)
-		k += snprintf(msg + k, sizeof msg - (size_t)k, "; measured %.2fx the conflict-free "
-			      "time on %s (95%%: %.2f-%.2f)%s", m->slowdown, r->measured_device,
-			      m->ci_lo, m->ci_hi, m->disagrees ? ", which the model does not predict"
-			      : "");
+		k += snprintf(msg + k, sizeof msg - (size_t)k,
+			      "; measured %.2fx the conflict-free "
+			      "time on %s (95%%: %.2f-%.2f)%s",
+			      m->slowdown, r->measured_device, m->ci_lo, m->ci_hi,
+			      m->disagrees ? ", which the model does not predict" : "");
 	if (a->fixed && k > 0 && (size_t)k < sizeof msg) {
 		cb_lint_fix_here(r, a, 0, fix, sizeof fix);
 		snprintf(msg + k, sizeof msg - (size_t)k, "; fix: %s (%u pass%s here)", fix,
@@ -479,30 +511,31 @@ static json_t *sarif_fixes(const cb_lint_result *r, size_t object)
 		const cb_lint_edit *e = &r->edits[i];
 		if (e->object != object || e->choice != 0 || !cb_lint_edit_first(r, i))
 			continue;
-		json_t *rep = json_pack("{s:{s:I, s:I, s:I}, s:{s:o}}", "deletedRegion", "startLine",
-					(json_int_t)e->line, "startColumn", (json_int_t)e->column,
-					"endColumn", (json_int_t)e->end_column, "insertedContent",
-					"text", text(e->to));
+		json_t *rep = json_pack("{s:{s:I, s:I, s:I}, s:{s:o}}", "deletedRegion",
+					"startLine", (json_int_t)e->line, "startColumn",
+					(json_int_t)e->column, "endColumn",
+					(json_int_t)e->end_column, "insertedContent", "text",
+					text(e->to));
 		json_t *change = NULL;
 		for (size_t c = 0; c < json_array_size(changes) && !change; c++) {
 			json_t *ch = json_array_get(changes, c);
-			const char *u = json_string_value(json_object_get(
-				json_object_get(ch, "artifactLocation"), "uri"));
+			const char *u = json_string_value(
+				json_object_get(json_object_get(ch, "artifactLocation"), "uri"));
 			json_t *mine = uri(e->file);
 			if (u && json_string_value(mine) && !strcmp(u, json_string_value(mine)))
 				change = ch;
 			json_decref(mine);
 		}
 		if (!change) {
-			change = json_pack("{s:{s:o}, s:[]}", "artifactLocation", "uri", uri(e->file),
-					   "replacements");
+			change = json_pack("{s:{s:o}, s:[]}", "artifactLocation", "uri",
+					   uri(e->file), "replacements");
 			json_array_append_new(changes, change);
 		}
 		json_array_append_new(json_object_get(change, "replacements"), rep);
 	}
 	char what[300];
-	cb_lint_fix_text(&r->objects[object], &r->objects[object].fix,
-			 &r->objects[object].fix.best, what, sizeof what);
+	cb_lint_fix_text(&r->objects[object], &r->objects[object].fix, &r->objects[object].fix.best,
+			 what, sizeof what);
 	char desc[400];
 	snprintf(desc, sizeof desc, "%s, at every access of %s", what, r->objects[object].name);
 	return json_pack("[{s:{s:o}, s:o}]", "description", "text", text(desc), "artifactChanges",
@@ -514,10 +547,12 @@ static json_t *sarif_result(const cb_lint_result *r, const cb_lint_access *a)
 	json_t *region = json_pack("{s:I, s:I}", "startLine", (json_int_t)a->line, "startColumn",
 				   (json_int_t)(a->column ? a->column : 1));
 	json_t *loc = json_pack("{s:{s:{s:o}, s:o}}", "physicalLocation", "artifactLocation", "uri",
-				uri(a->file[0] ? a->file : (r->path ? r->path : "")), "region", region);
+				uri(a->file[0] ? a->file : (r->path ? r->path : "")), "region",
+				region);
 	json_t *res = json_pack("{s:s, s:s, s:o, s:[o]}", "ruleId",
 				a->status == CB_LINT_UNKNOWN ? "unpriced-access" : "bank-conflict",
-				"level", "warning", "message", sarif_message(r, a), "locations", loc);
+				"level", "warning", "message", sarif_message(r, a), "locations",
+				loc);
 	if (a->suppressed)
 		json_object_set_new(res, "suppressions", json_pack("[{s:s}]", "kind", "inSource"));
 	json_t *fixes = a->fixed ? sarif_fixes(r, (size_t)a->object) : NULL;
@@ -528,11 +563,12 @@ static json_t *sarif_result(const cb_lint_result *r, const cb_lint_access *a)
 
 static json_t *sarif_rules(void)
 {
-	return json_pack("[{s:s, s:{s:s}, s:{s:s}}, {s:s, s:{s:s}, s:{s:s}}]",
-		"id", "bank-conflict", "shortDescription", "text",
+	return json_pack(
+		"[{s:s, s:{s:s}, s:{s:s}}, {s:s, s:{s:s}, s:{s:s}}]", "id", "bank-conflict",
+		"shortDescription", "text",
 		"A __local access takes more passes than its conflict-free minimum",
-		"defaultConfiguration", "level", "warning",
-		"id", "unpriced-access", "shortDescription", "text",
+		"defaultConfiguration", "level", "warning", "id", "unpriced-access",
+		"shortDescription", "text",
 		"A __local access whose offsets lint cannot know (data-dependent, or an undefined call)",
 		"defaultConfiguration", "level", "warning");
 }
@@ -541,11 +577,10 @@ static json_t *sarif_rules(void)
 static char *sarif_doc(json_t *results, const char *version)
 {
 	json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "clbanks", "version", version,
-				   "informationUri", PACKAGE_URL,
-				   "rules", sarif_rules());
+				   "informationUri", PACKAGE_URL, "rules", sarif_rules());
 	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o}]}", "$schema",
-				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-				 "runs", "tool", "driver", driver, "results", results);
+				 "https://json.schemastore.org/sarif-2.1.0.json", "version",
+				 "2.1.0", "runs", "tool", "driver", driver, "results", results);
 	return root ? cb_json_text(root, 2) : NULL;
 }
 
@@ -556,7 +591,8 @@ static int model_part(char *buf, size_t len, const char *label, const cb_lint_re
 	if (!a)
 		return snprintf(buf, len, "%s, %u lanes: not reached", label, r->subgroup);
 	if (!a->priced)
-		return snprintf(buf, len, "%s, %u lanes: not priced: %s", label, r->subgroup, a->note);
+		return snprintf(buf, len, "%s, %u lanes: not priced: %s", label, r->subgroup,
+				a->note);
 	if (!a->conflict)
 		return snprintf(buf, len, "%s, %u lanes: %u pass%s", label, r->subgroup,
 				a->passes_max, a->passes_max == 1 ? "" : "es");
@@ -597,10 +633,11 @@ static json_t *sarif_models_result(const cb_lint_result *const *res, const char 
 						 cb_lint_same_access(&res[m][k], a0));
 	}
 	if (ma && ma->measured.done && at < sizeof msg)
-		at += (size_t)snprintf(msg + at, sizeof msg - at, "; measured on %s, %u lanes: %.2fx "
-				       "the conflict-free time (95%%: %.2f-%.2f)", meas->measured_device,
-				       meas->subgroup, ma->measured.slowdown, ma->measured.ci_lo,
-				       ma->measured.ci_hi);
+		at += (size_t)snprintf(msg + at, sizeof msg - at,
+				       "; measured on %s, %u lanes: %.2fx "
+				       "the conflict-free time (95%%: %.2f-%.2f)",
+				       meas->measured_device, meas->subgroup, ma->measured.slowdown,
+				       ma->measured.ci_lo, ma->measured.ci_hi);
 	if (a0->fixed && at < sizeof msg) {
 		char fix[256];
 		const cb_lint_object *o = &r->objects[a0->object];
@@ -614,8 +651,8 @@ static json_t *sarif_models_result(const cb_lint_result *const *res, const char 
 		const cb_lint_access *a = cb_lint_same_access(&res[m][k], a0);
 		unknown_only &= !a || a->status == CB_LINT_UNKNOWN || !a->conflict;
 	}
-	json_object_set_new(j, "ruleId", json_string(unknown_only ? "unpriced-access"
-								   : "bank-conflict"));
+	json_object_set_new(j, "ruleId",
+			    json_string(unknown_only ? "unpriced-access" : "bank-conflict"));
 	return j;
 }
 

@@ -32,22 +32,27 @@ static void add_fleet(json_t *top, const cb_result *const *rs, const char *const
 		json_t *o = json_object(), *fl = json_array();
 		for (size_t i = 0; i < grp->n; i++)
 			json_array_append_new(fl, json_string(files[grp->members[i]]));
-		json_object_set_new(o, "device", json_string(or_dash(rs[grp->members[0]]->device.name)));
+		json_object_set_new(o, "device",
+				    json_string(or_dash(rs[grp->members[0]]->device.name)));
 		json_object_set_new(o, "count", json_integer((json_int_t)grp->n));
 		json_object_set_new(o, "files", fl);
 		for (int k = 0; k < CB_FLEET_NMETRICS; k++)
-			json_object_set_new(o, figure_keys[k], json_pack("{s:o, s:o}", "median",
-					    cb_json_number(grp->median[k]), "spread",
-					    cb_json_number(grp->spread[k])));
+			json_object_set_new(o, figure_keys[k],
+					    json_pack("{s:o, s:o}", "median",
+						      cb_json_number(grp->median[k]), "spread",
+						      cb_json_number(grp->spread[k])));
 		json_array_append_new(groups, o);
 	}
 	for (size_t i = 0; i < f.noutliers; i++) {
 		const cb_fleet_outlier *x = &f.outliers[i];
-		json_array_append_new(outliers, json_pack("{s:s, s:I, s:s, s:o, s:o, s:o, s:o}",
-			"file", files[x->doc], "group", (json_int_t)x->group, "figure",
-			figure_keys[x->metric], "value", cb_json_number(x->value), "median",
-			cb_json_number(x->median), "deviation", cb_json_number(x->deviation),
-			"allowed", cb_json_number(x->allowed)));
+		json_array_append_new(outliers,
+				      json_pack("{s:s, s:I, s:s, s:o, s:o, s:o, s:o}", "file",
+						files[x->doc], "group", (json_int_t)x->group,
+						"figure", figure_keys[x->metric], "value",
+						cb_json_number(x->value), "median",
+						cb_json_number(x->median), "deviation",
+						cb_json_number(x->deviation), "allowed",
+						cb_json_number(x->allowed)));
 	}
 	json_object_set_new(top, "groups", groups);
 	json_object_set_new(top, "outliers", outliers);
@@ -66,8 +71,10 @@ char *cb_compare_json(const cb_result *const *rs, const char *const *files, int 
 		json_object_set_new(o, "regime", json_string(or_dash(r->run.regime)));
 		cb_add_op_inferences(o, r);
 		cb_set_nonempty(o, "transpose", cb_transpose_json(r));
-		json_object_set_new(o, "stride2_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 2)));
-		json_object_set_new(o, "stride32_4B", cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
+		json_object_set_new(o, "stride2_4B",
+				    cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 2)));
+		json_object_set_new(o, "stride32_4B",
+				    cb_json_number(cb_stride_ratio(r, CB_OP_LOAD, 4, 32)));
 		json_array_append_new(a, o);
 	}
 	json_t *top = json_pack("{s:s, s:i, s:o}", "format", "clbanks-compare", "format_version", 3,
@@ -96,10 +103,10 @@ char *cb_devices_json(const cb_device_entry *d, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char pd[32];
 		snprintf(pd, sizeof pd, "%u:%u", d[i].platform_index, d[i].device_index);
-		json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
-			"index", (json_int_t)d[i].index, "id", pd, "type", d[i].type,
-			"name", d[i].name, "vendor", d[i].vendor, "platform", d[i].platform,
-			"default", d[i].is_default);
+		json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}", "index",
+				      (json_int_t)d[i].index, "id", pd, "type", d[i].type, "name",
+				      d[i].name, "vendor", d[i].vendor, "platform", d[i].platform,
+				      "default", d[i].is_default);
 		set_count(o, "local_mem_bytes", d[i].local_mem_bytes);
 		set_text(o, "local_mem_type", d[i].local_mem_type);
 		set_count(o, "compute_units", d[i].compute_units);
@@ -120,17 +127,18 @@ char *cb_devices_json(const cb_device_entry *d, size_t n)
 
 char *cb_predict_json(const cb_predict_answer *a)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:b}", "op", a->op,
-			      "elem_bytes", (json_int_t)a->elem_bytes, "passes", (json_int_t)a->passes,
+	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:b}", "op", a->op, "elem_bytes",
+			      (json_int_t)a->elem_bytes, "passes", (json_int_t)a->passes,
 			      "min_passes", (json_int_t)a->min_passes, "banked", a->banked);
-	json_object_set_new(o, "lanes_per_pass", a->lanes_per_pass ?
-			    json_integer(a->lanes_per_pass) : json_null());
+	json_object_set_new(o, "lanes_per_pass",
+			    a->lanes_per_pass ? json_integer(a->lanes_per_pass) : json_null());
 	json_object_set_new(o, "conflict_ways", json_integer(a->conflict_ways));
 	json_object_set_new(o, "slowdown", cb_json_number(a->slowdown));
 	json_object_set_new(o, "model", json_string(a->by_size ? "elem_bytes" : "op"));
 	if (a->note)
 		json_object_set_new(o, "note", json_string(a->note));
-	json_object_set_new(o, "provenance", json_string(a->documented ? "documented" : "measured"));
+	json_object_set_new(o, "provenance",
+			    json_string(a->documented ? "documented" : "measured"));
 	if (a->documented)
 		json_object_set_new(o, "documented_model", json_string(a->documented));
 	if (a->pass_of_lane) {

@@ -19,10 +19,10 @@ typedef struct {
 	const char *type, *name, *vendor, *platform;
 	bool is_default;
 	unsigned long long local_mem_bytes;
-	const char *local_mem_type;          /* "local" (dedicated), "global" or "none" */
+	const char *local_mem_type; /* "local" (dedicated), "global" or "none" */
 	unsigned compute_units, max_clock_mhz;
 	unsigned subgroup_sizes[8], nsubgroup_sizes;
-	const char *subgroup_source;         /* the property that gave them */
+	const char *subgroup_source; /* the property that gave them */
 	const char *driver_version, *device_version, *opencl_c_version, *platform_version;
 } cb_device_entry;
 
@@ -32,12 +32,12 @@ char *cb_devices_json(const cb_device_entry *d, size_t n);
 typedef struct {
 	const char *op;
 	unsigned elem_bytes, passes, min_passes, lanes_per_pass;
-	unsigned conflict_ways;   /* passes / min_passes, at least 1 */
-	double slowdown;          /* passes / min_passes */
+	unsigned conflict_ways; /* passes / min_passes, at least 1 */
+	double slowdown;        /* passes / min_passes */
 	bool banked;
-	bool by_size;             /* the model is the element size's own (by_elem_bytes) */
-	const char *note;         /* why there is no bank model, or NULL */
-	const unsigned *pass_of_lane;  /* pass index of each lane, or NULL */
+	bool by_size;                 /* the model is the element size's own (by_elem_bytes) */
+	const char *note;             /* why there is no bank model, or NULL */
+	const unsigned *pass_of_lane; /* pass index of each lane, or NULL */
 	unsigned nlanes;
 	/* A documented model: "MI300 (documented, not measured)"; NULL for a measured one. */
 	const char *documented;

@@ -22,7 +22,8 @@ cb_rc cb_doc_read_object(cb_doc_reader *rd, json_t *obj, const char *path, const
 			 size_t n, const char *const *other, void *base, char **extra)
 {
 	if (!json_is_object(obj))
-		return cb_doc_fail(rd, "\"%s\" is %s, expected an object", path, cb_json_type_name(obj));
+		return cb_doc_fail(rd, "\"%s\" is %s, expected an object", path,
+				   cb_json_type_name(obj));
 	if (cb_fields_read(obj, path, f, n, base, rd->err) != CB_OK)
 		return CB_ERR_INPUT;
 	*extra = cb_extra_collect(obj, f, n, other);

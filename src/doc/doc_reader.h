@@ -36,11 +36,11 @@ cb_rc cb_doc_read_object(cb_doc_reader *rd, json_t *obj, const char *path, const
  * a piece at a time) the spans of its elements, each parsed when it is read and released. */
 typedef struct {
 	json_t *array;
-	bool streamed;  /* else ARRAY */
+	bool streamed; /* else ARRAY */
 	const char *text;
 	cb_span *spans;
 	size_t n;
-	bool odd;  /* a span is not JSON: the whole document is parsed instead, for the message */
+	bool odd; /* a span is not JSON: the whole document is parsed instead, for the message */
 } cb_ms_source;
 
 /* TEXT[0 .. LEN) parsed; NULL with *STOPPED set (and the interruption recorded in ERR) when a

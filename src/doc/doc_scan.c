@@ -14,13 +14,14 @@ typedef struct {
 	const char *t;
 	size_t len;
 	unsigned max_depth;
-	size_t polled;    /* where the stop signal was last looked at */
+	size_t polled; /* where the stop signal was last looked at */
 	cb_error *err;
 } scanner;
 
 static size_t skip_ws(const scanner *s, size_t p)
 {
-	while (p < s->len && (s->t[p] == ' ' || s->t[p] == '\t' || s->t[p] == '\n' || s->t[p] == '\r'))
+	while (p < s->len &&
+	       (s->t[p] == ' ' || s->t[p] == '\t' || s->t[p] == '\n' || s->t[p] == '\r'))
 		p++;
 	return p;
 }
@@ -150,8 +151,9 @@ cb_scan_rc cb_scan_object(const char *text, size_t len, unsigned max_depth, cb_s
 	*keys = *values = NULL;
 	*n = 0;
 	size_t p = skip_ws(&s, 0);
-	cb_scan_rc rc = p < len && text[p] == '{' && max_depth >= 1 ?
-		scan_members(&s, p, keys, values, n) : CB_SCAN_ODD;
+	cb_scan_rc rc = p < len && text[p] == '{' && max_depth >= 1
+				? scan_members(&s, p, keys, values, n)
+				: CB_SCAN_ODD;
 	if (rc != CB_SCAN_OK) {
 		free(*keys);
 		free(*values);
@@ -161,11 +163,13 @@ cb_scan_rc cb_scan_object(const char *text, size_t len, unsigned max_depth, cb_s
 	return rc;
 }
 
-cb_scan_rc cb_scan_array(const char *text, cb_span array, cb_span **elems, size_t *n,
-			 cb_error *err)
+cb_scan_rc cb_scan_array(const char *text, cb_span array, cb_span **elems, size_t *n, cb_error *err)
 {
-	scanner s = { .t = text, .len = array.at + array.len, .max_depth = (unsigned)-1,
-		      .polled = array.at, .err = err };
+	scanner s = { .t = text,
+		      .len = array.at + array.len,
+		      .max_depth = (unsigned)-1,
+		      .polled = array.at,
+		      .err = err };
 	size_t cap = 0, p = array.at, end;
 	cb_scan_rc rc = CB_SCAN_ODD;
 	*elems = NULL;

@@ -12,14 +12,14 @@
 #include <stddef.h>
 
 typedef struct {
-	size_t at, len;  /* TEXT[at .. at + len) */
+	size_t at, len; /* TEXT[at .. at + len) */
 } cb_span;
 
 typedef enum {
 	CB_SCAN_OK,
-	CB_SCAN_ODD,     /* not the shape asked for: the caller parses the whole text instead,
+	CB_SCAN_ODD,    /* not the shape asked for: the caller parses the whole text instead,
 			  * and jansson says what is wrong */
-	CB_SCAN_STOPPED  /* a stop signal came (recorded in the error) */
+	CB_SCAN_STOPPED /* a stop signal came (recorded in the error) */
 } cb_scan_rc;
 
 /* The members of the object that TEXT[0 .. LEN) is (whitespace around it allowed): their keys

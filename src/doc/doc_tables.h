@@ -13,14 +13,16 @@
 /* The device section's list is shared with the gathering of the driver's values. */
 #define CB_DEVICE_STR(m) CB_FIELD_STR(cb_device_doc, m),
 #define CB_DEVICE_INT(m, lo, hi) CB_FIELD_INT(cb_device_doc, m, lo, hi),
+/* clang-format off */
 static const cb_field cb_device_fields[] = {
 	CB_DEVICE_DOC_FIELDS(CB_DEVICE_STR, CB_DEVICE_INT)
 };
+/* clang-format on */
 #undef CB_DEVICE_STR
 #undef CB_DEVICE_INT
 /* Read and written by hand: */
-static const char *const cb_device_other[] = { "subgroup_size", "subgroup_probe",
-					       "reported_banks", "intel_subgroup_sizes", NULL };
+static const char *const cb_device_other[] = { "subgroup_size", "subgroup_probe", "reported_banks",
+					       "intel_subgroup_sizes", NULL };
 
 static const cb_field cb_run_fields[] = {
 	CB_FIELD_STR(cb_run_meta, regime),
@@ -91,12 +93,23 @@ static const cb_field cb_baseline_fields[] = {
 	CB_FIELD_REAL(cb_baseline, ns_per_access, 0, 1e15),
 	CB_FIELD_REAL(cb_baseline, mad_ns, 0, 1e15),
 };
-static const char *const cb_baseline_other[] = { "op", "elem_bytes", "lanes", "samples_ns",
-						 "samples_short_ns", NULL };
+static const char *const cb_baseline_other[] = { "op",         "elem_bytes",       "lanes",
+						 "samples_ns", "samples_short_ns", NULL };
 
-static const char *const cb_measurement_keys[] = { "id", "kind", "op", "elem_bytes", "params",
-	"lanes", "ns_per_access", "steps", "steps_short", "verified", "samples_ns",
-	"samples_short_ns", "stats", NULL };
+static const char *const cb_measurement_keys[] = { "id",
+						   "kind",
+						   "op",
+						   "elem_bytes",
+						   "params",
+						   "lanes",
+						   "ns_per_access",
+						   "steps",
+						   "steps_short",
+						   "verified",
+						   "samples_ns",
+						   "samples_short_ns",
+						   "stats",
+						   NULL };
 
 static const cb_field cb_check_fields[] = {
 	CB_FIELD_STR(cb_kernel_check, kernel),
@@ -116,8 +129,10 @@ static const cb_field cb_check_fields[] = {
 static const char *const cb_check_other[] = { "ci95", "samples_ns", NULL };
 
 /* With each op's inference (cb_ops' doc_key) beside them. */
-static const char *const cb_top_keys[] = { "format", "format_version", "generator", "plan",
-	"device", "run", "quality", "baseline", "measurements", "advice", "kernel_checks",
-	"documented_models", NULL };
+static const char *const cb_top_keys[] = { "format",  "format_version", "generator",
+					   "plan",    "device",         "run",
+					   "quality", "baseline",       "measurements",
+					   "advice",  "kernel_checks",  "documented_models",
+					   NULL };
 
 #endif

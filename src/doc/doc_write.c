@@ -28,10 +28,10 @@ static json_t *samples_json(const uint64_t *s, unsigned n)
 
 static json_t *stats_json(const cb_ratio_stats *s)
 {
-	return json_pack("{s:I, s:f, s:[f, f], s:f, s:I, s:I, s:b}", "rounds", (json_int_t)s->rounds,
-			 "ratio_median", s->median, "ratio_ci95", s->ci_lo, s->ci_hi, "ratio_mad", s->mad,
-			 "outliers", (json_int_t)s->outliers, "invalid", (json_int_t)s->invalid,
-			 "converged", s->converged);
+	return json_pack("{s:I, s:f, s:[f, f], s:f, s:I, s:I, s:b}", "rounds",
+			 (json_int_t)s->rounds, "ratio_median", s->median, "ratio_ci95", s->ci_lo,
+			 s->ci_hi, "ratio_mad", s->mad, "outliers", (json_int_t)s->outliers,
+			 "invalid", (json_int_t)s->invalid, "converged", s->converged);
 }
 
 static json_t *params_json(const cb_measurement *m)
@@ -62,8 +62,8 @@ static json_t *measurement_json(const cb_measurement *m, unsigned subgroup)
 	if (m->steps_short != CB_UNSET)
 		json_object_set_new(o, "steps_short", json_integer(m->steps_short));
 	if (m->samples_short_ns)
-		json_object_set_new(o, "samples_short_ns", samples_json(m->samples_short_ns,
-									m->nsamples_short));
+		json_object_set_new(o, "samples_short_ns",
+				    samples_json(m->samples_short_ns, m->nsamples_short));
 	if (m->verified >= 0)
 		json_object_set_new(o, "verified", json_boolean(m->verified));
 	if (m->has_samples)
@@ -83,10 +83,12 @@ static json_t *device_json(const cb_device_doc *d)
 		json_t *p = json_object(), *curve = json_array();
 		for (unsigned i = 0; i < d->probe_n; i++)
 			json_array_append_new(curve, json_pack("{s:I, s:f}", "lanes",
-				(json_int_t)d->probe_lanes[i], "ratio", d->probe_ratio[i]));
+							       (json_int_t)d->probe_lanes[i],
+							       "ratio", d->probe_ratio[i]));
 		json_object_set_new(p, "probe", curve);
 		if (d->probe_driver_reported != CB_UNSET)
-			json_object_set_new(p, "driver_reported", json_integer(d->probe_driver_reported));
+			json_object_set_new(p, "driver_reported",
+					    json_integer(d->probe_driver_reported));
 		json_object_set_new(o, "subgroup_probe", p);
 	}
 	if (d->has_reported_banks) {
@@ -121,7 +123,8 @@ static json_t *design_json(const cb_run_meta *m)
 	}
 	for (int op = 0; op < CB_NOPS; op++)
 		if (m->design_stop[op])
-			json_object_set_new(stop, cb_op_name((cb_op)op), json_string(m->design_stop[op]));
+			json_object_set_new(stop, cb_op_name((cb_op)op),
+					    json_string(m->design_stop[op]));
 	json_object_set_new(o, "batches", batches);
 	json_object_set_new(o, "stop", stop);
 	return o;
@@ -173,8 +176,8 @@ static json_t *baseline_json(const cb_baseline *b, unsigned subgroup)
 	if (b->samples_ns)
 		json_object_set_new(o, "samples_ns", samples_json(b->samples_ns, b->nsamples));
 	if (b->samples_short_ns)
-		json_object_set_new(o, "samples_short_ns", samples_json(b->samples_short_ns,
-									b->nsamples_short));
+		json_object_set_new(o, "samples_short_ns",
+				    samples_json(b->samples_short_ns, b->nsamples_short));
 	cb_extra_merge(o, b->extra);
 	return o;
 }
@@ -201,7 +204,8 @@ static void add_meta(json_t *doc, const cb_result *r)
 	if (r->quality.present)
 		json_object_set_new(doc, "quality", quality_json(&r->quality));
 	if (r->baseline.present)
-		json_object_set_new(doc, "baseline", baseline_json(&r->baseline, r->device.subgroup_size));
+		json_object_set_new(doc, "baseline",
+				    baseline_json(&r->baseline, r->device.subgroup_size));
 }
 
 static json_t *check_json(const cb_kernel_check *k)

@@ -10,13 +10,21 @@
 const char *cb_json_type_name(json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
 	}
 }
 
@@ -25,15 +33,16 @@ static cb_rc read_one(json_t *v, const char *path, const cb_field *f, char *base
 	switch (f->type) {
 	case CB_F_STR:
 		if (!json_is_string(v))
-			return cb_error_set(err, CB_ERR_INPUT, "%s.%s is %s, expected a string", path,
-					    f->key, cb_json_type_name(v));
+			return cb_error_set(err, CB_ERR_INPUT, "%s.%s is %s, expected a string",
+					    path, f->key, cb_json_type_name(v));
 		*(char **)(base + f->offset) = cb_xstrdup(json_string_value(v));
 		return CB_OK;
 	case CB_F_INT:
 		if (!json_is_integer(v) || (double)json_integer_value(v) < f->min ||
 		    (double)json_integer_value(v) > f->max)
-			return cb_error_set(err, CB_ERR_INPUT, "%s.%s must be an integer from %.0f to %.0f",
-					    path, f->key, f->min, f->max);
+			return cb_error_set(err, CB_ERR_INPUT,
+					    "%s.%s must be an integer from %.0f to %.0f", path,
+					    f->key, f->min, f->max);
 		*(long long *)(base + f->offset) = json_integer_value(v);
 		return CB_OK;
 	case CB_F_REAL_NULL:
@@ -44,14 +53,16 @@ static cb_rc read_one(json_t *v, const char *path, const cb_field *f, char *base
 	case CB_F_REAL:
 		if (!json_is_number(v) || !(json_number_value(v) >= f->min) ||
 		    !(json_number_value(v) <= f->max))
-			return cb_error_set(err, CB_ERR_INPUT, "%s.%s must be a number from %g to %g", path,
-					    f->key, f->min, f->max);
+			return cb_error_set(err, CB_ERR_INPUT,
+					    "%s.%s must be a number from %g to %g", path, f->key,
+					    f->min, f->max);
 		*(double *)(base + f->offset) = json_number_value(v);
 		return CB_OK;
 	case CB_F_BOOL:
 		if (!json_is_boolean(v))
-			return cb_error_set(err, CB_ERR_INPUT, "%s.%s is %s, expected true or false", path,
-					    f->key, cb_json_type_name(v));
+			return cb_error_set(err, CB_ERR_INPUT,
+					    "%s.%s is %s, expected true or false", path, f->key,
+					    cb_json_type_name(v));
 		*(int *)(base + f->offset) = json_is_true(v);
 		return CB_OK;
 	}
@@ -122,7 +133,8 @@ char *cb_extra_collect(json_t *obj, const cb_field *f, size_t n, const char *con
 {
 	json_t *extra = NULL, *v;
 	const char *key;
-	json_object_foreach(obj, key, v) {
+	json_object_foreach(obj, key, v)
+	{
 		if (known(key, f, n, other))
 			continue;
 		if (!extra)
@@ -144,8 +156,6 @@ void cb_extra_merge(json_t *obj, const char *extra)
 	json_t *x = json_loads(extra, 0, NULL);
 	const char *key;
 	json_t *v;
-	json_object_foreach(x, key, v)
-		if (!json_object_get(obj, key))
-			json_object_set(obj, key, v);
+	json_object_foreach(x, key, v) if (!json_object_get(obj, key)) json_object_set(obj, key, v);
 	json_decref(x);
 }

@@ -13,25 +13,27 @@
 #include <stddef.h>
 
 typedef enum {
-	CB_F_STR,        /* char *, NULL when absent */
-	CB_F_INT,        /* long long, CB_UNSET when absent */
-	CB_F_REAL,       /* double, NAN when absent; any JSON number is accepted */
-	CB_F_REAL_NULL,  /* double; null is kept as NAN and written back as null (needs a presence bool) */
-	CB_F_BOOL,       /* int: -1 absent, 0, 1 */
+	CB_F_STR,  /* char *, NULL when absent */
+	CB_F_INT,  /* long long, CB_UNSET when absent */
+	CB_F_REAL, /* double, NAN when absent; any JSON number is accepted */
+	CB_F_REAL_NULL, /* double; null is kept as NAN and written back as null (needs a presence bool) */
+	CB_F_BOOL, /* int: -1 absent, 0, 1 */
 } cb_field_type;
 
 typedef struct {
 	const char *key;
 	cb_field_type type;
 	size_t offset;
-	double min, max;      /* numbers: the accepted range */
-	size_t present;       /* CB_F_REAL_NULL: offset of a bool that records the key; else 0 */
+	double min, max; /* numbers: the accepted range */
+	size_t present;  /* CB_F_REAL_NULL: offset of a bool that records the key; else 0 */
 } cb_field;
 
+/* clang-format off */
 #define CB_FIELD_STR(T, m) { #m, CB_F_STR, offsetof(T, m), 0, 0, 0 }
 #define CB_FIELD_INT(T, m, lo, hi) { #m, CB_F_INT, offsetof(T, m), lo, hi, 0 }
 #define CB_FIELD_REAL(T, m, lo, hi) { #m, CB_F_REAL, offsetof(T, m), lo, hi, 0 }
 #define CB_FIELD_BOOL(T, m) { #m, CB_F_BOOL, offsetof(T, m), 0, 0, 0 }
+/* clang-format on */
 
 /* "an object", "an integer", ...: for messages. */
 const char *cb_json_type_name(json_t *v);

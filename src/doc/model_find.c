@@ -117,8 +117,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const cb_model_entry *)a)->name, ((const cb_model_entry *)b)->name);
 }
 
-cb_rc cb_models_scan(const char *env, const char *default_dir, cb_model_list *out,
-		     cb_error *err)
+cb_rc cb_models_scan(const char *env, const char *default_dir, cb_model_list *out, cb_error *err)
 {
 	(void)err;
 	*out = (cb_model_list){ 0 };
@@ -167,16 +166,16 @@ bool cb_model_is_name(const char *arg)
 }
 
 /* The error for ARG: no model, or several, of that name; the names there are. */
-static cb_rc not_found(const cb_model_list *l, const char *arg, size_t matches,
-		       const char *env, const char *default_dir, cb_error *err)
+static cb_rc not_found(const cb_model_list *l, const char *arg, size_t matches, const char *env,
+		       const char *default_dir, cb_error *err)
 {
 	char list[4096] = "";
 	size_t len = 0;
 	for (size_t k = 0; k < l->n && len + 1 < sizeof list; k++) {
 		if (matches > 1 && strcmp(l->v[k].short_name, arg) != 0)
 			continue;
-		len += (size_t)snprintf(list + len, sizeof list - len, "%s  %s (%s)", len ? "\n" : "",
-					l->v[k].name, l->v[k].path);
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s  %s (%s)",
+					len ? "\n" : "", l->v[k].name, l->v[k].path);
 	}
 	if (len >= sizeof list)
 		len = sizeof list - 1;
@@ -245,7 +244,8 @@ cb_rc cb_model_describe(const char *path, char **provenance, char **device, cb_e
 	json_t *p = json_object_get(doc, "provenance");
 	json_t *name = json_object_get(json_object_get(doc, "device"), "name");
 	*provenance = cb_xstrdup(json_is_string(p) ? json_string_value(p)
-				 : measured(doc) ? "measured" : "synthetic");
+				 : measured(doc)   ? "measured"
+						   : "synthetic");
 	*device = cb_xstrdup(json_is_string(name) ? json_string_value(name) : "");
 	json_decref(doc);
 	return CB_OK;

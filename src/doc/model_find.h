@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 typedef struct {
-	char *name;  /* "nvidia-h200" (a file directly in a folder: its name without .json) */
+	char *name;       /* "nvidia-h200" (a file directly in a folder: its name without .json) */
 	char *short_name; /* "h200" (the same as name for a file directly in a folder) */
 	char *path;
 	char *provenance, *device; /* cb_models_describe's; NULL before */
@@ -25,8 +25,7 @@ typedef struct {
 /* The folders searched, ':'-separated: ENV ($CLBANKS_MODEL_PATH) when set and not empty,
  * where an empty entry stands for DEFAULT_DIR; else DEFAULT_DIR. Folders that do not exist
  * are skipped. Fills *OUT (cb_models_free). Errors: CB_ERR_NOMEM never (cb_x* abort). */
-cb_rc cb_models_scan(const char *env, const char *default_dir, cb_model_list *out,
-		     cb_error *err);
+cb_rc cb_models_scan(const char *env, const char *default_dir, cb_model_list *out, cb_error *err);
 void cb_models_free(cb_model_list *l);
 
 /* Is ARG meant as a model name rather than a path: no '/', no ".json" ending, and no file of

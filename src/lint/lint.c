@@ -31,8 +31,9 @@ static cb_rc check_request(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 	const cb_lint_pricer *p = req->pricer;
 	memset(wg, 0, sizeof *wg);
 	if (!p || !p->price || p->subgroup == 0 || p->subgroup > CB_MAX_LANES)
-		return cb_error_set(err, CB_ERR_USAGE,
-				    "lint needs a model (--model RESULT.json) with a sub-group size");
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"lint needs a model (--model RESULT.json) with a sub-group size");
 	if (!req->local[1] && req->local[2])
 		return cb_error_set(err, CB_ERR_USAGE, "--local: Y is 0 but Z is given");
 	if (req->group[0] > INT32_MAX || req->group[1] > INT32_MAX || req->group[2] > INT32_MAX)
@@ -50,13 +51,16 @@ static cb_rc global_size(const cb_lint_request *req, cb_wg *wg, cb_error *err)
 	for (int d = 0; d < 3; d++) {
 		unsigned g = req->global[d] ? req->global[d] : 1;
 		if (g % wg->local[d])
-			return cb_error_set(err, CB_ERR_USAGE, "--global: %u is not a multiple of the "
-					    "work-group size %u in dimension %d", g, wg->local[d], d);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--global: %u is not a multiple of the "
+					    "work-group size %u in dimension %d",
+					    g, wg->local[d], d);
 		wg->num_groups[d] = g / wg->local[d];
 		if (wg->group[d] >= wg->num_groups[d])
-			return cb_error_set(err, CB_ERR_USAGE, "--group: id %u is not below the %u "
-					    "work-groups of --global in dimension %d", wg->group[d],
-					    wg->num_groups[d], d);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--group: id %u is not below the %u "
+					    "work-groups of --global in dimension %d",
+					    wg->group[d], wg->num_groups[d], d);
 	}
 	return CB_OK;
 }
@@ -74,15 +78,18 @@ static cb_rc work_group(const cb_lint_request *req, const cb_prog *prog, cb_wg *
 	if (!local[0] && !has_reqd)
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "lint needs --local X[,Y[,Z]], the work-group size to simulate "
-				    "(kernel %s has no %s)", prog->kernel,
+				    "(kernel %s has no %s)",
+				    prog->kernel,
 				    req->lang == CB_LINT_OPENCL ? "reqd_work_group_size"
-							      : "__launch_bounds__");
+								: "__launch_bounds__");
 	if (local[0] && has_reqd &&
-	    (local[0] != r[0] || (local[1] ? local[1] : 1) != r[1] || (local[2] ? local[2] : 1) != r[2]))
+	    (local[0] != r[0] || (local[1] ? local[1] : 1) != r[1] ||
+	     (local[2] ? local[2] : 1) != r[2]))
 		return cb_error_set(err, CB_ERR_USAGE,
 				    "--local %u,%u,%u differs from kernel %s's "
-				    "reqd_work_group_size(%u, %u, %u)", local[0], local[1] ? local[1] : 1,
-				    local[2] ? local[2] : 1, prog->kernel, r[0], r[1], r[2]);
+				    "reqd_work_group_size(%u, %u, %u)",
+				    local[0], local[1] ? local[1] : 1, local[2] ? local[2] : 1,
+				    prog->kernel, r[0], r[1], r[2]);
 	if (!local[0])
 		for (int d = 0; d < 3; d++)
 			local[d] = r[d];
@@ -144,8 +151,7 @@ static const cb_field *find_field(const cb_karg *a, const char *s, size_t len, l
 
 /* --arg P.FIELD=V (or P.FIELD[K]=V): a field of by-value struct argument P, stored into each
  * work-item's copy of it. */
-static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char *eq,
-		       cb_error *err)
+static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char *eq, cb_error *err)
 {
 	long long k, v;
 	const cb_field *f = find_field(a, dot + 1, (size_t)(eq - dot - 1), &k);
@@ -153,20 +159,23 @@ static cb_rc set_field(cb_karg *a, const char *spec, const char *dot, const char
 		char names[200] = "";
 		for (uint32_t i = 0; i < a->nfields; i++) {
 			size_t used = strlen(names);
-			snprintf(names + used, sizeof names - used, a->fields[i].count > 1 ? "%s%s[%u]"
-				 : "%s%s", i ? ", " : "", a->fields[i].name, a->fields[i].count);
+			snprintf(names + used, sizeof names - used,
+				 a->fields[i].count > 1 ? "%s%s[%u]" : "%s%s", i ? ", " : "",
+				 a->fields[i].name, a->fields[i].count);
 		}
-		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s has no such field (%s%s)",
-				    (int)(eq - spec), spec, a->name, a->nfields ? "its fields: " :
-				    "no field lint can see: no debug information, or not a struct",
-				    names);
+		return cb_error_set(
+			err, CB_ERR_USAGE, "--arg %.*s: %s has no such field (%s%s)",
+			(int)(eq - spec), spec, a->name,
+			a->nfields ? "its fields: "
+				   : "no field lint can see: no debug information, or not a struct",
+			names);
 	}
 	if (!f->integer || !parse_int(eq + 1, &v))
 		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %s", (int)(eq - spec), spec,
 				    f->integer ? "the value is not an integer"
 					       : "only integer fields take a value");
-	if (f->bytes < 8 && (v < -((long long)1 << (8 * f->bytes - 1)) ||
-			     v >= (long long)1 << (8 * f->bytes)))
+	if (f->bytes < 8 &&
+	    (v < -((long long)1 << (8 * f->bytes - 1)) || v >= (long long)1 << (8 * f->bytes)))
 		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: %lld does not fit in %u bytes",
 				    (int)(eq - spec), spec, v, f->bytes);
 	a->values = cb_xrealloc(a->values, (a->nvalues + 1) * sizeof *a->values);
@@ -181,7 +190,9 @@ static cb_rc int_arg(const cb_karg *a, const char *text, cb_val *out, cb_error *
 	unsigned w = a->width;
 	char type[40];
 	snprintf(type, sizeof type, "%s",
-		 a->ctype[0] ? a->ctype : a->is_unsigned ? "unsigned" : "signed");
+		 a->ctype[0]      ? a->ctype
+		 : a->is_unsigned ? "unsigned"
+				  : "signed");
 	if (!a->ctype[0])
 		snprintf(type + strlen(type), sizeof type - strlen(type), " %u-bit", w);
 	char *end;
@@ -199,14 +210,19 @@ static cb_rc int_arg(const cb_karg *a, const char *text, cb_val *out, cb_error *
 	unsigned long long umax = w >= 64 ? ULLONG_MAX : (1ULL << w) - 1;
 	long long smax = w >= 64 ? LLONG_MAX : (long long)((1ULL << (w - 1)) - 1);
 	long long smin = -smax - 1;
-	bool out_of_range = errno == ERANGE ||
-		(a->is_unsigned ? neg || u > umax : neg ? s < smin : u > (unsigned long long)smax);
+	bool out_of_range = errno == ERANGE || (a->is_unsigned ? neg || u > umax
+						: neg          ? s < smin
+							       : u > (unsigned long long)smax);
 	if (out_of_range && a->is_unsigned)
-		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s is out of range for %s "
-				    "(0..%llu)", a->name, text, type, umax);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--arg %s: %s is out of range for %s "
+				    "(0..%llu)",
+				    a->name, text, type, umax);
 	if (out_of_range)
-		return cb_error_set(err, CB_ERR_USAGE, "--arg %s: %s is out of range for %s "
-				    "(%lld..%lld)", a->name, text, type, smin, smax);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--arg %s: %s is out of range for %s "
+				    "(%lld..%lld)",
+				    a->name, text, type, smin, smax);
 	*out = cb_val_int(cb_wrap(neg ? s : (int64_t)u, w));
 	return CB_OK;
 }
@@ -216,11 +232,14 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 	const char *eq0 = strchr(spec, '='), *dot = strchr(spec, '.');
 	if (eq0 && dot && dot < eq0) {
 		for (uint32_t k = 0; k < p->nargs; k++)
-			if (p->args[k].kind == CB_ARG_PRIVATE && strlen(p->args[k].name) ==
-			    (size_t)(dot - spec) && !strncmp(p->args[k].name, spec, (size_t)(dot - spec)))
+			if (p->args[k].kind == CB_ARG_PRIVATE &&
+			    strlen(p->args[k].name) == (size_t)(dot - spec) &&
+			    !strncmp(p->args[k].name, spec, (size_t)(dot - spec)))
 				return set_field(&p->args[k], spec, dot, eq0, err);
-		return cb_error_set(err, CB_ERR_USAGE, "--arg %.*s: the kernel has no by-value struct "
-				    "argument named %.*s", (int)(eq0 - spec), spec, (int)(dot - spec), spec);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--arg %.*s: the kernel has no by-value struct "
+				    "argument named %.*s",
+				    (int)(eq0 - spec), spec, (int)(dot - spec), spec);
 	}
 	const char *eq = strchr(spec, '=');
 	size_t len = eq ? (size_t)(eq - spec) : 0;
@@ -243,13 +262,16 @@ static cb_rc set_arg(cb_prog *p, cb_val *argv, const char *spec, cb_error *err)
 			return CB_OK;
 		}
 		if (a->kind == CB_ARG_LOCAL)
-			return cb_error_set(err, CB_ERR_USAGE,
-					    "--arg %s: %s is a __local pointer; its value is the size in "
-					    "bytes of its buffer, which must be at least 1 (got %lld)",
-					    a->name, a->name, v);
-		return cb_error_set(err, CB_ERR_USAGE,
-				    "--arg %s: only integer arguments (a value) and __local pointers "
-				    "(a size in bytes) take a value", a->name);
+			return cb_error_set(
+				err, CB_ERR_USAGE,
+				"--arg %s: %s is a __local pointer; its value is the size in "
+				"bytes of its buffer, which must be at least 1 (got %lld)",
+				a->name, a->name, v);
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"--arg %s: only integer arguments (a value) and __local pointers "
+			"(a size in bytes) take a value",
+			a->name);
 	}
 	/* CUDA, HIP: an extern __shared__ array's bytes */
 	if (eq && parse_int(eq + 1, &v) && cb_lint_lang_set_shared(p, spec, len, v))
@@ -265,13 +287,19 @@ static cb_rc arg_values(const cb_lint_request *req, cb_prog *p, cb_val **out, cb
 	for (uint32_t k = 0; k < p->nargs; k++) {
 		const cb_karg *a = &p->args[k];
 		switch (a->kind) {
-		case CB_ARG_GLOBAL: argv[k] = cb_val_ptr(CB_OBJ_GLOBAL, 0); break;
-		case CB_ARG_LOCAL: argv[k] = cb_val_ptr(CB_OBJ_FIRST + a->object, 0); break;
+		case CB_ARG_GLOBAL:
+			argv[k] = cb_val_ptr(CB_OBJ_GLOBAL, 0);
+			break;
+		case CB_ARG_LOCAL:
+			argv[k] = cb_val_ptr(CB_OBJ_FIRST + a->object, 0);
+			break;
 		case CB_ARG_INT:
 			argv[k] = cb_val_range(a->width);
 			argv[k].flags = CB_VF_ARG;
 			break;
-		default: argv[k] = cb_val_opaque(); break;
+		default:
+			argv[k] = cb_val_opaque();
+			break;
 		}
 	}
 	cb_lint_lang_shared_bytes(p, req->shared_bytes);
@@ -293,9 +321,11 @@ static cb_rc simulate(cb_interp *in, cb_recorder *rec, const cb_wg *wg, cb_error
 			if (rc != CB_OK)
 				return rc;
 			if (rec->overflow)
-				return cb_error_set(err, CB_ERR_INPUT,
-						    "sub-group %u makes more than %zu __local lane accesses; "
-						    "bound its loops with -D or --arg", first / sg, CB_REC_LANES);
+				return cb_error_set(
+					err, CB_ERR_INPUT,
+					"sub-group %u makes more than %zu __local lane accesses; "
+					"bound its loops with -D or --arg",
+					first / sg, CB_REC_LANES);
 		}
 		cb_rec_flush(rec, nl);
 	}
@@ -308,8 +338,9 @@ static void take_worse(const cb_prog *p, cb_recorder *rec, cb_recorder *r2)
 {
 	for (uint32_t k = 0; k < p->nsites; k++) {
 		cb_site_rec *a = &rec->sites[k], *b = &r2->sites[k];
-		bool worse = b->subgroups && (!a->subgroups || (b->unknown && !a->unknown) ||
-					      (!b->unknown && !a->unknown && b->passes_max > a->passes_max));
+		bool worse = b->subgroups &&
+			     (!a->subgroups || (b->unknown && !a->unknown) ||
+			      (!b->unknown && !a->unknown && b->passes_max > a->passes_max));
 		if (worse) {
 			cb_site_rec t = *a;
 			*a = *b;
@@ -433,7 +464,8 @@ static uint32_t open_branch_line(const cb_interp *in, const cb_site *site)
 			if (!(t[b] & CB_SIDE_BRANCH) || (t[b] & 3u) == 3u || !br ||
 			    br->op != CB_I_CONDBR)
 				continue;
-			cb_assumed_branch ab = { f, b, t[b] & CB_SIDE_TRUE ? br->x : br->n, br->imm };
+			cb_assumed_branch ab = { f, b, t[b] & CB_SIDE_TRUE ? br->x : br->n,
+						 br->imm };
 			if (untaken_side(p, &ab, site))
 				return br->imm;
 		}
@@ -445,8 +477,10 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 {
 	uint32_t line = open_branch_line(in, site);
 	if (line) {
-		snprintf(a->note, sizeof a->note, "on the side of the undecidable branch at line %u "
-			 "that no run of the work-group took (%u runs)", line, in->runs);
+		snprintf(a->note, sizeof a->note,
+			 "on the side of the undecidable branch at line %u "
+			 "that no run of the work-group took (%u runs)",
+			 line, in->runs);
 		a->reason = CB_LINT_WHY_SIDE;
 		return;
 	}
@@ -454,15 +488,16 @@ static void not_executed_note(const cb_interp *in, const cb_site *site, cb_lint_
 		if (untaken_side(in->prog, &in->assumed[k], site)) {
 			snprintf(a->note, sizeof a->note,
 				 "on the side of the undecidable branch at line %u that was not "
-				 "simulated", in->assumed[k].line);
+				 "simulated",
+				 in->assumed[k].line);
 			a->reason = CB_LINT_WHY_SIDE;
 			return;
 		}
 	a->reason = CB_LINT_WHY_GROUP;
 	snprintf(a->note, sizeof a->note,
 		 "work-group (%u,%u,%u) of %u x %u x %u work-items does not reach it",
-		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0], in->wg.local[1],
-		 in->wg.local[2]);
+		 in->wg.group[0], in->wg.group[1], in->wg.group[2], in->wg.local[0],
+		 in->wg.local[1], in->wg.local[2]);
 }
 
 /* The calls whose results lint does not compute: "Idx (declared, not defined)", "built-in
@@ -495,10 +530,12 @@ static void unseen_names(const cb_prog *p, uint8_t calls, char *buf, size_t n)
  * first two. Floats alone are their own reason, so that no --arg is asked for in vain. */
 static void data_note(const cb_site_rec *s, const char *obj, cb_lint_access *a)
 {
+	/* clang-format off */
 	static const char *const cause[3] = {
 		"memory contents", "arguments not given with --arg",
 		"floating-point arithmetic, which lint does not evaluate",
 	};
+	/* clang-format on */
 	static const unsigned bits[3] = { CB_VF_MEM >> 8, CB_VF_ARG >> 8, CB_VF_FLOAT >> 8 };
 	char what[256] = "";
 	size_t len = 0;
@@ -519,15 +556,18 @@ static void data_note(const cb_site_rec *s, const char *obj, cb_lint_access *a)
 		snprintf(what, sizeof what, "memory contents or on arguments not given with --arg");
 	if (causes == (CB_VF_FLOAT >> 8))
 		a->reason = CB_LINT_WHY_FLOAT;
-	snprintf(a->note, sizeof a->note, "offsets depend on %s (within bytes %" PRId64 "..%" PRId64
-		 " of %s)", what, s->lo, s->hi, obj);
+	snprintf(a->note, sizeof a->note,
+		 "offsets depend on %s (within bytes %" PRId64 "..%" PRId64 " of %s)", what, s->lo,
+		 s->hi, obj);
 }
 
 static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *site,
 			 cb_lint_access *a)
 {
 	char names[120];
-	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name : "the object";
+	const char *obj = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].name
+						 : "the object";
+	/* clang-format off */
 	static const cb_lint_why why[] = {
 		[CB_WHY_NONE] = CB_LINT_WHY_TWICE, [CB_WHY_DATA] = CB_LINT_WHY_DATA,
 		[CB_WHY_OBJECTS] = CB_LINT_WHY_OBJECTS, [CB_WHY_POINTER] = CB_LINT_WHY_POINTER,
@@ -535,14 +575,16 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 		[CB_WHY_AMBIGUOUS] = CB_LINT_WHY_TWICE, [CB_WHY_CALL] = CB_LINT_WHY_CALL,
 		[CB_WHY_UNSEEN] = CB_LINT_WHY_UNSEEN,
 	};
+	/* clang-format on */
 	a->reason = (unsigned)s->why < sizeof why / sizeof why[0] ? why[s->why] : CB_LINT_WHY_TWICE;
 	switch (s->why) {
 	case CB_WHY_DATA:
 		data_note(s, obj, a);
 		break;
 	case CB_WHY_OBJECTS:
-		snprintf(a->note, sizeof a->note,
-			 "the lanes span several __local objects, whose placement is up to the driver");
+		snprintf(
+			a->note, sizeof a->note,
+			"the lanes span several __local objects, whose placement is up to the driver");
 		break;
 	case CB_WHY_POINTER:
 		snprintf(a->note, sizeof a->note,
@@ -552,41 +594,54 @@ static void unknown_note(const cb_prog *p, const cb_site_rec *s, const cb_site *
 	case CB_WHY_BOUNDS: {
 		/* name the bytes outside the object, not only the range the lanes touched */
 		int64_t hi = s->why_hi + site->elem_bytes - 1, lo = s->why_lo;
-		uint64_t size = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].bytes : 0;
+		uint64_t size = s->obj >= CB_OBJ_FIRST ? p->objects[s->obj - CB_OBJ_FIRST].bytes
+						       : 0;
 		if (size && lo >= 0 && hi >= (int64_t)size)
-			snprintf(a->note, sizeof a->note, "bytes %" PRIu64 "..%" PRId64 " lie past the "
-				 "end of %s (%" PRIu64 " bytes; the lanes touch bytes %" PRId64 "..%"
-				 PRId64 ")", size, hi, obj, size, lo, hi);
+			snprintf(a->note, sizeof a->note,
+				 "bytes %" PRIu64 "..%" PRId64 " lie past the "
+				 "end of %s (%" PRIu64 " bytes; the lanes touch bytes %" PRId64
+				 "..%" PRId64 ")",
+				 size, hi, obj, size, lo, hi);
 		else if (size && lo < 0)
-			snprintf(a->note, sizeof a->note, "bytes %" PRId64 "..-1 lie before the start "
-				 "of %s (the lanes touch bytes %" PRId64 "..%" PRId64 ")", lo, obj, lo, hi);
+			snprintf(a->note, sizeof a->note,
+				 "bytes %" PRId64 "..-1 lie before the start "
+				 "of %s (the lanes touch bytes %" PRId64 "..%" PRId64 ")",
+				 lo, obj, lo, hi);
 		else
-			snprintf(a->note, sizeof a->note, "an offset lies outside %s (bytes %" PRId64
-				 "..%" PRId64 " touched)", obj, lo, hi);
+			snprintf(a->note, sizeof a->note,
+				 "an offset lies outside %s (bytes %" PRId64 "..%" PRId64
+				 " touched)",
+				 obj, lo, hi);
 		break;
 	}
 	case CB_WHY_UNSEEN:
 		unseen_names(p, s->unseen_calls, names, sizeof names);
 		if (s->any)
-			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
+			snprintf(a->note, sizeof a->note,
+				 "its address depends on the result of a call "
 				 "lint does not evaluate: %s (within bytes %" PRId64 "..%" PRId64
-				 " of %s)", names, s->lo, s->hi, obj);
+				 " of %s)",
+				 names, s->lo, s->hi, obj);
 		else
-			snprintf(a->note, sizeof a->note, "its address depends on the result of a call "
-				 "lint does not evaluate: %s", names);
+			snprintf(a->note, sizeof a->note,
+				 "its address depends on the result of a call "
+				 "lint does not evaluate: %s",
+				 names);
 		break;
 	case CB_WHY_CALL:
 		snprintf(a->note, sizeof a->note,
 			 "calls undefined function %s, which gets a pointer into %s: its accesses "
-			 "are not seen", site->callee ? site->callee : "(unnamed)", obj);
+			 "are not seen",
+			 site->callee ? site->callee : "(unnamed)", obj);
 		break;
 	case CB_WHY_MODEL:
 		snprintf(a->note, sizeof a->note, "the model cannot price %u-byte %ss",
 			 site->elem_bytes, cb_op_name(site->op));
 		break;
 	default:
-		snprintf(a->note, sizeof a->note,
-			 "a work-item reached it twice in one iteration (irreducible control flow)");
+		snprintf(
+			a->note, sizeof a->note,
+			"a work-item reached it twice in one iteration (irreducible control flow)");
 	}
 }
 
@@ -620,8 +675,10 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->object = s->obj >= CB_OBJ_FIRST ? s->obj - CB_OBJ_FIRST : s->obj < 0 ? site->object : -1;
 	/* An access of the element's size reads the element: say its type as declared. */
 	const cb_lint_object *o = a->object >= 0 ? &p->objects[a->object] : NULL;
-	a->elem_type = cb_xstrdup(o && (o->elem_bytes == site->elem_bytes || site->op == CB_LINT_CALL)
-				  ? o->elem_type : site->elem_type);
+	a->elem_type = cb_xstrdup(
+		o && (o->elem_bytes == site->elem_bytes || site->op == CB_LINT_CALL)
+			? o->elem_type
+			: site->elem_type);
 	copy_iterations(s, a);
 	a->subgroups = s->subgroups;
 	a->range_known = s->range_known;
@@ -650,13 +707,15 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 	a->ways = s->ways;
 	a->conflict = s->conflict;
 	a->status = s->assumed ? CB_LINT_ASSUMED : CB_LINT_PREDICTED;
-	a->reason = !s->assumed ? CB_LINT_WHY_NONE
-		  : s->assumed_line & CB_DECIDED ? CB_LINT_WHY_DECIDED
-		  : s->assumed_line ? CB_LINT_WHY_BRANCH : CB_LINT_WHY_TAINT;
+	a->reason = !s->assumed                    ? CB_LINT_WHY_NONE
+		    : s->assumed_line & CB_DECIDED ? CB_LINT_WHY_DECIDED
+		    : s->assumed_line              ? CB_LINT_WHY_BRANCH
+						   : CB_LINT_WHY_TAINT;
 	if (s->assumed && s->assumed_line & CB_DECIDED)
 		snprintf(a->note, sizeof a->note,
 			 "under the branch at line %u, decided by values an undecidable "
-			 "branch set", s->assumed_line & ~CB_DECIDED);
+			 "branch set",
+			 s->assumed_line & ~CB_DECIDED);
 	else if (s->assumed && s->assumed_line)
 		snprintf(a->note, sizeof a->note, "under the undecidable branch at line %u",
 			 s->assumed_line);
@@ -693,8 +752,8 @@ static void array_fixes(const cb_lint_request *req, cb_recorder *rec, cb_lint_re
 		memset(worst, 0, (p->nsites + 1) * sizeof *worst);
 		memset(alt, 0, (p->nsites + 1) * sizeof *alt);
 		if (req->fixes_from && k < req->nfixes_from)
-			cb_rec_judge_fix(rec, k, &req->fixes_from[k].fix, &res->objects[k].fix, worst,
-					 fixed);
+			cb_rec_judge_fix(rec, k, &req->fixes_from[k].fix, &res->objects[k].fix,
+					 worst, fixed);
 		else
 			cb_rec_array_fix(rec, k, &res->objects[k].fix, worst, alt, fixed);
 		if (!res->objects[k].fix.found)
@@ -752,8 +811,9 @@ static void suppressions(cb_lint_result *res)
 			free(text);
 			text = NULL;
 			file = a->file;
-			if (cb_read_file(file, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
-					 &text, &len, &ignored) != CB_OK)
+			if (cb_read_file(file, (size_t)16 << 20,
+					 CB_READ_REGULAR_ONLY | CB_READ_TEXT, &text, &len,
+					 &ignored) != CB_OK)
 				text = NULL;
 		}
 		a->suppressed = text && line_suppressed(text, len, a->line);
@@ -782,9 +842,11 @@ static void number_same(cb_lint_result *res)
 {
 	for (size_t i = 0, j; i < res->naccesses; i = j) {
 		const cb_lint_access *a = &res->accesses[i];
-		for (j = i + 1; j < res->naccesses && res->accesses[j].line == a->line &&
+		for (j = i + 1;
+		     j < res->naccesses && res->accesses[j].line == a->line &&
 		     res->accesses[j].column == a->column && res->accesses[j].op == a->op &&
-		     !strcmp(res->accesses[j].file, a->file); j++)
+		     !strcmp(res->accesses[j].file, a->file);
+		     j++)
 			;
 		for (size_t k = i; k < j; k++) {
 			res->accesses[k].nth = (unsigned)(k - i + 1);
@@ -811,8 +873,9 @@ static void local_use(const cb_lint_request *req, cb_lint_result *res)
 		return;
 	snprintf(res->warning, sizeof res->warning,
 		 "kernel %s uses %" PRIu64 " B of __local memory%s, more than the %" PRIu64 " B "
-		 "of the model's device: it cannot be launched there as linted", res->kernel,
-		 res->local_bytes, res->local_unsized ? " (and arguments of unknown size)" : "",
+		 "of the model's device: it cannot be launched there as linted",
+		 res->kernel, res->local_bytes,
+		 res->local_unsized ? " (and arguments of unknown size)" : "",
 		 res->local_mem_bytes);
 }
 
@@ -845,10 +908,12 @@ static void other_width(const cb_prog *p, unsigned subgroup, cb_lint_result *res
 			continue;
 		a->status = CB_LINT_UNKNOWN;
 		a->reason = CB_LINT_WHY_MODEL;
-		snprintf(a->note, sizeof a->note, "kernel %s is compiled for sub-groups of %u "
-			 "(intel_reqd_sub_group_size); the model's are of %u: a model of the device "
-			 "measured at %u lanes prices it", p->kernel, p->reqd_subgroup, subgroup,
-			 p->reqd_subgroup);
+		snprintf(
+			a->note, sizeof a->note,
+			"kernel %s is compiled for sub-groups of %u "
+			"(intel_reqd_sub_group_size); the model's are of %u: a model of the device "
+			"measured at %u lanes prices it",
+			p->kernel, p->reqd_subgroup, subgroup, p->reqd_subgroup);
 		a->priced = a->conflict = a->fixed = false;
 		a->passes_max = a->min_passes = a->ways = a->fixed_passes = a->alt_passes = 0;
 		a->total_passes = a->total_min = 0;
@@ -972,8 +1037,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 typedef struct {
 	unsigned subgroup;
 	cb_interp in;
-	cb_recorder *recs;       /* one per model of this size, recs[j].next == &recs[j + 1] */
-	size_t *models;          /* their indices in the models given */
+	cb_recorder *recs; /* one per model of this size, recs[j].next == &recs[j + 1] */
+	size_t *models;    /* their indices in the models given */
 	size_t n;
 	bool started;
 } size_run;
@@ -1034,9 +1099,8 @@ static void free_sizes(size_run *runs, size_t nr)
 
 /* Each array's fix across every model (the fewest passes summed over them), into CHOSEN, and
  * each model's result with that fix judged on it. */
-static void build_results(const cb_lint_request *req, const cb_prog *p, size_run *runs,
-			  size_t nr, const cb_lint_model *const *models, size_t n,
-			  cb_lint_result *res)
+static void build_results(const cb_lint_request *req, const cb_prog *p, size_run *runs, size_t nr,
+			  const cb_lint_model *const *models, size_t n, cb_lint_result *res)
 {
 	cb_recorder **all = cb_xcalloc(n, sizeof *all);
 	size_t na = 0;
@@ -1094,8 +1158,8 @@ static cb_rc prepare(const cb_lint_request *req, const cb_lint_model *const *mod
 	return rc;
 }
 
-cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
-			 size_t n, cb_lint_result *res, cb_error *err)
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models, size_t n,
+			 cb_lint_result *res, cb_error *err)
 {
 	memset(res, 0, n * sizeof *res);
 	if (!n)

@@ -111,7 +111,7 @@ typedef struct cb_lint_pricer {
  * as cb_elems (0 = not measured). */
 typedef struct {
 	bool measured;
-	bool by_size;       /* the element sizes' own models (by_elem_bytes): only those sizes */
+	bool by_size; /* the element sizes' own models (by_elem_bytes): only those sizes */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
 	/* Lanes served in groups that are not contiguous (a documented model's lane_groups,
@@ -130,14 +130,14 @@ typedef struct {
  * one word serialize). Caller-owned; pricer.ctx points back to it. */
 typedef struct {
 	cb_lint_pricer pricer;
-	bool flat;          /* the loads are not banked: ops without a model of their own take
+	bool flat; /* the loads are not banked: ops without a model of their own take
 			     * one pass for every pattern */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
-	unsigned norder[CB_NELEM];          /* the loads' lane groups, as in cb_lint_op_model */
+	unsigned norder[CB_NELEM]; /* the loads' lane groups, as in cb_lint_op_model */
 	uint8_t order[CB_NELEM][CB_MAX_ORDER];
 	cb_lint_op_model ops[CB_NOPS];
-	bool documented;    /* from the vendor's documentation, not measured (issue 38) */
+	bool documented;          /* from the vendor's documentation, not measured (issue 38) */
 	uint64_t local_mem_bytes; /* the device's __local memory (the document's
 				   * device.local_mem_bytes); 0: not known. Set after the pricer. */
 } cb_lint_model;
@@ -151,8 +151,7 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 			  const unsigned lanes_per_pass[CB_NELEM]);
 /* Element size E of OP's model (the loads' for CB_OP_LOAD) serves its lanes in the groups
  * ORDER lists (N lanes, group after group; cb_lane_order_valid), not in contiguous ones. */
-void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order,
-			     unsigned n);
+void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order, unsigned n);
 /* "measured" when OP has its own model, else what stands in for it. */
 const char *cb_lint_model_source(const cb_lint_model *m, cb_op op);
 
@@ -175,8 +174,8 @@ typedef struct {
 typedef struct {
 	cb_lint_table *v;
 	size_t n, cap;
-	uint64_t total;      /* sub-group accesses seen */
-	uint64_t dropped;    /* ... whose table was not kept */
+	uint64_t total;   /* sub-group accesses seen */
+	uint64_t dropped; /* ... whose table was not kept */
 } cb_lint_tables;
 
 /* An access's measured cost (clbanks lint --measure): its most frequent lane tables timed on a
@@ -196,14 +195,14 @@ typedef struct {
 
 /* One priced sub-group access, for callers that want every one (tests, traces). */
 typedef struct {
-	const char *file;         /* as clang names it; "" when the IR has no location */
+	const char *file; /* as clang names it; "" when the IR has no location */
 	unsigned line, column;
 	cb_op op;
 	unsigned elem_bytes;
-	unsigned subgroup;        /* which sub-group of the work-group */
-	size_t iteration;         /* index into the access's iterations */
+	unsigned subgroup; /* which sub-group of the work-group */
+	size_t iteration;  /* index into the access's iterations */
 	unsigned nlanes;
-	const uint32_t *offsets;  /* byte offsets in the object (inactive lanes: 0) */
+	const uint32_t *offsets; /* byte offsets in the object (inactive lanes: 0) */
 	const bool *active;
 	unsigned passes, min_passes;
 } cb_lint_sample;
@@ -213,24 +212,24 @@ typedef enum { CB_LINT_OPENCL, CB_LINT_CUDA, CB_LINT_HIP } cb_lint_lang;
 
 typedef struct {
 	const char *kernel_path;
-	const char *kernel_name;       /* NULL: the only kernel of the file */
-	unsigned local[3];             /* work-group size (--local X[,Y[,Z]]); 0 = not given: the
+	const char *kernel_name;    /* NULL: the only kernel of the file */
+	unsigned local[3];          /* work-group size (--local X[,Y[,Z]]); 0 = not given: the
 					* kernel's reqd_work_group_size */
-	unsigned global[3];            /* the global size (--global); 0 = not given */
-	unsigned group[3];             /* the simulated work-group's id (--group X,Y,Z) */
-	const char *const *defines;    /* -D: "NAME" or "NAME=VALUE" */
+	unsigned global[3];         /* the global size (--global); 0 = not given */
+	unsigned group[3];          /* the simulated work-group's id (--group X,Y,Z) */
+	const char *const *defines; /* -D: "NAME" or "NAME=VALUE" */
 	size_t ndefines;
-	const char *const *includes;   /* -I: directories */
+	const char *const *includes; /* -I: directories */
 	size_t nincludes;
-	const char *cl_std;            /* "CL1.2" (NULL), "CL2.0" or "CL3.0" */
-	const char *build_options;     /* clBuildProgram options, passed to clang once checked */
-	const char *const *args;       /* --arg: "NAME=VALUE"; a scalar argument's value, or the
+	const char *cl_std;        /* "CL1.2" (NULL), "CL2.0" or "CL3.0" */
+	const char *build_options; /* clBuildProgram options, passed to clang once checked */
+	const char *const *args;   /* --arg: "NAME=VALUE"; a scalar argument's value, or the
 					* size in bytes of a __local pointer argument */
 	size_t nargs;
 	const cb_lint_pricer *pricer;
-	const cb_lint_model *model;    /* optional: the model to report (JSON "model") */
-	const char *clang;             /* NULL: the configured one (the CLI: $CLBANKS_CLANG) */
-	bool keep_tables;              /* keep each access's distinct lane tables (--measure) */
+	const cb_lint_model *model; /* optional: the model to report (JSON "model") */
+	const char *clang;          /* NULL: the configured one (the CLI: $CLBANKS_CLANG) */
+	bool keep_tables;           /* keep each access's distinct lane tables (--measure) */
 	/* When not NULL: object k's fix is fixes_from[k].fix (found there, by a run of the same
 	 * kernel), judged on this pricer, instead of the search's: with several models, the fix
 	 * best across them. */
@@ -248,39 +247,39 @@ typedef struct {
 } cb_lint_request;
 
 typedef enum {
-	CB_LINT_PREDICTED,    /* every sub-group access priced from known offsets */
-	CB_LINT_ASSUMED,      /* priced, but under a branch that could not be decided */
-	CB_LINT_UNKNOWN,      /* an offset is data-dependent, or lanes span objects */
-	CB_LINT_NOT_EXECUTED  /* the simulated work-group never reaches it */
+	CB_LINT_PREDICTED,   /* every sub-group access priced from known offsets */
+	CB_LINT_ASSUMED,     /* priced, but under a branch that could not be decided */
+	CB_LINT_UNKNOWN,     /* an offset is data-dependent, or lanes span objects */
+	CB_LINT_NOT_EXECUTED /* the simulated work-group never reaches it */
 } cb_lint_status;
 
 /* Why an access is not simply predicted (cb_lint_access.reason): what the coverage counts. */
 typedef enum {
 	CB_LINT_WHY_NONE,
-	CB_LINT_WHY_BRANCH,     /* assumed: under an undecidable branch */
-	CB_LINT_WHY_DECIDED,    /* assumed: under a branch decided by such values */
-	CB_LINT_WHY_TAINT,      /* assumed: its address was set under an undecidable branch */
-	CB_LINT_WHY_DATA,       /* unknown: offsets depend on memory or arguments not given */
-	CB_LINT_WHY_FLOAT,      /* unknown: offsets go through floating-point values alone */
-	CB_LINT_WHY_OBJECTS,    /* unknown: the lanes span objects */
-	CB_LINT_WHY_POINTER,    /* unknown: the pointer's object is not known */
-	CB_LINT_WHY_BOUNDS,     /* unknown: an offset outside its object */
-	CB_LINT_WHY_MODEL,      /* unknown: the model cannot price it */
-	CB_LINT_WHY_CALL,       /* unknown: a call lint cannot see gets the pointer */
-	CB_LINT_WHY_UNSEEN,     /* unknown: the address comes from such a call */
-	CB_LINT_WHY_TWICE,      /* unknown: reached twice in one iteration */
-	CB_LINT_WHY_SIDE,       /* not executed: a side of an undecidable branch no run took */
-	CB_LINT_WHY_GROUP,      /* not executed: the simulated work-group does not reach it */
+	CB_LINT_WHY_BRANCH,  /* assumed: under an undecidable branch */
+	CB_LINT_WHY_DECIDED, /* assumed: under a branch decided by such values */
+	CB_LINT_WHY_TAINT,   /* assumed: its address was set under an undecidable branch */
+	CB_LINT_WHY_DATA,    /* unknown: offsets depend on memory or arguments not given */
+	CB_LINT_WHY_FLOAT,   /* unknown: offsets go through floating-point values alone */
+	CB_LINT_WHY_OBJECTS, /* unknown: the lanes span objects */
+	CB_LINT_WHY_POINTER, /* unknown: the pointer's object is not known */
+	CB_LINT_WHY_BOUNDS,  /* unknown: an offset outside its object */
+	CB_LINT_WHY_MODEL,   /* unknown: the model cannot price it */
+	CB_LINT_WHY_CALL,    /* unknown: a call lint cannot see gets the pointer */
+	CB_LINT_WHY_UNSEEN,  /* unknown: the address comes from such a call */
+	CB_LINT_WHY_TWICE,   /* unknown: reached twice in one iteration */
+	CB_LINT_WHY_SIDE,    /* not executed: a side of an undecidable branch no run took */
+	CB_LINT_WHY_GROUP,   /* not executed: the simulated work-group does not reach it */
 	CB_LINT_NWHY
 } cb_lint_why;
 
 /* Every run's account of the IR: how many __local memory operations the kernel's IR has
  * (its own count) and how many of them lint reports; a difference is a lint bug, shown. */
 typedef struct {
-	size_t ir;              /* prog's ir_local_ops */
-	size_t reported;        /* accesses through __local pointers (each IR operation's) */
-	size_t generic;         /* accesses through generic pointers that reached __local */
-	size_t status[4];       /* by cb_lint_status */
+	size_t ir;        /* prog's ir_local_ops */
+	size_t reported;  /* accesses through __local pointers (each IR operation's) */
+	size_t generic;   /* accesses through generic pointers that reached __local */
+	size_t status[4]; /* by cb_lint_status */
 	size_t why[CB_LINT_NWHY];
 } cb_lint_coverage;
 
@@ -291,25 +290,25 @@ typedef struct {
  * else for each power-of-two W that divides it. */
 typedef struct {
 	bool swizzle;
-	unsigned pad;          /* elements added to each row */
-	unsigned bits, shift;  /* a[r][c ^ ((r >> shift) & ((1 << bits) - 1))] */
-	uint64_t bytes;        /* memory it adds */
-	double total_passes;   /* over every judged access */
+	unsigned pad;         /* elements added to each row */
+	unsigned bits, shift; /* a[r][c ^ ((r >> shift) & ((1 << bits) - 1))] */
+	uint64_t bytes;       /* memory it adds */
+	double total_passes;  /* over every judged access */
 	unsigned worst_passes;
-	bool at_minimum;       /* every judged access at its conflict-free minimum */
+	bool at_minimum; /* every judged access at its conflict-free minimum */
 } cb_lint_fix_choice;
 
 typedef struct {
-	bool wanted;           /* some access into the array conflicts */
-	bool computed;         /* the accesses allowed a search */
-	char note[200];        /* not computed, or no fix found: why */
-	unsigned rows, width;  /* the shape judged (width: the row a 1-D array is padded by) */
-	unsigned judged;       /* accesses judged; the others (unknown offsets, ...) are not */
+	bool wanted;          /* some access into the array conflicts */
+	bool computed;        /* the accesses allowed a search */
+	char note[200];       /* not computed, or no fix found: why */
+	unsigned rows, width; /* the shape judged (width: the row a 1-D array is padded by) */
+	unsigned judged;      /* accesses judged; the others (unknown offsets, ...) are not */
 	unsigned unjudged;
-	double total_before;   /* passes in all without a fix */
-	bool found;            /* a fix lowers the total */
+	double total_before; /* passes in all without a fix */
+	bool found;          /* a fix lowers the total */
 	cb_lint_fix_choice best;
-	bool alt_found;        /* the best of the other kind, when it lowers the total as much */
+	bool alt_found; /* the best of the other kind, when it lowers the total as much */
 	cb_lint_fix_choice alt;
 	/* --measure: the measured slowdown over the accesses into the array, without and with
 	 * the fix (each access weighted by its sub-group accesses), where both were measured */
@@ -318,64 +317,64 @@ typedef struct {
 } cb_lint_fix;
 
 typedef struct cb_lint_object {
-	char *name;           /* "tile", or the argument's name */
-	char *elem_type;      /* C type of one element: "float", "int", "double", "float4" */
+	char *name;      /* "tile", or the argument's name */
+	char *elem_type; /* C type of one element: "float", "int", "double", "float4" */
 	unsigned elem_bytes;
-	unsigned rank;        /* 0: a pointer argument; 1: T a[N]; 2: T a[R][C]; ... */
-	uint64_t dims[4];     /* the first four dimensions (a length may pass 2^32) */
-	uint64_t bytes;       /* size; 0 for a pointer argument of unknown size */
-	bool is_arg;          /* a __local kernel argument (dynamic) */
-	unsigned decl_line;   /* its declaration's line (debug information), 0: not known */
-	unsigned widths[4];   /* a 1-D array: the row widths its indices use (s[r * W + c]) */
+	unsigned rank;      /* 0: a pointer argument; 1: T a[N]; 2: T a[R][C]; ... */
+	uint64_t dims[4];   /* the first four dimensions (a length may pass 2^32) */
+	uint64_t bytes;     /* size; 0 for a pointer argument of unknown size */
+	bool is_arg;        /* a __local kernel argument (dynamic) */
+	unsigned decl_line; /* its declaration's line (debug information), 0: not known */
+	unsigned widths[4]; /* a 1-D array: the row widths its indices use (s[r * W + c]) */
 	unsigned nwidths;
-	cb_lint_fix fix;      /* the result's objects: the array's fix */
+	cb_lint_fix fix; /* the result's objects: the array's fix */
 } cb_lint_object;
 
 typedef struct {
-	bool known;           /* false: unknown (data-dependent offsets, or spans objects) */
-	unsigned passes;      /* worst over the sub-groups that reached this iteration */
+	bool known;      /* false: unknown (data-dependent offsets, or spans objects) */
+	unsigned passes; /* worst over the sub-groups that reached this iteration */
 	unsigned min_passes;
 } cb_lint_iter;
 
 typedef struct {
-	bool active;          /* the lane reached the access */
+	bool active; /* the lane reached the access */
 	bool known;
-	int64_t lo, hi;       /* byte offset in the object (lo == hi when known), else bounds */
+	int64_t lo, hi; /* byte offset in the object (lo == hi when known), else bounds */
 } cb_lint_lane;
 
 typedef struct {
-	char *file;           /* as clang names it (the path given, or an included file) */
+	char *file; /* as clang names it (the path given, or an included file) */
 	unsigned line, column;
 	cb_op op;
 	unsigned elem_bytes;
-	char *elem_type;      /* the accessed C type */
-	int object;           /* index in objects; -1 when unknown or several */
+	char *elem_type; /* the accessed C type */
+	int object;      /* index in objects; -1 when unknown or several */
 	cb_lint_status status;
-	cb_lint_why reason;   /* CB_LINT_WHY_NONE when predicted */
-	char note[240];       /* why unknown, assumed or not executed; "" when predicted */
-	bool priced;          /* passes_max is known */
-	unsigned passes_max;  /* worst passes of any sub-group access */
-	unsigned min_passes;  /* the conflict-free minimum, worst over the sub-group accesses */
-	unsigned ways;        /* passes over minimum, rounded up, worst: "k-way conflict" */
-	bool conflict;        /* some priced sub-group access takes more than its minimum */
+	cb_lint_why reason;  /* CB_LINT_WHY_NONE when predicted */
+	char note[240];      /* why unknown, assumed or not executed; "" when predicted */
+	bool priced;         /* passes_max is known */
+	unsigned passes_max; /* worst passes of any sub-group access */
+	unsigned min_passes; /* the conflict-free minimum, worst over the sub-group accesses */
+	unsigned ways;       /* passes over minimum, rounded up, worst: "k-way conflict" */
+	bool conflict;       /* some priced sub-group access takes more than its minimum */
 	size_t niter;
-	cb_lint_iter *iter;   /* per loop iteration, in the order the work-group reached them */
-	unsigned first_subgroup;  /* the sub-group whose lanes follow: of the first priced
+	cb_lint_iter *iter;      /* per loop iteration, in the order the work-group reached them */
+	unsigned first_subgroup; /* the sub-group whose lanes follow: of the first priced
 				   * sub-group access with the most passes (else the first) */
 	unsigned nlanes;
-	cb_lint_lane *lanes;  /* that sub-group access's */
-	bool range_known;     /* every offset known (else lo/hi are bounds) */
+	cb_lint_lane *lanes;        /* that sub-group access's */
+	bool range_known;           /* every offset known (else lo/hi are bounds) */
 	int64_t range_lo, range_hi; /* byte offsets over every sub-group and iteration */
-	unsigned subgroups;   /* sub-groups that reached it */
-	uint32_t site;            /* the program's site it reports */
-	uint64_t total_passes;    /* over every sub-group access the work-group made */
-	uint64_t total_min;       /* the same at the conflict-free minimum */
-	bool suppressed;          /* its line says "clbanks: ignore" */
-	unsigned nth, nsame;      /* the nth (from 1) of nsame accesses of its op at its line and
+	unsigned subgroups;         /* sub-groups that reached it */
+	uint32_t site;              /* the program's site it reports */
+	uint64_t total_passes;      /* over every sub-group access the work-group made */
+	uint64_t total_min;         /* the same at the conflict-free minimum */
+	bool suppressed;            /* its line says "clbanks: ignore" */
+	unsigned nth, nsame;        /* the nth (from 1) of nsame accesses of its op at its line and
 				   * column (a macro's expansion), in the order the kernel runs them */
-	bool fixed;           /* judged by its object's fix: passes under it follow */
+	bool fixed;                 /* judged by its object's fix: passes under it follow */
 	unsigned fixed_passes, alt_passes;
-	char fix_note[200];   /* a conflict its object's fix does not judge: why */
+	char fix_note[200];          /* a conflict its object's fix does not judge: why */
 	cb_lint_tables tables;       /* with keep_tables: its lane tables */
 	cb_lint_tables fixed_tables; /* ... and under its object's fix */
 	cb_lint_measured measured, fixed_measured;
@@ -384,9 +383,9 @@ typedef struct {
 /* One edit of the kernel's text that an array's fix makes (lint_edit.h): on LINE, the bytes
  * [COLUMN, END_COLUMN) (from 1) that read FROM become TO. */
 typedef struct {
-	size_t object;        /* index in objects */
-	unsigned choice;      /* 0: the array's best fix, 1: the other kind's (cb_lint_fix.alt) */
-	size_t access;        /* index in accesses; CB_LINT_DECL: the array's declaration */
+	size_t object;   /* index in objects */
+	unsigned choice; /* 0: the array's best fix, 1: the other kind's (cb_lint_fix.alt) */
+	size_t access;   /* index in accesses; CB_LINT_DECL: the array's declaration */
 	char *file;
 	unsigned line, column, end_column;
 	char *from, *to;
@@ -394,27 +393,27 @@ typedef struct {
 
 typedef struct {
 	char *kernel, *path;
-	cb_lint_lang lang;         /* the kernel's language: its __local memory is __shared__ in
+	cb_lint_lang lang; /* the kernel's language: its __local memory is __shared__ in
 				    * CUDA and HIP */
 	unsigned local[3], group[3], work_dim, subgroup;
 	bool has_model;
-	bool flat;                 /* the model is not banked: every access one pass */
-	bool documented;           /* the model is documented, not measured */
+	bool flat;       /* the model is not banked: every access one pass */
+	bool documented; /* the model is documented, not measured */
 	cb_geometry geom;
 	unsigned lanes_per_pass[CB_NELEM];
-	unsigned norder[CB_NELEM];          /* the loads' lane groups, as in cb_lint_op_model */
+	unsigned norder[CB_NELEM]; /* the loads' lane groups, as in cb_lint_op_model */
 	uint8_t order[CB_NELEM][CB_MAX_ORDER];
-	cb_lint_op_model ops[CB_NOPS];   /* the stores' and atomics' own models, where measured */
+	cb_lint_op_model ops[CB_NOPS]; /* the stores' and atomics' own models, where measured */
 	cb_lint_object *objects;
 	size_t nobjects;
 	cb_lint_access *accesses; /* in source order */
 	size_t naccesses;
-	cb_lint_edit *edits;      /* the arrays' fixes as edits of the source (lint_edit.h) */
+	cb_lint_edit *edits; /* the arrays' fixes as edits of the source (lint_edit.h) */
 	size_t nedits;
-	char *build_log;          /* clang's messages, "" when none; kept when the build fails */
-	uint64_t steps;           /* IR instructions interpreted */
+	char *build_log; /* clang's messages, "" when none; kept when the build fails */
+	uint64_t steps;  /* IR instructions interpreted */
 	cb_lint_coverage coverage;
-	char predefined[320];     /* the macros the kernel was compiled with, as a driver would
+	char predefined[320]; /* the macros the kernel was compiled with, as a driver would
 				   * define them (cb_lint_predefined) */
 	/* Measured (cb_lint_apply_measured): on which device, and the kernel's measured time over
 	 * its accesses' conflict-free time (and the model's passes over minimum) for the
@@ -441,8 +440,8 @@ void cb_lint_result_free(cb_lint_result *res);
  * array's fix the one with the fewest passes summed over the models, judged on each. RES[i]
  * (N results, each to free) is MODELS[i]'s; req->pricer, model and fixes_from are not used.
  * Failures as cb_lint_run (every RES[i].build_log has clang's messages). */
-cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
-			 size_t n, cb_lint_result *res, cb_error *err);
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models, size_t n,
+			 cb_lint_result *res, cb_error *err);
 
 /* The kernels of req->kernel_path, in file order (compiled once; req->kernel_name is not
  * used), so that a caller can lint each; free with cb_lint_names_free. A file that does not

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	cb_builtin b;
@@ -30,6 +31,7 @@ static const struct {
 	{ "async_work_group_strided_copy", CB_B_ASYNC_COPY },
 	{ "wait_group_events", CB_B_NOP },
 };
+/* clang-format on */
 
 /* The plain name of _Z<len><name><parameters>, and where the parameters start. */
 static bool demangle(const char *m, char *name, size_t n, const char **params)
@@ -58,11 +60,13 @@ void cb_builtin_source_name(const char *mangled, char *buf, size_t n)
 
 unsigned cb_builtin_pointee(const char *mangled, char *name, size_t n)
 {
+	/* clang-format off */
 	static const struct { char code; const char *name; unsigned bytes; } types[] = {
 		{ 'c', "char", 1 }, { 'a', "char", 1 }, { 'h', "uchar", 1 }, { 's', "short", 2 },
 		{ 't', "ushort", 2 }, { 'i', "int", 4 }, { 'j', "uint", 4 }, { 'l', "long", 8 },
 		{ 'm', "ulong", 8 }, { 'f', "float", 4 }, { 'd', "double", 8 },
 	};
+	/* clang-format on */
 	char fn[64];
 	const char *p;
 	if (!demangle(mangled, fn, sizeof fn, &p) || *p++ != 'P')
@@ -150,24 +154,36 @@ static cb_val work_item(const cb_interp *in, cb_builtin b, const cb_val *dim)
 	const cb_wg *wg = &in->wg;
 	unsigned sg = wg->subgroup, items = wg->local[0] * wg->local[1] * wg->local[2];
 	switch (b) {
-	case CB_B_WORK_DIM: return cb_val_int(wg->work_dim);
-	case CB_B_LOCAL_LINEAR_ID: return cb_val_int(in->linear);
-	case CB_B_SG_SIZE: return cb_val_int(sg);
-	case CB_B_NUM_SG: return cb_val_int((items + sg - 1) / sg);
-	case CB_B_SG_ID: return cb_val_int(in->linear / sg);
-	case CB_B_SG_LOCAL_ID: return cb_val_int(in->linear % sg);
-	case CB_B_GLOBAL_LINEAR_ID: return sized(0, INT32_MAX);
-	default: break;
+	case CB_B_WORK_DIM:
+		return cb_val_int(wg->work_dim);
+	case CB_B_LOCAL_LINEAR_ID:
+		return cb_val_int(in->linear);
+	case CB_B_SG_SIZE:
+		return cb_val_int(sg);
+	case CB_B_NUM_SG:
+		return cb_val_int((items + sg - 1) / sg);
+	case CB_B_SG_ID:
+		return cb_val_int(in->linear / sg);
+	case CB_B_SG_LOCAL_ID:
+		return cb_val_int(in->linear % sg);
+	case CB_B_GLOBAL_LINEAR_ID:
+		return sized(0, INT32_MAX);
+	default:
+		break;
 	}
 	if (!dim || !cb_val_known(dim))
 		return cb_val_range(64);
 	unsigned d = dim->lo >= 0 && dim->lo < 3 ? (unsigned)dim->lo : 3;
 	bool out = d == 3;
 	switch (b) {
-	case CB_B_LOCAL_ID: return cb_val_int(out ? 0 : in->lid[d]);
-	case CB_B_GROUP_ID: return cb_val_int(out ? 0 : wg->group[d]);
-	case CB_B_LOCAL_SIZE: return cb_val_int(out ? 1 : wg->local[d]);
-	case CB_B_GLOBAL_OFFSET: return cb_val_int(0);
+	case CB_B_LOCAL_ID:
+		return cb_val_int(out ? 0 : in->lid[d]);
+	case CB_B_GROUP_ID:
+		return cb_val_int(out ? 0 : wg->group[d]);
+	case CB_B_LOCAL_SIZE:
+		return cb_val_int(out ? 1 : wg->local[d]);
+	case CB_B_GLOBAL_OFFSET:
+		return cb_val_int(0);
 	case CB_B_GLOBAL_ID:
 		return cb_val_int(out ? 0 : (int64_t)wg->group[d] * wg->local[d] + in->lid[d]);
 	case CB_B_NUM_GROUPS: /* not given: at least one more than the group id */
@@ -177,8 +193,9 @@ static cb_val work_item(const cb_interp *in, cb_builtin b, const cb_val *dim)
 	case CB_B_GLOBAL_SIZE:
 		if (!out && wg->num_groups[d])
 			return cb_val_int((int64_t)wg->num_groups[d] * wg->local[d]);
-		return out ? cb_val_int(1) : sized(((int64_t)wg->group[d] + 1) * wg->local[d],
-						    (int64_t)INT32_MAX * wg->local[d]);
+		return out ? cb_val_int(1)
+			   : sized(((int64_t)wg->group[d] + 1) * wg->local[d],
+				   (int64_t)INT32_MAX * wg->local[d]);
 	default:
 		return cb_val_range(64);
 	}
@@ -189,8 +206,10 @@ static cb_val integer(const cb_ins *ins, const cb_val *a, unsigned n)
 	unsigned w = ins->width;
 	bool s = ins->flags & CB_INS_SIGNED;
 	switch (ins->sub) {
-	case CB_B_MIN: case CB_B_MAX:
-		return n == 2 ? cb_val_minmax(ins->sub == CB_B_MAX, s, w, a[0], a[1]) : cb_val_range(w);
+	case CB_B_MIN:
+	case CB_B_MAX:
+		return n == 2 ? cb_val_minmax(ins->sub == CB_B_MAX, s, w, a[0], a[1])
+			      : cb_val_range(w);
 	case CB_B_CLAMP:
 		if (n != 3)
 			return cb_val_range(w);

@@ -152,7 +152,8 @@ static void find_loops(cb_fn *f, const preds *p)
 	for (uint32_t l = 0; l < nl; l++) {
 		f->loops[l].parent = -1;
 		for (uint32_t m = 0; m < nl; m++)
-			if (m != l && bodies[(size_t)m * n + f->loops[l].header] && size[m] > size[l] &&
+			if (m != l && bodies[(size_t)m * n + f->loops[l].header] &&
+			    size[m] > size[l] &&
 			    (f->loops[l].parent < 0 || size[m] < size[f->loops[l].parent]))
 				f->loops[l].parent = (int32_t)m;
 	}
@@ -186,17 +187,20 @@ static uint32_t reverse_postorder(const cb_fn *f, const preds *p, uint32_t *orde
 {
 	uint32_t n = f->nblocks, X = n, count = 0, sp = 0;
 	uint8_t *seen = cb_xcalloc(n + 1, 1);
-	uint32_t *stack = cb_xmalloc((n + 1) * sizeof *stack), *next = cb_xcalloc(n + 1, sizeof *next);
+	uint32_t *stack = cb_xmalloc((n + 1) * sizeof *stack),
+		 *next = cb_xcalloc(n + 1, sizeof *next);
 	stack[sp++] = X;
 	seen[X] = 1;
 	while (sp) {
 		uint32_t u = stack[sp - 1], v = CB_NONE;
 		if (u == X) {
 			for (; next[u] < n && v == CB_NONE; next[u]++)
-				if (f->succ_first[next[u]] == f->succ_first[next[u] + 1] && !seen[next[u]])
+				if (f->succ_first[next[u]] == f->succ_first[next[u] + 1] &&
+				    !seen[next[u]])
 					v = next[u];
 		} else {
-			for (; p->pred_first[u] + next[u] < p->pred_first[u + 1] && v == CB_NONE; next[u]++)
+			for (; p->pred_first[u] + next[u] < p->pred_first[u + 1] && v == CB_NONE;
+			     next[u]++)
 				if (!seen[p->pred[p->pred_first[u] + next[u]]])
 					v = p->pred[p->pred_first[u] + next[u]];
 		}
@@ -218,7 +222,8 @@ static uint32_t reverse_postorder(const cb_fn *f, const preds *p, uint32_t *orde
 static void post_dominators(cb_fn *f, const preds *p)
 {
 	uint32_t n = f->nblocks, X = n;
-	uint32_t *order = cb_xmalloc((n + 1) * sizeof *order), *po = cb_xmalloc((n + 1) * sizeof *po);
+	uint32_t *order = cb_xmalloc((n + 1) * sizeof *order),
+		 *po = cb_xmalloc((n + 1) * sizeof *po);
 	int32_t *idom = cb_xmalloc((n + 1) * sizeof *idom);
 	for (uint32_t b = 0; b <= n; b++)
 		idom[b] = -1;

@@ -77,7 +77,8 @@ unsigned cb_addrspace(LLVMTypeRef t)
 {
 	/* in SPIR's numbering whatever the target (CUDA, HIP: lint_target.c) */
 	return LLVMGetTypeKind(t) == LLVMPointerTypeKind
-	       ? cb_target_space(LLVMGetPointerAddressSpace(t)) : 0;
+		       ? cb_target_space(LLVMGetPointerAddressSpace(t))
+		       : 0;
 }
 
 /* A static __local variable: clang names it KERNEL.NAME. */
@@ -88,7 +89,8 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 	const char *dot = memchr(name, '.', len);
 	char cxx[256];
 	o->name = cb_xstrdup(cb_target_static_name(name, cxx, sizeof cxx) ? cxx
-			     : dot ? dot + 1 : name);
+			     : dot                                        ? dot + 1
+									  : name);
 	LLVMTypeRef t = LLVMGlobalGetValueType(g);
 	o->bytes = LLVMABISizeOfType(d->td, t);
 	while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
@@ -96,7 +98,8 @@ static void describe_global(cb_dctx *d, LLVMValueRef g, cb_lint_object *o)
 		LLVMTypeRef e = LLVMGetElementType(t);
 		uint64_t eb = LLVMTypeIsSized(e) ? LLVMABISizeOfType(d->td, e) : 0;
 		if (o->rank < 4)
-			o->dims[o->rank] = eb ? LLVMABISizeOfType(d->td, t) / eb : LLVMGetArrayLength(t);
+			o->dims[o->rank] = eb ? LLVMABISizeOfType(d->td, t) / eb
+					      : LLVMGetArrayLength(t);
 		o->rank++;
 		t = e;
 	}
@@ -151,14 +154,16 @@ static cb_val const_expr(cb_dctx *d, LLVMValueRef v)
 			break;
 		cb_val base = cb_dconst_value(d, LLVMGetOperand(v, 0)), idx[16];
 		for (uint32_t k = 0; k < s.n; k++)
-			idx[k] = s.idx[k] ? cb_dconst_value(d, s.idx[k]) : cb_val_int((int64_t)s.field[k]);
+			idx[k] = s.idx[k] ? cb_dconst_value(d, s.idx[k])
+					  : cb_val_int((int64_t)s.field[k]);
 		cb_ins g = { .sub = s.shape, .rows = s.rows, .cols = s.cols, .imm = s.ebytes };
 		return cb_gep_eval(d->prog, &g, base, idx, s.stride, s.n);
 	}
 	default:
 		break;
 	}
-	return cb_value_kind(t) == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_range(cb_int_width(t));
+	return cb_value_kind(t) == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0)
+					    : cb_val_range(cb_int_width(t));
 }
 
 cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v)
@@ -256,7 +261,8 @@ static void static_object(cb_dctx *d, LLVMValueRef v, cb_site *s)
 			return;
 		}
 		LLVMValueRef next = NULL;
-		if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v) ||
+		if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) ||
+		    LLVMIsAAddrSpaceCastInst(v) ||
 		    (LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0)) {
 			next = LLVMGetOperand(v, 0);
 		} else if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
@@ -282,9 +288,10 @@ static char *site_file(const cb_dctx *d, LLVMValueRef ins, LLVMMetadataRef at)
 {
 	unsigned flen = 0, dlen = 0;
 	const char *file = at ? cb_target_loc_file(at, &flen, false)
-			   : LLVMGetDebugLocFilename(ins, &flen);
-	const char *dir = !flen || file[0] == '/' ? NULL : at ? cb_target_loc_file(at, &dlen, true)
-			  : LLVMGetDebugLocDirectory(ins, &dlen);
+			      : LLVMGetDebugLocFilename(ins, &flen);
+	const char *dir = !flen || file[0] == '/' ? NULL
+			  : at                    ? cb_target_loc_file(at, &dlen, true)
+						  : LLVMGetDebugLocDirectory(ins, &dlen);
 	size_t n = (size_t)flen + dlen + 2;
 	char *path = cb_xmalloc(n);
 	if (dir && dlen)

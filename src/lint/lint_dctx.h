@@ -26,8 +26,8 @@ typedef struct {
 	LLVMTargetDataRef td;
 	cb_prog *prog;
 	cb_error *err;
-	char cwd[4096];            /* the working directory ("" when not known), for file names */
-	cb_pmap fns, objs;         /* function -> index, __local global -> object */
+	char cwd[4096];    /* the working directory ("" when not known), for file names */
+	cb_pmap fns, objs; /* function -> index, __local global -> object */
 	LLVMValueRef *fnref;
 	size_t fncap, sitecap, objcap;
 	/* the function being translated */
@@ -57,9 +57,9 @@ int32_t cb_dsite(cb_dctx *d, LLVMValueRef ins, LLVMValueRef ptr, cb_op op, LLVMT
 		 uint64_t bytes);
 cb_val cb_dconst_value(cb_dctx *d, LLVMValueRef v);
 
-unsigned cb_int_width(LLVMTypeRef t);       /* 0 unless an integer of at most 64 bits */
+unsigned cb_int_width(LLVMTypeRef t); /* 0 unless an integer of at most 64 bits */
 uint8_t cb_value_kind(LLVMTypeRef t);
-unsigned cb_addrspace(LLVMTypeRef t);        /* of a pointer; 0 otherwise */
+unsigned cb_addrspace(LLVMTypeRef t); /* of a pointer; 0 otherwise */
 
 /* Steps of a GEP (operand 0 its base): index values and strides, its shape. */
 typedef struct {
@@ -67,8 +67,8 @@ typedef struct {
 	uint32_t rows, cols, ebytes;
 	uint32_t n;
 	LLVMValueRef idx[16];
-	uint64_t stride[16];        /* bytes per index; a struct field is a constant with stride 1 */
-	uint64_t field[16];         /* the field's offset when idx is NULL */
+	uint64_t stride[16]; /* bytes per index; a struct field is a constant with stride 1 */
+	uint64_t field[16];  /* the field's offset when idx is NULL */
 } cb_gep_steps;
 
 bool cb_gep_decode(cb_dctx *d, LLVMValueRef gep, cb_gep_steps *s);

@@ -79,8 +79,10 @@ static void decode_args(cb_dctx *d, LLVMValueRef kernel)
 		const char *pname = LLVMGetValueName2(LLVMGetParam(kernel, i), &plen);
 		/* CUDA, HIP: no kernel_arg_name, the IR's names (HIP's pointers end in .coerce) */
 		if (plen && plen < sizeof fallback)
-			snprintf(fallback, sizeof fallback, "%.*s", (int)(plen > 7 &&
-				 !strcmp(pname + plen - 7, ".coerce") ? plen - 7 : plen), pname);
+			snprintf(fallback, sizeof fallback, "%.*s",
+				 (int)(plen > 7 && !strcmp(pname + plen - 7, ".coerce") ? plen - 7
+											: plen),
+				 pname);
 		else
 			snprintf(fallback, sizeof fallback, "argument %u", i + 1);
 		a->name = cb_xstrdup(names && names[i][0] ? names[i] : fallback);
@@ -121,16 +123,17 @@ static void kernel_ints(cb_dctx *d, LLVMValueRef kernel, const char *kind_name, 
 	for (size_t i = 0; i < count; i++) {
 		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind)
 			continue;
-		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
-			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+		LLVMValueRef node = LLVMMetadataAsValue(
+			d->ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
 		LLVMValueRef ops[3];
 		if (n > 3 || LLVMGetMDNodeNumOperands(node) != n)
 			continue;
 		LLVMGetMDNodeOperands(node, ops);
 		for (unsigned k = 0; k < n; k++)
 			out[k] = ops[k] && LLVMIsAConstantInt(ops[k]) &&
-				 LLVMConstIntGetZExtValue(ops[k]) <= UINT32_MAX
-				 ? (unsigned)LLVMConstIntGetZExtValue(ops[k]) : 0;
+						 LLVMConstIntGetZExtValue(ops[k]) <= UINT32_MAX
+					 ? (unsigned)LLVMConstIntGetZExtValue(ops[k])
+					 : 0;
 	}
 	if (md)
 		LLVMDisposeValueMetadataEntries(md);
@@ -155,8 +158,8 @@ static cb_rc find_kernel(cb_dctx *d, const char *name, LLVMValueRef *out)
 	if (count == 0)
 		return cb_error_set(d->err, CB_ERR_INPUT, "has no __kernel function");
 	if (name && !*out)
-		return cb_error_set(d->err, CB_ERR_INPUT, "has no kernel named '%s' (kernels: %s)", name,
-				    list);
+		return cb_error_set(d->err, CB_ERR_INPUT, "has no kernel named '%s' (kernels: %s)",
+				    name, list);
 	if (!name && count > 1)
 		return cb_error_set(d->err, CB_ERR_USAGE,
 				    "has %u kernels (%s); choose one with --kernel", count, list);
@@ -169,8 +172,10 @@ static void collect_functions(cb_dctx *d, LLVMValueRef kernel)
 	cb_dfunction(d, kernel);
 	for (uint32_t k = 0; k < d->prog->nfns; k++) {
 		LLVMValueRef fn = d->fnref[k];
-		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i)) {
 				if (LLVMGetInstructionOpcode(i) != LLVMCall)
 					continue;
 				LLVMValueRef c = cb_callee(i);
@@ -185,10 +190,12 @@ static void collect_functions(cb_dctx *d, LLVMValueRef kernel)
  * (debug info, lifetimes) or a defined function (its body is counted). */
 static uint32_t call_local_ops(LLVMValueRef i)
 {
+	/* clang-format off */
 	static const char *const none[] = {
 		"llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias",
 		"llvm.invariant.", "llvm.var.annotation", "llvm.donothing",
 	};
+	/* clang-format on */
 	LLVMValueRef c = cb_callee(i);
 	if (c && !LLVMIsDeclaration(c))
 		return 0;
@@ -212,9 +219,12 @@ static uint32_t count_local_ops(cb_dctx *d)
 	for (uint32_t k = 0; k < d->prog->nfns; k++)
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(d->fnref[k]); bb;
 		     bb = LLVMGetNextBasicBlock(bb))
-			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i)) {
 				switch (LLVMGetInstructionOpcode(i)) {
-				case LLVMLoad: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+				case LLVMLoad:
+				case LLVMAtomicRMW:
+				case LLVMAtomicCmpXchg:
 					n += cb_addrspace(LLVMTypeOf(LLVMGetOperand(i, 0))) == 3;
 					break;
 				case LLVMStore:
@@ -251,7 +261,8 @@ static void decode_function(cb_dctx *d, uint32_t index)
 	f->nblocks = LLVMCountBasicBlocks(fn);
 	f->blocks = cb_xcalloc(f->nblocks ? f->nblocks : 1, sizeof *f->blocks);
 	uint32_t b = 0;
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+	     bb = LLVMGetNextBasicBlock(bb)) {
 		cb_pmap_put(&d->blocks, bb, b++);
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
 			if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
@@ -259,11 +270,13 @@ static void decode_function(cb_dctx *d, uint32_t index)
 	}
 	f->const_base = f->nvals = slot;
 	b = 0;
-	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb), b++) {
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+	     bb = LLVMGetNextBasicBlock(bb), b++) {
 		cb_block *blk = &f->blocks[b];
 		d->block = b;
 		blk->first = f->nins;
-		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
 			if (f->nins == d->inscap) {
 				d->inscap = d->inscap ? 2 * d->inscap : 64;
 				f->ins = cb_xrealloc(f->ins, d->inscap * sizeof *f->ins);

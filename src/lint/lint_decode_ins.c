@@ -94,8 +94,10 @@ static bool decode_shuffle(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 		o->flags |= CB_INS_VCONST_B;
 	for (uint32_t k = 0; k < o->rows; k++) {
 		int m = LLVMGetMaskValue(i, k);
-		uint32_t at = cb_dextra(d, m == LLVMGetUndefMaskElem() || m < 0 ? CB_NONE
-								      : (uint32_t)m, 0);
+		uint32_t at = cb_dextra(d,
+					m == LLVMGetUndefMaskElem() || m < 0 ? CB_NONE
+									     : (uint32_t)m,
+					0);
 		o->c = k ? o->c : at;
 	}
 	return true;
@@ -103,12 +105,14 @@ static bool decode_shuffle(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 
 static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 {
+	/* clang-format off */
 	static const struct { LLVMOpcode op; cb_binop b; } map[] = {
 		{ LLVMAdd, CB_ADD }, { LLVMSub, CB_SUB }, { LLVMMul, CB_MUL }, { LLVMUDiv, CB_UDIV },
 		{ LLVMSDiv, CB_SDIV }, { LLVMURem, CB_UREM }, { LLVMSRem, CB_SREM },
 		{ LLVMShl, CB_SHL }, { LLVMLShr, CB_LSHR }, { LLVMAShr, CB_ASHR },
 		{ LLVMAnd, CB_AND }, { LLVMOr, CB_OR }, { LLVMXor, CB_XOR },
 	};
+	/* clang-format on */
 	LLVMTypeRef t = LLVMTypeOf(i);
 	unknown(o, t);
 	for (size_t k = 0; !cb_int_width(t) && k < sizeof map / sizeof map[0]; k++)
@@ -128,12 +132,14 @@ static bool decode_bin(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 
 static bool decode_icmp(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 {
+	/* clang-format off */
 	static const struct { LLVMIntPredicate p; cb_pred c; } map[] = {
 		{ LLVMIntEQ, CB_EQ }, { LLVMIntNE, CB_NE }, { LLVMIntUGT, CB_UGT },
 		{ LLVMIntUGE, CB_UGE }, { LLVMIntULT, CB_ULT }, { LLVMIntULE, CB_ULE },
 		{ LLVMIntSGT, CB_SGT }, { LLVMIntSGE, CB_SGE }, { LLVMIntSLT, CB_SLT },
 		{ LLVMIntSLE, CB_SLE },
 	};
+	/* clang-format on */
 	LLVMTypeRef ot = LLVMTypeOf(LLVMGetOperand(i, 0));
 	unknown(o, LLVMTypeOf(i));
 	unsigned w = cb_value_kind(ot) == CB_V_PTR ? 64 : cb_int_width(ot);
@@ -159,7 +165,9 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 	o->a = cb_dref(d, LLVMGetOperand(i, 0));
 	o->imm = cb_int_width(st);
 	switch (op) {
-	case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+	case LLVMTrunc:
+	case LLVMZExt:
+	case LLVMSExt:
 		if (tk == CB_V_NUM && sk == CB_V_NUM) {
 			o->op = CB_I_CAST;
 			o->sub = op == LLVMTrunc ? CB_TRUNC : op == LLVMZExt ? CB_ZEXT : CB_SEXT;
@@ -177,7 +185,9 @@ static bool decode_cast(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 			o->sub = CB_INTTOPTR;
 		}
 		break;
-	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
+	case LLVMBitCast:
+	case LLVMAddrSpaceCast:
+	case LLVMFreeze:
 		if (tk == sk && tk != CB_V_OPAQUE && cb_int_width(t) == cb_int_width(st))
 			o->op = CB_I_COPY;
 		break;
@@ -201,8 +211,8 @@ static bool decode_float(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 
 /* Address space 3 is __local; 4 is generic (OpenCL C 2.0 helpers with unqualified pointers),
  * an access only when the pointer turns out to be __local. */
-static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op,
-			LLVMTypeRef type, uint64_t bytes, cb_ins *o)
+static void access_site(cb_dctx *d, LLVMValueRef i, LLVMValueRef ptr, cb_op op, LLVMTypeRef type,
+			uint64_t bytes, cb_ins *o)
 {
 	unsigned as = cb_addrspace(LLVMTypeOf(ptr));
 	if (as != 3 && as != 4)
@@ -245,13 +255,15 @@ static bool decode_gep(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	o->imm = s.ebytes;
 	o->n = s.n;
 	for (uint32_t k = 0; k < s.n; k++) {
-		uint32_t v = s.idx[k] ? cb_dref(d, s.idx[k]) : cb_dconst(d, cb_val_int((int64_t)s.field[k]));
+		uint32_t v = s.idx[k] ? cb_dref(d, s.idx[k])
+				      : cb_dconst(d, cb_val_int((int64_t)s.field[k]));
 		uint32_t stride = s.stride[k] > UINT32_MAX ? 0 : (uint32_t)s.stride[k];
 		uint32_t at = cb_dextra(d, v, stride);
 		if (k == 0)
 			o->x = at;
 		/* a zero index over a huge type (the object's own index 0) moves nothing */
-		bool zero = s.idx[k] && LLVMIsAConstantInt(s.idx[k]) && !LLVMConstIntGetZExtValue(s.idx[k]);
+		bool zero = s.idx[k] && LLVMIsAConstantInt(s.idx[k]) &&
+			    !LLVMConstIntGetZExtValue(s.idx[k]);
 		if (s.stride[k] > UINT32_MAX && !zero)
 			unknown(o, LLVMTypeOf(i));
 	}
@@ -329,7 +341,8 @@ static bool decode_memory(cb_dctx *d, LLVMValueRef i, LLVMOpcode op, cb_ins *o)
 		access_site(d, i, LLVMGetOperand(i, 1), CB_OP_STORE, vt, o->imm, o);
 		return true;
 	}
-	case LLVMAtomicRMW: case LLVMAtomicCmpXchg: {
+	case LLVMAtomicRMW:
+	case LLVMAtomicCmpXchg: {
 		LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 1));
 		o->op = CB_I_ATOMIC;
 		o->a = cb_dref(d, LLVMGetOperand(i, 0));
@@ -443,7 +456,7 @@ static void copy_sites(cb_dctx *d, LLVMValueRef i, bool cpy, cb_ins *o)
 {
 	unsigned word = copy_word(i, cpy);
 	LLVMTypeRef t = word == 16 ? LLVMVectorType(LLVMInt32TypeInContext(d->ctx), 4)
-			: LLVMIntTypeInContext(d->ctx, word * 8);
+				   : LLVMIntTypeInContext(d->ctx, word * 8);
 	o->imm = word;
 	for (unsigned k = 0; k < (cpy ? 2u : 1u); k++) {
 		LLVMValueRef p = LLVMGetOperand(i, k);
@@ -461,10 +474,12 @@ static void copy_sites(cb_dctx *d, LLVMValueRef i, bool cpy, cb_ins *o)
 
 static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_ins *o)
 {
+	/* clang-format off */
 	static const char *const dropped[] = {
 		"llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias",
 		"llvm.invariant.", "llvm.var.annotation", "llvm.donothing",
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof dropped / sizeof dropped[0]; k++)
 		if (!strncmp(name, dropped[k], strlen(dropped[k])))
 			return false;
@@ -477,10 +492,12 @@ static bool decode_intrinsic(cb_dctx *d, LLVMValueRef i, const char *name, cb_in
 		copy_sites(d, i, cpy, o);
 		return true;
 	}
+	/* clang-format off */
 	static const struct { const char *name; cb_builtin b; bool is_signed; } mm[] = {
 		{ "llvm.smax.", CB_B_MAX, true }, { "llvm.smin.", CB_B_MIN, true },
 		{ "llvm.umax.", CB_B_MAX, false }, { "llvm.umin.", CB_B_MIN, false },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof mm / sizeof mm[0]; k++)
 		if (!strncmp(name, mm[k].name, strlen(mm[k].name)) && o->width) {
 			o->op = CB_I_BUILTIN;
@@ -523,8 +540,7 @@ static void builtin_site(cb_dctx *d, LLVMValueRef i, cb_builtin b, unsigned vec,
 		return;
 	LLVMTypeRef e = builtin_elem_type(d, i, b);
 	uint64_t bytes = LLVMTypeIsSized(e) ? LLVMStoreSizeOfType(d->td, e) : 0;
-	cb_op op = b == CB_B_ATOMIC ? CB_OP_ATOMIC : b == CB_B_VLOAD ? CB_OP_LOAD
-									: CB_OP_STORE;
+	cb_op op = b == CB_B_ATOMIC ? CB_OP_ATOMIC : b == CB_B_VLOAD ? CB_OP_LOAD : CB_OP_STORE;
 	LLVMTypeRef type = b == CB_B_ATOMIC ? e : LLVMVectorType(e, vec);
 	o->imm = (uint32_t)(bytes * (b == CB_B_ATOMIC ? 1 : vec));
 	o->site = cb_dsite(d, i, LLVMGetOperand(i, arg), op, type, o->imm);
@@ -667,27 +683,61 @@ bool cb_decode_ins(cb_dctx *d, LLVMValueRef i, cb_ins *o)
 	LLVMTypeRef t = LLVMTypeOf(i);
 	o->width = (uint8_t)cb_int_width(t);
 	switch (op) {
-	case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
-	case LLVMSRem: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr:
+	case LLVMAdd:
+	case LLVMSub:
+	case LLVMMul:
+	case LLVMUDiv:
+	case LLVMSDiv:
+	case LLVMURem:
+	case LLVMSRem:
+	case LLVMShl:
+	case LLVMLShr:
+	case LLVMAShr:
+	case LLVMAnd:
+	case LLVMOr:
 	case LLVMXor:
 		return decode_bin(d, i, op, o);
 	case LLVMICmp:
 		return decode_icmp(d, i, o);
-	case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
-	case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
+	case LLVMTrunc:
+	case LLVMZExt:
+	case LLVMSExt:
+	case LLVMPtrToInt:
+	case LLVMIntToPtr:
+	case LLVMBitCast:
+	case LLVMAddrSpaceCast:
+	case LLVMFreeze:
 		return decode_cast(d, i, op, o);
-	case LLVMAlloca: case LLVMLoad: case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+	case LLVMAlloca:
+	case LLVMLoad:
+	case LLVMStore:
+	case LLVMAtomicRMW:
+	case LLVMAtomicCmpXchg:
 	case LLVMGetElementPtr:
 		return decode_memory(d, i, op, o);
-	case LLVMInsertElement: case LLVMExtractElement:
+	case LLVMInsertElement:
+	case LLVMExtractElement:
 		return decode_vector(d, i, op, o);
 	case LLVMShuffleVector:
 		return decode_shuffle(d, i, o);
-	case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
-	case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+	case LLVMFAdd:
+	case LLVMFSub:
+	case LLVMFMul:
+	case LLVMFDiv:
+	case LLVMFRem:
+	case LLVMFNeg:
+	case LLVMFPToUI:
+	case LLVMFPToSI:
+	case LLVMUIToFP:
+	case LLVMSIToFP:
+	case LLVMFPTrunc:
 	case LLVMFPExt:
 		return decode_float(d, i, o);
-	case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMPHI: case LLVMSelect:
+	case LLVMBr:
+	case LLVMSwitch:
+	case LLVMRet:
+	case LLVMPHI:
+	case LLVMSelect:
 	case LLVMUnreachable:
 		return decode_control(d, i, op, o);
 	case LLVMCall:

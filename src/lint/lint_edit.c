@@ -64,8 +64,8 @@ static bool ref_at(const char *line, size_t len, size_t at, const char *name, un
 	return rank >= 1 && rank <= 4;
 }
 
-bool cb_src_find_ref(const char *line, size_t len, unsigned column, const char *name,
-		     unsigned rank, cb_src_ref *ref)
+bool cb_src_find_ref(const char *line, size_t len, unsigned column, const char *name, unsigned rank,
+		     cb_src_ref *ref)
 {
 	size_t col = column ? column - 1 : 0;
 	cb_src_ref r, before = { 0 }, only = { 0 };
@@ -120,8 +120,8 @@ void cb_src_substitute(const char *tmpl, const char *r, const char *c, char *out
 	if (!n)
 		return;
 	for (size_t i = 0; tmpl[i] && k + 1 < n; i++) {
-		bool alone = (tmpl[i] == 'r' || tmpl[i] == 'c') && (i == 0 || !ident_char(tmpl[i - 1])) &&
-			     !ident_char(tmpl[i + 1]);
+		bool alone = (tmpl[i] == 'r' || tmpl[i] == 'c') &&
+			     (i == 0 || !ident_char(tmpl[i - 1])) && !ident_char(tmpl[i + 1]);
 		if (!alone) {
 			out[k++] = tmpl[i];
 			continue;
@@ -165,8 +165,8 @@ static bool line_of(src_file *f, const char *path, unsigned line, const char **s
 		free(f->text);
 		f->text = NULL;
 		f->path = path;
-		if (cb_read_file(path, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT, &f->text,
-				 &f->len, &ignored) != CB_OK)
+		if (cb_read_file(path, (size_t)16 << 20, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
+				 &f->text, &f->len, &ignored) != CB_OK)
 			f->text = NULL;
 	}
 	return f->text && cb_text_line(f->text, f->len, line, s, n);
@@ -211,7 +211,8 @@ static bool split_rows(const char *x, unsigned width, char **r, char **c)
 			char w[16];
 			snprintf(w, sizeof w, "%u", width);
 			char *lit = star ? slice(star, 1, strlen(star)) : NULL;
-			if (star && lit && strcmp(lit, w) == 0 && !strchr(t, '+') && !strchr(t, '-')) {
+			if (star && lit && strcmp(lit, w) == 0 && !strchr(t, '+') &&
+			    !strchr(t, '-')) {
 				*r = slice(t, 0, (size_t)(star - t));
 				*c = other;
 				free(lit);
@@ -228,8 +229,8 @@ static bool split_rows(const char *x, unsigned width, char **r, char **c)
 }
 
 /* The new text of reference REF of access A under choice C of object O, or NULL. */
-static char *access_text(const cb_lint_object *o, const cb_lint_fix *f,
-			 const cb_lint_fix_choice *c, const char *line, const cb_src_ref *ref)
+static char *access_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
+			 const char *line, const cb_src_ref *ref)
 {
 	char tmpl[112], out[512];
 	unsigned cols = o->rank == 2 ? (unsigned)o->dims[1] : f->width;
@@ -263,8 +264,8 @@ static char *access_text(const cb_lint_object *o, const cb_lint_fix *f,
 
 /* The declaration's new text under a padding C: the last subscript of a 2-D array plus the
  * padding, a 1-D array's length as rows of the padded width. */
-static char *decl_text(const cb_lint_object *o, const cb_lint_fix *f,
-		       const cb_lint_fix_choice *c, const char *line, const cb_src_ref *ref)
+static char *decl_text(const cb_lint_object *o, const cb_lint_fix *f, const cb_lint_fix_choice *c,
+		       const char *line, const cb_src_ref *ref)
 {
 	char out[512];
 	if (c->swizzle)
@@ -304,9 +305,14 @@ static void edit_of(cb_lint_result *res, size_t *cap, src_file *sf, size_t k, un
 	char *to = a ? access_text(o, f, c, s, &ref) : decl_text(o, f, c, s, &ref);
 	if (!to)
 		return;
-	cb_lint_edit e = { .object = k, .choice = choice, .access = access, .file = cb_xstrdup(file),
-			   .line = line, .column = (unsigned)ref.start + 1,
-			   .end_column = (unsigned)ref.end + 1, .from = slice(s, ref.start, ref.end),
+	cb_lint_edit e = { .object = k,
+			   .choice = choice,
+			   .access = access,
+			   .file = cb_xstrdup(file),
+			   .line = line,
+			   .column = (unsigned)ref.start + 1,
+			   .end_column = (unsigned)ref.end + 1,
+			   .from = slice(s, ref.start, ref.end),
 			   .to = to };
 	add_edit(res, cap, &e);
 }
@@ -377,8 +383,8 @@ bool cb_lint_edits_complete(const cb_lint_result *res, size_t object, unsigned c
 
 /* The fix CHOICE of A's array as it reads at A: its own edit ("tile[tx][(ty + j) ^ (tx & 31)]"),
  * a padding's declaration ("line 13: tile[TILE][TILE + 1]"), else the generic form. */
-void cb_lint_fix_here(const cb_lint_result *r, const cb_lint_access *a, unsigned choice,
-		      char *buf, size_t n)
+void cb_lint_fix_here(const cb_lint_result *r, const cb_lint_access *a, unsigned choice, char *buf,
+		      size_t n)
 {
 	const cb_lint_object *o = &r->objects[a->object];
 	size_t i = (size_t)(a - r->accesses);

@@ -28,8 +28,8 @@ typedef struct {
  * 1, bytes) of LINE (LEN bytes) is: the one starting at COLUMN (a load), the one ending just
  * before it (a store's '=' or a compound assignment), else the only one on the line (an
  * atomic's call). False when none or several could be meant. */
-bool cb_src_find_ref(const char *line, size_t len, unsigned column, const char *name,
-		     unsigned rank, cb_src_ref *ref);
+bool cb_src_find_ref(const char *line, size_t len, unsigned column, const char *name, unsigned rank,
+		     cb_src_ref *ref);
 
 /* Line LINE (from 1) of TEXT (LEN bytes) as S, N bytes without its newline; false past the
  * end. */
@@ -59,8 +59,8 @@ bool cb_lint_edits_complete(const cb_lint_result *res, size_t object, unsigned c
 /* The fix CHOICE of A's array as it reads at A (A must have an array): its own edit
  * ("tile[tx][(ty + j) ^ (tx & 31)]"), a padding's declaration ("line 13: tile[TILE][TILE +
  * 1]"), else the generic form of cb_lint_fix_text. */
-void cb_lint_fix_here(const cb_lint_result *r, const cb_lint_access *a, unsigned choice,
-		      char *buf, size_t n);
+void cb_lint_fix_here(const cb_lint_result *r, const cb_lint_access *a, unsigned choice, char *buf,
+		      size_t n);
 
 void cb_lint_edits_free(cb_lint_edit *edits, size_t n);
 

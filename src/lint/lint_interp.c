@@ -134,8 +134,9 @@ static void set(cb_frame *fr, const cb_ins *i, cb_val v)
 
 static cb_val unknown_value(uint8_t kind, unsigned width)
 {
-	return kind == CB_V_NUM ? cb_val_range(width)
-	     : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_opaque();
+	return kind == CB_V_NUM   ? cb_val_range(width)
+	       : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0)
+				  : cb_val_opaque();
 }
 
 static bool in_loop(const cb_fn *f, uint32_t block, int32_t loop)
@@ -191,7 +192,8 @@ static uint32_t enter_block(cb_interp *in, cb_frame *fr, uint32_t to)
 	}
 	for (uint32_t k = 0; k < fr->nassume;) {
 		if (fr->assume[k] == (int32_t)to) {
-			memmove(&fr->assume[k], &fr->assume[k + 1], (fr->nassume - k - 1) * sizeof *fr->assume);
+			memmove(&fr->assume[k], &fr->assume[k + 1],
+				(fr->nassume - k - 1) * sizeof *fr->assume);
 			memmove(&fr->assume_line[k], &fr->assume_line[k + 1],
 				(fr->nassume - k - 1) * sizeof *fr->assume_line);
 			memmove(&fr->assume_guess[k], &fr->assume_guess[k + 1],
@@ -244,8 +246,7 @@ static void untaken_writes(cb_interp *in, const cb_frame *fr, uint32_t taken, in
 	free(work);
 }
 
-static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log,
-		   bool guess)
+static void assume(cb_interp *in, cb_frame *fr, uint32_t taken, uint32_t line, bool log, bool guess)
 {
 	if (guess)
 		untaken_writes(in, fr, taken, fr->fn->blocks[fr->block].ipdom);
@@ -353,7 +354,8 @@ static bool leads_open(const cb_fn *f, uint32_t b, const void *ctx)
 	if (side_open(c->prev->taken ? c->prev->taken[c->fn] : NULL, b))
 		return true;
 	for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end; i++)
-		if (f->ins[i].op == CB_I_CALL && c->prev->fn_open && c->prev->fn_open[f->ins[i].imm])
+		if (f->ins[i].op == CB_I_CALL && c->prev->fn_open &&
+		    c->prev->fn_open[f->ins[i].imm])
 			return true;
 	return false;
 }
@@ -369,8 +371,10 @@ static bool choose_side(cb_interp *in, const cb_frame *fr, const cb_ins *i)
 		const uint8_t *pt = in->prev->taken ? in->prev->taken[fn] : NULL;
 		unsigned c = pt ? pt[fr->block] : 0;
 		open_ctx ctx = { in->prev, fn };
-		t = !(c & CB_SIDE_FALSE) ? false : !(c & CB_SIDE_TRUE) ? true
-		  : !cb_fn_reaches(f, &i->n, 1, f->blocks[fr->block].ipdom, leads_open, &ctx);
+		t = !(c & CB_SIDE_FALSE)  ? false
+		    : !(c & CB_SIDE_TRUE) ? true
+					  : !cb_fn_reaches(f, &i->n, 1, f->blocks[fr->block].ipdom,
+							   leads_open, &ctx);
 	}
 	if (!in->sides.taken)
 		in->sides.taken = cb_xcalloc(in->prog->nfns, sizeof *in->sides.taken);
@@ -588,7 +592,8 @@ static unsigned make_key(const cb_interp *in, uint32_t *key)
 		if (d > 0 && n < CB_MAX_KEY)
 			key[n++] = 0x80000000u | fr->call_ins;
 		uint32_t chain[CB_MAX_KEY], nc = 0;
-		for (int32_t l = f->blocks[fr->block].loop; l >= 0 && nc < CB_MAX_KEY; l = f->loops[l].parent)
+		for (int32_t l = f->blocks[fr->block].loop; l >= 0 && nc < CB_MAX_KEY;
+		     l = f->loops[l].parent)
 			chain[nc++] = fr->iter[l];
 		while (nc && n < CB_MAX_KEY)
 			key[n++] = chain[--nc];
@@ -827,8 +832,10 @@ static void exec_vbin(cb_interp *in, cb_frame *fr, const cb_ins *i)
 	cb_val h = vec_storage(in, fr, i);
 	uint16_t flags = 0;
 	for (uint32_t k = 0; k < i->rows && k < 16; k++) {
-		cb_val a = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], k, i->cols);
-		cb_val b = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], k, i->cols);
+		cb_val a = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], k,
+				    i->cols);
+		cb_val b = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], k,
+				    i->cols);
 		cb_val r = cb_val_binop((cb_binop)i->sub, i->cols * 8, a, b);
 		flags |= r.flags;
 		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), r, i->cols);
@@ -846,10 +853,11 @@ static void exec_vshuf(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		uint32_t m = fr->fn->extra[i->c + 2 * k];
 		cb_val x = cb_val_range(i->cols * 8);
 		if (m != CB_NONE && m < i->imm)
-			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], m, i->cols);
-		else if (m != CB_NONE && m < 2 * i->imm)
-			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b], m - i->imm,
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_A, i->x, &fr->v[i->a], m,
 				     i->cols);
+		else if (m != CB_NONE && m < 2 * i->imm)
+			x = vec_lane(in, fr, i->flags & CB_INS_VCONST_B, i->n, &fr->v[i->b],
+				     m - i->imm, i->cols);
 		flags |= x.flags;
 		cb_pmem_store(in, vec_lane_ptr(&h, k, i->cols), x, i->cols);
 	}
@@ -883,8 +891,8 @@ static void exec_vector(cb_interp *in, cb_frame *fr, const cb_ins *i)
 		cb_val x = cb_val_range(i->cols * 8), idx = v[i->b];
 		if (vec_handle(in, &v[i->a]) && cb_val_known(&idx) && idx.lo >= 0 &&
 		    idx.lo < (int64_t)i->rows)
-			x = cb_pmem_load(in, vec_lane_ptr(&v[i->a], (uint32_t)idx.lo, i->cols), i->cols,
-					 CB_V_NUM, i->cols * 8);
+			x = cb_pmem_load(in, vec_lane_ptr(&v[i->a], (uint32_t)idx.lo, i->cols),
+					 i->cols, CB_V_NUM, i->cols * 8);
 		x.flags |= v[i->a].flags | idx.flags;
 		set(fr, i, x);
 		return;
@@ -976,7 +984,8 @@ static cb_frame *push_frame(cb_interp *in, const cb_fn *fn)
 	fr->block = CB_NONE;
 	fr->v = cb_arena_alloc(&in->arena, (fn->nvals ? fn->nvals : 1) * sizeof *fr->v);
 	if (fn->nvals > fn->const_base)
-		memcpy(fr->v + fn->const_base, fn->consts, (fn->nvals - fn->const_base) * sizeof *fr->v);
+		memcpy(fr->v + fn->const_base, fn->consts,
+		       (fn->nvals - fn->const_base) * sizeof *fr->v);
 	fr->iter = cb_arena_alloc(&in->arena, (fn->nloops ? fn->nloops : 1) * sizeof *fr->iter);
 	return fr;
 }
@@ -988,8 +997,9 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 	cb_frame *fr = &in->frames[depth];
 	const cb_fn *callee = &in->prog->fns[i->imm];
 	if (in->depth >= CB_MAX_DEPTH)
-		return cb_error_set(err, CB_ERR_INPUT, "calls nest deeper than %d in %s (recursion?)",
-				    CB_MAX_DEPTH, callee->name);
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "calls nest deeper than %d in %s (recursion?)", CB_MAX_DEPTH,
+				    callee->name);
 	cb_arena_mark mark = cb_arena_get_mark(&in->arena);
 	uint32_t npobj = in->npobj;
 	cb_frame *nf = push_frame(in, callee);
@@ -1013,9 +1023,11 @@ static cb_rc exec_call(cb_interp *in, uint32_t depth, const cb_ins *i, uint32_t 
 
 static cb_rc too_long(const cb_interp *in, cb_error *err)
 {
-	return cb_error_set(err, CB_ERR_INPUT,
-			    "work-item %u ran more than %llu instructions without ending; bound its "
-			    "loops with -D or --arg", in->linear, (unsigned long long)CB_ITEM_STEPS);
+	return cb_error_set(
+		err, CB_ERR_INPUT,
+		"work-item %u ran more than %llu instructions without ending; bound its "
+		"loops with -D or --arg",
+		in->linear, (unsigned long long)CB_ITEM_STEPS);
 }
 
 static cb_rc group_too_long(const cb_interp *in, cb_error *err)
@@ -1056,11 +1068,19 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 			continue;
 		}
 		switch (i->op) {
-		case CB_I_ALLOCA: case CB_I_LOAD: case CB_I_STORE: case CB_I_ATOMIC: case CB_I_GEP:
-		case CB_I_MEMSET: case CB_I_MEMCPY:
+		case CB_I_ALLOCA:
+		case CB_I_LOAD:
+		case CB_I_STORE:
+		case CB_I_ATOMIC:
+		case CB_I_GEP:
+		case CB_I_MEMSET:
+		case CB_I_MEMCPY:
 			exec_memory(in, fr, i);
 			break;
-		case CB_I_VINS: case CB_I_VEXT: case CB_I_VBIN: case CB_I_VSHUF:
+		case CB_I_VINS:
+		case CB_I_VEXT:
+		case CB_I_VBIN:
+		case CB_I_VSHUF:
 			exec_vector(in, fr, i);
 			break;
 		case CB_I_BUILTIN:
@@ -1084,7 +1104,8 @@ static cb_rc run_frame(cb_interp *in, uint32_t depth, cb_val *ret, cb_error *err
 		case CB_I_RET:
 			*ret = i->a != CB_NONE ? v[i->a] : cb_val_opaque();
 			return CB_OK;
-		case CB_I_PHI: case CB_I_NOP:
+		case CB_I_PHI:
+		case CB_I_NOP:
 			break;
 		default: /* unreachable: the work-item ends here */
 			in->stopped = true;

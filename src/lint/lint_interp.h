@@ -8,35 +8,36 @@
 #include "lint/lint_prog.h"
 #include "lint/lint_record.h"
 
-#define CB_MAX_DEPTH 64       /* nested calls */
-#define CB_MAX_ASSUME 16      /* nested assumed regions per frame */
+#define CB_MAX_DEPTH 64  /* nested calls */
+#define CB_MAX_ASSUME 16 /* nested assumed regions per frame */
 #define CB_ITEM_STEPS 20000000ull
 /* The whole work-group's budget (its first run, and again the later runs of the other sides
  * of undecidable branches together): some seconds of simulation. Without it, a loop just
  * under CB_ITEM_STEPS in each of 1024 work-items ran for minutes, silently. */
 #define CB_GROUP_STEPS 200000000ull
-#define CB_STOP_POLL 65536u /* instructions between two looks at cb_stop_signal (power of 2) */
-#define CB_MAX_KEY 32         /* words of an iteration key */
+#define CB_STOP_POLL 65536u    /* instructions between two looks at cb_stop_signal (power of 2) */
+#define CB_MAX_KEY 32          /* words of an iteration key */
 #define CB_DECIDED 0x80000000u /* with a line: the branch was decided by assumed values */
 
 typedef struct {
 	unsigned local[3], group[3], work_dim, subgroup;
-	unsigned num_groups[3];   /* from --global; 0 when not known */
+	unsigned num_groups[3]; /* from --global; 0 when not known */
 } cb_wg;
 
 typedef struct {
 	const cb_fn *fn;
 	cb_val *v;
-	uint32_t *iter;           /* one counter per loop of fn */
+	uint32_t *iter; /* one counter per loop of fn */
 	uint32_t block;
-	uint32_t call_ins;        /* the call instruction in the caller */
-	int32_t assume[CB_MAX_ASSUME]; /* end blocks (immediate post-dominators) of assumed regions */
+	uint32_t call_ins; /* the call instruction in the caller */
+	int32_t assume
+		[CB_MAX_ASSUME]; /* end blocks (immediate post-dominators) of assumed regions */
 	uint32_t assume_line[CB_MAX_ASSUME];
 	bool assume_guess[CB_MAX_ASSUME]; /* the region is a side of a branch that is no loop
 					   * test (which side ran is a guess) */
 	uint32_t nassume;
-	bool assumed_base;        /* called under an assumption, or too many nested */
-	bool guess_base;          /* ... under a guessed side */
+	bool assumed_base; /* called under an assumption, or too many nested */
+	bool guess_base;   /* ... under a guessed side */
 	uint32_t base_line;
 } cb_frame;
 
@@ -52,14 +53,14 @@ typedef struct {
 #define CB_SIDE_BRANCH 4u
 typedef struct {
 	uint8_t **taken;
-	bool *fn_open;            /* per function: it, or one it calls, has a branch with a side
+	bool *fn_open; /* per function: it, or one it calls, has a branch with a side
 				   * no run took */
 } cb_sides;
 
 typedef struct cb_interp {
 	const cb_prog *prog;
 	cb_wg wg;
-	const cb_val *argv;       /* kernel argument values (private aggregates made per item) */
+	const cb_val *argv; /* kernel argument values (private aggregates made per item) */
 	unsigned lid[3], linear;
 	cb_arena arena;
 	cb_pobj *pobj;
@@ -67,7 +68,7 @@ typedef struct cb_interp {
 	cb_frame frames[CB_MAX_DEPTH];
 	uint32_t depth;
 	uint64_t steps, item_steps;
-	bool stopped;             /* the work-item reached unreachable */
+	bool stopped; /* the work-item reached unreachable */
 	cb_recorder *rec;
 	cb_assumed_branch *assumed;
 	uint32_t nassumed, assumedcap;
@@ -80,12 +81,12 @@ typedef struct cb_interp {
 	 * and case k in run k (`run`); `want`: the runs its cases need. */
 	bool flip;
 	unsigned run, want;
-	bool two_sided;           /* such a branch was met: another run is worth making */
+	bool two_sided; /* such a branch was met: another run is worth making */
 	const cb_sides *prev;
-	cb_sides sides;           /* the sides this run took (taken only) */
-	cb_sides all;             /* the first run's: the sides every run took */
-	unsigned runs;            /* the first run's: runs of the work-group made */
-	uint8_t **side_work;      /* per function and block: 0 not computed, else 1 + bits
+	cb_sides sides;      /* the sides this run took (taken only) */
+	cb_sides all;        /* the first run's: the sides every run took */
+	unsigned runs;       /* the first run's: runs of the work-group made */
+	uint8_t **side_work; /* per function and block: 0 not computed, else 1 + bits
 				   * (1: the true side has work, 2: the false side) */
 } cb_interp;
 

@@ -37,8 +37,8 @@ static cb_rc run_clang(const char *clang, char *const argv[], cb_child_result *r
 		int e = err->code;
 		cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", e,
 			      "cannot run clang '%s': %s; install the clang of LLVM %d (Debian: "
-			      "clang-%d) or name one with CLBANKS_CLANG", clang, strerror(e),
-			      CB_LLVM_MAJOR, CB_LLVM_MAJOR);
+			      "clang-%d) or name one with CLBANKS_CLANG",
+			      clang, strerror(e), CB_LLVM_MAJOR, CB_LLVM_MAJOR);
 	}
 	return rc;
 }
@@ -67,11 +67,13 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 		return cb_error_call(err, CB_ERR_INPUT, "stat", errno, "cannot open %s: %s",
 				     req->kernel_path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file", req->kernel_path);
+		return cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file",
+				    req->kernel_path);
 	/* /dev/stdin, /dev/fd/N, /proc/self/fd/N: a descriptor of clbanks, which clang (another
 	 * process, with its own descriptors) would not read: it compiled an empty file. */
 	if (!strncmp(req->kernel_path, "/dev/", 5) || !strncmp(req->kernel_path, "/proc/", 6))
-		return cb_error_set(err, CB_ERR_INPUT, "%s: lint reads a kernel from a file of its "
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "%s: lint reads a kernel from a file of its "
 				    "own; save the kernel to a file (KERNEL.cl) and lint that",
 				    req->kernel_path);
 	return CB_OK;
@@ -124,8 +126,8 @@ static size_t allowed_dirs(const cb_lint_request *req, const cb_lint_args *user,
 }
 
 /* The first include of LOG that lint may not read, said in ERR; CB_OK when there is none. */
-static cb_rc check_includes(const cb_lint_request *req, const cb_lint_args *user,
-			    const char *clang, const char *log, cb_error *err)
+static cb_rc check_includes(const cb_lint_request *req, const cb_lint_args *user, const char *clang,
+			    const char *log, cb_error *err)
 {
 	char **dirs = cb_xcalloc(user->n + 2, sizeof *dirs), *res = NULL;
 	size_t nd = allowed_dirs(req, user, dirs);
@@ -233,17 +235,18 @@ static cb_rc load_bitcode(const cb_buf *bc, const char *clang, cb_lint_ir *ir, c
 	ir->ctx = LLVMContextCreate();
 	/* Without a handler, LLVM reports a bad module and exits the process. */
 	LLVMContextSetDiagnosticHandler(ir->ctx, on_diagnostic, &d);
-	LLVMMemoryBufferRef mb =
-		LLVMCreateMemoryBufferWithMemoryRangeCopy(bc->data ? bc->data : "", bc->len, "kernel");
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(bc->data ? bc->data : "",
+									   bc->len, "kernel");
 	LLVMBool bad = LLVMParseBitcodeInContext2(ir->ctx, mb, &ir->mod);
 	LLVMDisposeMemoryBuffer(mb);
 	LLVMContextSetDiagnosticHandler(ir->ctx, NULL, NULL);
 	if (bad) {
 		ir->mod = NULL;
-		return cb_error_set(err, CB_ERR_RUNTIME,
-				    "cannot read the bitcode of %s (%s); lint needs the clang of LLVM "
-				    "%d, the version clbanks was built with (set CLBANKS_CLANG)",
-				    clang, d.text[0] ? d.text : "no reason given", CB_LLVM_MAJOR);
+		return cb_error_set(
+			err, CB_ERR_RUNTIME,
+			"cannot read the bitcode of %s (%s); lint needs the clang of LLVM "
+			"%d, the version clbanks was built with (set CLBANKS_CLANG)",
+			clang, d.text[0] ? d.text : "no reason given", CB_LLVM_MAJOR);
 	}
 	return CB_OK;
 }
@@ -350,8 +353,8 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 	if (rc == CB_OK && res.exit_status == 127 && !ir->log[0])
 		rc = cb_error_call(err, CB_ERR_RUNTIME, "posix_spawn", 127,
 				   "cannot run clang '%s'; install the clang of LLVM %d (Debian: "
-				   "clang-%d) or name one with CLBANKS_CLANG", clang, CB_LLVM_MAJOR,
-				   CB_LLVM_MAJOR);
+				   "clang-%d) or name one with CLBANKS_CLANG",
+				   clang, CB_LLVM_MAJOR, CB_LLVM_MAJOR);
 	if (rc == CB_OK && res.out_over) {
 		rc = cb_error_set(err, CB_ERR_INPUT, "%s: the module is larger than %zu bytes",
 				  req->kernel_path, BITCODE_LIMIT);
@@ -359,7 +362,8 @@ cb_rc cb_lint_compile(const cb_lint_request *req, cb_lint_ir *ir, cb_error *err)
 		char first[320];
 		first_error(ir->log, first, sizeof first);
 		if (res.exit_status > 0)
-			rc = cb_error_set(err, CB_ERR_INPUT, "%s does not compile (clang exit status %d): %s",
+			rc = cb_error_set(err, CB_ERR_INPUT,
+					  "%s does not compile (clang exit status %d): %s",
 					  req->kernel_path, res.exit_status, first);
 		else
 			rc = cb_error_set(err, CB_ERR_RUNTIME, "clang '%s' was killed by signal %d",

@@ -16,22 +16,29 @@
  * functions keep their bodies, unlike C99's. The IR's value names name the arguments. */
 #define COMMON "-g", "-O0", "-fno-discard-value-names", "-emit-llvm", "-c", "-o", "-", "-H"
 
+/* clang-format off */
 static const char *const opencl[] = {
 	"-x", "cl", "-target", "spir64", "-g", "-O1", "-Xclang", "-disable-llvm-passes",
 	"-cl-kernel-arg-info", "-emit-llvm", "-c", "-o", "-", "-H", NULL,
 };
+/* clang-format on */
 /* -nocudalib: no libdevice (its functions stay declarations, their results unknown). */
+/* clang-format off */
 static const char *const cuda[] = {
 	"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudalib",
 	"-Wno-unknown-cuda-version", COMMON, NULL,
 };
+/* clang-format on */
 /* clang gives every HIP kernel a bound, by default 1024: lint's default, 1023, tells a kernel
  * without __launch_bounds__ (lint_target.c) */
+/* clang-format off */
 static const char *const hip[] = {
 	"-x", "hip", "--cuda-device-only", "--offload-arch=gfx90a", "-nogpulib",
 	"--gpu-max-threads-per-block=" CB_STR(CB_HIP_NO_BOUNDS), COMMON, NULL,
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	cb_lint_lang lang;
@@ -39,6 +46,7 @@ static const struct {
 	{ "opencl", CB_LINT_OPENCL }, { "cl", CB_LINT_OPENCL }, { "cuda", CB_LINT_CUDA },
 	{ "hip", CB_LINT_HIP },
 };
+/* clang-format on */
 
 cb_rc cb_lint_lang_parse(const char *text, cb_lint_lang *out, cb_error *err)
 {
@@ -47,8 +55,10 @@ cb_rc cb_lint_lang_parse(const char *text, cb_lint_lang *out, cb_error *err)
 			*out = names[k].lang;
 			return CB_OK;
 		}
-	return cb_error_set(err, CB_ERR_USAGE, "invalid value '%s' for --lang: expected opencl, "
-			    "cuda or hip", text ? text : "");
+	return cb_error_set(err, CB_ERR_USAGE,
+			    "invalid value '%s' for --lang: expected opencl, "
+			    "cuda or hip",
+			    text ? text : "");
 }
 
 cb_lint_lang cb_lint_lang_of_path(const char *path)
@@ -110,13 +120,17 @@ cb_rc cb_lint_lang_args(const cb_lint_request *req, cb_lint_args *out, cb_error 
 		return cb_error_set(err, CB_ERR_USAGE, "--cl-std is OpenCL C's; %s is %s",
 				    req->kernel_path, lang);
 	if (req->build_options)
-		return cb_error_set(err, CB_ERR_USAGE, "--build-options are clBuildProgram's; %s is "
-				    "%s (give -D and -I)", req->kernel_path, lang);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--build-options are clBuildProgram's; %s is "
+				    "%s (give -D and -I)",
+				    req->kernel_path, lang);
 	if (!req->sdk_path && !req->device_include)
-		return cb_error_set(err, CB_ERR_USAGE, "lint of %s needs clbanks' device headers "
-				    "(cuda_runtime.h); set CLBANKS_DEVICE_INCLUDE to their directory, "
-				    "or name an SDK with --%s-path", lang,
-				    req->lang == CB_LINT_CUDA ? "cuda" : "rocm");
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"lint of %s needs clbanks' device headers "
+			"(cuda_runtime.h); set CLBANKS_DEVICE_INCLUDE to their directory, "
+			"or name an SDK with --%s-path",
+			lang, req->lang == CB_LINT_CUDA ? "cuda" : "rocm");
 	for (size_t i = 0; i < req->ndefines; i++) {
 		const char *d = req->defines[i];
 		if (!d || !*d || *d == '=' || strchr(d, '\n'))
@@ -167,15 +181,17 @@ bool cb_lint_lang_builtin(const char *name, cb_builtin *b, int *dim)
 		return true;
 	}
 	/* ROCm's device library: __ockl_get_local_size(dim) and friends, OpenCL's names */
+	/* clang-format off */
 	static const char *const ockl[] = {
 		"__ockl_get_local_id", "__ockl_get_group_id", "__ockl_get_local_size",
 		"__ockl_get_num_groups", "__ockl_get_global_id", "__ockl_get_global_size",
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof ockl / sizeof ockl[0]; k++)
 		if (!strcmp(name, ockl[k])) {
-			static const cb_builtin bs[] = { CB_B_LOCAL_ID, CB_B_GROUP_ID, CB_B_LOCAL_SIZE,
-							 CB_B_NUM_GROUPS, CB_B_GLOBAL_ID,
-							 CB_B_GLOBAL_SIZE };
+			static const cb_builtin bs[] = { CB_B_LOCAL_ID,   CB_B_GROUP_ID,
+							 CB_B_LOCAL_SIZE, CB_B_NUM_GROUPS,
+							 CB_B_GLOBAL_ID,  CB_B_GLOBAL_SIZE };
 			*b = bs[k];
 			*dim = -2;
 			return true;
@@ -186,11 +202,13 @@ bool cb_lint_lang_builtin(const char *name, cb_builtin *b, int *dim)
 void cb_lint_lang_predefined(const cb_lint_request *req, char *buf, size_t n)
 {
 	if (req->lang == CB_LINT_CUDA)
-		snprintf(buf, n, "by clang for the CUDA device side of sm_90: __CUDA__, "
-			 "__CUDA_ARCH__=900, __NVPTX__; %s", req->sdk_path ? "the SDK's headers"
-			 : "clbanks' device headers (no SDK)");
+		snprintf(buf, n,
+			 "by clang for the CUDA device side of sm_90: __CUDA__, "
+			 "__CUDA_ARCH__=900, __NVPTX__; %s",
+			 req->sdk_path ? "the SDK's headers" : "clbanks' device headers (no SDK)");
 	else
-		snprintf(buf, n, "by clang for the HIP device side of gfx90a: __HIP__, "
+		snprintf(buf, n,
+			 "by clang for the HIP device side of gfx90a: __HIP__, "
 			 "__HIP_DEVICE_COMPILE__, __AMDGCN__, __AMDGCN_WAVEFRONT_SIZE=64; %s",
 			 req->sdk_path ? "the SDK's headers" : "clbanks' device headers (no SDK)");
 }
@@ -237,19 +255,25 @@ cb_rc cb_lint_lang_bounds(const cb_prog *p, unsigned local[3], cb_error *err)
 		uint64_t items = (uint64_t)local[0] * (local[1] ? local[1] : 1) *
 				 (local[2] ? local[2] : 1);
 		if (items > b)
-			return cb_error_set(err, CB_ERR_USAGE, "--local: %llu threads, more than kernel "
-					    "%s's __launch_bounds__(%u) allows", (unsigned long long)items,
-					    p->kernel, b);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--local: %llu threads, more than kernel "
+					    "%s's __launch_bounds__(%u) allows",
+					    (unsigned long long)items, p->kernel, b);
 		return CB_OK;
 	}
 	if (p->reads_yz)
-		return cb_error_set(err, CB_ERR_USAGE, "lint needs --local X,Y[,Z]: kernel %s reads "
-				    "a y or z thread index or block size, and its __launch_bounds__(%u) "
-				    "gives only the number of threads", p->kernel, b);
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"lint needs --local X,Y[,Z]: kernel %s reads "
+			"a y or z thread index or block size, and its __launch_bounds__(%u) "
+			"gives only the number of threads",
+			p->kernel, b);
 	if (b > CB_LINT_MAX_ITEMS)
-		return cb_error_set(err, CB_ERR_USAGE, "lint needs --local X: kernel %s's "
-				    "__launch_bounds__(%u) is more than the %u threads lint simulates",
-				    p->kernel, b, (unsigned)CB_LINT_MAX_ITEMS);
+		return cb_error_set(
+			err, CB_ERR_USAGE,
+			"lint needs --local X: kernel %s's "
+			"__launch_bounds__(%u) is more than the %u threads lint simulates",
+			p->kernel, b, (unsigned)CB_LINT_MAX_ITEMS);
 	local[0] = b;
 	local[1] = local[2] = 0; /* one-dimensional */
 	return CB_OK;

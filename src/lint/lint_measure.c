@@ -15,7 +15,7 @@ typedef struct {
 	cb_result *plan;
 	unsigned S;
 	unsigned long local;
-	uint32_t *lanes;          /* scratch: one table */
+	uint32_t *lanes; /* scratch: one table */
 	uint32_t *seq;
 } builder;
 
@@ -78,9 +78,12 @@ static bool fold(builder *b, unsigned E, char *note, size_t nn)
 		for (unsigned j = i + 1; j < b->S; j++)
 			if (b->lanes[i] / 4 != b->lanes[j] / 4 &&
 			    (b->lanes[i] % P) / 4 == (b->lanes[j] % P) / 4) {
-				snprintf(note, nn, "not measured: its offsets reach %lu B, past the %lu B "
-					 "the run allocates, and taken modulo %lu B two lanes' words "
-					 "would merge", (unsigned long)top + E, b->local, P);
+				snprintf(
+					note, nn,
+					"not measured: its offsets reach %lu B, past the %lu B "
+					"the run allocates, and taken modulo %lu B two lanes' words "
+					"would merge",
+					(unsigned long)top + E, b->local, P);
 				return false;
 			}
 	for (unsigned l = 0; l < b->S; l++)
@@ -103,10 +106,13 @@ static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E
 	if (f == b->S)
 		return false;
 	if (inactive && op != CB_OP_LOAD && !merges) {
-		snprintf(note, nn, "not measured: %u of %u lanes are inactive; the lane-table kernels "
-			 "run every lane, and a repeated %s would change the cost%s", inactive, b->S,
-			 cb_op_name(op), op == CB_OP_STORE ? " (unless the "
-			 "model says same-word stores merge)" : "");
+		snprintf(note, nn,
+			 "not measured: %u of %u lanes are inactive; the lane-table kernels "
+			 "run every lane, and a repeated %s would change the cost%s",
+			 inactive, b->S, cb_op_name(op),
+			 op == CB_OP_STORE ? " (unless the "
+					     "model says same-word stores merge)"
+					   : "");
 		return false;
 	}
 	for (unsigned l = 0; l < b->S; l++)
@@ -131,8 +137,8 @@ static void plan_tables(builder *b, const cb_lint_result *r, size_t k, size_t ai
 	static const char *const names[] = { "kernel", "access", "table", "fixed", "reference_id" };
 	for (size_t t = 0; t < ts->n && t < CB_LINT_MEASURE_TABLES; t++) {
 		unsigned first = 0;
-		if (!table_lanes(b, &ts->v[t], a->op, a->elem_bytes, &first, merges(r, a->op), m->note,
-				 sizeof m->note))
+		if (!table_lanes(b, &ts->v[t], a->op, a->elem_bytes, &first, merges(r, a->op),
+				 m->note, sizeof m->note))
 			continue;
 		long long ref = reference(b, a->op, a->elem_bytes, &ts->v[t], first);
 		long long v[] = { (long long)k, (long long)ai, (long long)t, fixed, ref };
@@ -146,9 +152,10 @@ cb_rc cb_lint_plan(cb_lint_result *res, size_t n, unsigned subgroup, unsigned lo
 	cb_result_init(plan);
 	for (size_t k = 0; k < n; k++)
 		if (res[k].subgroup != subgroup)
-			return cb_error_set(err, CB_ERR_USAGE, "kernel %s was linted for sub-groups of %u "
-					    "lanes, the device runs %u", res[k].kernel, res[k].subgroup,
-					    subgroup);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "kernel %s was linted for sub-groups of %u "
+					    "lanes, the device runs %u",
+					    res[k].kernel, res[k].subgroup, subgroup);
 	builder b = { plan, subgroup, local_bytes, cb_xcalloc(subgroup, sizeof(uint32_t)),
 		      cb_xcalloc(subgroup, sizeof(uint32_t)) };
 	unsigned ops = 0;
@@ -207,8 +214,9 @@ static double predicted(const cb_lint_result *r, cb_op op, unsigned E, const cb_
 	int e = cb_elem_index(E);
 	unsigned m = t->min_passes ? t->min_passes : 1;
 	const cb_lint_op_model *own = &r->ops[op], *load = &r->ops[CB_OP_LOAD];
-	const cb_lint_op_model *tm = e >= 0 && own->measured && own->has_time[e] ? own :
-				     e >= 0 && !own->measured && load->has_time[e] ? load : NULL;
+	const cb_lint_op_model *tm = e >= 0 && own->measured && own->has_time[e]     ? own
+				     : e >= 0 && !own->measured && load->has_time[e] ? load
+										     : NULL;
 	if (!tm)
 		return (double)t->passes / m;
 	return (tm->t0[e] + tm->cost[e] * t->passes) / (tm->t0[e] + tm->cost[e] * m);
@@ -237,7 +245,8 @@ static void finish(const cb_lint_result *r, const cb_lint_tables *ts, const sums
 {
 	if (!s->tables) {
 		if (!m->note[0] && ts->n)
-			snprintf(m->note, sizeof m->note, "not measured: the run timed none of its "
+			snprintf(m->note, sizeof m->note,
+				 "not measured: the run timed none of its "
 				 "tables");
 		return;
 	}
@@ -251,8 +260,8 @@ static void finish(const cb_lint_result *r, const cb_lint_tables *ts, const sums
 	m->ns = s->ns / s->w;
 	m->baseline_ns = s->base_ns / s->w;
 	m->predicted = r->has_model ? s->pred / s->w : NAN;
-	m->disagrees = r->has_model &&
-		       fabs(m->slowdown - m->predicted) > h + CB_LINT_MEASURE_TOLERANCE * m->predicted;
+	m->disagrees = r->has_model && fabs(m->slowdown - m->predicted) >
+					       h + CB_LINT_MEASURE_TOLERANCE * m->predicted;
 }
 
 /* A measurement lint may rest on: verified, its interval in order, and its time the baseline's
@@ -269,12 +278,13 @@ static cb_rc trusted(const cb_result *doc, const cb_measurement *m, size_t i, cb
 	if (!timed(m))
 		return CB_OK;
 	if (m->stats.ci_lo > m->stats.ci_hi)
-		return cb_error_set(err, CB_ERR_INPUT, "the measured document's measurements[%zu]"
-				    ".stats.ratio_ci95 is inverted (%g > %g)", i, m->stats.ci_lo,
-				    m->stats.ci_hi);
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document's measurements[%zu]"
+				    ".stats.ratio_ci95 is inverted (%g > %g)",
+				    i, m->stats.ci_lo, m->stats.ci_hi);
 	double implied = m->ns_per_access / base;
-	if (base > 0 && isfinite(implied) && (implied < m->stats.ci_lo * (1 - 1e-3) ||
-					      implied > m->stats.ci_hi * (1 + 1e-3)))
+	if (base > 0 && isfinite(implied) &&
+	    (implied < m->stats.ci_lo * (1 - 1e-3) || implied > m->stats.ci_hi * (1 + 1e-3)))
 		return cb_error_set(err, CB_ERR_INPUT,
 				    "the measured document contradicts itself: "
 				    "measurements[%zu].ns_per_access = %g is %.4g times the "
@@ -296,9 +306,12 @@ static cb_rc match(const cb_result *plan, const cb_result *doc, const cb_measure
 		if (!p || !m->kind || strcmp(m->kind, p->kind) != 0 || m->op != p->op ||
 		    m->elem_bytes != p->elem_bytes ||
 		    memcmp(m->lanes, p->lanes, plan->device.subgroup_size * sizeof *m->lanes) != 0)
-			return cb_error_set(err, CB_ERR_INPUT, "the measured document's measurement %zu "
-					    "(id %lld) is not this kernel's lane table: it was measured "
-					    "for another kernel, options or model; measure again", i, id);
+			return cb_error_set(
+				err, CB_ERR_INPUT,
+				"the measured document's measurement %zu "
+				"(id %lld) is not this kernel's lane table: it was measured "
+				"for another kernel, options or model; measure again",
+				i, id);
 		cb_rc rc = trusted(doc, m, i, err);
 		if (rc != CB_OK)
 			return rc;
@@ -353,8 +366,8 @@ static void array_totals(cb_lint_result *r)
 static void apply_one(cb_lint_result *r, size_t k, const cb_result *plan,
 		      const cb_measurement *const *by)
 {
-	sums *acc = cb_xcalloc(r->naccesses + 1, sizeof *acc), *fixed = cb_xcalloc(r->naccesses + 1,
-										 sizeof *fixed);
+	sums *acc = cb_xcalloc(r->naccesses + 1, sizeof *acc),
+	     *fixed = cb_xcalloc(r->naccesses + 1, sizeof *fixed);
 	for (size_t i = 0; i < plan->nms; i++) {
 		const cb_measurement *p = &plan->ms[i];
 		long long kk, ai, t, f, ref;
@@ -380,8 +393,10 @@ static void apply_one(cb_lint_result *r, size_t k, const cb_result *plan,
 
 cb_rc cb_lint_apply_measured(cb_lint_result *res, size_t n, const cb_result *doc, cb_error *err)
 {
-	if (!doc->plan.present || doc->plan.local_mem_budget == CB_UNSET || !doc->device.subgroup_size)
-		return cb_error_set(err, CB_ERR_INPUT, "the measured document has no plan: it is not "
+	if (!doc->plan.present || doc->plan.local_mem_budget == CB_UNSET ||
+	    !doc->device.subgroup_size)
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "the measured document has no plan: it is not "
 				    "the run of a lint plan");
 	cb_result plan;
 	cb_rc rc = cb_lint_plan(res, n, doc->device.subgroup_size,
@@ -393,7 +408,8 @@ cb_rc cb_lint_apply_measured(cb_lint_result *res, size_t n, const cb_result *doc
 		apply_one(&res[k], k, &plan, by);
 		res[k].measured = true;
 		free(res[k].measured_device);
-		res[k].measured_device = cb_xstrdup(doc->device.name ? doc->device.name : "the device");
+		res[k].measured_device = cb_xstrdup(doc->device.name ? doc->device.name
+								     : "the device");
 	}
 	free(by);
 	cb_result_free(&plan);

@@ -98,7 +98,8 @@ static void provenance(const cb_prog *p, const cb_ins *g, const cb_val *base, co
 	r->row = r->col = CB_IDX_LOST;
 	const cb_lint_object *o = local_object(p, base->obj);
 	bool shaped = o && o->rank == 2 && known_ptr(base) && n <= 3 &&
-		      ((g->sub == CB_GEP_ARRAY2 && g->rows == o->dims[0]) || g->sub == CB_GEP_ROW) &&
+		      ((g->sub == CB_GEP_ARRAY2 && g->rows == o->dims[0]) ||
+		       g->sub == CB_GEP_ROW) &&
 		      g->cols == o->dims[1] && g->imm == o->elem_bytes;
 	if (!shaped) {
 		if (zero) {
@@ -125,13 +126,15 @@ static void provenance(const cb_prog *p, const cb_ins *g, const cb_val *base, co
 			return;
 		if (fresh)
 			row = v[0];
-		else if (base->row >= 0 && base->col == CB_IDX_NONE && base->lo == base->row * C * E)
+		else if (base->row >= 0 && base->col == CB_IDX_NONE &&
+			 base->lo == base->row * C * E)
 			row = base->row + v[0];
 		else
 			return;
 		col = n == 2 ? v[1] : CB_IDX_NONE;
 	}
-	if (row >= 0 && row <= 0x7fffffff && (col == CB_IDX_NONE || (col >= 0 && col <= 0x7fffffff))) {
+	if (row >= 0 && row <= 0x7fffffff &&
+	    (col == CB_IDX_NONE || (col >= 0 && col <= 0x7fffffff))) {
 		r->row = (int32_t)row;
 		r->col = (int32_t)col;
 	}
@@ -153,8 +156,10 @@ cb_val cb_gep_eval(const cb_prog *p, const cb_ins *g, cb_val base, const cb_val 
 			continue;
 		int64_t s = (int64_t)stride[k], a, b;
 		if (idx[k].kind != CB_V_NUM || stride[k] > INT32_MAX ||
-		    __builtin_mul_overflow(idx[k].lo, s, &a) || __builtin_mul_overflow(idx[k].hi, s, &b) ||
-		    __builtin_add_overflow(r.lo, a, &r.lo) || __builtin_add_overflow(r.hi, b, &r.hi)) {
+		    __builtin_mul_overflow(idx[k].lo, s, &a) ||
+		    __builtin_mul_overflow(idx[k].hi, s, &b) ||
+		    __builtin_add_overflow(r.lo, a, &r.lo) ||
+		    __builtin_add_overflow(r.hi, b, &r.hi)) {
 			ok = false;
 			break;
 		}
@@ -224,8 +229,9 @@ static void forget(cb_interp *in, const cb_val *ptr)
 
 static cb_val unknown_of(uint8_t kind, unsigned width, uint16_t flags)
 {
-	cb_val v = kind == CB_V_NUM ? cb_val_range(width)
-		 : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0) : cb_val_opaque();
+	cb_val v = kind == CB_V_NUM   ? cb_val_range(width)
+		   : kind == CB_V_PTR ? cb_val_ptr(CB_OBJ_NONE, 0)
+				      : cb_val_opaque();
 	v.flags = flags;
 	return v;
 }

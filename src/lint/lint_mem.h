@@ -30,7 +30,7 @@ typedef struct {
 	size_t used;
 } cb_arena_mark;
 
-void *cb_arena_alloc(cb_arena *a, size_t n);  /* zeroed */
+void *cb_arena_alloc(cb_arena *a, size_t n); /* zeroed */
 cb_arena_mark cb_arena_get_mark(const cb_arena *a);
 /* Frees what was allocated since M (a returning call's frame and private objects). */
 void cb_arena_release(cb_arena *a, cb_arena_mark m);
@@ -41,12 +41,13 @@ void cb_arena_free(cb_arena *a);
 typedef struct {
 	uint32_t size;
 	cb_val *slot;
-	uint8_t *len;   /* bytes of the value starting at that offset; 0 none; CB_ZERO: a zero byte */
-	uint8_t guess;  /* CB_PGUESS_* */
+	uint8_t *len; /* bytes of the value starting at that offset; 0 none; CB_ZERO: a zero byte */
+	uint8_t guess; /* CB_PGUESS_* */
 } cb_pobj;
 
-#define CB_PGUESS_OPEN 1  /* written on a side of an undecidable branch still open */
-#define CB_PGUESS_READ 2  /* ... whose sides have met: what it holds depends on the side taken
+#define CB_PGUESS_OPEN 1 /* written on a side of an undecidable branch still open */
+#define CB_PGUESS_READ \
+	2 /* ... whose sides have met: what it holds depends on the side taken
 			   * (loads get CB_VF_GUESS) */
 
 #define CB_ZERO 0xFF

@@ -46,11 +46,14 @@ static void add_op_models(const cb_result *r, cb_lint_model *m)
 			m->ops[op].by_size = by_size;
 			for (int e = 0; e < CB_NELEM; e++)
 				if (lanes[e])
-					copy_time(&m->ops[op], from[e] ? &r->recorded_size[op][e] :
-						  &r->recorded[op], e);
+					copy_time(&m->ops[op],
+						  from[e] ? &r->recorded_size[op][e]
+							  : &r->recorded[op],
+						  e);
 			for (int e = 0; e < CB_NELEM; e++)
 				if (lanes[e] && norder[e])
-					cb_lint_model_set_order(m, (cb_op)op, e, order[e], norder[e]);
+					cb_lint_model_set_order(m, (cb_op)op, e, order[e],
+								norder[e]);
 		}
 	}
 }
@@ -68,18 +71,23 @@ cb_rc cb_lint_model_from_result(const cb_result *r, const char *path, unsigned s
 		cb_lint_pricer_flat(m, r->device.subgroup_size);
 	}
 	if (rc == CB_OK && subgroup && subgroup != r->device.subgroup_size)
-		rc = cb_error_set(err, CB_ERR_USAGE, "%s is the model of sub-groups of %u lanes; the "
-				  "tables to measure are of %u (the device's): lint with a model of "
-				  "this device", path, r->device.subgroup_size, subgroup);
+		rc = cb_error_set(
+			err, CB_ERR_USAGE,
+			"%s is the model of sub-groups of %u lanes; the "
+			"tables to measure are of %u (the device's): lint with a model of "
+			"this device",
+			path, r->device.subgroup_size, subgroup);
 	if (rc == CB_OK && c.source != CB_CHOICE_FLAT) {
 		const cb_recorded_model *rec = &r->recorded[CB_OP_LOAD];
 		/* Lanes in groups that are not contiguous (a documented model's lane_groups, AMD
 		 * CDNA's ds_read_b128) are priced in those groups, as predict prices them. */
-		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass, r->device.subgroup_size);
+		cb_lint_pricer_from_model(m, &rec->geom, rec->lanes_per_pass,
+					  r->device.subgroup_size);
 		for (int e = 0; e < CB_NELEM; e++) {
 			copy_time(&m->ops[CB_OP_LOAD], rec, e);
 			if (rec->lanes_per_pass[e] && rec->norder[e])
-				cb_lint_model_set_order(m, CB_OP_LOAD, e, rec->order[e], rec->norder[e]);
+				cb_lint_model_set_order(m, CB_OP_LOAD, e, rec->order[e],
+							rec->norder[e]);
 		}
 		add_op_models(r, m);
 	}
@@ -89,4 +97,3 @@ cb_rc cb_lint_model_from_result(const cb_result *r, const char *path, unsigned s
 		m->documented = r->documented;
 	return rc;
 }
-

@@ -17,14 +17,27 @@ void cb_type_name(LLVMTypeRef t, char *buf, size_t n)
 	switch (LLVMGetTypeKind(t)) {
 	case LLVMIntegerTypeKind: {
 		unsigned w = LLVMGetIntTypeWidth(t);
-		snprintf(buf, n, "%s", w == 1 ? "bool" : w == 8 ? "char" : w == 16 ? "short" :
-			 w == 32 ? "int" : w == 64 ? "long" : "integer");
+		snprintf(buf, n, "%s",
+			 w == 1    ? "bool"
+			 : w == 8  ? "char"
+			 : w == 16 ? "short"
+			 : w == 32 ? "int"
+			 : w == 64 ? "long"
+				   : "integer");
 		return;
 	}
-	case LLVMHalfTypeKind: snprintf(buf, n, "half"); return;
-	case LLVMFloatTypeKind: snprintf(buf, n, "float"); return;
-	case LLVMDoubleTypeKind: snprintf(buf, n, "double"); return;
-	case LLVMPointerTypeKind: snprintf(buf, n, "pointer"); return;
+	case LLVMHalfTypeKind:
+		snprintf(buf, n, "half");
+		return;
+	case LLVMFloatTypeKind:
+		snprintf(buf, n, "float");
+		return;
+	case LLVMDoubleTypeKind:
+		snprintf(buf, n, "double");
+		return;
+	case LLVMPointerTypeKind:
+		snprintf(buf, n, "pointer");
+		return;
 	case LLVMVectorTypeKind: {
 		char base[32];
 		cb_type_name(LLVMGetElementType(t), base, sizeof base);
@@ -91,8 +104,8 @@ bool cb_debug_elem_name(cb_dctx *d, LLVMValueRef g, char *buf, size_t n)
 	if (!var)
 		return false;
 	LLVMMetadataRef t = md_operand(d->ctx, var, 3);
-	for (int depth = 0; t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind;
-	     depth++)
+	for (int depth = 0;
+	     t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind; depth++)
 		t = md_operand(d->ctx, t, 3);
 	if (!t || (LLVMGetMetadataKind(t) != LLVMDIBasicTypeMetadataKind &&
 		   LLVMGetMetadataKind(t) != LLVMDIDerivedTypeMetadataKind))
@@ -116,8 +129,8 @@ char **cb_kernel_arg_strings(cb_dctx *d, LLVMValueRef fn, const char *what, unsi
 	for (size_t i = 0; i < count && !out; i++) {
 		if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind)
 			continue;
-		LLVMValueRef node = LLVMMetadataAsValue(d->ctx,
-			LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+		LLVMValueRef node = LLVMMetadataAsValue(
+			d->ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
 		if (LLVMGetMDNodeNumOperands(node) != n)
 			continue;
 		LLVMValueRef *ops = cb_xcalloc(n ? n : 1, sizeof *ops);
@@ -150,7 +163,8 @@ char *cb_pointee_name(const char *type)
 	while (n && buf[n - 1] == ' ')
 		buf[--n] = '\0';
 	const char *p = buf;
-	static const char *const quals[] = { "const ", "volatile ", "restrict ", "__local ", "local " };
+	static const char *const quals[] = { "const ", "volatile ", "restrict ", "__local ",
+					     "local " };
 	for (bool again = true; again;) {
 		again = false;
 		for (size_t q = 0; q < sizeof quals / sizeof quals[0]; q++)
@@ -173,6 +187,7 @@ void cb_free_strings(char **s, unsigned n)
  * "float4", "float __attribute__((ext_vector_type(4)))"); 0 when not one (a struct). */
 unsigned cb_cl_type_bytes(const char *type)
 {
+	/* clang-format off */
 	static const struct { const char *name; unsigned bytes; } scalars[] = {
 		/* longer names before their prefixes */
 		{ "uintptr_t", 8 }, { "intptr_t", 8 }, { "size_t", 8 }, { "ptrdiff_t", 8 },
@@ -180,6 +195,7 @@ unsigned cb_cl_type_bytes(const char *type)
 		{ "half", 2 }, { "uint", 4 }, { "int", 4 }, { "float", 4 }, { "ulong", 8 },
 		{ "long", 8 }, { "double", 8 },
 	};
+	/* clang-format on */
 	if (!strncmp(type, "unsigned ", 9))
 		type += 9;
 	for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; k++) {
@@ -206,8 +222,8 @@ unsigned cb_cl_type_bytes(const char *type)
  * operand 3), at most a few levels deep. */
 static LLVMMetadataRef strip_derived(LLVMContextRef ctx, LLVMMetadataRef t)
 {
-	for (int depth = 0; t && depth < 8 &&
-	     LLVMGetMetadataKind(t) == LLVMDIDerivedTypeMetadataKind; depth++)
+	for (int depth = 0;
+	     t && depth < 8 && LLVMGetMetadataKind(t) == LLVMDIDerivedTypeMetadataKind; depth++)
 		t = md_operand(ctx, t, 3);
 	return t;
 }
@@ -223,7 +239,8 @@ static bool member_field(LLVMContextRef ctx, LLVMMetadataRef m, cb_field *f)
 		return false;
 	uint64_t total = LLVMDITypeGetSizeInBits(t);
 	if (LLVMGetMetadataKind(t) == LLVMDICompositeTypeMetadataKind) {
-		LLVMMetadataRef sub = md_operand(ctx, t, 4), s0 = sub ? md_operand(ctx, sub, 0) : NULL;
+		LLVMMetadataRef sub = md_operand(ctx, t, 4),
+				s0 = sub ? md_operand(ctx, sub, 0) : NULL;
 		if (!s0 || LLVMGetMetadataKind(s0) != LLVMDISubrangeMetadataKind)
 			return false; /* a nested struct: its fields are not offered */
 		e = strip_derived(ctx, md_operand(ctx, t, 3));
@@ -251,7 +268,8 @@ void cb_debug_arg_fields(cb_dctx *d, LLVMValueRef fn, unsigned k, cb_karg *a)
 	LLVMMetadataRef sp = LLVMGetSubprogram(fn);
 	LLVMMetadataRef st = sp ? md_operand(d->ctx, sp, 4) : NULL;
 	LLVMMetadataRef types = st && LLVMGetMetadataKind(st) == LLVMDISubroutineTypeMetadataKind
-				? md_operand(d->ctx, st, 3) : NULL;
+					? md_operand(d->ctx, st, 3)
+					: NULL;
 	LLVMMetadataRef t = types ? strip_derived(d->ctx, md_operand(d->ctx, types, k + 1)) : NULL;
 	if (!t || LLVMGetMetadataKind(t) != LLVMDICompositeTypeMetadataKind)
 		return;
@@ -261,7 +279,8 @@ void cb_debug_arg_fields(cb_dctx *d, LLVMValueRef fn, unsigned k, cb_karg *a)
 		if (!m)
 			break;
 		cb_field f;
-		if (LLVMGetMetadataKind(m) != LLVMDIDerivedTypeMetadataKind || !member_field(d->ctx, m, &f))
+		if (LLVMGetMetadataKind(m) != LLVMDIDerivedTypeMetadataKind ||
+		    !member_field(d->ctx, m, &f))
 			continue;
 		a->fields = cb_xrealloc(a->fields, (a->nfields + 1) * sizeof *a->fields);
 		a->fields[a->nfields++] = f;

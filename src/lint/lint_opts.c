@@ -11,6 +11,7 @@
 #include <string.h>
 
 /* Options without a value (OpenCL 3.0, 5.8.6). */
+/* clang-format off */
 static const char *const plain[] = {
 	"-cl-single-precision-constant", "-cl-denorms-are-zero",
 	"-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable", "-cl-mad-enable",
@@ -18,6 +19,7 @@ static const char *const plain[] = {
 	"-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-w",
 	"-Werror", "-cl-kernel-arg-info", "-g",
 };
+/* clang-format on */
 
 static const char *const versions[] = { "CL1.1", "CL1.2", "CL2.0", "CL3.0" };
 
@@ -39,8 +41,7 @@ static cb_rc add_define(cb_lint_args *a, const char *d, cb_error *err)
 
 /* One token of --build-options (NEXT: the one after it, for "-D NAME" and "-I DIR"); *used
  * says whether NEXT was taken. */
-static cb_rc add_option(cb_lint_args *a, const char *t, const char *next, bool *used,
-			cb_error *err)
+static cb_rc add_option(cb_lint_args *a, const char *t, const char *next, bool *used, cb_error *err)
 {
 	*used = false;
 	for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
@@ -50,16 +51,20 @@ static cb_rc add_option(cb_lint_args *a, const char *t, const char *next, bool *
 		}
 	if (!strncmp(t, "-cl-std=", 8)) {
 		if (!known_version(t + 8))
-			return cb_error_set(err, CB_ERR_USAGE, "--build-options: unknown OpenCL C version "
-					    "'%s' (CL1.1, CL1.2, CL2.0 or CL3.0)", t + 8);
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--build-options: unknown OpenCL C version "
+					    "'%s' (CL1.1, CL1.2, CL2.0 or CL3.0)",
+					    t + 8);
 		cb_lint_args_add(a, "", t);
 		return CB_OK;
 	}
 	bool d = !strncmp(t, "-D", 2), inc = !strncmp(t, "-I", 2);
 	if (!d && !inc)
-		return cb_error_set(err, CB_ERR_USAGE, "--build-options: '%s' is not an option of "
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--build-options: '%s' is not an option of "
 				    "clBuildProgram (-D, -I, -cl-std=, -cl-* math and optimization "
-				    "options, -w, -Werror)", t);
+				    "options, -w, -Werror)",
+				    t);
 	const char *value = t[2] ? t + 2 : next;
 	*used = !t[2];
 	if (!value || !*value)
@@ -78,7 +83,8 @@ static cb_rc split_options(cb_lint_args *a, const char *opts, cb_error *err)
 	for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
 		if (n == sizeof tok / sizeof tok[0]) {
 			free(copy);
-			return cb_error_set(err, CB_ERR_USAGE, "--build-options: more than 256 words");
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "--build-options: more than 256 words");
 		}
 		tok[n++] = t;
 	}
@@ -99,8 +105,10 @@ cb_rc cb_lint_build_args(const cb_lint_request *req, cb_lint_args *out, cb_error
 		return cb_lint_lang_args(req, out, err);
 	const char *std = req->cl_std ? req->cl_std : "CL1.2";
 	if (!known_version(std))
-		return cb_error_set(err, CB_ERR_USAGE, "--cl-std: unknown OpenCL C version '%s' "
-				    "(CL1.1, CL1.2, CL2.0 or CL3.0)", std);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--cl-std: unknown OpenCL C version '%s' "
+				    "(CL1.1, CL1.2, CL2.0 or CL3.0)",
+				    std);
 	cb_lint_args_add(out, "-cl-std=", std);
 	cb_rc rc = CB_OK;
 	for (size_t i = 0; i < req->ndefines && rc == CB_OK; i++)

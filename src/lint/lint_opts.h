@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 typedef struct {
-	char **v;     /* NULL-terminated */
+	char **v; /* NULL-terminated */
 	size_t n;
 } cb_lint_args;
 

@@ -44,7 +44,9 @@ static cb_why check_lanes(const cb_recorder *r, const cb_site *site, const cb_la
 		if (x->state == 2 && why == CB_WHY_NONE)
 			why = CB_WHY_AMBIGUOUS;
 		if (x->obj < CB_OBJ_FIRST || x->obj >= CB_OBJ_FIRST + (int32_t)r->prog->nobjects) {
-			why = x->unseen ? CB_WHY_UNSEEN : why == CB_WHY_UNSEEN ? why : CB_WHY_POINTER;
+			why = x->unseen              ? CB_WHY_UNSEEN
+			      : why == CB_WHY_UNSEEN ? why
+						     : CB_WHY_POINTER;
 			continue;
 		}
 		if (obj >= 0 && x->obj != obj && why != CB_WHY_POINTER && why != CB_WHY_UNSEEN)
@@ -53,8 +55,8 @@ static cb_why check_lanes(const cb_recorder *r, const cb_site *site, const cb_la
 		*lo = x->lo < *lo ? x->lo : *lo;
 		*hi = x->hi > *hi ? x->hi : *hi;
 		if (x->lo != x->hi) {
-			if (x->unseen && (why == CB_WHY_NONE || why == CB_WHY_BOUNDS ||
-					  why == CB_WHY_DATA))
+			if (x->unseen &&
+			    (why == CB_WHY_NONE || why == CB_WHY_BOUNDS || why == CB_WHY_DATA))
 				why = CB_WHY_UNSEEN;
 			else if (why == CB_WHY_NONE || why == CB_WHY_BOUNDS)
 				why = CB_WHY_DATA;
@@ -72,8 +74,7 @@ static cb_why check_lanes(const cb_recorder *r, const cb_site *site, const cb_la
 	return why;
 }
 
-static void keep_first(const cb_recorder *r, cb_site_rec *s, const cb_lane_rec *lanes,
-		       unsigned nl)
+static void keep_first(const cb_recorder *r, cb_site_rec *s, const cb_lane_rec *lanes, unsigned nl)
 {
 	s->first_sg = r->sg;
 	s->nfirst = nl;
@@ -118,12 +119,12 @@ static void no_rows(char *note, size_t n, const cb_prog *p, int32_t obj)
 	uint32_t k = (uint32_t)(obj - CB_OBJ_FIRST);
 	snprintf(note, n, "%s is %s: the rows it is used as are not declared", p->objects[k].name,
 		 cb_lint_lang_dynamic_shared(p, k) ? "an extern __shared__ array of run-time size"
-						    : "a __local pointer argument");
+						   : "a __local pointer argument");
 }
 
 /* The lanes of a priced sub-group access into a 1-D or 2-D array, for the fix search. */
-static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
-		     const cb_lane_rec *lanes, unsigned nl, int32_t obj)
+static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site, const cb_lane_rec *lanes,
+		     unsigned nl, int32_t obj)
 {
 	if (!s->fix_ok)
 		return;
@@ -134,9 +135,11 @@ static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 		return;
 	}
 	if ((o->rank != 1 && o->rank != 2) || o->elem_bytes != site->elem_bytes) {
-		snprintf(s->fix_note, sizeof s->fix_note, o->rank != 1 && o->rank != 2 ?
-			 "%s is not a 1-D or 2-D array" : "%s's elements are not accessed whole "
-			 "(%u-byte accesses)", o->name, site->elem_bytes);
+		snprintf(s->fix_note, sizeof s->fix_note,
+			 o->rank != 1 && o->rank != 2 ? "%s is not a 1-D or 2-D array"
+						      : "%s's elements are not accessed whole "
+							"(%u-byte accesses)",
+			 o->name, site->elem_bytes);
 		drop_fix(s);
 		return;
 	}
@@ -154,9 +157,10 @@ static void keep_fix(cb_recorder *r, cb_site_rec *s, const cb_site *site,
 	for (unsigned l = 0; l < nl; l++) {
 		uint32_t w = UINT32_MAX;
 		if (lanes[l].state && !fix_word(o, &lanes[l], &w)) {
-			snprintf(s->fix_note, sizeof s->fix_note, o->rank == 2 ?
-				 "the access does not index %s as %s[row][column]" :
-				 "the access does not index %s by whole elements", o->name, o->name);
+			snprintf(s->fix_note, sizeof s->fix_note,
+				 o->rank == 2 ? "the access does not index %s as %s[row][column]"
+					      : "the access does not index %s by whole elements",
+				 o->name, o->name);
 			drop_fix(s);
 			return;
 		}
@@ -208,8 +212,8 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 		why = CB_WHY_CALL; /* what the function does is not seen: never priced */
 	else if (!p->price(p, site->op, site->elem_bytes, r->seq, r->active, nl, &minp, &ignore))
 		why = CB_WHY_MODEL;
-	else if (why == CB_WHY_NONE &&
-		 !p->price(p, site->op, site->elem_bytes, r->offsets, r->active, nl, &passes, &minp))
+	else if (why == CB_WHY_NONE && !p->price(p, site->op, site->elem_bytes, r->offsets,
+						 r->active, nl, &passes, &minp))
 		why = CB_WHY_MODEL;
 	/* Lanes that share words (broadcast) can take fewer passes than distinct consecutive
 	 * elements: such an access is at its minimum, never below it. */
@@ -236,8 +240,10 @@ static void price_key(cb_recorder *r, uint32_t site_index, uint32_t k, unsigned 
 	s->conflict |= passes > minp;
 	s->priced = true;
 	if (r->observe) {
-		cb_lint_sample x = { site->file, site->line, site->column, site->op, site->elem_bytes,
-				     r->sg, k, nl, r->offsets, r->active, passes, minp };
+		cb_lint_sample x = {
+			site->file, site->line, site->column, site->op,  site->elem_bytes, r->sg,
+			k,          nl,         r->offsets,   r->active, passes,           minp
+		};
 		r->observe(r->observe_ctx, &x);
 	}
 	if (r->keep_tables)
@@ -278,10 +284,10 @@ typedef struct {
 	cb_recorder *r;
 	const cb_lint_object *o;
 	int32_t obj;
-	unsigned cols;            /* the row width judged */
-	unsigned *site_worst;     /* when not NULL: each site's worst passes under the fix */
+	unsigned cols;              /* the row width judged */
+	unsigned *site_worst;       /* when not NULL: each site's worst passes under the fix */
 	cb_lint_tables *site_fixed; /* when not NULL: each site's lane tables under the fix */
-	cb_recorder *const *more; /* the search across models: these recorders too (r is
+	cb_recorder *const *more;   /* the search across models: these recorders too (r is
 				   * more[0]), each candidate's passes summed over them */
 	size_t nmore;
 } array_ctx;
@@ -303,10 +309,12 @@ static bool judge_site(const array_ctx *x, uint32_t i, const cb_fix *fix, cb_fix
 		unsigned nl = s->fix[at++];
 		for (unsigned l = 0; l < nl; l++) {
 			uint32_t v = s->fix[at + l];
-			uint32_t row = two_d ? v >> 16 : v / x->cols, col = two_d ? v & 0xFFFF : v % x->cols;
+			uint32_t row = two_d ? v >> 16 : v / x->cols,
+				 col = two_d ? v & 0xFFFF : v % x->cols;
 			r->active[l] = v != UINT32_MAX;
-			r->offsets[l] = r->active[l] ?
-				cb_fix_index(fix, row, col, x->cols) * site->elem_bytes : 0;
+			r->offsets[l] = r->active[l] ? cb_fix_index(fix, row, col, x->cols) *
+							       site->elem_bytes
+						     : 0;
 		}
 		at += nl;
 		unsigned passes, minp;
@@ -319,7 +327,8 @@ static bool judge_site(const array_ctx *x, uint32_t i, const cb_fix *fix, cb_fix
 		if (x->site_worst && passes > x->site_worst[i])
 			x->site_worst[i] = passes;
 		if (x->site_fixed)
-			cb_lint_tables_add(&x->site_fixed[i], r->offsets, r->active, nl, passes, minp);
+			cb_lint_tables_add(&x->site_fixed[i], r->offsets, r->active, nl, passes,
+					   minp);
 	}
 	return true;
 }
@@ -352,9 +361,14 @@ static unsigned period_of(const array_ctx *x)
 static void choice(const cb_fix *f, const cb_fix_score *sc, unsigned rows, unsigned elem_bytes,
 		   cb_lint_fix_choice *c)
 {
-	*c = (cb_lint_fix_choice){ f->swizzle, f->pad, f->bits, f->shift,
-		cb_fix_bytes(f, rows, elem_bytes), sc->total_passes, sc->worst_passes,
-		sc->at_minimum };
+	*c = (cb_lint_fix_choice){ f->swizzle,
+				   f->pad,
+				   f->bits,
+				   f->shift,
+				   cb_fix_bytes(f, rows, elem_bytes),
+				   sc->total_passes,
+				   sc->worst_passes,
+				   sc->at_minimum };
 }
 
 /* The search over one shape (ROWS x COLS); keeps the best fix and the other kind's best. */
@@ -375,8 +389,8 @@ static void search_shape(array_ctx *x, unsigned rows, unsigned cols, cb_lint_fix
 		choice(res.best.swizzle ? &res.pad_best : &res.swizzle_best,
 		       res.best.swizzle ? &res.pad_best_score : &res.swizzle_best_score, rows, E,
 		       &alt);
-	if (fix->found && !cb_fix_beats(best.total_passes, best.bytes, fix->best.total_passes,
-					fix->best.bytes))
+	if (fix->found &&
+	    !cb_fix_beats(best.total_passes, best.bytes, fix->best.total_passes, fix->best.bytes))
 		return;
 	fix->found = true;
 	fix->best = best;
@@ -418,7 +432,8 @@ static bool search(array_ctx *x, cb_lint_fix *fix)
 		return false;
 	if (o->rank != 1 && o->rank != 2) {
 		if (o->rank)
-			snprintf(fix->note, sizeof fix->note, "%s is not a 1-D or 2-D array", o->name);
+			snprintf(fix->note, sizeof fix->note, "%s is not a 1-D or 2-D array",
+				 o->name);
 		else
 			no_rows(fix->note, sizeof fix->note, x->r->prog, x->obj);
 		return false;
@@ -428,7 +443,8 @@ static bool search(array_ctx *x, cb_lint_fix *fix)
 		return false;
 	}
 	if (o->dims[0] > 0xFFFFFF || (o->rank == 2 && o->dims[1] > 0xFFFF)) {
-		snprintf(fix->note, sizeof fix->note, "%s is too large to search fixes for", o->name);
+		snprintf(fix->note, sizeof fix->note, "%s is too large to search fixes for",
+			 o->name);
 		return false;
 	}
 	fix->computed = true;
@@ -452,8 +468,10 @@ static bool search(array_ctx *x, cb_lint_fix *fix)
 	if (fix->found && fix->best.total_passes >= fix->total_before)
 		fix->found = false;
 	if (!fix->found)
-		snprintf(fix->note, sizeof fix->note, "no padding up to one bank period and no XOR "
-			 "swizzle lowers the passes of %s", o->name);
+		snprintf(fix->note, sizeof fix->note,
+			 "no padding up to one bank period and no XOR "
+			 "swizzle lowers the passes of %s",
+			 o->name);
 	return fix->found;
 }
 

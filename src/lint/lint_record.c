@@ -61,7 +61,8 @@ static uint32_t key_hash(const uint32_t *key, unsigned n)
 
 static bool key_equal(const cb_site_rec *s, uint32_t k, const uint32_t *key, unsigned n)
 {
-	return s->keylen[k] == n && (!n || !memcmp(s->keydata + s->keyoff[k], key, n * sizeof *key));
+	return s->keylen[k] == n &&
+	       (!n || !memcmp(s->keydata + s->keyoff[k], key, n * sizeof *key));
 }
 
 static void rehash(cb_site_rec *s)
@@ -121,8 +122,8 @@ static uint32_t intern(cb_site_rec *s, const uint32_t *key, unsigned n)
 	return k;
 }
 
-static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
-		    unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
+static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen, unsigned lane,
+		    const cb_val *ptr, bool assumed, uint32_t line)
 {
 	cb_site_rec *s = &r->sites[site];
 	if (r->overflow)
@@ -160,8 +161,11 @@ static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned 
 		l->col = ptr->col;
 		/* An unknown offset still starts a whole access inside a sized object. */
 		const cb_lint_object *o = ptr->obj >= CB_OBJ_FIRST &&
-			ptr->obj < CB_OBJ_FIRST + (int32_t)r->prog->nobjects ?
-			&r->prog->objects[ptr->obj - CB_OBJ_FIRST] : NULL;
+							  ptr->obj <
+								  CB_OBJ_FIRST +
+									  (int32_t)r->prog->nobjects
+						  ? &r->prog->objects[ptr->obj - CB_OBJ_FIRST]
+						  : NULL;
 		unsigned e = r->prog->sites[site].elem_bytes;
 		if (l->lo != l->hi && o && o->bytes >= e) {
 			l->lo = l->lo < 0 ? 0 : l->lo;
@@ -176,8 +180,8 @@ static void rec_one(cb_recorder *r, int32_t site, const uint32_t *key, unsigned 
 	}
 }
 
-void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen,
-		   unsigned lane, const cb_val *ptr, bool assumed, uint32_t line)
+void cb_rec_access(cb_recorder *r, int32_t site, const uint32_t *key, unsigned klen, unsigned lane,
+		   const cb_val *ptr, bool assumed, uint32_t line)
 {
 	for (; r; r = r->next)
 		rec_one(r, site, key, klen, lane, ptr, assumed, line);

@@ -86,8 +86,7 @@ void cb_lint_model_set_op(cb_lint_model *m, cb_op op, const cb_geometry *g,
 	memcpy(m->ops[op].lanes_per_pass, lanes_per_pass, sizeof m->ops[op].lanes_per_pass);
 }
 
-void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order,
-			     unsigned n)
+void cb_lint_model_set_order(cb_lint_model *m, cb_op op, int e, const uint8_t *order, unsigned n)
 {
 	unsigned *norder = op == CB_OP_LOAD ? &m->norder[e] : &m->ops[op].norder[e];
 	uint8_t *to = op == CB_OP_LOAD ? m->order[e] : m->ops[op].order[e];
@@ -106,13 +105,18 @@ const char *cb_lint_model_source(const cb_lint_model *m, cb_op op)
 const char *cb_lint_status_name(cb_lint_status s)
 {
 	switch (s) {
-	case CB_LINT_PREDICTED: return "predicted";
-	case CB_LINT_ASSUMED: return "assumed";
-	case CB_LINT_UNKNOWN: return "unknown";
-	default: return "not_executed";
+	case CB_LINT_PREDICTED:
+		return "predicted";
+	case CB_LINT_ASSUMED:
+		return "assumed";
+	case CB_LINT_UNKNOWN:
+		return "unknown";
+	default:
+		return "not_executed";
 	}
 }
 
+/* clang-format off */
 static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
 	[CB_LINT_WHY_NONE] = { "none", "known" },
 	[CB_LINT_WHY_BRANCH] = { "branch", "undecidable branch" },
@@ -130,6 +134,7 @@ static const struct { const char *key, *text; } why_names[CB_LINT_NWHY] = {
 	[CB_LINT_WHY_SIDE] = { "branch_side", "side of an undecidable branch not simulated" },
 	[CB_LINT_WHY_GROUP] = { "work_group", "the simulated work-group does not reach it" },
 };
+/* clang-format on */
 
 const char *cb_lint_why_text(cb_lint_why w)
 {
@@ -264,11 +269,13 @@ void cb_lint_predefined(const cb_lint_request *req, char *buf, size_t n)
 	bool own = cb_lint_defines(req, "__OPENCL_VERSION__");
 	char mine[64];
 	snprintf(mine, sizeof mine, "__OPENCL_VERSION__=%u (a device of that version)", v);
-	snprintf(buf, n, "%s; by clang for OpenCL C %u.%u: __OPENCL_C_VERSION__=%u, "
-		 "CL_VERSION_1_0 .. CL_VERSION_3_0, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, __SPIR__, "
-		 "cl_khr_fp64, cl_khr_fp16, the cl_khr_*_atomics",
-		 own ? "__OPENCL_VERSION__ as your -D or build options define it" : mine,
-		 v / 100, v / 10 % 10, v);
+	snprintf(
+		buf, n,
+		"%s; by clang for OpenCL C %u.%u: __OPENCL_C_VERSION__=%u, "
+		"CL_VERSION_1_0 .. CL_VERSION_3_0, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__, __SPIR__, "
+		"cl_khr_fp64, cl_khr_fp16, the cl_khr_*_atomics",
+		own ? "__OPENCL_VERSION__ as your -D or build options define it" : mine, v / 100,
+		v / 10 % 10, v);
 }
 
 const cb_lint_access *cb_lint_same_access(const cb_lint_result *r, const cb_lint_access *a)

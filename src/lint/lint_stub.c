@@ -16,8 +16,8 @@ cb_rc cb_lint_run(const cb_lint_request *req, cb_lint_result *res, cb_error *err
 			    "reconfigure with --with-llvm");
 }
 
-cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models,
-			 size_t n, cb_lint_result *res, cb_error *err)
+cb_rc cb_lint_run_models(const cb_lint_request *req, const cb_lint_model *const *models, size_t n,
+			 cb_lint_result *res, cb_error *err)
 {
 	(void)req;
 	(void)models;

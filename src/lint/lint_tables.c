@@ -17,8 +17,8 @@ static uint32_t table_hash(const uint32_t *offsets, const bool *active, unsigned
 	return h;
 }
 
-static bool same(const cb_lint_table *t, const uint32_t *offsets, const bool *active,
-		 unsigned n, uint32_t hash)
+static bool same(const cb_lint_table *t, const uint32_t *offsets, const bool *active, unsigned n,
+		 uint32_t hash)
 {
 	if (t->hash != hash || t->nlanes != n)
 		return false;

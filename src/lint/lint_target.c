@@ -24,8 +24,9 @@ static const unsigned gpu_spaces[6] = { 4, 1, 1, 3, 2, 0 };
 void cb_target_use(LLVMModuleRef mod)
 {
 	const char *t = LLVMGetTarget(mod);
-	target = !strncmp(t, "nvptx", 5) ? CB_TARGET_NVPTX
-		 : !strncmp(t, "amdgcn", 6) ? CB_TARGET_AMDGCN : CB_TARGET_SPIR;
+	target = !strncmp(t, "nvptx", 5)    ? CB_TARGET_NVPTX
+		 : !strncmp(t, "amdgcn", 6) ? CB_TARGET_AMDGCN
+					    : CB_TARGET_SPIR;
 }
 
 unsigned cb_target_space(unsigned as)
@@ -172,8 +173,8 @@ unsigned cb_target_launch_bounds(LLVMModuleRef mod, LLVMValueRef kernel)
 	}
 	/* HIP: clang writes the attribute for every kernel, lint's CB_HIP_NO_BOUNDS (its
 	 * --gpu-max-threads-per-block) without __launch_bounds__. */
-	unsigned n = target == CB_TARGET_AMDGCN
-		     ? string_attr(kernel, "amdgpu-flat-work-group-size") : 0;
+	unsigned n = target == CB_TARGET_AMDGCN ? string_attr(kernel, "amdgpu-flat-work-group-size")
+						: 0;
 	return n == CB_HIP_NO_BOUNDS ? 0 : n;
 }
 
@@ -182,8 +183,11 @@ bool cb_target_reads_yz(const cb_dctx *d)
 	for (uint32_t k = 0; k < d->prog->nfns; k++)
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(d->fnref[k]); bb;
 		     bb = LLVMGetNextBasicBlock(bb))
-			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-				LLVMValueRef c = LLVMGetInstructionOpcode(i) == LLVMCall ? cb_callee(i) : NULL;
+			for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+			     i = LLVMGetNextInstruction(i)) {
+				LLVMValueRef c = LLVMGetInstructionOpcode(i) == LLVMCall
+							 ? cb_callee(i)
+							 : NULL;
 				size_t len;
 				const char *name = c ? LLVMGetValueName2(c, &len) : "";
 				cb_builtin b;
@@ -193,7 +197,9 @@ bool cb_target_reads_yz(const cb_dctx *d)
 					continue;
 				if (dim == -2 && LLVMGetNumArgOperands(i) > 0) {
 					LLVMValueRef a = LLVMGetOperand(i, 0);
-					dim = LLVMIsAConstantInt(a) ? (int)LLVMConstIntGetZExtValue(a) : 1;
+					dim = LLVMIsAConstantInt(a)
+						      ? (int)LLVMConstIntGetZExtValue(a)
+						      : 1;
 				}
 				if (dim > 0)
 					return true;

@@ -82,23 +82,39 @@ static cb_val known_binop(cb_binop op, unsigned w, int64_t a, int64_t b, uint16_
 {
 	uint64_t ua = (uint64_t)a & umask(w), ub = (uint64_t)b & umask(w), r;
 	switch (op) {
-	case CB_ADD: r = (uint64_t)a + (uint64_t)b; break;
-	case CB_SUB: r = (uint64_t)a - (uint64_t)b; break;
-	case CB_MUL: r = (uint64_t)a * (uint64_t)b; break;
-	case CB_AND: r = (uint64_t)a & (uint64_t)b; break;
-	case CB_OR: r = (uint64_t)a | (uint64_t)b; break;
-	case CB_XOR: r = (uint64_t)a ^ (uint64_t)b; break;
-	case CB_UDIV: case CB_UREM:
+	case CB_ADD:
+		r = (uint64_t)a + (uint64_t)b;
+		break;
+	case CB_SUB:
+		r = (uint64_t)a - (uint64_t)b;
+		break;
+	case CB_MUL:
+		r = (uint64_t)a * (uint64_t)b;
+		break;
+	case CB_AND:
+		r = (uint64_t)a & (uint64_t)b;
+		break;
+	case CB_OR:
+		r = (uint64_t)a | (uint64_t)b;
+		break;
+	case CB_XOR:
+		r = (uint64_t)a ^ (uint64_t)b;
+		break;
+	case CB_UDIV:
+	case CB_UREM:
 		if (ub == 0)
 			return num(smin(w), smax(w), fl);
 		r = op == CB_UDIV ? ua / ub : ua % ub;
 		break;
-	case CB_SDIV: case CB_SREM:
+	case CB_SDIV:
+	case CB_SREM:
 		if (b == 0 || (a == smin(w) && b == -1))
 			return num(smin(w), smax(w), fl);
 		r = (uint64_t)(op == CB_SDIV ? a / b : a % b);
 		break;
-	case CB_SHL: case CB_LSHR: case CB_ASHR:
+	case CB_SHL:
+	case CB_LSHR:
+	case CB_ASHR:
 		if (ub >= w)
 			return num(smin(w), smax(w), fl);
 		r = op == CB_SHL ? ua << ub : op == CB_LSHR ? ua >> ub : (uint64_t)(a >> ub);
@@ -120,8 +136,7 @@ static int bit_length(uint64_t v)
 	return n;
 }
 
-static cb_val range_mul(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, unsigned w,
-			uint16_t fl)
+static cb_val range_mul(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, unsigned w, uint16_t fl)
 {
 	int64_t c[4];
 	bool ok = !__builtin_mul_overflow(alo, blo, &c[0]) &&
@@ -206,20 +221,26 @@ cb_val cb_val_binop(cb_binop op, unsigned w, cb_val a, cb_val b)
 	bool ok;
 	switch (op) {
 	case CB_ADD:
-		ok = !__builtin_add_overflow(a.lo, b.lo, &lo) && !__builtin_add_overflow(a.hi, b.hi, &hi);
+		ok = !__builtin_add_overflow(a.lo, b.lo, &lo) &&
+		     !__builtin_add_overflow(a.hi, b.hi, &hi);
 		return fit(ok, lo, hi, w, fl);
 	case CB_SUB:
-		ok = !__builtin_sub_overflow(a.lo, b.hi, &lo) && !__builtin_sub_overflow(a.hi, b.lo, &hi);
+		ok = !__builtin_sub_overflow(a.lo, b.hi, &lo) &&
+		     !__builtin_sub_overflow(a.hi, b.lo, &hi);
 		return fit(ok, lo, hi, w, fl);
 	case CB_MUL:
 		return range_mul(a.lo, a.hi, b.lo, b.hi, w, fl);
-	case CB_UDIV: case CB_UREM:
+	case CB_UDIV:
+	case CB_UREM:
 		if (a.lo < 0 || b.lo < 0)
 			return num(smin(w), smax(w), fl);
 		return range_div(op, w, a, b, fl);
-	case CB_SDIV: case CB_SREM:
+	case CB_SDIV:
+	case CB_SREM:
 		return range_div(op, w, a, b, fl);
-	case CB_SHL: case CB_LSHR: case CB_ASHR:
+	case CB_SHL:
+	case CB_LSHR:
+	case CB_ASHR:
 		return range_shift(op, w, a, b, fl);
 	default:
 		return range_bits(op, w, a, b, fl);
@@ -241,12 +262,21 @@ static int order(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi)
 static int decide(cb_pred p, int o, bool disjoint)
 {
 	switch (p) {
-	case CB_EQ: return o == 0 ? 1 : disjoint ? 0 : -1;
-	case CB_NE: return o == 0 ? 0 : disjoint ? 1 : -1;
-	case CB_SGT: case CB_UGT: return o == 2 ? -1 : o > 0;
-	case CB_SGE: case CB_UGE: return o == 2 ? -1 : o >= 0;
-	case CB_SLT: case CB_ULT: return o == 2 ? -1 : o < 0;
-	default: return o == 2 ? -1 : o <= 0;
+	case CB_EQ:
+		return o == 0 ? 1 : disjoint ? 0 : -1;
+	case CB_NE:
+		return o == 0 ? 0 : disjoint ? 1 : -1;
+	case CB_SGT:
+	case CB_UGT:
+		return o == 2 ? -1 : o > 0;
+	case CB_SGE:
+	case CB_UGE:
+		return o == 2 ? -1 : o >= 0;
+	case CB_SLT:
+	case CB_ULT:
+		return o == 2 ? -1 : o < 0;
+	default:
+		return o == 2 ? -1 : o <= 0;
 	}
 }
 
@@ -334,8 +364,7 @@ cb_val cb_val_join(cb_val a, cb_val b)
 cb_val cb_val_minmax(bool is_max, bool is_signed, unsigned w, cb_val a, cb_val b)
 {
 	uint16_t fl = a.flags | b.flags;
-	if (a.kind != CB_V_NUM || b.kind != CB_V_NUM ||
-	    (!is_signed && (a.lo < 0 || b.lo < 0)))
+	if (a.kind != CB_V_NUM || b.kind != CB_V_NUM || (!is_signed && (a.lo < 0 || b.lo < 0)))
 		return num(smin(w), smax(w), fl);
 	if (is_max)
 		return num(a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, fl);

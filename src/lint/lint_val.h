@@ -14,8 +14,9 @@
 
 typedef enum { CB_V_UNDEF, CB_V_NUM, CB_V_PTR, CB_V_OPAQUE } cb_vkind;
 
-#define CB_VF_TAINT 1  /* depends on a branch that was assumed */
-#define CB_VF_UNSEEN 2 /* depends on the result of a call lint does not evaluate (a function
+#define CB_VF_TAINT 1 /* depends on a branch that was assumed */
+#define CB_VF_UNSEEN \
+	2 /* depends on the result of a call lint does not evaluate (a function
 			* declared but not defined, a built-in it does not model) */
 /* Which of those calls (the program's list of them, cb_prog.unseen): bit 2 + K for the K-th,
  * the last bit for the fifth and later ones. */
@@ -40,20 +41,40 @@ enum { CB_OBJ_NONE = 0, CB_OBJ_GLOBAL = 1, CB_OBJ_MULTI = 2, CB_OBJ_FIRST = 3 };
 #define CB_IDX_LOST (-2) /* indices not known (pointer arithmetic, casts, unknown index) */
 
 typedef struct {
-	int64_t lo, hi;    /* NUM: the value's bounds; PTR: the byte offset's bounds */
-	int32_t obj;       /* PTR: object */
-	int32_t row, col;  /* PTR into a 2-D array: the indices of a[row][col], or CB_IDX_* */
+	int64_t lo, hi;   /* NUM: the value's bounds; PTR: the byte offset's bounds */
+	int32_t obj;      /* PTR: object */
+	int32_t row, col; /* PTR into a 2-D array: the indices of a[row][col], or CB_IDX_* */
 	uint8_t kind;
 	uint16_t flags;
 } cb_val;
 
 typedef enum {
-	CB_ADD, CB_SUB, CB_MUL, CB_UDIV, CB_SDIV, CB_UREM, CB_SREM, CB_SHL, CB_LSHR, CB_ASHR,
-	CB_AND, CB_OR, CB_XOR
+	CB_ADD,
+	CB_SUB,
+	CB_MUL,
+	CB_UDIV,
+	CB_SDIV,
+	CB_UREM,
+	CB_SREM,
+	CB_SHL,
+	CB_LSHR,
+	CB_ASHR,
+	CB_AND,
+	CB_OR,
+	CB_XOR
 } cb_binop;
 
 typedef enum {
-	CB_EQ, CB_NE, CB_UGT, CB_UGE, CB_ULT, CB_ULE, CB_SGT, CB_SGE, CB_SLT, CB_SLE
+	CB_EQ,
+	CB_NE,
+	CB_UGT,
+	CB_UGE,
+	CB_ULT,
+	CB_ULE,
+	CB_SGT,
+	CB_SGE,
+	CB_SLT,
+	CB_SLE
 } cb_pred;
 
 typedef enum { CB_TRUNC, CB_ZEXT, CB_SEXT, CB_PTRTOINT, CB_INTTOPTR } cb_cast;

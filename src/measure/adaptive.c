@@ -35,10 +35,12 @@ static void interim(const cb_runner *r, cb_result *res)
 		cb_summarize(x->ratios, x->n, &s);
 		m->ns_per_access = x->n ? s.median : NAN;
 		m->has_stats = x->n > 0;
-		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = s.median,
-			.ci_lo = isfinite(s.ci_lo) ? s.ci_lo : s.min,
-			.ci_hi = isfinite(s.ci_hi) ? s.ci_hi : s.max, .mad = s.mad,
-			.converged = cb_ratio_converged(x, r->o->ci_target) };
+		m->stats = (cb_ratio_stats){ .rounds = x->n,
+					     .median = s.median,
+					     .ci_lo = isfinite(s.ci_lo) ? s.ci_lo : s.min,
+					     .ci_hi = isfinite(s.ci_hi) ? s.ci_hi : s.max,
+					     .mad = s.mad,
+					     .converged = cb_ratio_converged(x, r->o->ci_target) };
 	}
 }
 
@@ -50,7 +52,8 @@ static bool predict_ratios(const cb_result *res, const size_t *idx, size_t n, do
 	for (size_t k = 0; k < n; k++) {
 		const cb_measurement *m = &res->ms[idx[k]];
 		const cb_inference *inf = &res->inference[m->op];
-		const cb_fit *f = inf->has_best && inf->status != CB_NOT_BANKED ? &inf->best : &inf->flat;
+		const cb_fit *f = inf->has_best && inf->status != CB_NOT_BANKED ? &inf->best
+										: &inf->flat;
 		double t = cb_fit_predict(f, res->device.subgroup_size, m->elem_bytes, m->lanes);
 		if (!(t > 0) || !isfinite(t))
 			return false;
@@ -116,7 +119,8 @@ static cb_rc run_batch_of(cb_runner *r, const cb_launcher *l, const cb_protocol_
 			  cb_error *err)
 {
 	double *ratio = cb_xmalloc((n + 1) * sizeof *ratio);
-	cb_experiment **x = cb_xmalloc((n ? n : 1) * sizeof *x), *bx = cb_xmalloc((n + 1) * sizeof *bx);
+	cb_experiment **x = cb_xmalloc((n ? n : 1) * sizeof *x),
+		      *bx = cb_xmalloc((n + 1) * sizeof *bx);
 	cb_rc rc = CB_OK;
 	for (size_t k = 0; k < n; k++)
 		x[k] = &r->ex[idx[k] + 1];
@@ -185,17 +189,21 @@ static void progress_note(void *ctx, cb_note_kind kind, const char *text)
 		p->shown = share;
 	if (!p->done) {
 		if (p->tables)
-			cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch 1 (the "
-				"start), %zu tables", 100 * p->shown, p->tables);
+			cb_note(p->out, CB_NOTE_PROGRESS,
+				"%.0f%% adaptive design: batch 1 (the "
+				"start), %zu tables",
+				100 * p->shown, p->tables);
 		else
-			cb_note(p->out, CB_NOTE_PROGRESS, "0%% adaptive design: choosing the "
+			cb_note(p->out, CB_NOTE_PROGRESS,
+				"0%% adaptive design: choosing the "
 				"launch length");
 		return;
 	}
-	cb_note(p->out, CB_NOTE_PROGRESS, "%.0f%% adaptive design: batch %zu of at most %zu, %zu "
-		"tables, about %.0f s left at most", 100 * p->shown, p->done + 1,
-		p->done + 1 + p->left, p->tables, fmax(0, per * (double)(1 + p->left) -
-							 (now - p->batch_t0)) + 0.5);
+	cb_note(p->out, CB_NOTE_PROGRESS,
+		"%.0f%% adaptive design: batch %zu of at most %zu, %zu "
+		"tables, about %.0f s left at most",
+		100 * p->shown, p->done + 1, p->done + 1 + p->left, p->tables,
+		fmax(0, per * (double)(1 + p->left) - (now - p->batch_t0)) + 0.5);
 }
 
 /* Keeps the measured tables of RES (in their order) and drops the others. */
@@ -250,24 +258,31 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 		if ((rc = run_batch_of(r, l, po, res, idx, n, &total, err)) != CB_OK)
 			break;
 		if (cb_revisit_length(po, &r->ex[0], from, total, &r->st))
-			cb_note(po->notify, CB_NOTE_DETAIL, "the rounds' noise (%.2f%%) is above what the "
+			cb_note(po->notify, CB_NOTE_DETAIL,
+				"the rounds' noise (%.2f%%) is above what the "
 				"launch length was chosen for; launches of %.3g ms from now on",
 				100 * r->st.noise, r->st.launch_ns / 1e6);
 		interim(r, res);
 		rc = cb_analyze(res, err);
 		for (int op = 0; rc == CB_OK && op < CB_NOPS; op++)
 			if (d.present[op])
-				cb_note(po->notify, CB_NOTE_DETAIL, "%s after batch %zu: %s, confidence "
+				cb_note(po->notify, CB_NOTE_DETAIL,
+					"%s after batch %zu: %s, confidence "
 					"%.3f (geometry %.3f x lanes %.3f x fit %.3f x run %.3f)",
-					cb_op_name((cb_op)op), d.nlog, cb_status_name(res->inference[op].status),
-					res->inference[op].confidence, res->inference[op].geometry_share,
-					res->inference[op].lanes_share, res->inference[op].fit_factor,
+					cb_op_name((cb_op)op), d.nlog,
+					cb_status_name(res->inference[op].status),
+					res->inference[op].confidence,
+					res->inference[op].geometry_share,
+					res->inference[op].lanes_share,
+					res->inference[op].fit_factor,
 					res->inference[op].run_factor);
 		pg.done++;
 	}
 	if (rc == CB_ERR_INTERRUPTED && cb_stop_signal) /* say how far it got, as the rounds do */
-		cb_error_interrupted(err, " after %zu batches of the adaptive design (%u rounds); no "
-				     "results written", d.nlog, total);
+		cb_error_interrupted(err,
+				     " after %zu batches of the adaptive design (%u rounds); no "
+				     "results written",
+				     d.nlog, total);
 	r->st.rounds = total;
 	seconds[2] = cb_now() - t;
 	if (rc == CB_OK) {

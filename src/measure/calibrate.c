@@ -39,8 +39,8 @@ typedef struct {
 typedef struct {
 	check_point pt[CHECK_MAX];
 	unsigned n;
-	unsigned good, bad;         /* longest chain that verified, shortest that did not (0) */
-	unsigned launches, zero;    /* check launches, and those that read END <= START */
+	unsigned good, bad;      /* longest chain that verified, shortest that did not (0) */
+	unsigned launches, zero; /* check launches, and those that read END <= START */
 } growth;
 
 /* One launch of B with STEPS, timed both ways; *VERIFIED false when its result was wrong. */
@@ -164,8 +164,10 @@ static const char *event_problem(const cb_protocol_opts *o, const growth *g, cha
 		if (p->event_ns == 0 && g->zero >= g->launches)
 			return "END - START is 0 (END <= START) in every launch";
 		if (p->event_ns == 0) {
-			snprintf(buf, n, "END <= START in %u of %u calibration launches, also when "
-				 "launched again", g->zero, g->launches);
+			snprintf(buf, n,
+				 "END <= START in %u of %u calibration launches, also when "
+				 "launched again",
+				 g->zero, g->launches);
 			return buf;
 		}
 		step = gcd(step, p->event_ns);
@@ -177,7 +179,8 @@ static const char *event_problem(const cb_protocol_opts *o, const growth *g, cha
 	}
 	/* A greatest common divisor of one or two durations says nothing of the timer's tick. */
 	st->granularity_ns = g->n >= 3 ? step : 0;
-	st->event_host_ratio = longest->host_ns > 0 ? (double)longest->event_ns / longest->host_ns : 0;
+	st->event_host_ratio = longest->host_ns > 0 ? (double)longest->event_ns / longest->host_ns
+						    : 0;
 	if (constant && g->n > 1) {
 		snprintf(buf, n, "every launch reads %llu ns, whatever it does",
 			 (unsigned long long)g->pt[0].event_ns);
@@ -185,13 +188,17 @@ static const char *event_problem(const cb_protocol_opts *o, const growth *g, cha
 	}
 	/* Sixteen times the work must take clearly longer. */
 	if (longest->steps >= 16 * shortest->steps && longest->event_ns < 2 * shortest->event_ns) {
-		snprintf(buf, n, "its times do not grow with the work (%u steps read %llu ns, %u steps "
-			 "%llu ns)", shortest->steps, (unsigned long long)shortest->event_ns,
-			 longest->steps, (unsigned long long)longest->event_ns);
+		snprintf(buf, n,
+			 "its times do not grow with the work (%u steps read %llu ns, %u steps "
+			 "%llu ns)",
+			 shortest->steps, (unsigned long long)shortest->event_ns, longest->steps,
+			 (unsigned long long)longest->event_ns);
 		return buf;
 	}
-	if (longest->host_ns >= 0.5e6 && (st->event_host_ratio > 1.5 || st->event_host_ratio < 0.25)) {
-		snprintf(buf, n, "a launch of %.3g ms on the host clock reads %.3g ms on the device",
+	if (longest->host_ns >= 0.5e6 &&
+	    (st->event_host_ratio > 1.5 || st->event_host_ratio < 0.25)) {
+		snprintf(buf, n,
+			 "a launch of %.3g ms on the host clock reads %.3g ms on the device",
 			 longest->host_ns / 1e6, (double)longest->event_ns / 1e6);
 		return buf;
 	}
@@ -208,8 +215,8 @@ static cb_rc decide_timer(const cb_protocol_opts *o, const growth *g, cb_protoco
 			  cb_error *err)
 {
 	char buf[160];
-	const char *problem = o->event_timer ? event_problem(o, g, buf, sizeof buf, st) :
-		"the driver has no profiling queue";
+	const char *problem = o->event_timer ? event_problem(o, g, buf, sizeof buf, st)
+					     : "the driver has no profiling queue";
 	char *why = st->timer_reason;
 	size_t n = sizeof st->timer_reason;
 	if (o->timer == CB_TIMER_HOST || !o->event_timer) {
@@ -224,15 +231,18 @@ static cb_rc decide_timer(const cb_protocol_opts *o, const growth *g, cb_protoco
 		snprintf(why, n, "the event timer is not used: %s", problem);
 	} else {
 		st->timer = CB_TIMER_EVENT;
-		snprintf(why, n, "the event timer agrees with the host clock (%.2f of a %.3g ms launch)",
+		snprintf(why, n,
+			 "the event timer agrees with the host clock (%.2f of a %.3g ms launch)",
 			 st->event_host_ratio, g->n ? g->pt[g->n - 1].host_ns / 1e6 : 0.0);
 	}
 	if (problem && st->timer == CB_TIMER_HOST && o->event_timer)
-		cb_note(o->notify, CB_NOTE_WARNING, "%s; timing launches one by one with the host clock",
-			st->timer_reason);
+		cb_note(o->notify, CB_NOTE_WARNING,
+			"%s; timing launches one by one with the host clock", st->timer_reason);
 	else if (problem && st->timer == CB_TIMER_EVENT && problem[0] == 'E')
-		return cb_error_set(err, CB_ERR_RUNTIME, "the device timer gives no time (%s); it "
-				    "cannot be trusted (--timer host or auto)", problem);
+		return cb_error_set(err, CB_ERR_RUNTIME,
+				    "the device timer gives no time (%s); it "
+				    "cannot be trusted (--timer host or auto)",
+				    problem);
 	else if (problem && st->timer == CB_TIMER_EVENT)
 		cb_note(o->notify, CB_NOTE_WARNING, "%s", st->timer_reason);
 	return CB_OK;
@@ -254,7 +264,8 @@ static double per_step_of(const growth *g, const cb_protocol_state *st)
  * process) does not move the launch length: 0.2.0's (max - min) / 4 of eight pairs taken
  * before the warm-up chose 0.5 ms launches on the H200 in 4 runs of 10 where 0.1 ms was enough. */
 static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_experiment *b,
-				unsigned L, unsigned S, double *noise, double *per_step, cb_error *err)
+				unsigned L, unsigned S, double *noise, double *per_step,
+				cb_error *err)
 {
 	enum { K = 12 };
 	cb_launch_item items[2 * K];
@@ -303,12 +314,14 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 			   size_t nex, double per_step, unsigned cap, cb_protocol_state *st,
 			   cb_error *err)
 {
-	static const double ladder[] = { 25e3, 50e3, 100e3, 200e3, 500e3, 1e6, 2e6, 5e6, 10e6,
-					 20e6, 50e6, 100e6, 200e6, 500e6, 1e9 };
-	double tick = (double)(st->granularity_ns > o->declared_resolution_ns ? st->granularity_ns :
-			       o->declared_resolution_ns);
+	static const double ladder[] = { 25e3, 50e3, 100e3, 200e3, 500e3, 1e6,   2e6, 5e6,
+					 10e6, 20e6, 50e6,  100e6, 200e6, 500e6, 1e9 };
+	double tick = (double)(st->granularity_ns > o->declared_resolution_ns
+				       ? st->granularity_ns
+				       : o->declared_resolution_ns);
 	double floor = st->timer == CB_TIMER_HOST ? HOST_FLOOR_NS : fmax(25e3, 100 * tick);
-	double ceil = fmin(o->max_launch_ns, o->budget_s * 1e9 / ((double)nex * 1.25 * PLANNED_ROUNDS));
+	double ceil = fmin(o->max_launch_ns,
+			   o->budget_s * 1e9 / ((double)nex * 1.25 * PLANNED_ROUNDS));
 	/* --max-kernel-ms is a hard limit; the floor and the budget are not. */
 	floor = fmin(floor, o->max_launch_ns);
 	if (ceil < floor)
@@ -411,8 +424,10 @@ static cb_rc verify_chains(const cb_launcher *l, cb_experiment *ex, size_t nex,
 		char what[96];
 		cb_experiment_name(x, what, sizeof what);
 		if (x->steps < 128)
-			return cb_error_set(err, CB_ERR_RUNTIME, "%s gives a wrong result even with a chain "
-					    "of %u steps; the device cannot run it", what, x->steps);
+			return cb_error_set(err, CB_ERR_RUNTIME,
+					    "%s gives a wrong result even with a chain "
+					    "of %u steps; the device cannot run it",
+					    what, x->steps);
 		x->steps = cb_round_steps(x->steps / 2.0);
 		x->steps_short = cb_round_steps(x->steps / 4.0);
 		st->shortened++;
@@ -490,8 +505,8 @@ cb_rc cb_calibrate_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_ex
 	return CB_OK;
 }
 
-cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
-		   size_t nex, cb_protocol_state *st, cb_error *err)
+cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex, size_t nex,
+		   cb_protocol_state *st, cb_error *err)
 {
 	cb_rc rc;
 	if ((rc = cb_calibrate_timing(l, o, &ex[0], nex, st, err)) != CB_OK ||
@@ -507,7 +522,8 @@ static double rounds_noise(const cb_experiment *b, unsigned from, unsigned to)
 	size_t n = 0, cap = (size_t)(to - from) * CB_BASELINE_REPS;
 	double *d = cb_xmalloc((cap ? cap : 1) * sizeof *d);
 	for (size_t k = (size_t)from * CB_BASELINE_REPS; k < (size_t)to * CB_BASELINE_REPS; k++) {
-		double v = cb_differential(b->samples[k], b->samples_short[k], b->steps, b->steps_short);
+		double v = cb_differential(b->samples[k], b->samples_short[k], b->steps,
+					   b->steps_short);
 		if (v > 0)
 			d[n++] = v;
 	}

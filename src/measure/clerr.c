@@ -7,7 +7,7 @@
 const char *cb_cl_strerror(cl_int status)
 {
 	switch (status) {
-	/* clang-format off */
+		/* clang-format off */
 #define N(code, name) case code: return name;
 	N(0, "CL_SUCCESS")
 	N(-1, "CL_DEVICE_NOT_FOUND")

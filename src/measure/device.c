@@ -20,11 +20,13 @@
  * nothing above U+10FFFF), 0 when there is none. */
 static size_t utf8_seq(const unsigned char *s)
 {
+	/* clang-format off */
 	static const struct { unsigned char lo, hi, lo2, hi2; size_t len; } leads[] = {
 		{ 0x00, 0x7f, 0, 0, 1 }, { 0xc2, 0xdf, 0x80, 0xbf, 2 }, { 0xe0, 0xe0, 0xa0, 0xbf, 3 },
 		{ 0xe1, 0xec, 0x80, 0xbf, 3 }, { 0xed, 0xed, 0x80, 0x9f, 3 }, { 0xee, 0xef, 0x80, 0xbf, 3 },
 		{ 0xf0, 0xf0, 0x90, 0xbf, 4 }, { 0xf1, 0xf3, 0x80, 0xbf, 4 }, { 0xf4, 0xf4, 0x80, 0x8f, 4 },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof leads / sizeof *leads; k++) {
 		if (s[0] < leads[k].lo || s[0] > leads[k].hi)
 			continue;
@@ -100,10 +102,13 @@ const char *cb_device_type_name(cl_device_type type)
 static cb_rc no_platform(cl_int status, cb_error *err)
 {
 	if (status == CL_SUCCESS)
-		cb_error_set(err, CB_ERR_NODEV, "no OpenCL platform found (the ICD loader lists none)");
+		cb_error_set(err, CB_ERR_NODEV,
+			     "no OpenCL platform found (the ICD loader lists none)");
 	else
-		cb_error_call(err, CB_ERR_NODEV, "clGetPlatformIDs", status, "no OpenCL platform found");
-	cb_error_detail(err, "hint: install an OpenCL driver (ICD), e.g. pocl-opencl-icd for the CPU "
+		cb_error_call(err, CB_ERR_NODEV, "clGetPlatformIDs", status,
+			      "no OpenCL platform found");
+	cb_error_detail(err,
+			"hint: install an OpenCL driver (ICD), e.g. pocl-opencl-icd for the CPU "
 			"or your GPU vendor's OpenCL package; check /etc/OpenCL/vendors and "
 			"OCL_ICD_VENDORS");
 	return CB_ERR_NODEV;
@@ -129,8 +134,9 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 	const char *pname = pr->name;
 	if (st != CL_SUCCESS) {
 		/* One broken ICD must not hide the others. */
-		cb_note(notify, CB_NOTE_WARNING, "platform %u (%s): clGetDeviceIDs: %s (%d); skipped",
-			p, pname, cb_cl_strerror(st), (int)st);
+		cb_note(notify, CB_NOTE_WARNING,
+			"platform %u (%s): clGetDeviceIDs: %s (%d); skipped", p, pname,
+			cb_cl_strerror(st), (int)st);
 		pr->failed = true;
 		free(devs);
 		return false;
@@ -148,7 +154,8 @@ static bool add_platform(cb_device_list *list, cl_platform_id plat, cl_uint p,
 		r->name = device_string(devs[d], CL_DEVICE_NAME);
 		r->vendor = device_string(devs[d], CL_DEVICE_VENDOR);
 		r->type = 0;
-		if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof r->type, &r->type, NULL) != CL_SUCCESS)
+		if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof r->type, &r->type, NULL) !=
+		    CL_SUCCESS)
 			r->type = CL_DEVICE_TYPE_DEFAULT;
 		list->count++;
 	}
@@ -188,10 +195,12 @@ static cb_rc enumerate(cb_device_list *list, const cb_notifier *notify, cb_error
 		cb_error_set(err, CB_ERR_NODEV, "no OpenCL device found on %u platform%s", np,
 			     np == 1 ? "" : "s");
 		if (pocl || failed)
-			cb_error_detail(err, "hint: %s; PoCL needs a writable cache directory (set "
-					"POCL_CACHE_DIR, or make $HOME/.cache writable)", failed ?
-					"a platform failed to list its devices" :
-					"PoCL lists no device when it cannot create its cache");
+			cb_error_detail(
+				err,
+				"hint: %s; PoCL needs a writable cache directory (set "
+				"POCL_CACHE_DIR, or make $HOME/.cache writable)",
+				failed ? "a platform failed to list its devices"
+				       : "PoCL lists no device when it cannot create its cache");
 		return CB_ERR_NODEV;
 	}
 	return CB_OK;
@@ -241,7 +250,6 @@ void cb_devices_free(cb_device_list *list)
 	memset(list, 0, sizeof *list);
 }
 
-
 static bool has_extension(const char *exts, const char *name)
 {
 	size_t n = strlen(name);
@@ -254,21 +262,46 @@ static bool has_extension(const char *exts, const char *name)
 /* The device properties clbanks asks for, one row per parameter (in the manner of clinfo's
  * catalogue): how to read it, what it needs, where it goes, and which values make sense. */
 typedef enum {
-	P_PSTR,   /* platform string */
-	P_STR,    /* device string, trailing blanks cut */
-	P_UINT,   /* cl_uint */
-	P_ULONG,  /* cl_ulong, and cl_bitfield (CL_DEVICE_TYPE) */
-	P_SIZE,   /* size_t */
-	P_BOOL,   /* cl_bool, into a bool */
-	P_SIZES,  /* size_t[8], the count into intel_subgroup_count */
+	P_PSTR,  /* platform string */
+	P_STR,   /* device string, trailing blanks cut */
+	P_UINT,  /* cl_uint */
+	P_ULONG, /* cl_ulong, and cl_bitfield (CL_DEVICE_TYPE) */
+	P_SIZE,  /* size_t */
+	P_BOOL,  /* cl_bool, into a bool */
+	P_SIZES, /* size_t[8], the count into intel_subgroup_count */
 } prop_type;
 
 enum {
-	R_PNAME, R_PVENDOR, R_PVERSION, R_NAME, R_VENDOR, R_DRIVER, R_VERSION, R_C_VERSION,
-	R_EXTENSIONS, R_TYPE, R_UNITS, R_CLOCK, R_LOCAL, R_LOCAL_TYPE, R_TIMER, R_WORK_GROUP,
-	R_ENDIAN, R_SUB_GROUPS, R_WARP_NV, R_CC_MAJOR_NV, R_CC_MINOR_NV, R_WAVEFRONT_AMD,
-	R_LOCAL_PER_CU_AMD, R_BANKS_AMD, R_GFXIP_MAJOR_AMD, R_GFXIP_MINOR_AMD, R_SLICES_INTEL,
-	R_SUB_SLICES_INTEL, R_SUBGROUP_SIZES_INTEL, NPROPS
+	R_PNAME,
+	R_PVENDOR,
+	R_PVERSION,
+	R_NAME,
+	R_VENDOR,
+	R_DRIVER,
+	R_VERSION,
+	R_C_VERSION,
+	R_EXTENSIONS,
+	R_TYPE,
+	R_UNITS,
+	R_CLOCK,
+	R_LOCAL,
+	R_LOCAL_TYPE,
+	R_TIMER,
+	R_WORK_GROUP,
+	R_ENDIAN,
+	R_SUB_GROUPS,
+	R_WARP_NV,
+	R_CC_MAJOR_NV,
+	R_CC_MINOR_NV,
+	R_WAVEFRONT_AMD,
+	R_LOCAL_PER_CU_AMD,
+	R_BANKS_AMD,
+	R_GFXIP_MAJOR_AMD,
+	R_GFXIP_MINOR_AMD,
+	R_SLICES_INTEL,
+	R_SUB_SLICES_INTEL,
+	R_SUBGROUP_SIZES_INTEL,
+	NPROPS
 };
 
 #define NO_DOC ((size_t)-1)
@@ -276,25 +309,30 @@ typedef struct {
 	cl_uint param;
 	const char *name;
 	prop_type type;
-	const char *ext;    /* the extension it needs, or NULL */
-	unsigned version;   /* the device's OpenCL version it needs (21: 2.1), or 0 */
-	size_t info;        /* its place in cb_device_info */
-	size_t doc;         /* the cb_device_doc member it is written to as it is, or NO_DOC */
-	unsigned lo, hi;    /* without a document member: the values that make sense (hi 0: any) */
+	const char *ext;  /* the extension it needs, or NULL */
+	unsigned version; /* the device's OpenCL version it needs (21: 2.1), or 0 */
+	size_t info;      /* its place in cb_device_info */
+	size_t doc;       /* the cb_device_doc member it is written to as it is, or NO_DOC */
+	unsigned lo, hi;  /* without a document member: the values that make sense (hi 0: any) */
 } dev_prop;
 
 #define INFO(m) offsetof(cb_device_info, m)
 #define DOC(m) offsetof(cb_device_doc, m)
+/* clang-format off */
 #define ROW(id, t, info, doc) { id, #id, t, NULL, 0, INFO(info), doc, 0, 0 }
 #define EXT(id, t, ext, info, lo, hi) { id, #id, t, ext, 0, INFO(info), NO_DOC, lo, hi }
+/* clang-format on */
 /* Each vendor's attribute query extension names its rows once. (Not through EXT: an argument
  * passed on is expanded first, and #id would name the number.) */
 #define NV_EXT "cl_nv_device_attribute_query"
 #define AMD_EXT "cl_amd_device_attribute_query"
 #define INTEL_EXT "cl_intel_device_attribute_query"
+/* clang-format off */
 #define NV(id, t, info, lo, hi) { id, #id, t, NV_EXT, 0, INFO(info), NO_DOC, lo, hi }
 #define AMD(id, t, info, lo, hi) { id, #id, t, AMD_EXT, 0, INFO(info), NO_DOC, lo, hi }
 #define INTEL(id, t, info, lo, hi) { id, #id, t, INTEL_EXT, 0, INFO(info), NO_DOC, lo, hi }
+/* clang-format on */
+/* clang-format off */
 static const dev_prop props[NPROPS] = {
 	[R_PNAME] = ROW(CL_PLATFORM_NAME, P_PSTR, platform_name, DOC(platform)),
 	[R_PVENDOR] = ROW(CL_PLATFORM_VENDOR, P_PSTR, platform_vendor, DOC(platform_vendor)),
@@ -334,19 +372,24 @@ static const dev_prop props[NPROPS] = {
 	[R_SUBGROUP_SIZES_INTEL] = EXT(CL_DEVICE_SUB_GROUP_SIZES_INTEL, P_SIZES,
 				       "cl_intel_required_subgroup_size", intel_subgroup_sizes, 0, 0),
 };
+/* clang-format on */
 
 /* The range a document accepts for each integer member of its device section. */
 #define DOC_NO_STR(m)
 #define DOC_RANGE(m, lo, hi) { DOC(m), lo, hi },
+/* clang-format off */
 static const struct { size_t doc; double lo, hi; } doc_ranges[] = {
 	CB_DEVICE_DOC_FIELDS(DOC_NO_STR, DOC_RANGE)
 };
+/* clang-format on */
 
 static size_t type_size(prop_type t)
 {
-	static const size_t sizes[] = { [P_UINT] = sizeof(cl_uint), [P_ULONG] = sizeof(cl_ulong),
-		[P_SIZE] = sizeof(size_t), [P_BOOL] = sizeof(bool),
-		[P_SIZES] = 8 * sizeof(size_t) };
+	static const size_t sizes[] = { [P_UINT] = sizeof(cl_uint),
+					[P_ULONG] = sizeof(cl_ulong),
+					[P_SIZE] = sizeof(size_t),
+					[P_BOOL] = sizeof(bool),
+					[P_SIZES] = 8 * sizeof(size_t) };
 	return sizes[t];
 }
 
@@ -376,11 +419,16 @@ static uint64_t prop_value(const cb_device_info *info, const dev_prop *p)
 {
 	const char *at = (const char *)info + p->info;
 	switch (p->type) {
-	case P_UINT: return *(const cl_uint *)at;
-	case P_ULONG: return *(const cl_ulong *)at;
-	case P_SIZE: return *(const size_t *)at;
-	case P_BOOL: return *(const bool *)at;
-	default: return 0;
+	case P_UINT:
+		return *(const cl_uint *)at;
+	case P_ULONG:
+		return *(const cl_ulong *)at;
+	case P_SIZE:
+		return *(const size_t *)at;
+	case P_BOOL:
+		return *(const bool *)at;
+	default:
+		return 0;
 	}
 }
 
@@ -389,8 +437,8 @@ static bool read_prop(const cb_device_ref *ref, cb_device_info *info, const dev_
 {
 	char *at = (char *)info + p->info;
 	if (p->type == P_PSTR || p->type == P_STR) {
-		*(char **)at = p->type == P_PSTR ? platform_string(ref->platform, p->param) :
-			device_string(ref->device, p->param);
+		*(char **)at = p->type == P_PSTR ? platform_string(ref->platform, p->param)
+						 : device_string(ref->device, p->param);
 		return strcmp(*(char **)at, "?") != 0;
 	}
 	size_t got = 0, size = type_size(p->type);
@@ -398,8 +446,9 @@ static bool read_prop(const cb_device_ref *ref, cb_device_info *info, const dev_
 	void *out = p->type == P_BOOL ? (void *)&b : (void *)at;
 	cl_int st = clGetDeviceInfo(ref->device, p->param, p->type == P_BOOL ? sizeof b : size, out,
 				    &got);
-	bool ok = st == CL_SUCCESS && (p->type == P_SIZES ? got % sizeof(size_t) == 0 :
-				       got == (p->type == P_BOOL ? sizeof b : size));
+	bool ok = st == CL_SUCCESS &&
+		  (p->type == P_SIZES ? got % sizeof(size_t) == 0
+				      : got == (p->type == P_BOOL ? sizeof b : size));
 	if (p->type == P_BOOL)
 		*(bool *)at = ok && b == CL_TRUE;
 	else if (!ok)
@@ -419,7 +468,8 @@ static void add_warning(cb_device_info *info, const cb_notifier *notify, const c
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	cb_note(notify, CB_NOTE_WARNING, "%s", buf);
-	info->warnings = cb_xrealloc(info->warnings, (info->nwarnings + 1) * sizeof *info->warnings);
+	info->warnings = cb_xrealloc(info->warnings,
+				     (info->nwarnings + 1) * sizeof *info->warnings);
 	info->warnings[info->nwarnings++] = cb_xstrdup(buf);
 }
 
@@ -429,16 +479,18 @@ static void check_prop(cb_device_info *info, int r, const cb_notifier *notify)
 	const dev_prop *p = &props[r];
 	double lo, hi;
 	uint64_t v = prop_value(info, p);
-	if (p->type == P_PSTR || p->type == P_STR || p->type == P_SIZES || !prop_range(p, &lo, &hi) ||
-	    ((double)v >= lo && (double)v <= hi))
+	if (p->type == P_PSTR || p->type == P_STR || p->type == P_SIZES ||
+	    !prop_range(p, &lo, &hi) || ((double)v >= lo && (double)v <= hi))
 		return;
 	memset((char *)info + p->info, 0, type_size(p->type));
 	info->known &= ~(UINT64_C(1) << r);
 	if (v == 0)
 		return;
 	info->rejected |= UINT64_C(1) << r;
-	add_warning(info, notify, "the driver reports %s = %" PRIu64 ", outside %.0f to %.0f; "
-		    "recorded as unknown", p->name, v, lo, hi);
+	add_warning(info, notify,
+		    "the driver reports %s = %" PRIu64 ", outside %.0f to %.0f; "
+		    "recorded as unknown",
+		    p->name, v, lo, hi);
 }
 
 /* The rows that need an extension or a version come after the strings that tell. */
@@ -490,8 +542,10 @@ static void derive_vendor(cb_device_info *info, const cb_notifier *notify)
 		double lo = 0, hi = 0;
 		doc_range(DOC(slm_units), &lo, &hi);
 		if ((double)units < lo || (double)units > hi) {
-			add_warning(info, notify, "the driver reports %" PRIu64 " sub-slices, outside "
-				    "%.0f to %.0f; recorded as unknown", units, lo, hi);
+			add_warning(info, notify,
+				    "the driver reports %" PRIu64 " sub-slices, outside "
+				    "%.0f to %.0f; recorded as unknown",
+				    units, lo, hi);
 		} else {
 			/* Intel counts EUs as compute units; shared local memory belongs to a
 			 * sub-slice. */
@@ -579,8 +633,9 @@ void cb_device_info_to_doc(const cb_device_info *info, cb_device_doc *doc)
 {
 	props_to_doc(info, doc);
 	doc->type = cb_xstrdup(cb_device_type_name(info->type));
-	doc->local_mem_type = cb_xstrdup(info->local_mem_type == CL_LOCAL ? "local" :
-					 info->local_mem_type == CL_GLOBAL ? "global" : "none");
+	doc->local_mem_type = cb_xstrdup(info->local_mem_type == CL_LOCAL    ? "local"
+					 : info->local_mem_type == CL_GLOBAL ? "global"
+									     : "none");
 	doc->subgroup_size = info->subgroup_size;
 	doc->subgroup_source = dup_or_null(info->subgroup_source);
 	if (info->has_reported_banks) {
@@ -612,7 +667,8 @@ static void slugify(const char *s, char *out, size_t n)
 			if (strncasecmp(p, marks[k], strlen(marks[k])) == 0)
 				skip = strlen(marks[k]);
 		char c = *p;
-		bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			     (c >= 'A' && c <= 'Z');
 		if (skip || !alnum) {
 			p += skip ? skip - 1 : 0;
 			dash = true;
@@ -629,10 +685,12 @@ static void slugify(const char *s, char *out, size_t n)
 /* The vendor's short name: its first word, except where that word is not the name people use. */
 static void vendor_word(const char *vendor, char *out, size_t n)
 {
+	/* clang-format off */
 	static const struct { const char *match, *word; } known[] = {
 		{ "advanced micro devices", "amd" }, { "authenticamd", "amd" },
 		{ "genuineintel", "intel" },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof known / sizeof *known; k++)
 		if (cb_strcasestr_bool(vendor, known[k].match)) {
 			snprintf(out, n, "%s", known[k].word);

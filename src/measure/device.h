@@ -25,9 +25,10 @@ typedef struct {
 
 /* One platform, with or without devices. */
 typedef struct {
-	char *name, *vendor, *suffix;  /* CL_PLATFORM_NAME, _VENDOR, _ICD_SUFFIX_KHR ("?": refused) */
+	char *name, *vendor,
+		*suffix; /* CL_PLATFORM_NAME, _VENDOR, _ICD_SUFFIX_KHR ("?": refused) */
 	unsigned ndevices;
-	bool failed;                   /* clGetDeviceIDs failed: its devices are not listed */
+	bool failed; /* clGetDeviceIDs failed: its devices are not listed */
 } cb_platform_ref;
 
 typedef struct {
@@ -53,16 +54,16 @@ typedef struct {
 	const char *subgroup_source;
 	bool has_khr_subgroups;
 	bool has_int64_atomics;     /* cl_khr_int64_base_atomics: 8-byte atomics are measured */
-	cl_uint max_num_sub_groups;  /* OpenCL 2.1+: 0 when the device has no sub-groups */
+	cl_uint max_num_sub_groups; /* OpenCL 2.1+: 0 when the device has no sub-groups */
 	/* What the vendor reports, where it does (not a measurement). */
-	cl_uint local_mem_per_cu;  /* CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD; 0 unknown */
+	cl_uint local_mem_per_cu; /* CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD; 0 unknown */
 	bool has_reported_banks;
 	cl_uint reported_banks;
 	bool has_nv_cc;
 	cl_uint nv_cc_major, nv_cc_minor;
 	bool has_amd_gfxip;
 	cl_uint amd_gfxip_major, amd_gfxip_minor;
-	cl_uint nv_warp, amd_wavefront;  /* the vendors' sub-group sizes; 0 unknown */
+	cl_uint nv_warp, amd_wavefront; /* the vendors' sub-group sizes; 0 unknown */
 	cl_uint intel_slices, intel_sub_slices;
 	size_t intel_subgroup_sizes[8];
 	unsigned intel_subgroup_count;

@@ -46,21 +46,26 @@ static cb_rc select_pd(const cb_device_list *list, const char *spec, const char 
 	unsigned long a, b;
 	size_t plen = (size_t)(colon - spec);
 	if (plen >= sizeof pbuf)
-		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
-				    "P:D, a type or a name)", spec);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "invalid device specification '%s' (expected N, "
+				    "P:D, a type or a name)",
+				    spec);
 	memcpy(pbuf, spec, plen);
 	pbuf[plen] = '\0';
 	if (!cb_parse_ulong(pbuf, 0, 1000000, &a) || !cb_parse_ulong(colon + 1, 0, 1000000, &b))
-		return cb_error_set(err, CB_ERR_USAGE, "invalid device specification '%s' (expected N, "
-				    "P:D, a type or a name)", spec);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "invalid device specification '%s' (expected N, "
+				    "P:D, a type or a name)",
+				    spec);
 	for (size_t i = 0; i < list->count; i++)
 		if (list->items[i].pindex == a && list->items[i].dindex == b) {
 			*index = i;
 			return CB_OK;
 		}
 	if (a < list->nplatforms && list->platforms[a].ndevices == 0)
-		return no_such_device(list, err, "no device %lu:%lu: platform %lu (%s) has no devices",
-				      a, b, a, list->platforms[a].name);
+		return no_such_device(list, err,
+				      "no device %lu:%lu: platform %lu (%s) has no devices", a, b,
+				      a, list->platforms[a].name);
 	return no_such_device(list, err, "no device %lu:%lu", a, b);
 }
 
@@ -80,19 +85,22 @@ static void take_first(const cb_device_list *list, const bool *mark, size_t firs
 			len += (size_t)snprintf(others + len, sizeof others - len, "%s%u:%u",
 						len ? ", " : "", list->items[i].pindex,
 						list->items[i].dindex);
-	cb_note(notify, CB_NOTE_INFO, "%zu devices are %s; measuring the first, %u (%u:%u) %s "
-		"(the others: %s; name one by index or P:D, or use --device all)", count, what,
-		r->flat, r->pindex, r->dindex, r->name, others);
+	cb_note(notify, CB_NOTE_INFO,
+		"%zu devices are %s; measuring the first, %u (%u:%u) %s "
+		"(the others: %s; name one by index or P:D, or use --device all)",
+		count, what, r->flat, r->pindex, r->dindex, r->name, others);
 }
 
 /* "gpu", "cpu", "accelerator": the first device of that type. False when SPEC is no type. */
 static bool select_type(const cb_device_list *list, const char *spec, const cb_notifier *notify,
 			size_t *index, cb_rc *rc, cb_error *err)
 {
+	/* clang-format off */
 	static const struct { const char *word, *label; cl_device_type type; } types[] = {
 		{ "gpu", "GPUs", CL_DEVICE_TYPE_GPU }, { "cpu", "CPUs", CL_DEVICE_TYPE_CPU },
 		{ "accelerator", "accelerators", CL_DEVICE_TYPE_ACCELERATOR },
 	};
+	/* clang-format on */
 	for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
 		if (strcasecmp(spec, types[k].word) != 0)
 			continue;
@@ -134,17 +142,21 @@ static cb_rc select_platform(const cb_device_list *list, const char *spec,
 			hit = p;
 			hits++;
 			if (len < sizeof names)
-				len += (size_t)snprintf(names + len, sizeof names - len, "%s  platform %u: "
-							"%s (%u device%s)", len ? "\n" : "", p,
-							list->platforms[p].name,
+				len += (size_t)snprintf(names + len, sizeof names - len,
+							"%s  platform %u: "
+							"%s (%u device%s)",
+							len ? "\n" : "", p, list->platforms[p].name,
 							list->platforms[p].ndevices,
-							list->platforms[p].ndevices == 1 ? "" : "s");
+							list->platforms[p].ndevices == 1 ? ""
+											 : "s");
 		}
 	if (hits == 0)
 		return no_such_device(list, err, "no device or platform matches '%s'", spec);
 	if (hits > 1) {
-		cb_error_set(err, CB_ERR_USAGE, "'%s' is ambiguous; it matches %u platforms (use the "
-			     "index or P:D shown by --list):", spec, hits);
+		cb_error_set(err, CB_ERR_USAGE,
+			     "'%s' is ambiguous; it matches %u platforms (use the "
+			     "index or P:D shown by --list):",
+			     spec, hits);
 		snprintf(err->detail, sizeof err->detail, "%s", names);
 		return CB_ERR_USAGE;
 	}
@@ -193,8 +205,10 @@ static cb_rc select_name(const cb_device_list *list, const char *spec, const cb_
 	} else if (hits == 0) {
 		rc = select_platform(list, spec, notify, index, err);
 	} else {
-		rc = cb_error_set(err, CB_ERR_USAGE, "device name '%s' is ambiguous; it matches %zu "
-				  "devices (use the index or P:D shown by --list):", spec, hits);
+		rc = cb_error_set(err, CB_ERR_USAGE,
+				  "device name '%s' is ambiguous; it matches %zu "
+				  "devices (use the index or P:D shown by --list):",
+				  spec, hits);
 		list_candidates(list, mark, err);
 	}
 	free(mark);

@@ -20,8 +20,8 @@ static cb_rc raw_source(const char *name, const char *dir, char **src, cb_error 
 		size_t n = strlen(dir) + strlen(name) + 2, len;
 		char *path = cb_xmalloc(n);
 		snprintf(path, n, "%s/%s", dir, name);
-		cb_rc rc = cb_read_file(path, CB_KERNEL_MAX_BYTES, CB_READ_REGULAR_ONLY | CB_READ_TEXT,
-					src, &len, err);
+		cb_rc rc = cb_read_file(path, CB_KERNEL_MAX_BYTES,
+					CB_READ_REGULAR_ONLY | CB_READ_TEXT, src, &len, err);
 		if (rc == CB_ERR_INPUT || rc == CB_ERR_IO) {
 			cb_error_prefix(err, "cannot use kernel file ");
 			err->rc = rc = CB_ERR_INPUT;
@@ -65,8 +65,8 @@ static const char *skip_blanks(const char *p, const char *end)
 
 static bool name_char(char c)
 {
-	return c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z');
+	return c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
+	       (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* Is LINE a quoted include ('#include "NAME"', then nothing or a '//' comment)? Then NAME goes
@@ -88,8 +88,8 @@ static bool include_line(const char *line, size_t len, char *name, size_t cap, b
 		return false;
 	size_t n = (size_t)(q - p);
 	const char *rest = skip_blanks(q + 1, end);
-	*ok = n > 0 && n < cap && p[0] != '.' && (rest == end || (end - rest >= 2 && rest[0] == '/' &&
-								   rest[1] == '/'));
+	*ok = n > 0 && n < cap && p[0] != '.' &&
+	      (rest == end || (end - rest >= 2 && rest[0] == '/' && rest[1] == '/'));
 	for (size_t i = 0; *ok && i < n; i++)
 		*ok = name_char(p[i]);
 	n = n < cap ? n : cap - 1;
@@ -122,8 +122,10 @@ static bool append_line_marker(text_buf *t, size_t line, const char *name)
 
 static cb_rc too_large(const char *name, cb_error *err)
 {
-	return cb_error_set(err, CB_ERR_INPUT, "kernel file %s is larger than %d bytes with the files "
-			    "it includes", name, CB_KERNEL_MAX_BYTES);
+	return cb_error_set(err, CB_ERR_INPUT,
+			    "kernel file %s is larger than %d bytes with the files "
+			    "it includes",
+			    name, CB_KERNEL_MAX_BYTES);
 }
 
 /* Replaces the include of line LINENO of NAME by file INC from the same place. */
@@ -139,8 +141,9 @@ static cb_rc expand_one(const char *name, size_t lineno, const char *inc, const 
 			cb_error_prefix(err, where);
 		return rc;
 	}
-	if (t->b.len > t->limit || !append_line_marker(t, 1, inc) || !append(t, body, strlen(body)) ||
-	    !append(t, "\n", 1) || !append_line_marker(t, lineno + 1, name))
+	if (t->b.len > t->limit || !append_line_marker(t, 1, inc) ||
+	    !append(t, body, strlen(body)) || !append(t, "\n", 1) ||
+	    !append_line_marker(t, lineno + 1, name))
 		rc = too_large(name, err);
 	free(body);
 	return rc;
@@ -171,11 +174,13 @@ static cb_rc expand_includes(const char *name, const char *src, const char *dir,
 				rc = too_large(name, err);
 			in_comment = comment_after(line, n, in_comment);
 		} else if (!ok) {
-			rc = cb_error_set(err, CB_ERR_INPUT, "%s, line %zu: '#include \"%s\"' cannot be "
-					  "expanded: clbanks includes only a file of the kernel folder "
-					  "(a name of letters, digits, '_', '-' and '.' not starting "
-					  "with '.'), with nothing after it but a // comment", name,
-					  lineno, inc);
+			rc = cb_error_set(
+				err, CB_ERR_INPUT,
+				"%s, line %zu: '#include \"%s\"' cannot be "
+				"expanded: clbanks includes only a file of the kernel folder "
+				"(a name of letters, digits, '_', '-' and '.' not starting "
+				"with '.'), with nothing after it but a // comment",
+				name, lineno, inc);
 		} else {
 			expanded = true;
 			t.limit = CB_KERNEL_MAX_BYTES;

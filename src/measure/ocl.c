@@ -20,7 +20,7 @@ struct cb_ocl {
 	cl_context ctx;
 	cl_command_queue q;
 	bool event_timer;
-	bool one;                   /* the lane-table kernels are cl/cpu.cl's one kernel */
+	bool one; /* the lane-table kernels are cl/cpu.cl's one kernel */
 	cl_program prog[CB_NKERNELS];
 	cl_kernel kern[CB_NKERNELS];
 	bool launched[CB_NKERNELS]; /* launched since built (a CPU driver compiles at the first) */
@@ -45,11 +45,16 @@ static uint32_t loaded(unsigned elem_bytes, uint32_t offset, bool little_endian)
 	uint32_t w = offset / 4, word = pattern(w);
 	unsigned shift = little_endian ? 8 * (offset % 4) : 8 * (4 - (offset % 4) - elem_bytes);
 	switch (elem_bytes) {
-	case 1: return (word >> shift) & 0xffu;
-	case 2: return (word >> shift) & 0xffffu;
-	case 4: return word;
-	case 8: return word ^ pattern(w + 1);
-	default: return word ^ pattern(w + 1) ^ pattern(w + 2) ^ pattern(w + 3);
+	case 1:
+		return (word >> shift) & 0xffu;
+	case 2:
+		return (word >> shift) & 0xffffu;
+	case 4:
+		return word;
+	case 8:
+		return word ^ pattern(w + 1);
+	default:
+		return word ^ pattern(w + 1) ^ pattern(w + 2) ^ pattern(w + 3);
 	}
 }
 
@@ -58,11 +63,16 @@ static uint32_t stored(unsigned elem_bytes, uint32_t steps)
 {
 	uint32_t v = steps - 1;
 	switch (elem_bytes) {
-	case 1: return v & 0xffu;
-	case 2: return v & 0xffffu;
-	case 4: return v;
-	case 8: return v ^ 5u;
-	default: return v ^ 5u ^ 6u ^ 7u;
+	case 1:
+		return v & 0xffu;
+	case 2:
+		return v & 0xffffu;
+	case 4:
+		return v;
+	case 8:
+		return v ^ 5u;
+	default:
+		return v ^ 5u ^ 6u ^ 7u;
 	}
 }
 
@@ -87,9 +97,12 @@ uint32_t cb_expected_result(const cb_launch_req *req, unsigned l, size_t local, 
 {
 	/* Every kernel adds the number of steps it ran. */
 	switch (req->op) {
-	case CB_OP_STORE: return stored(cb_elems[req->elem].bytes, req->steps) + req->steps;
-	case CB_OP_ATOMIC: return added(req, l, local, little_endian) + req->steps;
-	default: return loaded(cb_elems[req->elem].bytes, req->lanes[l], little_endian) + req->steps;
+	case CB_OP_STORE:
+		return stored(cb_elems[req->elem].bytes, req->steps) + req->steps;
+	case CB_OP_ATOMIC:
+		return added(req, l, local, little_endian) + req->steps;
+	default:
+		return loaded(cb_elems[req->elem].bytes, req->lanes[l], little_endian) + req->steps;
 	}
 }
 
@@ -105,9 +118,9 @@ cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb
 	c->ref = ref;
 	c->info = info;
 	c->o = *o;
-	c->one = o->one_kernel > 0 || (o->one_kernel == 0 && !o->kernel_dir &&
-				       (info->type & CL_DEVICE_TYPE_CPU) &&
-				       info->local_mem_type == CL_GLOBAL);
+	c->one = o->one_kernel > 0 ||
+		 (o->one_kernel == 0 && !o->kernel_dir && (info->type & CL_DEVICE_TYPE_CPU) &&
+		  info->local_mem_type == CL_GLOBAL);
 	*out = c;
 	cl_int st;
 	cb_watchdog_slow("the creation of a context (clCreateContext)");
@@ -116,8 +129,8 @@ cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clCreateContext", st, "cannot create an OpenCL context");
 	cb_watchdog_call("the creation of a command queue (clCreateCommandQueue)");
-	c->q = clCreateCommandQueue(c->ctx, ref->device, o->host_clock ? 0 :
-				    CL_QUEUE_PROFILING_ENABLE, &st);
+	c->q = clCreateCommandQueue(c->ctx, ref->device,
+				    o->host_clock ? 0 : CL_QUEUE_PROFILING_ENABLE, &st);
 	c->event_timer = st == CL_SUCCESS && !o->host_clock;
 	if (st == CL_INVALID_QUEUE_PROPERTIES && !o->host_clock) {
 		cb_note(o->notify, CB_NOTE_WARNING,
@@ -210,7 +223,8 @@ static void build_log(cb_ocl *c, cl_program prog, cb_error *err)
 	size_t n = 0;
 	char *log = NULL;
 	if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
-	    CL_SUCCESS && n > 1) {
+		    CL_SUCCESS &&
+	    n > 1) {
 		log = cb_xcalloc(1, n + 1);
 		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
 					  NULL) != CL_SUCCESS)
@@ -242,16 +256,20 @@ static void kernel_options(cb_ocl *c, int k)
 	if (c->one) {
 		/* Cut at the size of the record, the options first. */
 		char all[sizeof opts + 96];
-		snprintf(all, sizeof all, "%s (cl/cpu.cl: cb_cpu with op %d and elem_bytes %u as "
-			 "arguments)", opts, (int)id.op, id.bytes);
-		size_t n = strlen(all) < sizeof c->build_opts[k] ? strlen(all) :
-			sizeof c->build_opts[k] - 1;
+		snprintf(all, sizeof all,
+			 "%s (cl/cpu.cl: cb_cpu with op %d and elem_bytes %u as "
+			 "arguments)",
+			 opts, (int)id.op, id.bytes);
+		size_t n = strlen(all) < sizeof c->build_opts[k] ? strlen(all)
+								 : sizeof c->build_opts[k] - 1;
 		memcpy(c->build_opts[k], all, n);
 		c->build_opts[k][n] = '\0';
 		return;
 	}
-	int n = snprintf(c->build_opts[k], sizeof c->build_opts[k], CB_STD " -DCB_ELEM=%s "
-			 "-DCB_ELEM_BYTES=%u", cb_elems[id.elem].cl_type, id.bytes);
+	int n = snprintf(c->build_opts[k], sizeof c->build_opts[k],
+			 CB_STD " -DCB_ELEM=%s "
+				"-DCB_ELEM_BYTES=%u",
+			 cb_elems[id.elem].cl_type, id.bytes);
 	if (n > 0 && (size_t)n < sizeof c->build_opts[k])
 		snprintf(c->build_opts[k] + n, sizeof c->build_opts[k] - (size_t)n, "%s",
 			 opts + strlen(CB_STD));
@@ -288,7 +306,7 @@ static cb_rc append_part(cb_ocl *c, int k, cb_buf *b, cb_error *err)
 			continue;
 		p += 6 + strspn(p + 6, " \t");
 		int len = (int)strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				       "0123456789_");
+					 "0123456789_");
 		if (len > 0)
 			cb_buf_printf(b, "#undef %.*s\n", len, p);
 	}
@@ -315,7 +333,8 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
 	free(src);
 	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
+		return cl_fail(err, "clCreateProgramWithSource", st,
+			       "cannot create the kernel program");
 	program_options(c, opts, sizeof opts);
 	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
 	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
@@ -328,12 +347,16 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 		}
 	if (st != CL_SUCCESS && nwant == 1) {
 		kernel_options(c, first);
-		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the %u-byte %s kernel does "
-			      "not build (options: %s)", cb_kernel_of(first).bytes,
-			      cb_op_name(cb_kernel_of(first).op), c->build_opts[first]);
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
+			      "the %u-byte %s kernel does "
+			      "not build (options: %s)",
+			      cb_kernel_of(first).bytes, cb_op_name(cb_kernel_of(first).op),
+			      c->build_opts[first]);
 	} else if (st != CL_SUCCESS) {
-		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the kernels do not build "
-			      "(options: %s)", opts);
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
+			      "the kernels do not build "
+			      "(options: %s)",
+			      opts);
 	}
 	if (st != CL_SUCCESS) {
 		build_log(c, prog, err);
@@ -348,8 +371,10 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 		c->kern[k] = clCreateKernel(prog, name, &st);
 		if (st != CL_SUCCESS) {
 			c->kern[k] = NULL;
-			rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the "
-					   "kernel %s", name);
+			rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
+					   "cannot create the "
+					   "kernel %s",
+					   name);
 			break;
 		}
 		clRetainProgram(prog);
@@ -372,21 +397,25 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
 	free(src);
 	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the kernel program");
+		return cl_fail(err, "clCreateProgramWithSource", st,
+			       "cannot create the kernel program");
 	program_options(c, opts, sizeof opts);
 	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
 	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
 	if (st != CL_SUCCESS) {
-		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "the kernel of cl/cpu.cl does "
-			      "not build (options: %s)", opts);
+		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
+			      "the kernel of cl/cpu.cl does "
+			      "not build (options: %s)",
+			      opts);
 		build_log(c, prog, err);
 		clReleaseProgram(prog);
 		return CB_ERR_RUNTIME;
 	}
 	cl_kernel kern = clCreateKernel(prog, "cb_cpu", &st);
 	if (st != CL_SUCCESS)
-		rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create the kernel "
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
+				   "cannot create the kernel "
 				   "cb_cpu");
 	for (int k = 0; k < CB_NKERNELS && rc == CB_OK; k++) {
 		if (!want[k])
@@ -436,7 +465,8 @@ cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *er
 	cl_device_id d = c->ref->device;
 	memset(lim, 0, sizeof *lim);
 	cl_int st = clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_WORK_GROUP_SIZE,
-					     sizeof lim->work_group_size, &lim->work_group_size, NULL);
+					     sizeof lim->work_group_size, &lim->work_group_size,
+					     NULL);
 	if (st != CL_SUCCESS)
 		return cl_fail(err, "clGetKernelWorkGroupInfo", st,
 			       "cannot query CL_KERNEL_WORK_GROUP_SIZE");
@@ -444,7 +474,8 @@ cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *er
 	st = clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local,
 				      NULL);
 	if (st != CL_SUCCESS)
-		return cl_fail(err, "clGetKernelWorkGroupInfo", st, "cannot query CL_KERNEL_LOCAL_MEM_SIZE");
+		return cl_fail(err, "clGetKernelWorkGroupInfo", st,
+			       "cannot query CL_KERNEL_LOCAL_MEM_SIZE");
 	lim->local_mem_static = local;
 	/* Optional: a driver that does not know it leaves the multiple unknown (0). */
 	if (clGetKernelWorkGroupInfo(c->kern[k], d, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
@@ -456,7 +487,9 @@ cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *er
 
 /* OpenCL 2.1's query; declared here because clbanks compiles against the 1.2 API. */
 extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
-	cl_kernel_sub_group_info, size_t, const void *, size_t, void *, size_t *);
+							       cl_kernel_sub_group_info, size_t,
+							       const void *, size_t, void *,
+							       size_t *);
 
 unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int k, size_t local)
 {
@@ -470,15 +503,17 @@ unsigned cb_ocl_kernel_subgroup(cb_ocl *c, int k, size_t local)
 			clGetExtensionFunctionAddressForPlatform(c->ref->platform,
 								 "clGetKernelSubGroupInfoKHR");
 		if (fn)
-			st = fn(c->kern[k], c->ref->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
-				sizeof local, &local, sizeof sg, &sg, NULL);
+			st = fn(c->kern[k], c->ref->device,
+				CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local, &local,
+				sizeof sg, &sg, NULL);
 	} else if (info->device_major * 10 + info->device_minor >= 21 &&
-		   info->platform_major * 10 + info->platform_minor >= 21 && info->max_num_sub_groups) {
+		   info->platform_major * 10 + info->platform_minor >= 21 &&
+		   info->max_num_sub_groups) {
 		/* Only for a device with sub-groups: a driver without them may leave this entry of
 		 * its dispatch table empty. */
 		st = clGetKernelSubGroupInfo(c->kern[k], c->ref->device,
-					     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local,
-					     &local, sizeof sg, &sg, NULL);
+					     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
+					     sizeof local, &local, sizeof sg, &sg, NULL);
 	}
 	return st == CL_SUCCESS && sg >= 1 && sg <= CB_MAX_LANES ? (unsigned)sg : 0;
 }
@@ -493,7 +528,8 @@ cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsig
 				   ntables * nlanes * sizeof *tables, (void *)tables, &st);
 	if (st != CL_SUCCESS) {
 		c->tables = NULL;
-		return cl_fail(err, "clCreateBuffer", st, "cannot allocate the lane tables on the device");
+		return cl_fail(err, "clCreateBuffer", st,
+			       "cannot allocate the lane tables on the device");
 	}
 	return CB_OK;
 }
@@ -506,14 +542,16 @@ static cb_rc new_buffer(cb_ocl *c, cl_mem *m, size_t bytes, const char *what, cb
 	*m = clCreateBuffer(c->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &st);
 	if (st != CL_SUCCESS) {
 		*m = NULL;
-		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st, "cannot allocate %s (%zu "
-				     "bytes) on the device", what, bytes);
+		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st,
+				     "cannot allocate %s (%zu "
+				     "bytes) on the device",
+				     what, bytes);
 	}
 	return CB_OK;
 }
 
-cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes,
-		      size_t max_slots, cb_error *err)
+cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes, size_t max_slots,
+		      cb_error *err)
 {
 	cb_rc rc = CB_OK;
 	if (!c->out || global != c->global)
@@ -546,13 +584,16 @@ static cb_rc verify(cb_ocl *c, const cb_launch_req *req, size_t slot, cb_error *
 	for (unsigned g = 0; g < 2; g++) {
 		const uint32_t *got = c->check_host + (slot * 2 + g) * req->nlanes;
 		for (unsigned l = 0; l < n; l++) {
-			uint32_t want = cb_expected_result(req, l, c->local, c->info->little_endian);
+			uint32_t want = cb_expected_result(req, l, c->local,
+							   c->info->little_endian);
 			if (got[l] != want)
-				return cb_error_set(err, CB_ERR_RUNTIME, "verification failed for %s: "
-						    "work-item %zu returned 0x%08x, expected 0x%08x (the "
-						    "kernel was skipped, cut short or miscompiled; no times "
-						    "are kept)", req->what, g ? c->global - c->local + l : l,
-						    got[l], want);
+				return cb_error_set(
+					err, CB_ERR_RUNTIME,
+					"verification failed for %s: "
+					"work-item %zu returned 0x%08x, expected 0x%08x (the "
+					"kernel was skipped, cut short or miscompiled; no times "
+					"are kept)",
+					req->what, g ? c->global - c->local + l : l, got[l], want);
 		}
 	}
 	return CB_OK;
@@ -566,6 +607,7 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 	cl_kernel k = c->kern[cb_kernel_index(req->op, req->elem)];
 	cl_uint mask = 0, table = req->table, nlanes = req->nlanes, steps = req->steps;
 	cl_uint fill = req->fill_words, op = (cl_uint)req->op, bytes = cb_elems[req->elem].bytes;
+	/* clang-format off */
 	struct { size_t size; const void *value; } args[] = {
 		{ sizeof(cl_mem), &c->tables }, { sizeof(cl_uint), &table }, { sizeof(cl_uint), &nlanes },
 		{ sizeof(cl_uint), &steps }, { sizeof(cl_uint), &mask }, { sizeof(cl_uint), &fill },
@@ -573,6 +615,7 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 		/* cl/cpu.cl's one kernel: which op and element size */
 		{ sizeof(cl_uint), &op }, { sizeof(cl_uint), &bytes },
 	};
+	/* clang-format on */
 	cl_uint nargs = sizeof args / sizeof *args - (c->one ? 0 : 2);
 	for (cl_uint i = 0; i < nargs; i++) {
 		cl_int st = clSetKernelArg(k, i, args[i].size, args[i].value);
@@ -588,7 +631,8 @@ static cb_rc set_args(cb_ocl *c, const cb_launch_req *req, cl_uint slot, cb_erro
 static cb_rc span_time(cl_event first, cl_event last, uint64_t *ns, cb_error *err)
 {
 	cl_ulong t0 = 0, t1 = 0;
-	cl_int st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+	cl_int st = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
+					    NULL);
 	if (st == CL_SUCCESS)
 		st = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
 	if (st != CL_SUCCESS)
@@ -609,20 +653,24 @@ static cb_rc enqueue_all(cb_ocl *c, const cb_launch_req *reqs, size_t n, size_t 
 		/* A driver that says CL_SUCCESS and writes no event would leave the slot holding
 		 * the previous batch's event, released since. */
 		c->events[*queued] = NULL;
-		cl_int st = clEnqueueNDRangeKernel(c->q, c->kern[cb_kernel_index(req->op, req->elem)], 1,
-						   NULL, &c->global,
-						   &c->local, 0, NULL, &c->events[*queued]);
+		cl_int st = clEnqueueNDRangeKernel(c->q,
+						   c->kern[cb_kernel_index(req->op, req->elem)], 1,
+						   NULL, &c->global, &c->local, 0, NULL,
+						   &c->events[*queued]);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
 					     "launch of %s failed", req->what);
 		if (!c->events[*queued])
-			return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
-					     "the driver returned CL_SUCCESS without an event for the "
-					     "launch of %s", req->what);
+			return cb_error_call(
+				err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", st,
+				"the driver returned CL_SUCCESS without an event for the "
+				"launch of %s",
+				req->what);
 	}
 	cl_int st = clFlush(c->q);
 	if (st != CL_SUCCESS)
-		return cb_error_call(err, CB_ERR_RUNTIME, "clFlush", st, "cannot submit the launches");
+		return cb_error_call(err, CB_ERR_RUNTIME, "clFlush", st,
+				     "cannot submit the launches");
 	return CB_OK;
 }
 
@@ -631,11 +679,14 @@ static cb_rc collect(cb_ocl *c, const cb_launch_req *reqs, size_t n, uint64_t *n
 {
 	cl_int st = clWaitForEvents((cl_uint)n, c->events);
 	if (st != CL_SUCCESS)
-		return cb_error_call(err, CB_ERR_RUNTIME, "clWaitForEvents", st, "%s%s failed while "
-				     "running", n > 1 ? "a batch with " : "", reqs[n - 1].what);
+		return cb_error_call(err, CB_ERR_RUNTIME, "clWaitForEvents", st,
+				     "%s%s failed while "
+				     "running",
+				     n > 1 ? "a batch with " : "", reqs[n - 1].what);
 	for (size_t i = 0; i < n; i++) {
 		ns[i] = 0;
-		cb_rc rc = c->event_timer ? span_time(c->events[i], c->events[i], &ns[i], err) : CB_OK;
+		cb_rc rc = c->event_timer ? span_time(c->events[i], c->events[i], &ns[i], err)
+					  : CB_OK;
 		if (rc != CB_OK)
 			return rc;
 	}
@@ -652,11 +703,14 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 {
 	*bad = -1;
 	if (n == 0 || n > c->max_slots || reqs[0].nlanes > c->max_nlanes)
-		return cb_error_set(err, CB_ERR_RUNTIME, "internal: a batch of %zu launches (at most "
-				    "%zu)", n, c->max_slots);
+		return cb_error_set(err, CB_ERR_RUNTIME,
+				    "internal: a batch of %zu launches (at most "
+				    "%zu)",
+				    n, c->max_slots);
 	for (size_t i = 1; i < n; i++)
 		if (reqs[i].nlanes != reqs[0].nlanes)
-			return cb_error_set(err, CB_ERR_RUNTIME, "internal: launches of one batch must "
+			return cb_error_set(err, CB_ERR_RUNTIME,
+					    "internal: launches of one batch must "
 					    "have tables of one size");
 	size_t queued = 0;
 	double h0 = cb_now();
@@ -679,7 +733,8 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 	*host_s = cb_now() - h0;
 	for (size_t i = 0; rc == CB_OK && i < n; i++)
 		for (int k = 0; k < CB_NKERNELS; k++)
-			c->launched[k] |= c->kern[k] == c->kern[cb_kernel_index(reqs[i].op, reqs[i].elem)];
+			c->launched[k] |= c->kern[k] ==
+					  c->kern[cb_kernel_index(reqs[i].op, reqs[i].elem)];
 	for (size_t i = 0; i < queued; i++)
 		clReleaseEvent(c->events[i]);
 	if (rc == CB_OK && !c->event_timer && n == 1)
@@ -717,21 +772,24 @@ void cb_ocl_program_free(cb_ocl_program *p)
 }
 
 /* FILE's build log, cut at 64 KiB, as the error's detail. */
-static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file,
-				  const char *opts, cl_int st, cb_error *err)
+static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file, const char *opts,
+				  cl_int st, cb_error *err)
 {
 	size_t n = 0;
 	char *log = NULL;
 	if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
-	    CL_SUCCESS && n > 1) {
+		    CL_SUCCESS &&
+	    n > 1) {
 		n = n < 65536 ? n : 65536;
 		log = cb_xcalloc(1, n + 1);
-		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) !=
-		    CL_SUCCESS)
+		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
+					  NULL) != CL_SUCCESS)
 			log[0] = '\0';
 	}
-	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st, "cl/%s does not build (options: "
-		      "%s)", file, opts);
+	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
+		      "cl/%s does not build (options: "
+		      "%s)",
+		      file, opts);
 	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
 	free(log);
 	return CB_ERR_RUNTIME;
@@ -766,8 +824,10 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 	for (unsigned i = 0; i < nkernels; i++) {
 		p->kern[i] = clCreateKernel(p->prog, names[i], &st);
 		if (st != CL_SUCCESS)
-			return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st, "cannot create "
-					     "the kernel %s", names[i]);
+			return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
+					     "cannot create "
+					     "the kernel %s",
+					     names[i]);
 	}
 	return CB_OK;
 }
@@ -776,12 +836,14 @@ cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffe
 			cb_error *err)
 {
 	cl_int st;
-	cl_mem m = clCreateBuffer(c->ctx, device_reads ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY, bytes,
-				  NULL, &st);
+	cl_mem m = clCreateBuffer(c->ctx, device_reads ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY,
+				  bytes, NULL, &st);
 	*out = NULL;
 	if (st != CL_SUCCESS)
-		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st, "cannot allocate %zu "
-				     "bytes on the device", bytes);
+		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st,
+				     "cannot allocate %zu "
+				     "bytes on the device",
+				     bytes);
 	*out = cb_xcalloc(1, sizeof **out);
 	(*out)->mem = m;
 	(*out)->bytes = bytes;
@@ -795,14 +857,14 @@ void cb_ocl_buffer_free(cb_ocl_buffer *b)
 	free(b);
 }
 
-cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes,
-			  cb_error *err)
+cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes, cb_error *err)
 {
 	cb_watchdog_arm(c->timeout_s, "an upload to the device (clEnqueueWriteBuffer)");
 	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
-	return st == CL_SUCCESS ? CB_OK : cl_fail(err, "clEnqueueWriteBuffer", st,
-						  "cannot upload to the device");
+	return st == CL_SUCCESS
+		       ? CB_OK
+		       : cl_fail(err, "clEnqueueWriteBuffer", st, "cannot upload to the device");
 }
 
 cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, cb_error *err)
@@ -810,8 +872,9 @@ cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, c
 	cb_watchdog_arm(c->timeout_s, "a read from the device (clEnqueueReadBuffer)");
 	cl_int st = clEnqueueReadBuffer(c->q, b->mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
-	return st == CL_SUCCESS ? CB_OK : cl_fail(err, "clEnqueueReadBuffer", st,
-						  "cannot read the result back");
+	return st == CL_SUCCESS
+		       ? CB_OK
+		       : cl_fail(err, "clEnqueueReadBuffer", st, "cannot read the result back");
 }
 
 cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *args,
@@ -819,8 +882,9 @@ cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *
 {
 	for (unsigned i = 0; i < nargs; i++) {
 		cl_int st = args[i].buf ? clSetKernelArg(p->kern[kernel], i, sizeof(cl_mem),
-							 &args[i].buf->mem) :
-			clSetKernelArg(p->kern[kernel], i, args[i].size, args[i].value);
+							 &args[i].buf->mem)
+					: clSetKernelArg(p->kern[kernel], i, args[i].size,
+							 args[i].value);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clSetKernelArg", st,
 					     "cannot set argument %u of a kernel", i);
@@ -850,8 +914,10 @@ cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const 
 		rc = cl_fail(err, "clFinish", st, "the launches failed");
 	uint64_t span = 0;
 	if (rc == CB_OK && c->event_timer && (!first || (count > 1 && !last)))
-		rc = cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", CL_SUCCESS, "the "
-				   "driver returned CL_SUCCESS without an event for a launch of %s", what);
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", CL_SUCCESS,
+				   "the "
+				   "driver returned CL_SUCCESS without an event for a launch of %s",
+				   what);
 	if (rc == CB_OK && c->event_timer)
 		rc = span_time(first, last ? last : first, &span, err);
 	if (first)

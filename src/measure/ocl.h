@@ -28,11 +28,11 @@
 typedef struct cb_ocl cb_ocl;
 
 typedef struct {
-	const char *kernel_dir;     /* NULL: the embedded kernels */
-	const char *build_options;  /* extra clBuildProgram options, or NULL */
+	const char *kernel_dir;    /* NULL: the embedded kernels */
+	const char *build_options; /* extra clBuildProgram options, or NULL */
 	const cb_notifier *notify;
-	bool host_clock;            /* no profiling queue: launches are timed with the host clock */
-	int one_kernel;             /* > 0: every lane-table kernel is cl/cpu.cl's one kernel (op
+	bool host_clock; /* no profiling queue: launches are timed with the host clock */
+	int one_kernel;  /* > 0: every lane-table kernel is cl/cpu.cl's one kernel (op
 				     * and element size as arguments); < 0: one kernel per op and
 				     * element (cl/chase.cl...); 0: the one kernel on a CPU device
 				     * whose local memory is global, with the embedded kernels */
@@ -48,12 +48,12 @@ typedef struct {
 /* One launch of a lane-table kernel (one slot of a batch). */
 typedef struct {
 	cb_op op;
-	int elem;                   /* element size index */
-	unsigned table, nlanes;     /* lane table TABLE of NLANES offsets in the table buffer */
-	unsigned steps;             /* chain length, a multiple of 8 */
-	unsigned fill_words;        /* 32-bit words of local memory to fill */
-	const uint32_t *lanes;      /* the table, for verification */
-	const char *what;           /* names the launch in messages */
+	int elem;               /* element size index */
+	unsigned table, nlanes; /* lane table TABLE of NLANES offsets in the table buffer */
+	unsigned steps;         /* chain length, a multiple of 8 */
+	unsigned fill_words;    /* 32-bit words of local memory to fill */
+	const uint32_t *lanes;  /* the table, for verification */
+	const char *what;       /* names the launch in messages */
 } cb_launch_req;
 
 /* What the kernel of REQ returns for lane L of a work-group of LOCAL work-items (see the
@@ -89,7 +89,7 @@ const char *cb_ocl_build_options(const cb_ocl *c, int k);
 typedef struct {
 	size_t work_group_size;
 	unsigned long long local_mem_static;
-	size_t preferred_multiple;  /* 0 when the driver does not say */
+	size_t preferred_multiple; /* 0 when the driver does not say */
 } cb_kernel_limits;
 cb_rc cb_ocl_kernel_limits(cb_ocl *c, int k, cb_kernel_limits *lim, cb_error *err);
 /* The sub-group size kernel K runs with for LOCAL work-items (cl_khr_subgroups or OpenCL
@@ -101,8 +101,8 @@ cb_rc cb_ocl_set_tables(cb_ocl *c, const uint32_t *tables, size_t ntables, unsig
 			cb_error *err);
 /* Work sizes of every launch, and the buffers: every work-item's result, and the check slots
  * of up to MAX_SLOTS launches of tables of up to MAX_NLANES lanes. */
-cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes,
-		      size_t max_slots, cb_error *err);
+cb_rc cb_ocl_set_work(cb_ocl *c, size_t global, size_t local, unsigned max_nlanes, size_t max_slots,
+		      cb_error *err);
 
 /* Enqueues N launches (tables of one size), waits once (under the watchdog), and checks each
  * one's results; the watchdog allows the timeout plus ten times EXPECTED_S. NS[i] gets launch

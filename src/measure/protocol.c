@@ -57,7 +57,8 @@ cb_rc cb_run_items(const cb_launcher *l, cb_timer_mode mode, const cb_launch_ite
 	for (size_t i = 0; i < n; i += per) {
 		size_t k = n - i < per ? n - i : per;
 		double host;
-		cb_rc rc = l->run(l->ctx, items + i, k, expected_s * k / n, ns + i, &host, bad, err);
+		cb_rc rc = l->run(l->ctx, items + i, k, expected_s * k / n, ns + i, &host, bad,
+				  err);
 		if (rc != CB_OK) {
 			if (*bad >= 0)
 				*bad += (long)i;
@@ -86,8 +87,8 @@ double cb_differential(uint64_t ns_long, uint64_t ns_short, unsigned steps, unsi
 /* One round in the order ORDER (NSLOT entries: every experiment once, the baseline
  * CB_BASELINE_REPS times): each experiment's long and short chain next to each other, in a
  * random order of the two, as one batch. */
-static cb_rc one_round(const cb_launcher *l, cb_experiment *ex, const uint32_t *order,
-		       size_t nslot, cb_rng *rng, cb_protocol_state *st, cb_error *err)
+static cb_rc one_round(const cb_launcher *l, cb_experiment *ex, const uint32_t *order, size_t nslot,
+		       cb_rng *rng, cb_protocol_state *st, cb_error *err)
 {
 	cb_launch_item *items = cb_xmalloc(2 * nslot * sizeof *items);
 	uint64_t *ns = cb_xcalloc(2 * nslot, sizeof *ns);
@@ -121,7 +122,8 @@ static double round_baseline(const cb_experiment *b, unsigned round)
 	size_t n = 0;
 	for (unsigned k = 0; k < CB_BASELINE_REPS; k++) {
 		size_t at = round * CB_BASELINE_REPS + k;
-		double d = cb_differential(b->samples[at], b->samples_short[at], b->steps, b->steps_short);
+		double d = cb_differential(b->samples[at], b->samples_short[at], b->steps,
+					   b->steps_short);
 		if (d > 0)
 			t[n++] = d;
 	}
@@ -152,12 +154,14 @@ static bool all_converged(const cb_experiment *ex, size_t nex, double target)
 static cb_rc rounds_end(const cb_protocol_opts *o, cb_protocol_state *st, cb_error *err)
 {
 	if (cb_stop_signal)
-		return cb_error_interrupted(err, " after %u of at least %u rounds; no results written",
+		return cb_error_interrupted(err,
+					    " after %u of at least %u rounds; no results written",
 					    st->rounds, o->min_rounds);
 	if (st->invalid_samples * 100 > st->total_samples)
-		return cb_error_set(err, CB_ERR_RUNTIME, "%zu of %zu timer samples were invalid (END <= "
-				    "START); the device timer cannot be trusted", st->invalid_samples,
-				    st->total_samples);
+		return cb_error_set(err, CB_ERR_RUNTIME,
+				    "%zu of %zu timer samples were invalid (END <= "
+				    "START); the device timer cannot be trusted",
+				    st->invalid_samples, st->total_samples);
 	return CB_OK;
 }
 
@@ -167,12 +171,16 @@ static void progress(const cb_protocol_opts *o, unsigned rounds, double elapsed)
 {
 	double per_round = elapsed / rounds;
 	if (rounds < o->min_rounds)
-		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u of at least %u (at most %u), about "
-			"%.0f s left", rounds, o->min_rounds, o->max_rounds,
+		cb_note(o->notify, CB_NOTE_PROGRESS,
+			"round %u of at least %u (at most %u), about "
+			"%.0f s left",
+			rounds, o->min_rounds, o->max_rounds,
 			per_round * (o->min_rounds - rounds) + 0.5);
 	else
-		cb_note(o->notify, CB_NOTE_PROGRESS, "round %u of at most %u, until settled (at most "
-			"%.0f s more)", rounds, o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
+		cb_note(o->notify, CB_NOTE_PROGRESS,
+			"round %u of at most %u, until settled (at most "
+			"%.0f s more)",
+			rounds, o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
 }
 
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
@@ -198,8 +206,9 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 		if (st->rounds < o->min_rounds)
 			continue;
 		st->converged = all_converged(ex, nex, o->ci_target);
-		if (o->all_narrow ? st->converged :
-		    (st->settled = o->settled && o->settled(o->settled_ctx, ex, nex, st->rounds)))
+		if (o->all_narrow ? st->converged
+				  : (st->settled = o->settled &&
+						   o->settled(o->settled_ctx, ex, nex, st->rounds)))
 			break;
 	}
 	free(order);
@@ -212,8 +221,8 @@ unsigned cb_probe_tables(uint32_t *tables, unsigned long local_bytes, unsigned *
 {
 	unsigned count = 0;
 	memset(tables, 0, 2 * CB_PROBE_MAXN * sizeof *tables);
-	for (unsigned n = 1; n <= CB_PROBE_MAXN && (unsigned long)n * CB_PROBE_STRIDE <= local_bytes;
-	     n *= 2) {
+	for (unsigned n = 1;
+	     n <= CB_PROBE_MAXN && (unsigned long)n * CB_PROBE_STRIDE <= local_bytes; n *= 2) {
 		ns[count++] = n;
 		for (unsigned l = 0; l < n; l++)
 			tables[n + l] = l * CB_PROBE_STRIDE;
@@ -270,12 +279,16 @@ static cb_rc probe_time(const cb_launcher *l, bool host, cb_experiment *x, unsig
 	return CB_OK;
 }
 
-cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables,
-			const unsigned *ns, unsigned count, cb_subgroup_probe *probe, cb_error *err)
+cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables, const unsigned *ns,
+			unsigned count, cb_subgroup_probe *probe, cb_error *err)
 {
 	memset(probe, 0, sizeof *probe);
-	cb_experiment x = { .index = CB_PROBE, .elem = 2, .table = 1, .nlanes = 1,
-			    .lanes = tables + 1, .fill = 4 };
+	cb_experiment x = { .index = CB_PROBE,
+			    .elem = 2,
+			    .table = 1,
+			    .nlanes = 1,
+			    .lanes = tables + 1,
+			    .fill = 4 };
 	unsigned steps = 256;
 	double base = 0, t;
 	/* Calibrate on the one-address table so that probe launches last about 1 ms. */

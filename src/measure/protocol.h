@@ -45,16 +45,16 @@
 typedef enum { CB_TIMER_AUTO, CB_TIMER_EVENT, CB_TIMER_HOST } cb_timer_mode;
 
 typedef struct {
-	size_t index;               /* measurement index, CB_BASELINE or CB_PROBE */
+	size_t index; /* measurement index, CB_BASELINE or CB_PROBE */
 	cb_op op;
-	int elem;                   /* element size index */
-	unsigned table, nlanes;     /* its lane table on the device */
+	int elem;               /* element size index */
+	unsigned table, nlanes; /* its lane table on the device */
 	const uint32_t *lanes;
-	unsigned fill;              /* 32-bit words of local memory to fill */
-	unsigned steps, steps_short;/* the long and the short chain */
-	double *ratios;             /* one per round with a valid pair of samples */
+	unsigned fill;               /* 32-bit words of local memory to fill */
+	unsigned steps, steps_short; /* the long and the short chain */
+	double *ratios;              /* one per round with a valid pair of samples */
 	unsigned n;
-	unsigned rounds;            /* rounds it was measured in */
+	unsigned rounds; /* rounds it was measured in */
 	/* Per round (the baseline: CB_BASELINE_REPS per round, round-major): the long chain's
 	 * time, ns (0: invalid), and the short chain's. */
 	uint64_t *samples, *samples_short;
@@ -71,19 +71,19 @@ typedef struct cb_launcher {
 	 * none). EXPECTED_S sizes the watchdog. */
 	cb_rc (*run)(void *ctx, const cb_launch_item *items, size_t n, double expected_s,
 		     uint64_t *ns, double *host_s, long *bad, cb_error *err);
-	double (*now)(void *ctx);   /* seconds, monotonic */
+	double (*now)(void *ctx); /* seconds, monotonic */
 	void *ctx;
-	size_t max_batch;           /* launches one batch may hold */
+	size_t max_batch; /* launches one batch may hold */
 } cb_launcher;
 
 typedef struct {
 	unsigned min_rounds, max_rounds;
-	double ci_target;           /* a ratio's CI half-width, as a share of the median */
-	bool all_narrow;            /* stop only when every ratio's CI is within the target */
-	double max_launch_ns;       /* longest launch */
-	double budget_s;            /* the rounds' time budget: caps the launch length */
+	double ci_target;     /* a ratio's CI half-width, as a share of the median */
+	bool all_narrow;      /* stop only when every ratio's CI is within the target */
+	double max_launch_ns; /* longest launch */
+	double budget_s;      /* the rounds' time budget: caps the launch length */
 	cb_timer_mode timer;
-	bool event_timer;           /* the driver has a profiling timer */
+	bool event_timer; /* the driver has a profiling timer */
 	uint64_t declared_resolution_ns;
 	uint64_t seed;
 	const cb_notifier *notify;
@@ -94,19 +94,19 @@ typedef struct {
 
 typedef struct {
 	unsigned rounds;
-	bool converged;             /* every ratio's CI within the target */
-	bool settled;               /* the caller's answer settled */
+	bool converged; /* every ratio's CI within the target */
+	bool settled;   /* the caller's answer settled */
 	size_t invalid_samples, total_samples;
-	cb_timer_mode timer;        /* what timed the rounds: CB_TIMER_EVENT or CB_TIMER_HOST */
-	char timer_reason[200];     /* why */
-	uint64_t granularity_ns;    /* the event timer's measured step (0: unknown) */
-	double event_host_ratio;    /* event time over host time of the longest check launch */
-	double launch_ns;           /* the length of a long launch */
-	double noise;               /* the baseline's relative noise at that length */
-	unsigned chain_cap;         /* the longest chain that verified, when the device cut one */
-	unsigned shortened;         /* experiments whose chain was halved to verify */
-	double launch_ceil_ns;      /* the longest launch the budget allows */
-	unsigned lengthened;        /* times the rounds' noise doubled the launch length */
+	cb_timer_mode timer;     /* what timed the rounds: CB_TIMER_EVENT or CB_TIMER_HOST */
+	char timer_reason[200];  /* why */
+	uint64_t granularity_ns; /* the event timer's measured step (0: unknown) */
+	double event_host_ratio; /* event time over host time of the longest check launch */
+	double launch_ns;        /* the length of a long launch */
+	double noise;            /* the baseline's relative noise at that length */
+	unsigned chain_cap;      /* the longest chain that verified, when the device cut one */
+	unsigned shortened;      /* experiments whose chain was halved to verify */
+	double launch_ceil_ns;   /* the longest launch the budget allows */
+	unsigned lengthened;     /* times the rounds' noise doubled the launch length */
 } cb_protocol_state;
 
 /* "the baseline", "the sub-group probe" or "measurement N (E-byte)". */
@@ -119,8 +119,8 @@ unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem_bytes);
 bool cb_ratio_converged(const cb_experiment *x, double target);
 
 /* EX[0] is the baseline. Chooses the timer and the launch length and sizes every chain. */
-cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
-		   size_t nex, cb_protocol_state *st, cb_error *err);
+cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex, size_t nex,
+		   cb_protocol_state *st, cb_error *err);
 /* The parts of cb_calibrate: the timer, a warm-up and the launch length from the baseline B
  * (NEX: the experiments the budget plans for); then EX's chains (EX[0] the baseline, whose
  * chain is kept), verified. */
@@ -146,7 +146,7 @@ typedef struct {
 	unsigned n;
 	unsigned lanes[CB_PROBE_MAX];
 	double ratio[CB_PROBE_MAX];
-	unsigned found;             /* lanes served together, 0 when the curve has not the shape */
+	unsigned found; /* lanes served together, 0 when the curve has not the shape */
 } cb_subgroup_probe;
 
 /* The probe's lane tables: for n = 1, 2, 4, ... up to MAXN lanes (within LOCAL_BYTES), the n
@@ -156,7 +156,7 @@ typedef struct {
 unsigned cb_probe_tables(uint32_t *tables, unsigned long local_bytes, unsigned *ns);
 /* Runs the probe with 4-byte loads through L (timed with the host clock when HOST: the event
  * timer is not checked yet when the probe runs). */
-cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables,
-			const unsigned *ns, unsigned count, cb_subgroup_probe *probe, cb_error *err);
+cb_rc cb_probe_subgroup(const cb_launcher *l, bool host, const uint32_t *tables, const unsigned *ns,
+			unsigned count, cb_subgroup_probe *probe, cb_error *err);
 
 #endif

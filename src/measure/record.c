@@ -94,11 +94,16 @@ static void record_measurements(const cb_runner *r, cb_result *res, double base_
 		m->samples_short_ns = copy_samples(x->samples_short, x->rounds);
 		m->nsamples = m->nsamples_short = x->rounds;
 		m->has_stats = true;
-		m->stats = (cb_ratio_stats){ .rounds = x->n, .median = as_written(s.median),
+		m->stats = (cb_ratio_stats){
+			.rounds = x->n,
+			.median = as_written(s.median),
 			.ci_lo = as_written(isfinite(s.ci_lo) ? s.ci_lo : s.min),
 			.ci_hi = as_written(isfinite(s.ci_hi) ? s.ci_hi : s.max),
-			.mad = as_written(s.mad), .outliers = (long long)s.outliers,
-			.invalid = (long long)(x->rounds - x->n), .converged = conv };
+			.mad = as_written(s.mad),
+			.outliers = (long long)s.outliers,
+			.invalid = (long long)(x->rounds - x->n),
+			.converged = conv
+		};
 	}
 }
 
@@ -121,11 +126,15 @@ static void timing_warnings(const cb_runner *r, cb_quality *q)
 		add_warning(q, "launches were timed with the host clock (%s); expect more noise",
 			    st->timer_reason);
 	if (st->chain_cap)
-		add_warning(q, "the device gives wrong results for chains of more than %u steps; every "
-			    "chain stayed within that", st->chain_cap);
+		add_warning(
+			q,
+			"the device gives wrong results for chains of more than %u steps; every "
+			"chain stayed within that",
+			st->chain_cap);
 	if (st->shortened)
-		add_warning(q, "%u experiment%s had %s chain halved until it verified", st->shortened,
-			    st->shortened == 1 ? "" : "s", st->shortened == 1 ? "its" : "their");
+		add_warning(q, "%u experiment%s had %s chain halved until it verified",
+			    st->shortened, st->shortened == 1 ? "" : "s",
+			    st->shortened == 1 ? "its" : "their");
 }
 
 static void record_quality(const cb_runner *r, cb_result *res, double drift, size_t outliers,
@@ -138,19 +147,28 @@ static void record_quality(const cb_runner *r, cb_result *res, double drift, siz
 	for (size_t i = 1; i < r->nex; i++)
 		measured += r->ex[i].rounds > 0;
 	if (r->adaptive && not_converged)
-		add_warning(q, "%zu of %zu measurements did not reach a 95%% CI within +/-%.0f%% in "
-			    "the rounds of their batch", not_converged, measured, 100 * r->o->ci_target);
+		add_warning(q,
+			    "%zu of %zu measurements did not reach a 95%% CI within +/-%.0f%% in "
+			    "the rounds of their batch",
+			    not_converged, measured, 100 * r->o->ci_target);
 	else if (!r->adaptive && !r->st.settled && !r->st.converged)
-		add_warning(q, "the answer did not settle in %u rounds, and %zu of %zu measurements did "
-			    "not reach a 95%% CI within +/-%.0f%%", r->st.rounds, not_converged,
-			    r->nex - 1, 100 * r->o->ci_target);
+		add_warning(
+			q,
+			"the answer did not settle in %u rounds, and %zu of %zu measurements did "
+			"not reach a 95%% CI within +/-%.0f%%",
+			r->st.rounds, not_converged, r->nex - 1, 100 * r->o->ci_target);
 	if (isfinite(drift) && fabs(drift) > 0.05)
-		add_warning(q, "the baseline drifted by %+.1f%% from the first to the last third of the "
-			    "rounds (clock changes or other load); a quiet system or a longer warm-up "
-			    "helps", 100 * drift);
+		add_warning(
+			q,
+			"the baseline drifted by %+.1f%% from the first to the last third of the "
+			"rounds (clock changes or other load); a quiet system or a longer warm-up "
+			"helps",
+			100 * drift);
 	if (outlier_share > 0.05)
-		add_warning(q, "%.1f%% of the samples are outliers (more than 10 robust deviations off)",
-			    100 * outlier_share);
+		add_warning(
+			q,
+			"%.1f%% of the samples are outliers (more than 10 robust deviations off)",
+			100 * outlier_share);
 	timing_warnings(r, q);
 	for (unsigned i = 0; i < r->info->nwarnings; i++) /* driver values out of range */
 		add_warning(q, "%s", r->info->warnings[i]);
@@ -172,7 +190,8 @@ static void record_device(const cb_runner *r, cb_result *res)
 	d->has_probe = true;
 	for (unsigned i = 0; i < r->probe.n; i++) {
 		d->probe_lanes[d->probe_n] = r->probe.lanes[i];
-		d->probe_ratio[d->probe_n++] = isfinite(r->probe.ratio[i]) ? r->probe.ratio[i] : 0.0;
+		d->probe_ratio[d->probe_n++] = isfinite(r->probe.ratio[i]) ? r->probe.ratio[i]
+									   : 0.0;
 	}
 	d->probe_driver_reported = r->driver_subgroup ? (long long)r->driver_subgroup : CB_UNSET;
 }
@@ -183,8 +202,9 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->timer = cb_xstrdup(st->timer == CB_TIMER_HOST ? "host" : "event");
 	m->timer_reason = cb_xstrdup(st->timer_reason);
 	m->timer_granularity_ns = (long long)st->granularity_ns;
-	m->timing = cb_xstrdup("differential: every experiment at a long and a quarter-length chain "
-			       "per round; time per step from the difference");
+	m->timing = cb_xstrdup(
+		"differential: every experiment at a long and a quarter-length chain "
+		"per round; time per step from the difference");
 	m->target_launch_ms = st->launch_ns / 1e6;
 	m->launch_noise = isfinite(st->noise) ? st->noise : NAN;
 	m->chain_cap = st->chain_cap ? (long long)st->chain_cap : CB_UNSET;
@@ -192,8 +212,9 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->lengthened = st->lengthened;
 	if (r->adaptive) {
 		m->stop = cb_xstrdup("design");
-		m->warmup = cb_xstrdup("the baseline for 50 ms in 10 launches before the launch length "
-				       "was chosen");
+		m->warmup = cb_xstrdup(
+			"the baseline for 50 ms in 10 launches before the launch length "
+			"was chosen");
 		return;
 	}
 	m->stop = cb_xstrdup(st->settled ? "settled" : st->converged ? "converged" : "max_rounds");
@@ -219,7 +240,8 @@ static void record_meta(const cb_runner *r, cb_result *res, const double seconds
 	if (r->info->local_mem_per_cu && r->local_alloc) {
 		unsigned long fit = r->info->local_mem_per_cu / r->local_alloc;
 		long long launched = m->work_groups_per_cu;
-		m->resident_work_groups_per_cu = (long long)fit < launched ? (long long)fit : launched;
+		m->resident_work_groups_per_cu = (long long)fit < launched ? (long long)fit
+									   : launched;
 	}
 	m->rounds = r->st.rounds;
 	m->min_rounds = o->min_rounds;

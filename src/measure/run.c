@@ -30,10 +30,14 @@ static cb_rc run_batch(void *ctx, const cb_launch_item *items, size_t n, double 
 	for (size_t i = 0; i < n; i++) {
 		const cb_experiment *x = items[i].x;
 		cb_experiment_name(x, names + i * NAME, NAME);
-		reqs[i] = (cb_launch_req){ .op = x->op, .elem = x->elem, .table = x->table,
+		reqs[i] = (cb_launch_req){ .op = x->op,
+					   .elem = x->elem,
+					   .table = x->table,
 					   .nlanes = x->nlanes,
-					   .steps = items[i].steps, .fill_words = x->fill,
-					   .lanes = x->lanes, .what = names + i * NAME };
+					   .steps = items[i].steps,
+					   .fill_words = x->fill,
+					   .lanes = x->lanes,
+					   .what = names + i * NAME };
 	}
 	cb_rc rc = cb_ocl_run_batch(r->ocl, reqs, n, expected_s, ns, host_s, bad, err);
 	r->launches += (long long)n;
@@ -67,15 +71,21 @@ static cb_rc choose_local(cb_runner *r, cb_error *err)
 			r->info->name);
 	if (!r->local_avail)
 		r->local_avail = o->local_mem;
-	r->local_alloc = o->local_mem ? o->local_mem :
-		(r->local_avail < CB_DEFAULT_LOCAL_BYTES ? r->local_avail : CB_DEFAULT_LOCAL_BYTES);
+	r->local_alloc = o->local_mem ? o->local_mem
+				      : (r->local_avail < CB_DEFAULT_LOCAL_BYTES
+						 ? r->local_avail
+						 : CB_DEFAULT_LOCAL_BYTES);
 	r->local_alloc &= ~15UL;
 	if (r->local_alloc > r->local_avail)
-		return cb_error_set(err, CB_ERR_USAGE, "--local-mem %lu B exceeds the local memory this "
-				    "device offers a work-group (%lu B)", o->local_mem, r->local_avail);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--local-mem %lu B exceeds the local memory this "
+				    "device offers a work-group (%lu B)",
+				    o->local_mem, r->local_avail);
 	if (r->local_alloc < 4096)
-		return cb_error_set(err, CB_ERR_USAGE, "%s offers %lu B of local memory to a work-group; "
-				    "clbanks needs at least 4096 B", r->info->name, r->local_avail);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "%s offers %lu B of local memory to a work-group; "
+				    "clbanks needs at least 4096 B",
+				    r->info->name, r->local_avail);
 	return CB_OK;
 }
 
@@ -96,10 +106,13 @@ static cb_rc choose_pin(cb_runner *r, cb_error *err)
 			smallest = s;
 	}
 	if (want && !pick)
-		return cb_error_set(err, CB_ERR_USAGE, "--subgroup %u: %s builds kernels for sub-groups "
-				    "of %zu%s%s only (CL_DEVICE_SUB_GROUP_SIZES_INTEL)", want, info->name,
-				    info->intel_subgroup_sizes[0], info->intel_subgroup_count > 1 ?
-				    " and the other listed sizes" : "", "");
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "--subgroup %u: %s builds kernels for sub-groups "
+				    "of %zu%s%s only (CL_DEVICE_SUB_GROUP_SIZES_INTEL)",
+				    want, info->name, info->intel_subgroup_sizes[0],
+				    info->intel_subgroup_count > 1 ? " and the other listed sizes"
+								   : "",
+				    "");
 	r->pin = pick ? pick : smallest;
 	return CB_OK;
 }
@@ -115,7 +128,8 @@ static void run_kernels(const cb_runner *r, bool kernels[CB_NKERNELS])
 		cb_kernel_id id = cb_kernel_of(k);
 		kernels[k] = (ops & CB_OP_BIT(id.op)) &&
 			     (cb_op_desc_of(id.op)->elem_mask & 1u << id.elem) &&
-			     !(id.op == CB_OP_ATOMIC && id.bytes == 8 && !r->info->has_int64_atomics);
+			     !(id.op == CB_OP_ATOMIC && id.bytes == 8 &&
+			       !r->info->has_int64_atomics);
 	}
 	kernels[CB_ELEM_INDEX_4B] = true;
 }
@@ -142,8 +156,9 @@ static cb_rc setup(cb_runner *r, cb_error *err)
 		return rc;
 	if (r->lim.work_group_size == 0)
 		r->lim.work_group_size = r->info->max_work_group_size;
-	r->per_cu = o->groups_per_cu ? o->groups_per_cu :
-		(r->info->type & CL_DEVICE_TYPE_CPU) ? WG_PER_CPU_CORE : WG_PER_CU;
+	r->per_cu = o->groups_per_cu                       ? o->groups_per_cu
+		    : (r->info->type & CL_DEVICE_TYPE_CPU) ? WG_PER_CPU_CORE
+							   : WG_PER_CU;
 	return CB_OK;
 }
 
@@ -154,8 +169,10 @@ static cb_rc size_work(cb_runner *r, unsigned unit, cb_error *err)
 	size_t kwg = r->lim.work_group_size;
 	size_t cap = kwg < WG_TARGET ? kwg : WG_TARGET;
 	if (cap < unit)
-		return cb_error_set(err, CB_ERR_USAGE, "the kernel allows work-groups of %zu work-items "
-				    "(CL_KERNEL_WORK_GROUP_SIZE), fewer than one sub-group of %u", kwg, unit);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "the kernel allows work-groups of %zu work-items "
+				    "(CL_KERNEL_WORK_GROUP_SIZE), fewer than one sub-group of %u",
+				    kwg, unit);
 	r->wg = cap / unit * unit;
 	r->global = r->wg * (r->info->slm_units ? r->info->slm_units : 1) * r->per_cu;
 	return CB_OK;
@@ -191,10 +208,12 @@ static cb_rc run_probe(cb_runner *r, unsigned pref_multiple, cb_error *err)
 static cb_rc find_subgroup(cb_runner *r, cb_error *err)
 {
 	cb_device_info *info = r->info;
-	unsigned pref = r->lim.preferred_multiple >= 1 && r->lim.preferred_multiple <= CB_MAX_LANES ?
-		(unsigned)r->lim.preferred_multiple : 0;
-	unsigned k = r->o->measure_subgroup ? 0 :
-		cb_ocl_kernel_subgroup(r->ocl, CB_ELEM_INDEX_4B, WG_TARGET);
+	unsigned pref = r->lim.preferred_multiple >= 1 && r->lim.preferred_multiple <= CB_MAX_LANES
+				? (unsigned)r->lim.preferred_multiple
+				: 0;
+	unsigned k = r->o->measure_subgroup
+			     ? 0
+			     : cb_ocl_kernel_subgroup(r->ocl, CB_ELEM_INDEX_4B, WG_TARGET);
 	if (k) {
 		info->subgroup_size = k;
 		info->subgroup_source = "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE";
@@ -208,11 +227,13 @@ static cb_rc find_subgroup(cb_runner *r, cb_error *err)
 		info->subgroup_source = "measured (lanes served together for 4-byte loads)";
 	} else {
 		info->subgroup_size = pref >= 4 ? pref : 32;
-		info->subgroup_source = pref >= 4 ?
-			"not measurable; CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE" :
-			"not measurable; assumed 32";
-		cb_note(r->o->notify, CB_NOTE_WARNING, "the sub-group size could not be queried or "
-			"measured; using %u (%s)", info->subgroup_size, info->subgroup_source);
+		info->subgroup_source =
+			pref >= 4 ? "not measurable; CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"
+				  : "not measurable; assumed 32";
+		cb_note(r->o->notify, CB_NOTE_WARNING,
+			"the sub-group size could not be queried or "
+			"measured; using %u (%s)",
+			info->subgroup_size, info->subgroup_source);
 	}
 	return CB_OK;
 }
@@ -227,10 +248,12 @@ static cb_rc choose_subgroup(cb_runner *r, cb_error *err)
 	cb_rc rc = CB_OK;
 	if (r->pin) {
 		info->subgroup_size = r->pin;
-		info->subgroup_source = "intel_reqd_sub_group_size (cl_intel_required_subgroup_size)";
+		info->subgroup_source =
+			"intel_reqd_sub_group_size (cl_intel_required_subgroup_size)";
 	} else if (o->subgroup_override && info->subgroup_size &&
 		   o->subgroup_override != info->subgroup_size) {
-		return cb_error_set(err, CB_ERR_RUNTIME, "--subgroup %u: %s runs sub-groups of %u "
+		return cb_error_set(err, CB_ERR_RUNTIME,
+				    "--subgroup %u: %s runs sub-groups of %u "
 				    "work-items (%s); lane tables of %u would split or merge them",
 				    o->subgroup_override, info->name, info->subgroup_size,
 				    info->subgroup_source, o->subgroup_override);
@@ -267,20 +290,27 @@ static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_e
 		char hint[200];
 		unsigned S = r->S;
 		if (lint)
-			snprintf(hint, sizeof hint, "write it again with the lint command that "
+			snprintf(hint, sizeof hint,
+				 "write it again with the lint command that "
 				 "wrote it and --subgroup %u ('clbanks lint KERNEL.cl ... --format "
-				 "plan --subgroup %u -o PLAN.json')", S, S);
+				 "plan --subgroup %u -o PLAN.json')",
+				 S, S);
 		else
-			snprintf(hint, sizeof hint, "make one with 'clbanks plan --subgroup %u -o "
-				 "plan-%u.json', then run 'clbanks --plan plan-%u.json'", S, S, S);
-		return cb_error_set(err, CB_ERR_USAGE, "the plan is for sub-groups of %u lanes, "
-				    "but %s has %u (%s); %s", plan->device.subgroup_size,
-				    r->info->name, S, r->info->subgroup_source, hint);
+			snprintf(hint, sizeof hint,
+				 "make one with 'clbanks plan --subgroup %u -o "
+				 "plan-%u.json', then run 'clbanks --plan plan-%u.json'",
+				 S, S, S);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "the plan is for sub-groups of %u lanes, "
+				    "but %s has %u (%s); %s",
+				    plan->device.subgroup_size, r->info->name, S,
+				    r->info->subgroup_source, hint);
 	}
 	cb_result_init(res);
 	res->has_generator = plan->has_generator;
 	res->generator_name = plan->generator_name ? cb_xstrdup(plan->generator_name) : NULL;
-	res->generator_version = plan->generator_version ? cb_xstrdup(plan->generator_version) : NULL;
+	res->generator_version = plan->generator_version ? cb_xstrdup(plan->generator_version)
+							 : NULL;
 	res->plan = plan->plan;
 	res->plan.extra = plan->plan.extra ? cb_xstrdup(plan->plan.extra) : NULL;
 	res->plan.ops = plan->plan.ops ? cb_xstrdup(plan->plan.ops) : NULL;
@@ -303,7 +333,8 @@ static cb_rc copy_plan(cb_runner *r, const cb_result *plan, cb_result *res, cb_e
 	if (plan->nms && !res->nms) {
 		char names[64];
 		cb_ops_format(ops, names, sizeof names);
-		return cb_error_set(err, CB_ERR_USAGE, "the plan has no measurement of --ops %s", names);
+		return cb_error_set(err, CB_ERR_USAGE, "the plan has no measurement of --ops %s",
+				    names);
 	}
 	return CB_OK;
 }
@@ -314,8 +345,11 @@ static cb_rc load_plan(cb_runner *r, cb_result *res, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
 	if (!o->plan && !o->make_plan) {
-		cb_plan_opts po = { .subgroup = r->S, .seed = o->seed, .local_mem_budget = r->local_alloc,
-				    .quick = o->quick && !r->adaptive, .ops = o->ops,
+		cb_plan_opts po = { .subgroup = r->S,
+				    .seed = o->seed,
+				    .local_mem_budget = r->local_alloc,
+				    .quick = o->quick && !r->adaptive,
+				    .ops = o->ops,
 				    .pool = r->adaptive };
 		return cb_plan_make(&po, res, err);
 	}
@@ -351,8 +385,10 @@ static void drop_unsupported(cb_runner *r, cb_result *res)
 	}
 	res->nms = kept;
 	if (dropped)
-		cb_note(r->o->notify, CB_NOTE_WARNING, "%s has no cl_khr_int64_base_atomics: the %zu "
-			"8-byte atomic measurements are left out", r->info->name, dropped);
+		cb_note(r->o->notify, CB_NOTE_WARNING,
+			"%s has no cl_khr_int64_base_atomics: the %zu "
+			"8-byte atomic measurements are left out",
+			r->info->name, dropped);
 }
 
 static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
@@ -363,7 +399,8 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 	/* The adaptive design measures batch after batch against one baseline. */
 	r->base_rounds = r->adaptive ? 16 * max_rounds : max_rounds;
 	if (r->adaptive) {
-		r->base_steps = cb_xcalloc((size_t)r->base_rounds * CB_BASELINE_REPS, sizeof(unsigned));
+		r->base_steps = cb_xcalloc((size_t)r->base_rounds * CB_BASELINE_REPS,
+					   sizeof(unsigned));
 		r->base_steps_short = cb_xcalloc((size_t)r->base_rounds * CB_BASELINE_REPS,
 						 sizeof(unsigned));
 	}
@@ -386,11 +423,13 @@ static cb_rc make_experiments(cb_runner *r, const cb_result *res, cb_error *err)
 		x->fill = cb_fill_words(x->lanes, r->S, E);
 		for (unsigned l = 0; m && l < r->S; l++)
 			if ((unsigned long)x->lanes[l] + E > r->local_alloc)
-				return cb_error_set(err, CB_ERR_USAGE, "measurement %zu needs %lu B of local "
-						    "memory; this run allocates %lu B (device offers %lu B; "
-						    "see --local-mem)", i - 1,
-						    (unsigned long)x->lanes[l] + E, r->local_alloc,
-						    r->local_avail);
+				return cb_error_set(
+					err, CB_ERR_USAGE,
+					"measurement %zu needs %lu B of local "
+					"memory; this run allocates %lu B (device offers %lu B; "
+					"see --local-mem)",
+					i - 1, (unsigned long)x->lanes[l] + E, r->local_alloc,
+					r->local_avail);
 	}
 	return CB_OK;
 }
@@ -402,11 +441,13 @@ static cb_rc check_subgroup(cb_runner *r, int k, cb_error *err)
 	unsigned sg = cb_ocl_kernel_subgroup(r->ocl, k, r->wg);
 	if (!sg || sg == r->S || (r->o->latency && sg > r->S))
 		return CB_OK;
-	return cb_error_set(err, CB_ERR_RUNTIME, "the %u-byte %s kernel runs with sub-groups of %u "
-			    "work-items for work-groups of %zu, not %u (%s); its lane tables would be "
-			    "split or merged", cb_kernel_of(k).bytes,
-			    cb_op_name(cb_kernel_of(k).op), sg, r->wg, r->S,
-			    r->info->subgroup_source);
+	return cb_error_set(
+		err, CB_ERR_RUNTIME,
+		"the %u-byte %s kernel runs with sub-groups of %u "
+		"work-items for work-groups of %zu, not %u (%s); its lane tables would be "
+		"split or merged",
+		cb_kernel_of(k).bytes, cb_op_name(cb_kernel_of(k).op), sg, r->wg, r->S,
+		r->info->subgroup_source);
 }
 
 /* On a CPU, one short launch of each kernel the plan needs, checked and not timed, before the
@@ -460,9 +501,12 @@ static cb_rc prepare_launches(cb_runner *r, cb_error *err)
 		if ((rc = cb_ocl_kernel_limits(r->ocl, k, &lim, err)) != CB_OK)
 			return rc;
 		if (lim.work_group_size && lim.work_group_size < r->wg)
-			return cb_error_set(err, CB_ERR_USAGE, "the %u-byte %s kernel allows work-groups of "
-					    "at most %zu work-items (CL_KERNEL_WORK_GROUP_SIZE); this run "
-					    "needs %zu", E, op, lim.work_group_size, r->wg);
+			return cb_error_set(
+				err, CB_ERR_USAGE,
+				"the %u-byte %s kernel allows work-groups of "
+				"at most %zu work-items (CL_KERNEL_WORK_GROUP_SIZE); this run "
+				"needs %zu",
+				E, op, lim.work_group_size, r->wg);
 		if ((rc = check_subgroup(r, k, err)) != CB_OK)
 			return rc;
 	}
@@ -480,11 +524,19 @@ static cb_protocol_opts protocol_opts(cb_runner *r)
 {
 	const cb_run_opts *o = r->o;
 	cb_protocol_opts po = {
-		.min_rounds = o->min_rounds, .max_rounds = o->max_rounds, .ci_target = o->ci_target,
-		.all_narrow = o->all_narrow, .max_launch_ns = o->max_kernel_ms * 1e6,
-		.budget_s = BUDGET_S, .timer = o->timer, .event_timer = cb_ocl_event_timer(r->ocl),
-		.declared_resolution_ns = r->info->timer_resolution_ns, .seed = o->seed,
-		.notify = o->notify, .settled = cb_run_settled, .settled_ctx = r,
+		.min_rounds = o->min_rounds,
+		.max_rounds = o->max_rounds,
+		.ci_target = o->ci_target,
+		.all_narrow = o->all_narrow,
+		.max_launch_ns = o->max_kernel_ms * 1e6,
+		.budget_s = BUDGET_S,
+		.timer = o->timer,
+		.event_timer = cb_ocl_event_timer(r->ocl),
+		.declared_resolution_ns = r->info->timer_resolution_ns,
+		.seed = o->seed,
+		.notify = o->notify,
+		.settled = cb_run_settled,
+		.settled_ctx = r,
 	};
 	return po;
 }
@@ -549,11 +601,14 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 	double t_start = cb_now(), seconds[4] = { 0 }, t;
 	cb_result_init(res);
 	if (!cb_device_supports_12(info))
-		return cb_error_set(err, CB_ERR_RUNTIME, "%s is an OpenCL %u.%u device (platform %u.%u); "
-				    "clbanks needs OpenCL 1.2", info->name, info->device_major,
-				    info->device_minor, info->platform_major, info->platform_minor);
+		return cb_error_set(err, CB_ERR_RUNTIME,
+				    "%s is an OpenCL %u.%u device (platform %u.%u); "
+				    "clbanks needs OpenCL 1.2",
+				    info->name, info->device_major, info->device_minor,
+				    info->platform_major, info->platform_minor);
 	if (info->local_mem_type == CL_GLOBAL)
-		cb_note(o->notify, CB_NOTE_WARNING, "%s has no dedicated local memory "
+		cb_note(o->notify, CB_NOTE_WARNING,
+			"%s has no dedicated local memory "
 			"(CL_DEVICE_LOCAL_MEM_TYPE = CL_GLOBAL): expect 'not banked' or 'inconclusive'",
 			info->name);
 	cb_rc rc = start(r, res, err);

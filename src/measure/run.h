@@ -16,33 +16,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-
 /* --check: the transpose check where it proves something (auto), always, or never (the order
  * of the option's choices). */
 typedef enum { CB_CHECK_AUTO, CB_CHECK_TRANSPOSE, CB_CHECK_NONE } cb_check_mode;
 
 typedef struct {
-	const char *kernel_dir;     /* NULL: embedded kernels */
-	const char *build_options;  /* extra options for clBuildProgram, may be NULL */
-	bool latency;               /* one sub-group instead of every compute unit busy */
+	const char *kernel_dir;    /* NULL: embedded kernels */
+	const char *build_options; /* extra options for clBuildProgram, may be NULL */
+	bool latency;              /* one sub-group instead of every compute unit busy */
 	bool quick;
-	unsigned ops;               /* CB_OP_BIT bits to measure (0: loads only) */
+	unsigned ops; /* CB_OP_BIT bits to measure (0: loads only) */
 	unsigned min_rounds, max_rounds;
-	double ci_target;           /* a ratio's CI half-width target, as a share */
-	bool all_narrow;            /* stop only when every ratio's CI meets the target */
-	cb_timer_mode timer;        /* auto, event or host */
-	double max_kernel_ms;       /* cap of one launch */
-	unsigned timeout_s;         /* host watchdog per launch */
-	unsigned subgroup_override; /* 0: from the driver, or measured */
-	bool measure_subgroup;      /* measure even when the driver reports a size */
-	unsigned long local_mem;    /* 0: default budget */
-	unsigned long groups_per_cu;/* throughput regime: work-groups per compute unit (0: 64) */
-	int one_kernel;             /* cb_ocl_opts.one_kernel (0: on a CPU device, by default) */
+	double ci_target;            /* a ratio's CI half-width target, as a share */
+	bool all_narrow;             /* stop only when every ratio's CI meets the target */
+	cb_timer_mode timer;         /* auto, event or host */
+	double max_kernel_ms;        /* cap of one launch */
+	unsigned timeout_s;          /* host watchdog per launch */
+	unsigned subgroup_override;  /* 0: from the driver, or measured */
+	bool measure_subgroup;       /* measure even when the driver reports a size */
+	unsigned long local_mem;     /* 0: default budget */
+	unsigned long groups_per_cu; /* throughput regime: work-groups per compute unit (0: 64) */
+	int one_kernel;              /* cb_ocl_opts.one_kernel (0: on a CPU device, by default) */
 	uint64_t seed;
-	const cb_result *plan;      /* NULL: the default plan for the device, measured by the
+	const cb_result *plan; /* NULL: the default plan for the device, measured by the
 				     * adaptive design; given: exactly its tables, every one timed */
-	bool full_plan;             /* --plan full: the whole default plan, every table timed */
-	cb_check_mode check;        /* the transpose check after the analysis */
+	bool full_plan;        /* --plan full: the whole default plan, every table timed */
+	cb_check_mode check;   /* the transpose check after the analysis */
 	/* When not NULL (and plan is NULL): makes the plan, into PLAN (initialized there), once
 	 * the run knows the device's sub-group size and the local memory it allocates. */
 	cb_rc (*make_plan)(void *ctx, unsigned subgroup, unsigned long local_bytes, cb_result *plan,
@@ -61,7 +60,7 @@ typedef struct {
 
 /* Measures into R (initialized here; not analyzed). CB_ERR_USAGE for a plan or options that do
  * not suit this device, CB_ERR_RUNTIME, CB_ERR_INTERRUPTED. */
-cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o,
-		 cb_result *r, cb_error *err);
+cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_opts *o, cb_result *r,
+		 cb_error *err);
 
 #endif

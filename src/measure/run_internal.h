@@ -14,17 +14,17 @@ typedef struct {
 	cb_device_info *info;
 	const cb_run_opts *o;
 	cb_ocl *ocl;
-	cb_kernel_limits lim;       /* of the 4-byte kernel */
-	unsigned long local_avail;  /* local memory a work-group may have */
-	unsigned long local_alloc;  /* what every launch allocates (the static array) */
-	unsigned long per_cu;       /* work-groups per local-memory unit (throughput) */
+	cb_kernel_limits lim;      /* of the 4-byte kernel */
+	unsigned long local_avail; /* local memory a work-group may have */
+	unsigned long local_alloc; /* what every launch allocates (the static array) */
+	unsigned long per_cu;      /* work-groups per local-memory unit (throughput) */
 	size_t wg, global;
 	unsigned S;
-	unsigned pin;               /* the pinned sub-group size (Intel), else 0 */
+	unsigned pin; /* the pinned sub-group size (Intel), else 0 */
 	bool probed;
 	cb_subgroup_probe probe;
 	unsigned driver_subgroup;
-	cb_experiment *ex;          /* ex[0]: the baseline */
+	cb_experiment *ex; /* ex[0]: the baseline */
 	size_t nex;
 	uint32_t *baseline_lanes;
 	cb_protocol_state st;
@@ -32,12 +32,12 @@ typedef struct {
 	cb_pass_cache *cache[CB_NOPS];
 	char answers[2][CB_NOPS][160]; /* the last and the one before, by op */
 	unsigned nanswers;
-	const cb_result *plan;      /* the measurements being run (for the settled check) */
-	bool adaptive;              /* the adaptive design (adaptive.c) chooses what to measure */
-	unsigned base_rounds;       /* rounds the baseline's samples have room for */
+	const cb_result *plan; /* the measurements being run (for the settled check) */
+	bool adaptive;         /* the adaptive design (adaptive.c) chooses what to measure */
+	unsigned base_rounds;  /* rounds the baseline's samples have room for */
 	unsigned *base_steps, *base_steps_short; /* adaptive: the baseline's chains, by sample */
-	long long launches;         /* every launch so far */
-	double device_ns;           /* their summed device times */
+	long long launches;                      /* every launch so far */
+	double device_ns;                        /* their summed device times */
 } cb_runner;
 
 /* The adaptive protocol: calibration and the design's batches into the experiments of R (the

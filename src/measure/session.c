@@ -33,20 +33,27 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
 	    !r->op_present[CB_OP_LOAD])
 		return rc;
-	const char *skip = ro->check == CB_CHECK_NONE ? "--check none" :
-			   ro->check == CB_CHECK_AUTO ? cb_transpose_skip_reason(r) : NULL;
+	const char *skip = ro->check == CB_CHECK_NONE   ? "--check none"
+			   : ro->check == CB_CHECK_AUTO ? cb_transpose_skip_reason(r)
+							: NULL;
 	if (skip) {
 		r->run.check_skipped = cb_xstrdup(skip);
-		cb_note(ro->notify, CB_NOTE_DETAIL, "transpose check skipped: %s (--check transpose "
-			"runs it)", skip);
+		cb_note(ro->notify, CB_NOTE_DETAIL,
+			"transpose check skipped: %s (--check transpose "
+			"runs it)",
+			skip);
 		return rc;
 	}
 	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,
-				 .quick = ro->quick, .timeout_s = ro->timeout_s,
-				 .kernel_dir = ro->kernel_dir, .build_options = ro->build_options,
-				 .notify = ro->notify, .ocl = ocl,
-				 .tick_ns = r->run.timer_granularity_ns > 0 ?
-					    (double)r->run.timer_granularity_ns : 0 };
+				 .quick = ro->quick,
+				 .timeout_s = ro->timeout_s,
+				 .kernel_dir = ro->kernel_dir,
+				 .build_options = ro->build_options,
+				 .notify = ro->notify,
+				 .ocl = ocl,
+				 .tick_ns = r->run.timer_granularity_ns > 0
+						    ? (double)r->run.timer_granularity_ns
+						    : 0 };
 	/* run.seconds.total and run.launches count the check too: it is part of the run. */
 	t0 = cb_now();
 	rc = stopped_in(cb_check_transpose(ref, info, &to, r, err), "the transpose check", err);
@@ -56,8 +63,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	return rc;
 }
 
-cb_rc cb_session_run(const cb_run_opts *base, const cb_device_ref *ref, cb_result *r,
-		     cb_error *err)
+cb_rc cb_session_run(const cb_run_opts *base, const cb_device_ref *ref, cb_result *r, cb_error *err)
 {
 	cb_run_opts ro = *base;
 	cb_pass_cache *cache = NULL;
@@ -66,8 +72,8 @@ cb_rc cb_session_run(const cb_run_opts *base, const cb_device_ref *ref, cb_resul
 	ro.keep_ocl = &ocl;
 	cb_device_info info;
 	cb_device_info_gather(ref, &info, ro.notify);
-	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name, info.platform_name,
-		ro.latency ? "latency" : "throughput");
+	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name,
+		info.platform_name, ro.latency ? "latency" : "throughput");
 	cb_rc rc = cb_measure(ref, &info, &ro, r, err);
 	if (rc == CB_OK)
 		rc = analyze_and_check(ref, &info, &ro, cache, ocl, r, err);

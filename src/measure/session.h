@@ -12,7 +12,6 @@
 /* Measures the device REF with RO (notes to RO's notifier), analyzes the result into R and,
  * in the throughput regime with loads measured and no plan of one's own, times the transpose
  * check of its advice. A stop (cb_stop_signal) after the measurement says where it came. */
-cb_rc cb_session_run(const cb_run_opts *ro, const cb_device_ref *ref, cb_result *r,
-		     cb_error *err);
+cb_rc cb_session_run(const cb_run_opts *ro, const cb_device_ref *ref, cb_result *r, cb_error *err);
 
 #endif

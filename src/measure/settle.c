@@ -32,8 +32,8 @@ static void answer_key(const cb_inference *inf, char *buf, size_t n)
 }
 
 /* The dataset of OP's medians (or, with RNG, of a resample of each experiment's rounds). */
-static void dataset(const cb_runner *r, const cb_experiment *ex, size_t nex, cb_op op,
-		    cb_rng *rng, cb_dataset *ds, double *scratch)
+static void dataset(const cb_runner *r, const cb_experiment *ex, size_t nex, cb_op op, cb_rng *rng,
+		    cb_dataset *ds, double *scratch)
 {
 	const cb_result *plan = r->plan;
 	ds->subgroup = r->S;
@@ -52,8 +52,11 @@ static void dataset(const cb_runner *r, const cb_experiment *ex, size_t nex, cb_
 		if (x->n == 0)
 			s.median = NAN;
 		cb_obs *o = &ds->obs[ds->n++];
-		*o = (cb_obs){ .elem_bytes = m->elem_bytes, .lanes = m->lanes, .t = s.median,
-			       .holdout = cb_kind_is(m, "random"), .index = x->index };
+		*o = (cb_obs){ .elem_bytes = m->elem_bytes,
+			       .lanes = m->lanes,
+			       .t = s.median,
+			       .holdout = cb_kind_is(m, "random"),
+			       .index = x->index };
 		if (isfinite(s.ci_lo) && s.median > 0)
 			o->rel_err = (s.ci_hi - s.ci_lo) / (2 * s.median);
 	}
@@ -96,8 +99,8 @@ static bool same_on_resamples(cb_runner *r, const cb_experiment *ex, size_t nex,
 }
 
 /* Has OP's answer settled? */
-static bool op_settled(cb_runner *r, const cb_experiment *ex, size_t nex, cb_op op,
-		       unsigned rounds, cb_dataset *ds, double *scratch)
+static bool op_settled(cb_runner *r, const cb_experiment *ex, size_t nex, cb_op op, unsigned rounds,
+		       cb_dataset *ds, double *scratch)
 {
 	dataset(r, ex, nex, op, NULL, ds, scratch);
 	if (!r->cache[op])

@@ -30,11 +30,11 @@ typedef struct {
 typedef struct {
 	const cb_transpose_opts *o;
 	cb_ocl *ocl;
-	bool own_ocl;               /* opened here (else the run's, closed by the run's caller) */
+	bool own_ocl; /* opened here (else the run's, closed by the run's caller) */
 	cb_ocl_buffer *in, *out;
-	size_t n;                   /* matrix order */
+	size_t n; /* matrix order */
 	void *host_in, *host_out;
-	void *host_ref;             /* a variant's output that was the transpose of this input */
+	void *host_ref; /* a variant's output that was the transpose of this input */
 	bool ref_valid;
 	cb_ocl_program *prog;
 } tctx;
@@ -69,8 +69,7 @@ static unsigned make_configs(const cb_result *r, bool quick, config *out)
 }
 
 /* Context, queue and the two matrices (N x N of 8-byte elements at most). */
-static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *info,
-		      cb_error *err)
+static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *info, cb_error *err)
 {
 	/* 2048 x 2048 on a GPU (16 or 32 MB a matrix): long enough launches, and a check that
 	 * takes a fraction of a second of host time to verify */
@@ -134,9 +133,11 @@ static cb_rc build(tctx *t, const config *c, cb_error *err)
 	char opts[512];
 	cb_ocl_program_free(t->prog);
 	t->prog = NULL;
-	snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_TILE=%u -DCB_ROWS=%u -DCB_PAD=%u "
-		 "-DCB_MASK=%u -DCB_SHIFT=%u", c->elem_bytes == 4 ? "uint" : "ulong", c->tile,
-		 c->rows, c->pad, (1u << c->bits) - 1, c->shift);
+	snprintf(opts, sizeof opts,
+		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_TILE=%u -DCB_ROWS=%u -DCB_PAD=%u "
+		 "-DCB_MASK=%u -DCB_SHIFT=%u",
+		 c->elem_bytes == 4 ? "uint" : "ulong", c->tile, c->rows, c->pad,
+		 (1u << c->bits) - 1, c->shift);
 	return cb_ocl_program_build(t->ocl, "transpose.cl", opts, names, NVARIANTS, &t->prog, err);
 }
 
@@ -148,8 +149,8 @@ static cb_rc launch(tctx *t, const config *c, int v, unsigned k, double *ns, cb_
 	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
 	cb_rc rc = cb_ocl_program_args(t->prog, (unsigned)v, args, 3, err);
 	if (rc == CB_OK)
-		rc = cb_ocl_time_launches(t->ocl, t->prog, (unsigned)v, &nd, k, "the transpose check",
-					  ns, err);
+		rc = cb_ocl_time_launches(t->ocl, t->prog, (unsigned)v, &nd, k,
+					  "the transpose check", ns, err);
 	return rc == CB_OK ? cb_check_interrupt(err) : rc;
 }
 
@@ -160,9 +161,16 @@ static bool same_elem(const char *a, const char *b, size_t E)
 	uint32_t a4, b4;
 	uint64_t a8, b8;
 	switch (E) {
-	case 4: memcpy(&a4, a, 4); memcpy(&b4, b, 4); return a4 == b4;
-	case 8: memcpy(&a8, a, 8); memcpy(&b8, b, 8); return a8 == b8;
-	default: return memcmp(a, b, E) == 0;
+	case 4:
+		memcpy(&a4, a, 4);
+		memcpy(&b4, b, 4);
+		return a4 == b4;
+	case 8:
+		memcpy(&a8, a, 8);
+		memcpy(&b8, b, 8);
+		return a8 == b8;
+	default:
+		return memcmp(a, b, E) == 0;
 	}
 }
 
@@ -174,7 +182,8 @@ static bool is_transpose(const char *in, const char *out, size_t n, size_t E)
 		for (size_t bx = 0; bx < n; bx += 64)
 			for (size_t y = by; y < by + 64 && y < n; y++)
 				for (size_t x = bx; x < bx + 64 && x < n; x++)
-					if (!same_elem(out + (x * n + y) * E, in + (y * n + x) * E, E))
+					if (!same_elem(out + (x * n + y) * E, in + (y * n + x) * E,
+						       E))
 						return false;
 	return true;
 }
@@ -242,19 +251,22 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 		rc = verify(t, c, v, &ok[v], &ns, err);
 		one = ns > one ? ns : one;
 		if (rc == CB_OK && !ok[v])
-			cb_note(t->o->notify, CB_NOTE_WARNING, "transpose check: the %s %u-byte %ux%u "
-				"tile gives a wrong result; it is not timed", variants[v], c->elem_bytes,
-				c->tile, c->tile);
+			cb_note(t->o->notify, CB_NOTE_WARNING,
+				"transpose check: the %s %u-byte %ux%u "
+				"tile gives a wrong result; it is not timed",
+				variants[v], c->elem_bytes, c->tile, c->tile);
 	}
-	double batch_ns = t->o->event_timer ?
-		fmin(BATCH_NS, fmax(BATCH_NS_EVENT, BATCH_TICKS * t->o->tick_ns)) : BATCH_NS;
+	double batch_ns = t->o->event_timer ? fmin(BATCH_NS, fmax(BATCH_NS_EVENT,
+								  BATCH_TICKS * t->o->tick_ns))
+					    : BATCH_NS;
 	if (one > 0)
 		k = (unsigned)fmin(MAX_LAUNCHES, ceil(batch_ns / one));
 	for (unsigned round = 0; rc == CB_OK && round < rounds; round++) {
 		cb_shuffle_u32(rng, order, NVARIANTS);
 		for (int i = 0; rc == CB_OK && i < NVARIANTS; i++)
 			if (ok[order[i]])
-				rc = launch(t, c, (int)order[i], k, &samples[order[i] * rounds + round], err);
+				rc = launch(t, c, (int)order[i], k,
+					    &samples[order[i] * rounds + round], err);
 	}
 	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++)
 		record(r, c, v, t->n, k, ok[v], samples + v * rounds, ok[v] ? rounds : 0);
@@ -267,9 +279,12 @@ const char *cb_transpose_skip_reason(const cb_result *r)
 	if (r->device.local_mem_type && strcmp(r->device.local_mem_type, "global") == 0)
 		return "local memory is emulated in global memory";
 	switch (r->inference[CB_OP_LOAD].status) {
-	case CB_BANKED: return NULL;
-	case CB_NOT_BANKED: return "the loads are not banked";
-	default: return "the loads' verdict is inconclusive";
+	case CB_BANKED:
+		return NULL;
+	case CB_NOT_BANKED:
+		return "the loads are not banked";
+	default:
+		return "the loads' verdict is inconclusive";
 	}
 }
 

@@ -20,14 +20,14 @@
 #include <stdbool.h>
 
 typedef struct {
-	bool event_timer;           /* the run trusted the event timer */
-	double tick_ns;             /* its granularity as the run measured it (0: unknown) */
-	bool quick;                 /* 4-byte elements only, fewer rounds */
-	unsigned timeout_s;         /* host watchdog of one batch */
-	const char *kernel_dir;     /* NULL: the embedded kernel */
+	bool event_timer;       /* the run trusted the event timer */
+	double tick_ns;         /* its granularity as the run measured it (0: unknown) */
+	bool quick;             /* 4-byte elements only, fewer rounds */
+	unsigned timeout_s;     /* host watchdog of one batch */
+	const char *kernel_dir; /* NULL: the embedded kernel */
 	const char *build_options;
 	const cb_notifier *notify;
-	cb_ocl *ocl;                /* the run's context, kept open (NULL: the check opens one) */
+	cb_ocl *ocl; /* the run's context, kept open (NULL: the check opens one) */
 } cb_transpose_opts;
 
 /* Runs the check on the device and appends its variants to R->checks (R analyzed: its advice

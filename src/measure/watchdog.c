@@ -53,8 +53,11 @@ static void put(const char *s)
 
 static const char *signal_name(int sig)
 {
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
-		sig == SIGQUIT ? "SIGQUIT" : "a signal";
+	return sig == SIGINT    ? "SIGINT"
+	       : sig == SIGTERM ? "SIGTERM"
+	       : sig == SIGHUP  ? "SIGHUP"
+	       : sig == SIGQUIT ? "SIGQUIT"
+				: "a signal";
 }
 
 static void on_alarm(int sig)
@@ -73,8 +76,8 @@ static void on_alarm(int sig)
 	put("\nclbanks: watchdog: ");
 	put(message);
 	put(slow ? " did not finish within ten times --timeout (a build's or the driver's start-up "
-	    "allowance); giving up (no output written)\n" :
-	    " did not finish within --timeout; giving up (no output written)\n");
+		   "allowance); giving up (no output written)\n"
+		 : " did not finish within --timeout; giving up (no output written)\n");
 	_exit(4);
 }
 

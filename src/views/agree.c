@@ -11,8 +11,8 @@ static const char *const verdicts[] = { "agree", "differ", "not compared" };
 
 static void fact_line(FILE *out, const cb_agree_fact *f)
 {
-	fprintf(out, "    %-12s %-6s %-30s", verdicts[f->verdict], f->device ? "" : cb_op_name(f->op),
-		f->fact);
+	fprintf(out, "    %-12s %-6s %-30s", verdicts[f->verdict],
+		f->device ? "" : cb_op_name(f->op), f->fact);
 	if (f->verdict == CB_NOT_COMPARED) {
 		char *note = cb_escape_controls(f->note);
 		fprintf(out, " %s\n", note);
@@ -57,9 +57,11 @@ void cb_agreement_text(FILE *out, const cb_result *const *rs, const char *const 
 			if (!rs[j]->documented)
 				continue;
 			if (!heading)
-				cb_text_fill(out, "\nMeasured against documented (the vendor's "
-					     "documentation, not measured; the basis of each documented "
-					     "fact in brackets):\n");
+				cb_text_fill(
+					out,
+					"\nMeasured against documented (the vendor's "
+					"documentation, not measured; the basis of each documented "
+					"fact in brackets):\n");
 			heading = true;
 			pair(out, rs[i], files[i], rs[j], files[j]);
 		}

@@ -25,13 +25,13 @@ typedef struct {
 	const cb_fleet_group *g;
 	const cb_result *const *rs;
 	const char *const *files;
-	size_t row;        /* text: the row's number, from 1 */
+	size_t row; /* text: the row's number, from 1 */
 } entry;
 
 /* A cell: TEXT for the text table and for the CSV's text columns, NUM for numeric ones (NAN:
  * empty). */
 typedef struct {
-	char text[1024];   /* a longer file name is cut at 1023 bytes */
+	char text[1024]; /* a longer file name is cut at 1023 bytes */
 	double num;
 } cell;
 
@@ -42,14 +42,14 @@ typedef void (*cell_fn)(const entry *e, int arg, cell *c);
 enum { FIXED, CUT_END, CUT_FRONT };
 
 typedef struct {
-	const char *csv;    /* CSV column (unit in the name) */
-	const char *head;   /* text column heading, NULL: CSV only */
-	int align;          /* text: negative left-aligned, positive right-aligned */
+	const char *csv;  /* CSV column (unit in the name) */
+	const char *head; /* text column heading, NULL: CSV only */
+	int align;        /* text: negative left-aligned, positive right-aligned */
 	cell_fn fn;
 	int arg;
-	bool numeric;       /* CSV: a number */
-	int flex;           /* text: FIXED, CUT_END or CUT_FRONT */
-	bool fleet;         /* text: only when some row stands for several devices */
+	bool numeric; /* CSV: a number */
+	int flex;     /* text: FIXED, CUT_END or CUT_FRONT */
+	bool fleet;   /* text: only when some row stands for several devices */
 } column;
 
 static const cb_inference *inf_of(const entry *e, int op)
@@ -78,15 +78,29 @@ static void number(cell *c, double v, int style)
 		return;
 	}
 	switch (style) {
-	case INT: snprintf(c->text, sizeof c->text, "%.0f", v); break;
-	case FIXED2: snprintf(c->text, sizeof c->text, "%.2f", v); break;
-	case FIXED3: snprintf(c->text, sizeof c->text, "%.3f", v); break;
-	case SIG2: snprintf(c->text, sizeof c->text, "%.2g", v); break;
-	default: snprintf(c->text, sizeof c->text, "%.4g", v); break;
+	case INT:
+		snprintf(c->text, sizeof c->text, "%.0f", v);
+		break;
+	case FIXED2:
+		snprintf(c->text, sizeof c->text, "%.2f", v);
+		break;
+	case FIXED3:
+		snprintf(c->text, sizeof c->text, "%.3f", v);
+		break;
+	case SIG2:
+		snprintf(c->text, sizeof c->text, "%.2g", v);
+		break;
+	default:
+		snprintf(c->text, sizeof c->text, "%.4g", v);
+		break;
 	}
 }
 
-static void c_file(const entry *e, int arg, cell *c) { (void)arg; text(c, e->file); }
+static void c_file(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, e->file);
+}
 
 /* The host a document records: its name when it has one, else its id; NULL when none. */
 static const char *host_of(const cb_result *r)
@@ -124,10 +138,11 @@ static void group_hosts(const entry *e, char *buf, size_t size)
 	if (!recorded)
 		snprintf(buf, size, "host not recorded");
 	else if (distinct == 1)
-		snprintf(buf, size, "host %s%s", first, recorded < n ? " (not recorded by some)" : "");
+		snprintf(buf, size, "host %s%s", first,
+			 recorded < n ? " (not recorded by some)" : "");
 	else
-		snprintf(buf, size, "%zu hosts%s", distinct, recorded < n ? " (not recorded by some)" :
-			 "");
+		snprintf(buf, size, "%zu hosts%s", distinct,
+			 recorded < n ? " (not recorded by some)" : "");
 }
 /* Text, a table split to fit: the row's number in every part (and in "Rows in full"). */
 static void c_row(const entry *e, int arg, cell *c)
@@ -135,8 +150,16 @@ static void c_row(const entry *e, int arg, cell *c)
 	(void)arg;
 	number(c, (double)e->row, INT);
 }
-static void c_device(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.name); }
-static void c_platform(const entry *e, int arg, cell *c) { (void)arg; text(c, e->r->device.platform); }
+static void c_device(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, e->r->device.name);
+}
+static void c_platform(const entry *e, int arg, cell *c)
+{
+	(void)arg;
+	text(c, e->r->device.platform);
+}
 /* A documented model has no run: "documented" (not measured) stands where its regime would. */
 static void c_regime(const entry *e, int arg, cell *c)
 {
@@ -175,7 +198,8 @@ static void c_result(const entry *e, int op, cell *c)
 			 own->broadcast_known && !own->best.geom.broadcast ? "*" : "");
 	else if (banked(inf))
 		snprintf(c->text, sizeof c->text, "%u x %u B%s", inf->best.geom.banks,
-			 inf->best.geom.width, inf->broadcast_known && !inf->best.geom.broadcast ? "*" : "");
+			 inf->best.geom.width,
+			 inf->broadcast_known && !inf->best.geom.broadcast ? "*" : "");
 	else
 		text(c, inf->status == CB_NOT_BANKED ? "not banked" : "inconclusive");
 }
@@ -185,7 +209,8 @@ static void c_result(const entry *e, int op, cell *c)
 static void c_atomic_size(const entry *e, int arg, cell *c)
 {
 	int k = arg / 10, what = arg % 10;
-	const cb_inference *s = e->r->has_by_size[CB_OP_ATOMIC][k] ? &e->r->by_size[CB_OP_ATOMIC][k] : NULL;
+	const cb_inference *s = e->r->has_by_size[CB_OP_ATOMIC][k] ? &e->r->by_size[CB_OP_ATOMIC][k]
+								   : NULL;
 	if (what == 0) {
 		text(c, s ? cb_status_name(s->status) : NULL);
 		return;
@@ -194,8 +219,11 @@ static void c_atomic_size(const entry *e, int arg, cell *c)
 		number(c, s ? s->confidence : NAN, FIXED3);
 		return;
 	}
-	double v = !banked(s) ? NAN : what == 1 ? s->best.geom.banks : what == 2 ?
-		   s->best.geom.width : s->broadcast_known ? s->best.geom.broadcast : NAN;
+	double v = !banked(s)           ? NAN
+		   : what == 1          ? s->best.geom.banks
+		   : what == 2          ? s->best.geom.width
+		   : s->broadcast_known ? s->best.geom.broadcast
+					: NAN;
 	number(c, v, INT);
 }
 
@@ -344,16 +372,19 @@ static void c_bandwidth(const entry *e, int which, cell *c)
 {
 	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
 	int k = cb_elem_index(4);
-	number(c, which ? cb_bandwidth_limit_gbs(e->r, inf) : inf->elem_present[k] ?
-	       cb_conflict_free_gbs(e->r, CB_OP_LOAD, k) : NAN, INT);
+	number(c,
+	       which                  ? cb_bandwidth_limit_gbs(e->r, inf)
+	       : inf->elem_present[k] ? cb_conflict_free_gbs(e->r, CB_OP_LOAD, k)
+				      : NAN,
+	       INT);
 }
 
 static void c_fit(const entry *e, int which, cell *c)
 {
 	const cb_inference *inf = inf_of(e, CB_OP_LOAD);
-	double v = which == 0 ? (banked(inf) ? inf->best.rms : inf->flat.rms) :
-		   which == 1 ? (banked(inf) && inf->quality.judged ? inf->quality.misfit : NAN) :
-		   (inf->val_n ? inf->val_rms : NAN);
+	double v = which == 0   ? (banked(inf) ? inf->best.rms : inf->flat.rms)
+		   : which == 1 ? (banked(inf) && inf->quality.judged ? inf->quality.misfit : NAN)
+				: (inf->val_n ? inf->val_rms : NAN);
 	number(c, v, SIG4);
 }
 
@@ -527,7 +558,8 @@ static void fit_widths(const size_t *col, size_t nc, size_t *w)
 	while (total > cb_text_width()) {
 		size_t best = nc;
 		for (size_t k = 0; k < nc; k++)
-			if (columns[col[k]].flex != FIXED && w[k] > 12 && (best == nc || w[k] > w[best]))
+			if (columns[col[k]].flex != FIXED && w[k] > 12 &&
+			    (best == nc || w[k] > w[best]))
 				best = k;
 		if (best == nc)
 			break;
@@ -549,12 +581,14 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 		return;
 	static const char *const what[] = { "cost per pass", "conflict-free bandwidth" };
 	static const char *const unit[] = { "ns per sub-group", "GB/s" };
-	fprintf(m, "\nOutliers: devices further from their identical siblings' median than the noise "
+	fprintf(m,
+		"\nOutliers: devices further from their identical siblings' median than the noise "
 		"allows:\n");
 	for (size_t i = 0; i < f->noutliers;) {
 		const cb_fleet_outlier *o = &f->outliers[i];
 		char *file = cb_escape_controls(files[o->doc]);
-		char *name = cb_escape_controls(rs[o->doc]->device.name ? rs[o->doc]->device.name : "-");
+		char *name = cb_escape_controls(rs[o->doc]->device.name ? rs[o->doc]->device.name
+									: "-");
 		const char *h = host_of(rs[o->doc]);
 		char *host = h ? cb_escape_controls(h) : NULL;
 		fprintf(m, "  %s (%s%s%s):", file, name, host ? ", host " : "", host ? host : "");
@@ -568,9 +602,11 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 			char value[32], median[32];
 			snprintf(value, sizeof value, ns ? "%.4g" : "%.0f", x->value);
 			snprintf(median, sizeof median, ns ? "%.4g" : "%.0f", x->median);
-			fprintf(m, "%s %s %s %s, %+.1f%% from the median %s of %zu (allowed +-%.1f%%)",
+			fprintf(m,
+				"%s %s %s %s, %+.1f%% from the median %s of %zu (allowed +-%.1f%%)",
 				first ? "" : ";", what[x->metric], value, unit[x->metric],
-				100 * x->deviation, median, f->groups[x->group].n, 100 * x->allowed);
+				100 * x->deviation, median, f->groups[x->group].n,
+				100 * x->allowed);
 			first = false;
 		}
 		fputc('\n', m);
@@ -583,19 +619,24 @@ static void outlier_lines(FILE *out, const cb_fleet *f, const cb_result *const *
 static void legend(FILE *out, bool fleet, bool split)
 {
 	char text[1600];
-	snprintf(text, sizeof text, "\n%s%s"
-		 "sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
-		 "together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass "
-		 "of one sub-group; "
-		 "*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
-		 "element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
-		 split ? "#: the row, in each part of the table (split to fit the width) and in the "
-		 "rows in full. " : "",
-		 fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
-		 "every op's model): n of them, files '*' where their names differ.\n" : "",
-		 fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
-		 "an extra pass in ns per sub-group, GB/s: conflict-free bandwidth of 4-byte loads, "
-		 "each +- its robust spread (1.4826 x MAD / median)." : "");
+	snprintf(
+		text, sizeof text,
+		"\n%s%s"
+		"sg: sub-group size; conf: confidence of the loads' model; lanes/pass: lanes served "
+		"together for 1, 2, 4, 8, 16-byte loads (? uncertain); cyc: cycles per extra pass "
+		"of one sub-group; "
+		"*: no broadcast (lanes on one word are served one by one); 4B 32 x 4 B: only that "
+		"element size has a model.%s\nEvery figure: clbanks compare --format csv.\n",
+		split ? "#: the row, in each part of the table (split to fit the width) and in the "
+			"rows in full. "
+		      : "",
+		fleet ? "One row per group of identical devices (name, driver, regime, sub-group and "
+			"every op's model): n of them, files '*' where their names differ.\n"
+		      : "",
+		fleet ? " A group's conf is its lowest, cyc its median; ns/pass: the median cost of "
+			"an extra pass in ns per sub-group, GB/s: conflict-free bandwidth of 4-byte loads, "
+			"each +- its robust spread (1.4826 x MAD / median)."
+		      : "");
 	cb_text_fill(out, text);
 }
 
@@ -620,15 +661,17 @@ static void rows_in_full(FILE *out, const cb_fleet *f, const cb_result *const *r
 		cell c;
 		c_files(&e, 0, &c);
 		char *name = cb_escape_controls(r->device.name ? r->device.name : "-");
-		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
+		char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version
+									: "-");
 		char *regime = cb_escape_controls(r->run.regime ? r->run.regime : "-");
 		char *fs = cb_escape_controls(c.text), hosts[300];
 		group_hosts(&e, hosts, sizeof hosts);
 		char *hs = cb_escape_controls(hosts);
-		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + strlen(hs) + 64;
+		size_t len = strlen(name) + strlen(drv) + strlen(regime) + strlen(fs) + strlen(hs) +
+			     64;
 		char *text = cb_xmalloc(len);
-		snprintf(text, len, "  %zu. %s, driver %s, %s, %s: %s\n", g + 1, name, drv, regime, hs,
-			 fs);
+		snprintf(text, len, "  %zu. %s, driver %s, %s, %s: %s\n", g + 1, name, drv, regime,
+			 hs, fs);
 		free(hs);
 		cb_text_fill(out, text);
 		free(text);
@@ -745,8 +788,8 @@ void cb_compare_text(FILE *out, const cb_result *const *rs, const char *const *f
  * of the model of each op with "changed" where it did, and the verdict of the gate. */
 static void baseline_who(FILE *out, const char *label, const cb_result *r, const char *file)
 {
-	char *f = cb_escape_controls(file), *name = cb_escape_controls(r->device.name ?
-								       r->device.name : "-");
+	char *f = cb_escape_controls(file),
+	     *name = cb_escape_controls(r->device.name ? r->device.name : "-");
 	char *drv = cb_escape_controls(r->device.driver_version ? r->device.driver_version : "-");
 	fprintf(out, "%-9s %s\n          %s, driver %s, %s regime\n", label, f, name, drv,
 		r->run.regime ? r->run.regime : "unknown");
@@ -766,11 +809,15 @@ void cb_compare_baseline_text(FILE *out, const cb_result *old, const cb_result *
 		char note[128];
 		snprintf(note, sizeof note, "%s%s%s", d[i].changed ? "CHANGED" : "same",
 			 d[i].note[0] ? ": " : "", d[i].note);
-		fprintf(out, "%-36s %-13s %-13s %s\n", d[i].what, d[i].old_text, d[i].new_text, note);
+		fprintf(out, "%-36s %-13s %-13s %s\n", d[i].what, d[i].old_text, d[i].new_text,
+			note);
 	}
 	if (changed)
-		fprintf(out, "\nResult: %zu of %zu quantities changed (exit status 5)\n", changed, n);
+		fprintf(out, "\nResult: %zu of %zu quantities changed (exit status 5)\n", changed,
+			n);
 	else
-		fprintf(out, "\nResult: the same model and cost as the baseline, %zu quantities (exit "
-			"status 0)\n", n);
+		fprintf(out,
+			"\nResult: the same model and cost as the baseline, %zu quantities (exit "
+			"status 0)\n",
+			n);
 }

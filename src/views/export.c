@@ -27,9 +27,10 @@ cb_rc cb_export_check(const cb_export_model *m, const char *source, cb_error *er
 			"export that)",
 			source, source);
 	if (!load4(m))
-		return cb_error_set(err, CB_ERR_USAGE, "%s: the loads are %s: no bank model to "
-				    "export for a simulator (--format json gives the verdict)", source,
-				    l->status);
+		return cb_error_set(err, CB_ERR_USAGE,
+				    "%s: the loads are %s: no bank model to "
+				    "export for a simulator (--format json gives the verdict)",
+				    source, l->status);
 	return CB_OK;
 }
 
@@ -70,8 +71,10 @@ static void not_expressed(FILE *out, const cb_export_model *m, const char *targe
 	fputs(")", out);
 	for (int e = 0; e < CB_NELEM; e++)
 		if (l->size[e].measured && l->size[e].choice.norder)
-			fprintf(out, "; %u B: lanes in groups that are not contiguous (--format json "
-				"lists them)", cb_elems[e].bytes);
+			fprintf(out,
+				"; %u B: lanes in groups that are not contiguous (--format json "
+				"lists them)",
+				cb_elems[e].bytes);
 	if (load4(m)->geom.pair_packing)
 		fputs("; pair packing (lanes n and n^1 on one offset count once)", out);
 	fputc('\n', out);
@@ -84,13 +87,17 @@ static void not_expressed(FILE *out, const cb_export_model *m, const char *targe
 static void gpgpusim(FILE *out, const cb_export_model *m, const cb_model_choice *c)
 {
 	if (c->geom.width != 4)
-		fprintf(out, "# GPGPU-Sim's banks are 4 bytes wide (WORD_SIZE); this device's are %u: "
-			"the bank count below is the measured one\n", c->geom.width);
+		fprintf(out,
+			"# GPGPU-Sim's banks are 4 bytes wide (WORD_SIZE); this device's are %u: "
+			"the bank count below is the measured one\n",
+			c->geom.width);
 	if (!c->geom.broadcast)
 		fputs("# GPGPU-Sim always merges lanes on one word; this device does not "
-		      "(broadcast: no)\n", out);
-	unsigned parts = c->lanes_per_pass ? (m->subgroup + c->lanes_per_pass - 1) /
-					     c->lanes_per_pass : 1;
+		      "(broadcast: no)\n",
+		      out);
+	unsigned parts = c->lanes_per_pass
+				 ? (m->subgroup + c->lanes_per_pass - 1) / c->lanes_per_pass
+				 : 1;
 	fprintf(out, "-gpgpu_shmem_num_banks %u\n", c->geom.banks);
 	fprintf(out, "-gpgpu_shmem_limited_broadcast %d\n", c->geom.broadcast ? 0 : 1);
 	fprintf(out, "-gpgpu_shmem_warp_parts %u\n", parts);
@@ -103,13 +110,16 @@ static void gem5(FILE *out, const cb_export_model *m, const cb_model_choice *c)
 	if (penalty < 1)
 		penalty = 1;
 	fputs("# gem5's LdsState takes a bank count and a conflict penalty; its banks are 4 bytes "
-	      "wide\n", out);
+	      "wide\n",
+	      out);
 	if (c->geom.width != 4)
 		fprintf(out, "# this device's banks are %u bytes wide\n", c->geom.width);
 	if (isfinite(cyc))
-		fprintf(out, "# one extra pass measured at %.3g cycles at the maximum clock\n", cyc);
+		fprintf(out, "# one extra pass measured at %.3g cycles at the maximum clock\n",
+			cyc);
 	else
-		fputs("# the cost of one pass was not measured: the penalty is gem5's default\n", out);
+		fputs("# the cost of one pass was not measured: the penalty is gem5's default\n",
+		      out);
 	fprintf(out, "--numLdsBanks=%u --ldsBankConflictPenalty=%ld\n", c->geom.banks, penalty);
 }
 

@@ -28,7 +28,8 @@ static const cb_lint_edit **chosen(const cb_lint_result *res, size_t n, size_t *
 				const cb_lint_edit *e = &res[r].edits[i];
 				bool again = e->object != k || e->choice != 0;
 				for (size_t j = 0; j < *count && !again; j++)
-					again = v[j]->line == e->line && v[j]->column == e->column &&
+					again = v[j]->line == e->line &&
+						v[j]->column == e->column &&
 						!strcmp(v[j]->file, e->file);
 				if (again)
 					continue;
@@ -44,7 +45,8 @@ static const cb_lint_edit **chosen(const cb_lint_result *res, size_t n, size_t *
 
 static int by_place(const void *x, const void *y)
 {
-	const cb_lint_edit *a = *(const cb_lint_edit *const *)x, *b = *(const cb_lint_edit *const *)y;
+	const cb_lint_edit *a = *(const cb_lint_edit *const *)x,
+			   *b = *(const cb_lint_edit *const *)y;
 	int c = strcmp(a->file, b->file);
 	if (c)
 		return c;
@@ -120,10 +122,13 @@ static void hunks(FILE *out, const lines *l)
 		for (size_t j = lo; j < hi; j++) {
 			bool eof = j + 1 == l->n && !l->last_newline;
 			if (l->new[j]) {
-				fprintf(out, "-%s\n%s", l->old[j], eof ? "\\ No newline at end of file\n" : "");
-				fprintf(out, "+%s\n%s", l->new[j], eof ? "\\ No newline at end of file\n" : "");
+				fprintf(out, "-%s\n%s", l->old[j],
+					eof ? "\\ No newline at end of file\n" : "");
+				fprintf(out, "+%s\n%s", l->new[j],
+					eof ? "\\ No newline at end of file\n" : "");
 			} else {
-				fprintf(out, " %s\n%s", l->old[j], eof ? "\\ No newline at end of file\n" : "");
+				fprintf(out, " %s\n%s", l->old[j],
+					eof ? "\\ No newline at end of file\n" : "");
 			}
 		}
 		i = hi;

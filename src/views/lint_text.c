@@ -72,7 +72,7 @@ static void words(wrap *w, const char *text)
 			for (size_t i = 0; i < len && q < buf + sizeof buf - 5; i++) {
 				unsigned char c = (unsigned char)p[i];
 				q += c < 0x20 || c == 0x7f ? snprintf(q, 5, "\\x%02x", c)
-							    : (*q = (char)c, 1);
+							   : (*q = (char)c, 1);
 			}
 			*q = '\0';
 			word(w, buf);
@@ -99,8 +99,8 @@ static void where(FILE *out, const cb_lint_access *a)
 static void measured(FILE *out, const cb_lint_result *r, const cb_lint_measured *m)
 {
 	if (m->done && r->has_model)
-		fprintf(out, "; measured %.2fx (95%%: %.2f-%.2f), model %.2fx", m->slowdown, m->ci_lo,
-			m->ci_hi, m->predicted);
+		fprintf(out, "; measured %.2fx (95%%: %.2f-%.2f), model %.2fx", m->slowdown,
+			m->ci_lo, m->ci_hi, m->predicted);
 	else if (m->done)
 		fprintf(out, "measured %.2fx the conflict-free time (95%%: %.2f-%.2f)", m->slowdown,
 			m->ci_lo, m->ci_hi);
@@ -118,17 +118,21 @@ static void measured_notes(FILE *out, const cb_lint_result *r, const cb_lint_acc
 	char buf[320];
 	if (m->done && m->disagrees) {
 		where(out, a);
-		fprintf(out, "note: measured %.2fx where the model predicts %.2fx: the model is wrong "
-			"for this pattern on ", m->slowdown, m->predicted);
+		fprintf(out,
+			"note: measured %.2fx where the model predicts %.2fx: the model is wrong "
+			"for this pattern on ",
+			m->slowdown, m->predicted);
 		put_escaped(out, r->measured_device);
 		fputc('\n', out);
 	}
 	if (m->done && m->note[0] && verbose)
 		note(out, " measured:", m->note);
 	if (m->done && verbose) {
-		snprintf(buf, sizeof buf, "%u lane table%s timed (%.0f%% of its sub-group accesses): "
-			 "%.3g ns per access, conflict-free %.3g ns", m->tables, m->tables == 1 ? "" :
-			 "s", 100 * m->coverage, m->ns, m->baseline_ns);
+		snprintf(buf, sizeof buf,
+			 "%u lane table%s timed (%.0f%% of its sub-group accesses): "
+			 "%.3g ns per access, conflict-free %.3g ns",
+			 m->tables, m->tables == 1 ? "" : "s", 100 * m->coverage, m->ns,
+			 m->baseline_ns);
 		note(out, " measured:", buf);
 	}
 }
@@ -164,7 +168,6 @@ static bool head(FILE *out, const cb_lint_result *r, const cb_lint_access *a, bo
 	measured_notes(out, r, a, verbose);
 	return true;
 }
-
 
 /* The access's array fix, as note lines: its passes here under the fix. */
 static void fix(FILE *out, const cb_lint_result *r, const cb_lint_access *a)
@@ -261,7 +264,8 @@ static void models_line(FILE *out, const cb_lint_result *r)
 		has[r->accesses[i].op] = true;
 	if (r->has_model && r->flat) {
 		fputs("priced with: a model that is not banked (inference not_banked): every access "
-		      "takes one pass\n", out);
+		      "takes one pass\n",
+		      out);
 		return;
 	}
 	bool others = false; /* an op beside the loads */
@@ -315,7 +319,8 @@ static void edits(FILE *out, const cb_lint_result *r, size_t k)
 	}
 	if (shown && !cb_lint_edits_complete(r, k, 0))
 		fputs("  (not every access of the array reads as its name and subscripts: change "
-		      "the others the same way by hand)\n", out);
+		      "the others the same way by hand)\n",
+		      out);
 }
 
 /* "line 11", "line 11:14" where another access of the kernel has that line but another
@@ -335,8 +340,8 @@ static void place(const cb_lint_result *r, const cb_lint_access *a, char *buf, s
 		    : snprintf(buf, n, "line %u", a->line);
 	if (op && w > 0 && (size_t)w < n) {
 		if (a->nsame > 1)
-			snprintf(buf + w, n - (size_t)w, " (%s %u of %u)", cb_op_name(a->op), a->nth,
-				 a->nsame);
+			snprintf(buf + w, n - (size_t)w, " (%s %u of %u)", cb_op_name(a->op),
+				 a->nth, a->nsame);
 		else
 			snprintf(buf + w, n - (size_t)w, " (%s)", cb_op_name(a->op));
 	}
@@ -360,12 +365,15 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 		w.col += put_escaped(out, buf);
 		char t[128];
 		if (f->measured)
-			snprintf(t, sizeof t, ": passes in all %.0f -> %.0f, measured %.2fx -> %.2fx; "
-				 "per access:", f->total_before, f->best.total_passes,
-				 f->measured_before, f->measured_after);
+			snprintf(t, sizeof t,
+				 ": passes in all %.0f -> %.0f, measured %.2fx -> %.2fx; "
+				 "per access:",
+				 f->total_before, f->best.total_passes, f->measured_before,
+				 f->measured_after);
 		else
-			snprintf(t, sizeof t, ": passes in all %.0f -> %.0f; per access:",
-				 f->total_before, f->best.total_passes);
+			snprintf(t, sizeof t,
+				 ": passes in all %.0f -> %.0f; per access:", f->total_before,
+				 f->best.total_passes);
 		w.col += fprintf(out, "%s", t);
 		size_t left = 0;
 		for (size_t i = 0; i < r->naccesses; i++)
@@ -387,9 +395,10 @@ static void array_fixes(FILE *out, const cb_lint_result *r)
 			for (size_t i = 0; i < r->naccesses; i++)
 				unknown += r->accesses[i].object == (int)k &&
 					   r->accesses[i].status == CB_LINT_UNKNOWN;
-			fprintf(out, "  (%u access%s of it not judged: %u with unknown offsets, %u not "
-				"indexing it by whole elements)\n", f->unjudged,
-				f->unjudged == 1 ? "" : "es", unknown,
+			fprintf(out,
+				"  (%u access%s of it not judged: %u with unknown offsets, %u not "
+				"indexing it by whole elements)\n",
+				f->unjudged, f->unjudged == 1 ? "" : "es", unknown,
 				f->unjudged > unknown ? f->unjudged - unknown : 0);
 		}
 	}
@@ -420,8 +429,10 @@ static void excess(FILE *out, const cb_lint_result *r)
 	if (!r->has_model && r->measured)
 		n = 0; /* nothing was predicted: only the measurement below */
 	else
-		fprintf(out, "passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free "
-			"minimum", total, total - min);
+		fprintf(out,
+			"passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free "
+			"minimum",
+			total, total - min);
 	if (rank && n) {
 		qsort(rank, n, sizeof *rank, by_excess);
 		fputs("; most:", out);
@@ -436,16 +447,17 @@ static void excess(FILE *out, const cb_lint_result *r)
 		fputc('\n', out);
 	free(rank);
 	if (r->measured && r->measured_accesses)
-	if (r->measured && r->measured_accesses) {
-		fputs("measured on ", out);
-		put_escaped(out, r->measured_device);
-	}
+		if (r->measured && r->measured_accesses) {
+			fputs("measured on ", out);
+			put_escaped(out, r->measured_device);
+		}
 	if (r->measured && r->measured_accesses)
-		fprintf(out, ": %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
-			"access%s%s", r->measured_total,
-			r->measured_total - r->measured_total_ci, r->measured_total + r->measured_total_ci,
-			r->measured_accesses, r->measured_accesses == 1 ? "" : "es",
-			r->has_model ? "" : "\n");
+		fprintf(out,
+			": %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
+			"access%s%s",
+			r->measured_total, r->measured_total - r->measured_total_ci,
+			r->measured_total + r->measured_total_ci, r->measured_accesses,
+			r->measured_accesses == 1 ? "" : "es", r->has_model ? "" : "\n");
 	else if (r->measured)
 		fputs("measured: no access could be timed\n", out);
 	if (r->measured && r->measured_accesses && r->has_model)
@@ -477,8 +489,8 @@ static void coverage_count(FILE *out, const cb_lint_result *r)
 	const cb_lint_coverage *c = &r->coverage;
 	const char *mem = r->lang == CB_LINT_OPENCL ? "__local" : "__shared__";
 	if (r->lang == CB_LINT_OPENCL || !c->generic) {
-		fprintf(out, "IR %zu %s operation%s, %zu reported", c->ir, mem, c->ir == 1 ? "" : "s",
-			c->reported);
+		fprintf(out, "IR %zu %s operation%s, %zu reported", c->ir, mem,
+			c->ir == 1 ? "" : "s", c->reported);
 		return;
 	}
 	size_t n = c->reported + c->generic;
@@ -551,15 +563,18 @@ void cb_lint_print_text(FILE *out, const cb_lint_result *r, bool verbose)
 	}
 	array_fixes(out, r);
 	if (r->has_model)
-		fprintf(out, "%zu __local access%s: %zu predicted, %zu assumed, %zu unknown, %zu not "
-			"executed; %zu with conflicts", r->naccesses, r->naccesses == 1 ? "" : "es",
-			counts[CB_LINT_PREDICTED], counts[CB_LINT_ASSUMED], counts[CB_LINT_UNKNOWN],
+		fprintf(out,
+			"%zu __local access%s: %zu predicted, %zu assumed, %zu unknown, %zu not "
+			"executed; %zu with conflicts",
+			r->naccesses, r->naccesses == 1 ? "" : "es", counts[CB_LINT_PREDICTED],
+			counts[CB_LINT_ASSUMED], counts[CB_LINT_UNKNOWN],
 			counts[CB_LINT_NOT_EXECUTED], conflicts);
 	else
-		fprintf(out, "%zu __local access%s: %zu measured, %zu unknown, %zu not executed; %zu "
-			"with measured conflicts (no model: nothing predicted)", r->naccesses,
-			r->naccesses == 1 ? "" : "es", measured_n, counts[CB_LINT_UNKNOWN],
-			counts[CB_LINT_NOT_EXECUTED], conflicts);
+		fprintf(out,
+			"%zu __local access%s: %zu measured, %zu unknown, %zu not executed; %zu "
+			"with measured conflicts (no model: nothing predicted)",
+			r->naccesses, r->naccesses == 1 ? "" : "es", measured_n,
+			counts[CB_LINT_UNKNOWN], counts[CB_LINT_NOT_EXECUTED], conflicts);
 	if (accepted)
 		fprintf(out, ", %zu accepted", accepted);
 	fputc('\n', out);
@@ -645,8 +660,8 @@ static void measured_beside(FILE *out, const cb_lint_result *meas, const cb_lint
 	if (!a)
 		fputs("not reached", out);
 	else if (m->done)
-		fprintf(out, "%.2fx the conflict-free time (95%%: %.2f-%.2f)", m->slowdown, m->ci_lo,
-			m->ci_hi);
+		fprintf(out, "%.2fx the conflict-free time (95%%: %.2f-%.2f)", m->slowdown,
+			m->ci_lo, m->ci_hi);
 	else
 		put_escaped(out, m->note[0] ? m->note : "not measured");
 	fputc('\n', out);
@@ -658,8 +673,10 @@ static void measured_total(FILE *out, const cb_lint_result *meas)
 	fputs("measured on ", out);
 	put_escaped(out, meas->measured_device ? meas->measured_device : "");
 	if (meas->measured_accesses)
-		fprintf(out, ", %u lanes: %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
-			"access%s\n", meas->subgroup, meas->measured_total,
+		fprintf(out,
+			", %u lanes: %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
+			"access%s\n",
+			meas->subgroup, meas->measured_total,
 			meas->measured_total - meas->measured_total_ci,
 			meas->measured_total + meas->measured_total_ci, meas->measured_accesses,
 			meas->measured_accesses == 1 ? "" : "es");
@@ -677,10 +694,11 @@ void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const cha
 		bool warn = false;
 		for (size_t m = 0; m < n; m++) {
 			const cb_lint_access *a = cb_lint_same_access(&res[m][k], &r->accesses[i]);
-			warn |= a && !a->suppressed && (a->status == CB_LINT_UNKNOWN || a->conflict);
+			warn |= a && !a->suppressed &&
+				(a->status == CB_LINT_UNKNOWN || a->conflict);
 		}
-		const cb_lint_access *a = &r->accesses[i], *ma = meas ?
-			cb_lint_same_access(meas, a) : NULL;
+		const cb_lint_access *a = &r->accesses[i],
+				     *ma = meas ? cb_lint_same_access(meas, a) : NULL;
 		warn |= ma && !ma->suppressed && cb_lint_measured_conflict(&ma->measured);
 		if ((!warn && !verbose && !(ma && ma->measured.done)) ||
 		    a->status == CB_LINT_NOT_EXECUTED)
@@ -720,7 +738,8 @@ void cb_lint_print_models(FILE *out, const cb_lint_result *const *res, const cha
 			if (f->found) {
 				fputs("; fix of ", out);
 				put_escaped(out, res[m][k].objects[j].name);
-				fprintf(out, ": %.0f -> %.0f", f->total_before, f->best.total_passes);
+				fprintf(out, ": %.0f -> %.0f", f->total_before,
+					f->best.total_passes);
 			}
 		}
 		fputc('\n', out);

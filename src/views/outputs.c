@@ -13,8 +13,10 @@ static void empty_platforms(FILE *out, const cb_device_list *list, unsigned from
 	for (unsigned p = from; p < to && p < list->nplatforms; p++) {
 		char *plat = cb_escape_controls(list->platforms[p].name), pd[32];
 		snprintf(pd, sizeof pd, "%u:-", p);
-		fprintf(out, "%-7s %-5s %-12s %s (%s)\n", "-", pd, "-", list->platforms[p].failed ?
-			"devices not listed: clGetDeviceIDs failed" : "no devices", plat);
+		fprintf(out, "%-7s %-5s %-12s %s (%s)\n", "-", pd, "-",
+			list->platforms[p].failed ? "devices not listed: clGetDeviceIDs failed"
+						  : "no devices",
+			plat);
 		free(plat);
 	}
 }
@@ -25,8 +27,9 @@ static void entry_facts(cb_device_entry *e, const cb_device_info *info)
 	if (!info)
 		return;
 	e->local_mem_bytes = info->local_mem_size;
-	e->local_mem_type = info->local_mem_type == CL_LOCAL ? "local" :
-			    info->local_mem_type == CL_GLOBAL ? "global" : "none";
+	e->local_mem_type = info->local_mem_type == CL_LOCAL    ? "local"
+			    : info->local_mem_type == CL_GLOBAL ? "global"
+								: "none";
 	e->compute_units = info->compute_units;
 	e->max_clock_mhz = info->max_clock_mhz;
 	if (info->intel_subgroup_count) {
@@ -58,9 +61,18 @@ static void csv_row(FILE *out, const cb_device_entry *e)
 	for (unsigned k = 0, len = 0; k < e->nsubgroup_sizes && len < sizeof sg - 12; k++)
 		len += (unsigned)snprintf(sg + len, sizeof sg - len, "%s%u", k ? " " : "",
 					  e->subgroup_sizes[k]);
-	const char *f[] = { idx, pd, e->type, e->name, e->vendor, e->platform,
-			    e->is_default ? "1" : "0", mem,
-			    e->local_mem_type ? e->local_mem_type : "", cu, mhz, sg,
+	const char *f[] = { idx,
+			    pd,
+			    e->type,
+			    e->name,
+			    e->vendor,
+			    e->platform,
+			    e->is_default ? "1" : "0",
+			    mem,
+			    e->local_mem_type ? e->local_mem_type : "",
+			    cu,
+			    mhz,
+			    sg,
 			    e->driver_version ? e->driver_version : "",
 			    e->device_version ? e->device_version : "",
 			    e->opencl_c_version ? e->opencl_c_version : "" };
@@ -84,9 +96,9 @@ static void device_facts(FILE *out, const cb_device_entry *e)
 	if (e->local_mem_bytes)
 		fprintf(out, "%slocal memory:  %llu KiB (%llu bytes), %s\n", ind,
 			e->local_mem_bytes / 1024, e->local_mem_bytes,
-			strcmp(e->local_mem_type, "local") == 0 ? "dedicated (CL_LOCAL)" :
-			strcmp(e->local_mem_type, "global") == 0 ? "in global memory (CL_GLOBAL)" :
-			"none reported");
+			strcmp(e->local_mem_type, "local") == 0    ? "dedicated (CL_LOCAL)"
+			: strcmp(e->local_mem_type, "global") == 0 ? "in global memory (CL_GLOBAL)"
+								   : "none reported");
 	else
 		fprintf(out, "%slocal memory:  not reported\n", ind);
 	fprintf(out, "%scompute units: ", ind);
@@ -118,7 +130,8 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, const cb_device
 	if (fmt == CB_FMT_CSV)
 		fputs("index,id,type,name,vendor,platform,default,local_mem_bytes,local_mem_type,"
 		      "compute_units,max_clock_mhz,subgroup_sizes,driver_version,device_version,"
-		      "opencl_c_version\r\n", out);
+		      "opencl_c_version\r\n",
+		      out);
 	else if (fmt == CB_FMT_TEXT)
 		fprintf(out, "%-7s %-5s %-12s %s\n", "index", "P:D", "type", "device (platform)");
 	cb_device_entry *e = cb_xcalloc(list->count + 1, sizeof *e);
@@ -127,17 +140,21 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, const cb_device
 		if (fmt == CB_FMT_TEXT)
 			empty_platforms(out, list, i ? list->items[i - 1].pindex + 1 : 0,
 					r->pindex);
-		e[i] = (cb_device_entry){ .index = r->flat, .platform_index = r->pindex,
+		e[i] = (cb_device_entry){ .index = r->flat,
+					  .platform_index = r->pindex,
 					  .device_index = r->dindex,
-					  .type = cb_device_type_name(r->type), .name = r->name,
-					  .vendor = r->vendor, .platform = r->platform_name,
+					  .type = cb_device_type_name(r->type),
+					  .name = r->name,
+					  .vendor = r->vendor,
+					  .platform = r->platform_name,
 					  .is_default = i == dflt };
 		entry_facts(&e[i], infos ? &infos[i] : NULL);
 		char idx[32], pd[32];
 		snprintf(idx, sizeof idx, "%u%s", r->flat, i == dflt ? " *" : "");
 		snprintf(pd, sizeof pd, "%u:%u", r->pindex, r->dindex);
 		if (fmt == CB_FMT_TEXT) {
-			char *name = cb_escape_controls(r->name), *plat = cb_escape_controls(r->platform_name);
+			char *name = cb_escape_controls(r->name),
+			     *plat = cb_escape_controls(r->platform_name);
 			fprintf(out, "%-7s %-5s %-12s %s (%s)\n", idx, pd, e[i].type, name, plat);
 			free(name);
 			free(plat);
@@ -148,8 +165,8 @@ void cb_device_list_print(FILE *out, const cb_device_list *list, const cb_device
 		}
 	}
 	if (fmt == CB_FMT_TEXT) {
-		empty_platforms(out, list, list->count ?
-				list->items[list->count - 1].pindex + 1 : 0,
+		empty_platforms(out, list,
+				list->count ? list->items[list->count - 1].pindex + 1 : 0,
 				list->nplatforms);
 		if (list->count)
 			fputs("* the default device (used without --device)\n", out);
@@ -173,15 +190,18 @@ static void render_text(FILE *out, const cb_predict_answer *a)
 	}
 	fprintf(out, "%u pass%s: ", a->passes, a->passes == 1 ? "" : "es");
 	if (a->passes < a->min_passes)
-		fprintf(out, "fewer than a conflict-free access of distinct elements (%u for %u-byte "
-			"%s): lanes share words\n", a->min_passes, a->elem_bytes, ops);
+		fprintf(out,
+			"fewer than a conflict-free access of distinct elements (%u for %u-byte "
+			"%s): lanes share words\n",
+			a->min_passes, a->elem_bytes, ops);
 	else if (a->passes == a->min_passes)
 		fprintf(out, "conflict-free (%u is the minimum for %u-byte %s)\n", a->min_passes,
 			a->elem_bytes, ops);
 	else
-		fprintf(out, "%u-way conflict (conflict-free minimum %u for %u-byte %s), about %.3gx "
-			"the time of a conflict-free access\n", a->conflict_ways, a->min_passes,
-			a->elem_bytes, ops, a->slowdown);
+		fprintf(out,
+			"%u-way conflict (conflict-free minimum %u for %u-byte %s), about %.3gx "
+			"the time of a conflict-free access\n",
+			a->conflict_ways, a->min_passes, a->elem_bytes, ops, a->slowdown);
 }
 
 void cb_predict_print(FILE *out, const cb_predict_answer *a, cb_format fmt, bool verbose)
@@ -191,17 +211,21 @@ void cb_predict_print(FILE *out, const cb_predict_answer *a, cb_format fmt, bool
 		return;
 	}
 	if (fmt == CB_FMT_CSV) {
-		fprintf(out, "op,elem_bytes,passes,min_passes,conflict_ways,slowdown,lanes_per_pass\r\n"
-			"%s,%u,%u,%u,%u,%.6g,%u\r\n", a->op, a->elem_bytes, a->passes, a->min_passes,
-			a->conflict_ways, a->slowdown, a->lanes_per_pass);
+		fprintf(out,
+			"op,elem_bytes,passes,min_passes,conflict_ways,slowdown,lanes_per_pass\r\n"
+			"%s,%u,%u,%u,%u,%.6g,%u\r\n",
+			a->op, a->elem_bytes, a->passes, a->min_passes, a->conflict_ways,
+			a->slowdown, a->lanes_per_pass);
 		return;
 	}
 	render_text(out, a);
 	if (a->documented)
 		fprintf(out, "  model: %s\n", a->documented);
 	if (a->by_size)
-		fprintf(out, "  (the %u-byte %ss' own model: no one model describes every element size "
-			"of %ss)\n", a->elem_bytes, a->op, a->op);
+		fprintf(out,
+			"  (the %u-byte %ss' own model: no one model describes every element size "
+			"of %ss)\n",
+			a->elem_bytes, a->op, a->op);
 	for (unsigned pass = 0; verbose && a->pass_of_lane && pass < a->passes; pass++) {
 		fprintf(out, "  pass %u: lanes", pass + 1);
 		for (unsigned l = 0; l < a->nlanes; l++)
@@ -217,7 +241,7 @@ void cb_predict_print(FILE *out, const cb_predict_answer *a, cb_format fmt, bool
 static void plan_op(FILE *f, const cb_result *r, cb_op op)
 {
 	static const char *const kinds[] = { "stride", "two_address", "pair_reference", "lane_pair",
-					     "split", "pool", "swizzle", "random" };
+					     "split",  "pool",        "swizzle",        "random" };
 	size_t total = 0;
 	for (size_t i = 0; i < r->nms; i++)
 		total += r->ms[i].op == op;
@@ -245,13 +269,16 @@ static void plan_op(FILE *f, const cb_result *r, cb_op op)
 
 void cb_plan_summary_print(FILE *f, const cb_result *plan, const cb_plan_opts *po)
 {
-	fprintf(f, "Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
-		"%lu B%s\n", plan->nms, po->subgroup, (unsigned long)po->seed,
-		po->local_mem_budget, po->quick ? ", quick" : "");
+	fprintf(f,
+		"Plan: %zu experiments for sub-groups of %u lanes, seed %lu, local memory up to "
+		"%lu B%s\n",
+		plan->nms, po->subgroup, (unsigned long)po->seed, po->local_mem_budget,
+		po->quick ? ", quick" : "");
 	for (int op = 0; op < CB_NOPS; op++)
 		plan_op(f, plan, (cb_op)op);
 	fputs("\nRandom tables are kept out of the fit and validate the inferred model; a run also "
-	      "times\nthe transpose check (cl/transpose.cl) when it measures loads.\n", f);
+	      "times\nthe transpose check (cl/transpose.cl) when it measures loads.\n",
+	      f);
 }
 
 static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
@@ -262,9 +289,11 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 		timed += isfinite(r->ms[i].ns_per_access);
 		lint += cb_kind_is(&r->ms[i], "lint") || cb_kind_is(&r->ms[i], "lint_reference");
 	}
-	fprintf(out, "\nMeasured:   %zu tables of the plan, %zu timed: the time per step of the "
+	fprintf(out,
+		"\nMeasured:   %zu tables of the plan, %zu timed: the time per step of the "
 		"whole device, and the ratio to the baseline's in the same rounds (95%% "
-		"interval)\n", r->nms, timed);
+		"interval)\n",
+		r->nms, timed);
 	fprintf(out, "  %5s %-6s %5s  %-16s %10s  %s\n", "id", "op", "size", "kind", "ns/step",
 		"x baseline");
 	for (size_t i = 0; i < r->nms; i++) {
@@ -276,8 +305,8 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 			snprintf(ns, sizeof ns, "%.1f", m->ns_per_access);
 		if (m->has_stats && isfinite(m->stats.median))
 			snprintf(ratio, sizeof ratio, "%.3fx (%.3f-%.3f)%s", m->stats.median,
-				 m->stats.ci_lo, m->stats.ci_hi, m->stats.converged ? "" :
-				 ", not converged");
+				 m->stats.ci_lo, m->stats.ci_hi,
+				 m->stats.converged ? "" : ", not converged");
 		char *kind = cb_escape_controls(m->kind ? m->kind : "-");
 		fprintf(out, "  %5s %-6s %3u B  %-16s %10s  %s\n", id, cb_op_name(m->op),
 			m->elem_bytes, kind, ns, ratio);
@@ -287,12 +316,16 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 	char *e = cb_escape_controls(named ? doc : "FILE");
 	const char *again = named ? "" : "run it again with -o FILE, then ";
 	if (lint)
-		fprintf(out, "Next:       %sclbanks lint KERNEL.cl ... --measured %s, with the "
+		fprintf(out,
+			"Next:       %sclbanks lint KERNEL.cl ... --measured %s, with the "
 			"options of the lint command that wrote the plan: each access priced with "
-			"these times\n", again, e);
+			"these times\n",
+			again, e);
 	else
-		fprintf(out, "Next:       %sclbanks analyze %s: the bank model these tables "
-			"support\n", again, e);
+		fprintf(out,
+			"Next:       %sclbanks analyze %s: the bank model these tables "
+			"support\n",
+			again, e);
 	free(e);
 }
 

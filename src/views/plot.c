@@ -20,9 +20,11 @@
 
 bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt)
 {
+	/* clang-format off */
 	static const struct { const char *ext; cb_plot_format fmt; } table[] = {
 		{ ".svg", CB_PLOT_SVG }, { ".png", CB_PLOT_PNG }, { ".pdf", CB_PLOT_PDF },
 	};
+	/* clang-format on */
 	size_t n = path ? strlen(path) : 0;
 	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
 		if (n > 4 && strcasecmp(path + n - 4, table[i].ext) == 0) {
@@ -35,9 +37,12 @@ bool cb_plot_format_from_path(const char *path, cb_plot_format *fmt)
 const char *cb_plot_terminal(cb_plot_format fmt)
 {
 	switch (fmt) {
-	case CB_PLOT_PNG: return "pngcairo";
-	case CB_PLOT_PDF: return "pdfcairo";
-	default: return "svg";
+	case CB_PLOT_PNG:
+		return "pngcairo";
+	case CB_PLOT_PDF:
+		return "pdfcairo";
+	default:
+		return "svg";
 	}
 }
 
@@ -50,8 +55,8 @@ static void safe_copy(const char *name, char *buf, size_t n, size_t max)
 		max = n - 1;
 	for (const char *s = name; *s && k < max; s++) {
 		unsigned char c = (unsigned char)*s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  (c && strchr(extra, c));
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || (c && strchr(extra, c));
 		buf[k++] = ok ? (char)c : '?';
 	}
 	buf[k] = '\0';
@@ -75,16 +80,20 @@ static void terminal_line(FILE *f, cb_plot_format fmt, int w, int h)
 {
 	switch (fmt) {
 	case CB_PLOT_PNG:
-		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'sans,10' "
-			"background '#ffffff'\n", w, h);
+		fprintf(f,
+			"set terminal pngcairo size %d,%d noenhanced font 'sans,10' "
+			"background '#ffffff'\n",
+			w, h);
 		break;
 	case CB_PLOT_PDF:
 		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'sans,10'\n",
 			w / 96.0, h / 96.0);
 		break;
 	default:
-		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' "
-			"background '#ffffff'\n", w, h);
+		fprintf(f,
+			"set terminal svg size %d,%d dynamic noenhanced font 'sans,11' "
+			"background '#ffffff'\n",
+			w, h);
 		break;
 	}
 }
@@ -175,7 +184,8 @@ static bool write_block(FILE *f, const cb_result *r, int nb, block *b, char titl
 			continue;
 		if (!any)
 			fprintf(f, "$d%d << EOD\nstride \"%s\"%s%s%s\n", nb, titles[0],
-				b->model ? " \"" : "", b->model ? titles[1] : "", b->model ? "\"" : "");
+				b->model ? " \"" : "", b->model ? titles[1] : "",
+				b->model ? "\"" : "");
 		any = true;
 		fprintf(f, "%u %.6g", strides[k], meas);
 		widen(x, strides[k], meas);
@@ -275,7 +285,9 @@ static void write_axes(FILE *f, const extent *x)
 /* Each document's colour and marks in every panel: a filled mark for the measurement, the
  * same shape open and larger around it for the model (circle, square, triangle, diamond,
  * inverted triangle; gnuplot's point types), so that two documents' models never look alike. */
-static const struct { int dot, ring; } marks[] = { { 7, 6 }, { 5, 4 }, { 9, 8 }, { 13, 12 }, { 11, 10 } };
+static const struct {
+	int dot, ring;
+} marks[] = { { 7, 6 }, { 5, 4 }, { 9, 8 }, { 13, 12 }, { 11, 10 } };
 #define NMARKS (int)(sizeof marks / sizeof *marks)
 
 static void write_series(FILE *f, const block *b, int index, bool key_only, bool *first)
@@ -286,9 +298,10 @@ static void write_series(FILE *f, const block *b, int index, bool key_only, bool
 		*first ? "" : ", \\\n     ", index, x, key_only ? "(NaN)" : "2", marks[m].dot,
 		b->doc + 1);
 	if (b->model)
-		fprintf(f, ", \\\n     $d%d using %s:%s with points pt %d ps 1.1 lc %d "
-			"title columnheader(3)", index, x, key_only ? "(NaN)" : "3", marks[m].ring,
-			b->doc + 1);
+		fprintf(f,
+			", \\\n     $d%d using %s:%s with points pt %d ps 1.1 lc %d "
+			"title columnheader(3)",
+			index, x, key_only ? "(NaN)" : "3", marks[m].ring, b->doc + 1);
 	*first = false;
 }
 
@@ -303,7 +316,8 @@ static void write_panels(FILE *f, const block *blocks, int nb, int ndocs, const 
 		bool first = true;
 		for (int d = 0; d < ndocs; d++) {
 			bool key_only = false;
-			int b = panel ? find_block(blocks, nb, d, e) : key_block(blocks, nb, d, e, &key_only);
+			int b = panel ? find_block(blocks, nb, d, e)
+				      : key_block(blocks, nb, d, e, &key_only);
 			if (b >= 0)
 				write_series(f, &blocks[b], b, key_only, &first);
 		}
@@ -321,16 +335,20 @@ static void write_layout(FILE *f, cb_plot_format fmt, int panels, int key_entrie
 	int w = PANEL_W * cols, h = TITLE_H + PANEL_H * rows + key_h;
 	terminal_line(f, fmt, w, h);
 	/* Screen fractions: y tics at the left, titles at the top, x labels and the key below. */
-	fprintf(f, "set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
+	fprintf(f,
+		"set output\nset multiplot layout %d,%d title 'Local memory stride sweep: "
 		"time per access against stride 1 (log2 axes)%s' "
-		"margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n", rows, cols,
-		models ? ": filled marks measured, open marks the model of each document" :
-		": measured", 70.0 / w, 1 - 20.0 / w, (key_h + 50.0) / h, 1 - (TITLE_H + 20.0) / h,
-		90.0 / w, 95.0 / h);
+		"margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n",
+		rows, cols,
+		models ? ": filled marks measured, open marks the model of each document"
+		       : ": measured",
+		70.0 / w, 1 - 20.0 / w, (key_h + 50.0) / h, 1 - (TITLE_H + 20.0) / h, 90.0 / w,
+		95.0 / h);
 	fprintf(f, "set key at screen 0.5,%.4f center top Left reverse font ',9' samplen 1\n",
 		(key_h - 10.0) / h);
 	fputs("set xlabel 'stride (elements, log2)'\nset ylabel 'slowdown (x stride 1)'\n"
-	      "set grid\n", f);
+	      "set grid\n",
+	      f);
 }
 
 cb_rc cb_plot_script(const cb_result *const *rs, const char *const *labels, int ndocs,
@@ -405,7 +423,8 @@ bool cb_plot_output_complete(const char *out, size_t len, cb_plot_format fmt)
 		return len > 20 && memcmp(out, "\x89PNG\r\n\x1a\n", 8) == 0 &&
 		       contains_near_end(out, len, "IEND", 12);
 	case CB_PLOT_PDF:
-		return len > 20 && memcmp(out, "%PDF-", 5) == 0 && contains_near_end(out, len, "%%EOF", 32);
+		return len > 20 && memcmp(out, "%PDF-", 5) == 0 &&
+		       contains_near_end(out, len, "%%EOF", 32);
 	default:
 		return len > 5 && (memcmp(out, "<?xml", 5) == 0 || memcmp(out, "<svg", 4) == 0) &&
 		       ends_with(out, len, "</svg>");

@@ -41,9 +41,10 @@ void cb_report_strides(FILE *out, const cb_result *r, cb_op op)
 		any = isfinite(cb_stride_ratio(r, op, cb_elems[e].bytes, 2));
 	if (!any)
 		return;
-	fprintf(out, "\nStrides (%s): lane i accesses element i * stride; x: measured time against "
-		"stride 1 of the same element size%s; -: not measured\n", cb_op_desc_of(op)->plural,
-		banked ? "; p: the model's passes" : "");
+	fprintf(out,
+		"\nStrides (%s): lane i accesses element i * stride; x: measured time against "
+		"stride 1 of the same element size%s; -: not measured\n",
+		cb_op_desc_of(op)->plural, banked ? "; p: the model's passes" : "");
 	fprintf(out, "%8s", "stride");
 	for (int e = 0; e < CB_NELEM; e++)
 		if (inf->elem_present[e]) {
@@ -78,8 +79,10 @@ static void padding_entry(FILE *out, const cb_pad_advice *a)
 	const char *T = cb_elem_c_type(a->elem_bytes);
 	snprintf(decl, sizeof decl, "%s tile[%u][%u]", T, a->rows, a->tile);
 	if (!a->found) {
-		fprintf(out, "  %-24s %3u passes; no padding up to one bank period reaches the "
-			"minimum, %u\n", decl, a->passes_unpadded, a->passes_ideal);
+		fprintf(out,
+			"  %-24s %3u passes; no padding up to one bank period reaches the "
+			"minimum, %u\n",
+			decl, a->passes_unpadded, a->passes_ideal);
 		return;
 	}
 	if (a->pad == 0) {
@@ -129,13 +132,16 @@ static void transpose_lines(FILE *out, const cb_result *r)
 		fprintf(out, "\nTranspose check: skipped: %s\n", r->run.check_skipped);
 	if (!n)
 		return;
-	fprintf(out, "\nTranspose check: cl/transpose.cl, time per launch (%lld x %lld matrix), "
-		"against the naive tile\n", s[0].matrix, s[0].matrix);
+	fprintf(out,
+		"\nTranspose check: cl/transpose.cl, time per launch (%lld x %lld matrix), "
+		"against the naive tile\n",
+		s[0].matrix, s[0].matrix);
 	for (unsigned i = 0; i < n; i++) {
 		const char *T = cb_elem_c_type(s[i].elem_bytes);
 		char expr[64] = "?", padded[80], swizzled[80];
 		if (s[i].bits != CB_UNSET && s[i].shift != CB_UNSET)
-			cb_swizzle_expr("", (unsigned)s[i].bits, (unsigned)s[i].shift, expr, sizeof expr);
+			cb_swizzle_expr("", (unsigned)s[i].bits, (unsigned)s[i].shift, expr,
+					sizeof expr);
 		char naive[32] = "not timed";
 		if (s[i].naive_ns > 0)
 			snprintf(naive, sizeof naive, "%.3g us", s[i].naive_ns / 1e3);
@@ -153,7 +159,8 @@ static void transpose_lines(FILE *out, const cb_result *r)
 void cb_report_advice(FILE *out, const cb_result *r)
 {
 	if (r->npad) {
-		fprintf(out, "\nPadding and swizzle: a column walk (lane i reads tile[i][c]) through a "
+		fprintf(out,
+			"\nPadding and swizzle: a column walk (lane i reads tile[i][c]) through a "
 			"tile of W columns; measured: slowdown against stride 1\n");
 		for (unsigned i = 0; i < r->npad; i++) {
 			padding_entry(out, &r->pad[i]);

@@ -78,8 +78,8 @@ static void params_string(const cb_measurement *m, char *buf, size_t n)
 	size_t len = 0;
 	buf[0] = '\0';
 	for (unsigned i = 0; i < np && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s=%lld", i ? ";" : "", sorted[i].name,
-					sorted[i].value);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s=%lld", i ? ";" : "",
+					sorted[i].name, sorted[i].value);
 }
 
 static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i)
@@ -114,7 +114,10 @@ static void row(FILE *out, const cb_result *r, const cb_measurement *m, size_t i
 		cb_csv_field(out, "", false);
 		cb_csv_field(out, "", false);
 	}
-	cb_csv_field(out, isfinite(m->ns_per_access) ? "ok" : m->has_samples ? "untimed" : "planned",
+	cb_csv_field(out,
+		     isfinite(m->ns_per_access) ? "ok"
+		     : m->has_samples           ? "untimed"
+						: "planned",
 		     true);
 }
 
@@ -122,7 +125,8 @@ void cb_report_csv(FILE *out, const cb_result *r)
 {
 	fputs("format_version,device,regime,id,kind,op,elem_bytes,params,ns_per_access,"
 	      "ratio_median,ratio_ci_lo,ratio_ci_hi,rounds,holdout,model_passes,"
-	      "model_ns_per_access,status\r\n", out);
+	      "model_ns_per_access,status\r\n",
+	      out);
 	for (size_t i = 0; i < r->nms; i++)
 		row(out, r, &r->ms[i], i);
 }

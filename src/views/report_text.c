@@ -22,8 +22,9 @@ static unsigned text_width = CB_TEXT_WIDTH_DEFAULT;
 
 void cb_text_set_width(unsigned columns)
 {
-	text_width = columns < CB_TEXT_WIDTH_MIN ? CB_TEXT_WIDTH_MIN :
-		     columns > CB_TEXT_WIDTH_MAX ? CB_TEXT_WIDTH_MAX : columns;
+	text_width = columns < CB_TEXT_WIDTH_MIN   ? CB_TEXT_WIDTH_MIN
+		     : columns > CB_TEXT_WIDTH_MAX ? CB_TEXT_WIDTH_MAX
+						   : columns;
 }
 
 unsigned cb_text_width(void)
@@ -69,7 +70,8 @@ static void header(FILE *out, const cb_result *r)
 			d->compute_units != CB_UNSET ? d->compute_units : 0,
 			d->max_clock_mhz != CB_UNSET ? d->max_clock_mhz : 0);
 	if (d->local_mem_bytes != CB_UNSET) {
-		fprintf(out, "Local mem:  %lld KiB per work-group, type ", d->local_mem_bytes / 1024);
+		fprintf(out, "Local mem:  %lld KiB per work-group, type ",
+			d->local_mem_bytes / 1024);
 		cb_report_put(out, d->local_mem_type, "?");
 		fputc('\n', out);
 	}
@@ -86,9 +88,11 @@ static void header(FILE *out, const cb_result *r)
 		fprintf(out, " (resolution %lld ns), %.1f s\n",
 			d->timer_resolution_ns != CB_UNSET ? d->timer_resolution_ns : 0,
 			isfinite(run->seconds_total) ? run->seconds_total : 0.0);
-		if (run->resident_work_groups_per_cu != CB_UNSET && run->work_groups_per_cu != CB_UNSET &&
+		if (run->resident_work_groups_per_cu != CB_UNSET &&
+		    run->work_groups_per_cu != CB_UNSET &&
 		    run->resident_work_groups_per_cu < run->work_groups_per_cu)
-			fprintf(out, "Occupancy:  %lld of %lld work-groups at once per compute unit (%lld B "
+			fprintf(out,
+				"Occupancy:  %lld of %lld work-groups at once per compute unit (%lld B "
 				"of local memory, %lld B each)\n",
 				run->resident_work_groups_per_cu, run->work_groups_per_cu,
 				d->local_mem_per_cu_bytes, run->local_mem_alloc_bytes);
@@ -124,12 +128,14 @@ static bool verdict(FILE *out, const cb_result *r, const cb_inference *inf)
 			fprintf(out, "Best guess: %u x %u B (not reported as a result)\n",
 				inf->best.geom.banks, inf->best.geom.width);
 		if (global)
-			fprintf(out, "Caveat:     local memory is of type global on this device (emulated "
+			fprintf(out,
+				"Caveat:     local memory is of type global on this device (emulated "
 				"in ordinary memory): there are no banks to find\n");
 		return false;
 	}
 	if (global)
-		fprintf(out, "Caveat:     the driver says local memory is of type global (emulated in "
+		fprintf(out,
+			"Caveat:     the driver says local memory is of type global (emulated in "
 			"ordinary memory); the banks measured are those of the memory behind it\n");
 	return true;
 }
@@ -141,8 +147,10 @@ static void approximate_lines(FILE *out, const cb_inference *inf)
 	for (int e = 0; e < CB_NELEM; e++) {
 		if (!inf->elem_present[e] || !q->approximate[e])
 			continue;
-		fprintf(out, "Approximate: %u B: the model misses these tables by %.1fx the expected "
-			"error", cb_elems[e].bytes, q->elem_misfit[e]);
+		fprintf(out,
+			"Approximate: %u B: the model misses these tables by %.1fx the expected "
+			"error",
+			cb_elems[e].bytes, q->elem_misfit[e]);
 		if (q->approx_kind[e][0]) {
 			fputs(" (", out);
 			cb_report_put(out, q->approx_kind[e], "?");
@@ -169,7 +177,8 @@ static void model_lines(FILE *out, const cb_inference *inf, unsigned S, cb_op op
 {
 	broadcast_line(out, inf, op);
 	if (inf->best.geom.pair_packing)
-		fprintf(out, "Packing:    yes: when lanes pair up on identical offsets (n and n^1, or n "
+		fprintf(out,
+			"Packing:    yes: when lanes pair up on identical offsets (n and n^1, or n "
 			"and n^2), a pass serves twice the lanes\n");
 	fprintf(out, "Lanes/pass:");
 	bool first = true, whole = false;
@@ -195,24 +204,29 @@ static void conflict_line(FILE *out, const cb_result *r, const cb_inference *inf
 	if (!isfinite(inf->step_pass_ns))
 		return;
 	if (!isfinite(inf->pass_ns_per_subgroup)) {
-		fprintf(out, "Conflict:   one extra pass costs %.3g ns per access step (the sub-groups "
-			"per compute unit are not recorded: no cost per sub-group)\n", inf->step_pass_ns);
+		fprintf(out,
+			"Conflict:   one extra pass costs %.3g ns per access step (the sub-groups "
+			"per compute unit are not recorded: no cost per sub-group)\n",
+			inf->step_pass_ns);
 		return;
 	}
 	char cyc[64] = "";
 	if (isfinite(inf->pass_cycles)) {
 		char n[32];
 		snprintf(n, sizeof n, "%.2g", inf->pass_cycles);
-		snprintf(cyc, sizeof cyc, ", %s cycle%s at %lld MHz", n, strcmp(n, "1") == 0 ? "" : "s",
-			 r->device.max_clock_mhz);
+		snprintf(cyc, sizeof cyc, ", %s cycle%s at %lld MHz", n,
+			 strcmp(n, "1") == 0 ? "" : "s", r->device.max_clock_mhz);
 	}
 	if (r->run.present && is(r->run.regime, "latency"))
-		fprintf(out, "Conflict:   one extra pass costs %.3g ns per sub-group%s (one sub-group's "
-			"dependent accesses)\n", inf->pass_ns_per_subgroup, cyc);
+		fprintf(out,
+			"Conflict:   one extra pass costs %.3g ns per sub-group%s (one sub-group's "
+			"dependent accesses)\n",
+			inf->pass_ns_per_subgroup, cyc);
 	else
-		fprintf(out, "Conflict:   one extra pass costs %.3g ns per sub-group%s (%.3g ns per "
-			"access step / %.4g sub-groups per compute unit)\n", inf->pass_ns_per_subgroup,
-			cyc, inf->step_pass_ns, r->run.subgroups_per_cu);
+		fprintf(out,
+			"Conflict:   one extra pass costs %.3g ns per sub-group%s (%.3g ns per "
+			"access step / %.4g sub-groups per compute unit)\n",
+			inf->pass_ns_per_subgroup, cyc, inf->step_pass_ns, r->run.subgroups_per_cu);
 }
 
 /* Conflict-free bandwidth over the device, next to banks x width x clock x compute units. */
@@ -233,9 +247,11 @@ static void bandwidth_line(FILE *out, const cb_result *r, const cb_inference *in
 		return;
 	double limit = cb_bandwidth_limit_gbs(r, inf);
 	if (isfinite(limit))
-		fprintf(out, " (limit: banks x width x clock x compute units = %u B x %lld MHz x %.0f "
-			"= %.0f GB/s)", inf->best.geom.banks * inf->best.geom.width,
-			r->device.max_clock_mhz, cb_memory_units(r), limit);
+		fprintf(out,
+			" (limit: banks x width x clock x compute units = %u B x %lld MHz x %.0f "
+			"= %.0f GB/s)",
+			inf->best.geom.banks * inf->best.geom.width, r->device.max_clock_mhz,
+			cb_memory_units(r), limit);
 	fputc('\n', out);
 }
 
@@ -252,9 +268,11 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 {
 	if (!inf->has_best)
 		return;
-	fprintf(out, "Fit:        %zu measurements, %zu candidate models; best RMS error %.1f%% "
-		"(flat %.1f%%), explains %.1f%% of the variation\n", inf->n_fit, inf->candidates,
-		100 * inf->best.rms, 100 * inf->flat.rms, 100 * (inf->r2 > 0 ? inf->r2 : 0));
+	fprintf(out,
+		"Fit:        %zu measurements, %zu candidate models; best RMS error %.1f%% "
+		"(flat %.1f%%), explains %.1f%% of the variation\n",
+		inf->n_fit, inf->candidates, 100 * inf->best.rms, 100 * inf->flat.rms,
+		100 * (inf->r2 > 0 ? inf->r2 : 0));
 	const cb_fit_quality *q = &inf->quality;
 	if (q->judged && isfinite(q->misfit)) {
 		fprintf(out, "Fit check:  %smisses by %.2fx the expected error (",
@@ -271,9 +289,11 @@ static void fit_lines(FILE *out, const cb_inference *inf)
 		fputc('\n', out);
 	}
 	if (inf->val_n)
-		fprintf(out, "Validation: %zu random tables not used for the fit: RMS error %.1f%%, "
-			"worst %.1f%%, %.0f%% within 10%%\n", inf->val_n, 100 * inf->val_rms,
-			100 * inf->val_max, 100 * inf->val_within10);
+		fprintf(out,
+			"Validation: %zu random tables not used for the fit: RMS error %.1f%%, "
+			"worst %.1f%%, %.0f%% within 10%%\n",
+			inf->val_n, 100 * inf->val_rms, 100 * inf->val_max,
+			100 * inf->val_within10);
 	else if (inf->n_holdout)
 		fprintf(out, "Validation: none (no model predicts the %zu random tables)\n",
 			inf->n_holdout);
@@ -301,22 +321,29 @@ static void by_size_lines(FILE *out, const cb_result *r, cb_op op)
 		char label[16];
 		snprintf(label, sizeof label, "%u B alone:", cb_elems[e].bytes);
 		if (cb_size_model(r, op, e))
-			fprintf(out, "%-11s banked, %u banks x %u bytes%s, %u lanes a pass (confidence "
-				"%.3f); predict --op %s --elem-bytes %u uses it\n", label,
-				s->best.geom.banks, s->best.geom.width,
-				s->broadcast_known && !s->best.geom.broadcast ? " without broadcast" : "",
-				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op), cb_elems[e].bytes);
+			fprintf(out,
+				"%-11s banked, %u banks x %u bytes%s, %u lanes a pass (confidence "
+				"%.3f); predict --op %s --elem-bytes %u uses it\n",
+				label, s->best.geom.banks, s->best.geom.width,
+				s->broadcast_known && !s->best.geom.broadcast ? " without broadcast"
+									      : "",
+				s->best.lanes_per_pass[e], s->confidence, cb_op_name(op),
+				cb_elems[e].bytes);
 		else if (s->status == CB_BANKED && s->confidence < CB_BY_SIZE_MIN_CONFIDENCE)
-			fprintf(out, "%-11s at best %u x %u B, confidence %.3f: too uncertain to use "
-				"(%.1f needed)\n", label, s->best.geom.banks, s->best.geom.width,
-				s->confidence, CB_BY_SIZE_MIN_CONFIDENCE);
+			fprintf(out,
+				"%-11s at best %u x %u B, confidence %.3f: too uncertain to use "
+				"(%.1f needed)\n",
+				label, s->best.geom.banks, s->best.geom.width, s->confidence,
+				CB_BY_SIZE_MIN_CONFIDENCE);
 		else if (s->status == CB_BANKED)
-			fprintf(out, "%-11s banked, %u banks x %u bytes (confidence %.3f), no surer than "
-				"the model above\n", label, s->best.geom.banks, s->best.geom.width,
-				s->confidence);
+			fprintf(out,
+				"%-11s banked, %u banks x %u bytes (confidence %.3f), no surer than "
+				"the model above\n",
+				label, s->best.geom.banks, s->best.geom.width, s->confidence);
 		else
-			fprintf(out, "%-11s %s: %s\n", label, s->status == CB_NOT_BANKED ?
-				"not banked" : "inconclusive", s->reason);
+			fprintf(out, "%-11s %s: %s\n", label,
+				s->status == CB_NOT_BANKED ? "not banked" : "inconclusive",
+				s->reason);
 	}
 }
 
@@ -325,7 +352,7 @@ static void op_block(FILE *out, const cb_result *r, cb_op op, bool titled)
 	const cb_inference *inf = &r->inference[op];
 	fputc('\n', out);
 	if (titled)
-		fprintf(out, "%c%s\n", "LSA"[op], cb_op_desc_of(op)->plural + 1);
+		fprintf(out, "%c%s\n", "LSA"[op], cb_op_desc_of(op) -> plural + 1);
 	if (verdict(out, r, inf)) {
 		model_lines(out, inf, r->device.subgroup_size, op);
 		conflict_line(out, r, inf);
@@ -349,7 +376,8 @@ static void documented_line(FILE *out, const cb_result *r)
 		return;
 	}
 	if (!r->match.n) {
-		fprintf(out, "none of the %zu documented models agrees on every fact compared ('clbanks "
+		fprintf(out,
+			"none of the %zu documented models agrees on every fact compared ('clbanks "
 			"compare' of this document and one of them says where they differ)\n",
 			r->match.models);
 		return;
