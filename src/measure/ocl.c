@@ -315,6 +315,29 @@ static cb_rc append_part(cb_ocl *c, int k, cb_buf *b, cb_error *err)
 	return CB_OK;
 }
 
+/* The lane-table kernels' program: the watchdog's note and the error of its creation. */
+#define KERNELS_SLOW "the build of the kernels (clBuildProgram)"
+#define KERNELS_MSG "cannot create the kernel program"
+
+/* SRC (freed here) as a program, built with OPTS under the watchdog's build limit (SLOW says
+ * what is built, for its message): CB_OK with *PROG and the build's status in *ST, or the error
+ * of clCreateProgramWithSource (MSG) with *PROG NULL. */
+static cb_rc build_source(cb_ocl *c, char *src, const char *opts, const char *slow, const char *msg,
+			  cl_program *prog, cl_int *st, cb_error *err)
+{
+	const char *srcs[1] = { src };
+	*prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, st);
+	free(src);
+	if (*st != CL_SUCCESS) {
+		*prog = NULL;
+		return cl_fail(err, "clCreateProgramWithSource", *st, msg);
+	}
+	cb_watchdog_slow(slow);
+	*st = clBuildProgram(*prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	return CB_OK;
+}
+
 /* One program of the kernels of WANT, built, and their kernels created. */
 static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 {
@@ -328,17 +351,12 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 		return rc;
 	}
 	cl_int st;
-	char *src = cb_buf_take(&b, NULL), opts[512];
-	const char *srcs[1] = { src };
-	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
-	free(src);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st,
-			       "cannot create the kernel program");
+	cl_program prog;
+	char opts[512];
 	program_options(c, opts, sizeof opts);
-	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
-	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	if ((rc = build_source(c, cb_buf_take(&b, NULL), opts, KERNELS_SLOW, KERNELS_MSG, &prog,
+			       &st, err)) != CB_OK)
+		return rc;
 	int first = 0, nwant = 0;
 	for (int k = CB_NKERNELS - 1; k >= 0; k--)
 		if (want[k]) {
@@ -393,16 +411,10 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	if (rc != CB_OK)
 		return rc;
 	cl_int st;
-	const char *srcs[1] = { src };
-	cl_program prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
-	free(src);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st,
-			       "cannot create the kernel program");
+	cl_program prog;
 	program_options(c, opts, sizeof opts);
-	cb_watchdog_slow("the build of the kernels (clBuildProgram)");
-	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	if ((rc = build_source(c, src, opts, KERNELS_SLOW, KERNELS_MSG, &prog, &st, err)) != CB_OK)
+		return rc;
 	if (st != CL_SUCCESS) {
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
 			      "the kernel of cl/cpu.cl does "
@@ -809,16 +821,11 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 	p->nkernels = nkernels;
 	*out = p;
 	cl_int st;
-	const char *srcs[1] = { src };
-	p->prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &st);
-	free(src);
-	if (st != CL_SUCCESS)
-		return cl_fail(err, "clCreateProgramWithSource", st, "cannot create the program");
 	snprintf(opts, sizeof opts, "%s%s%s", options, c->o.build_options ? " " : "",
 		 c->o.build_options ? c->o.build_options : "");
-	cb_watchdog_slow("the build of a kernel (clBuildProgram)");
-	st = clBuildProgram(p->prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	if ((rc = build_source(c, src, opts, "the build of a kernel (clBuildProgram)",
+			       "cannot create the program", &p->prog, &st, err)) != CB_OK)
+		return rc;
 	if (st != CL_SUCCESS)
 		return program_build_failed(c, p->prog, file, opts, st, err);
 	for (unsigned i = 0; i < nkernels; i++) {
