@@ -150,8 +150,7 @@ static void never_confidently_wrong(const synth_device *base, double noise, unsi
 		sim_free(&s);
 	}
 	tap_ok(wrong == 0,
-	       "%s at %.0f%% noise: %u right, %u unsure, %u confidently wrong (%zu tables "
-	       "a run)",
+	       "%s at %.0f%% noise: %u right, %u unsure, %u confidently wrong (%zu tables a run)",
 	       base->name, 100 * noise, right, unsure, wrong, tables / seeds);
 }
 
@@ -286,9 +285,7 @@ static void leaders(const synth_device *d)
 		sum += L[k].weight;
 	}
 	tap_ok(n == 16 && sorted && sum <= 1 + 1e-9,
-	       "16 leaders, heaviest first, weights summing to "
-	       "%.3f",
-	       sum);
+	       "16 leaders, heaviest first, weights summing to %.3f", sum);
 	tap_ok(!L[0].fit.flat && L[0].fit.geom.banks == inf.best.geom.banks &&
 		       L[0].fit.geom.width == inf.best.geom.width,
 	       "the heaviest is the reported model");
@@ -445,9 +442,7 @@ int main(void)
 		all_flat &= s.res.inference[op].status != CB_BANKED;
 		searches = s.d.searches[op] > searches ? s.d.searches[op] : searches;
 	}
-	tap_ok(all_flat && s.measured <= 160,
-	       "a flat device: never banked, from %zu "
-	       "tables (%s)",
+	tap_ok(all_flat && s.measured <= 160, "a flat device: never banked, from %zu tables (%s)",
 	       s.measured, s.d.stop[CB_OP_ATOMIC] ? s.d.stop[CB_OP_ATOMIC] : "");
 	/* Where the flat model fits as well as any bank model twice in a row, inconclusive for
 	 * want of evidence too, more search batches do not single out a geometry (issue 36.3: on

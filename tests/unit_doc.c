@@ -209,8 +209,7 @@ static void documented(void)
 	    "has no measurements", "a documented model with a measurement");
 	bad(DOCD LOADS("") "}", "needs \"documentation\"", "a documented model without sources");
 	bad(DOCD FACTS "\"measurements\":[]}", "needs its loads' model",
-	    "a documented model without "
-	    "a model");
+	    "a documented model without a model");
 	bad(DOCD
 	    "\"documentation\":{\"title\":\"T\",\"facts\":[{\"fact\":\"x\",\"basis\":\"guessed\","
 	    "\"source\":\"S\"}]}," LOADS("") "}",

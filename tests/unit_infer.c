@@ -608,8 +608,7 @@ static void decide(void)
 	       "decide: small unexplained variation is not banked");
 	in.max_ratio = 5;
 	tap_ok(cb_infer_decide(&in).why == CB_WHY_UNEXPLAINED,
-	       "decide: large unexplained variation is "
-	       "inconclusive");
+	       "decide: large unexplained variation is inconclusive");
 	in.n_fit = 4;
 	tap_ok(cb_infer_decide(&in).why == CB_WHY_TOO_FEW, "decide: too few measurements");
 	in.n_fit = 100;

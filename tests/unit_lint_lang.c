@@ -51,9 +51,8 @@ static void test_builtins(void)
 			dim == cases[k].dim;
 	}
 	tap_ok(good == sizeof cases / sizeof cases[0],
-	       "PTX, AMDGCN and __ockl work-item built-ins "
-	       "(%u of %zu)",
-	       good, sizeof cases / sizeof cases[0]);
+	       "PTX, AMDGCN and __ockl work-item built-ins (%u of %zu)", good,
+	       sizeof cases / sizeof cases[0]);
 	cb_builtin b;
 	int dim;
 	tap_ok(!cb_lint_lang_builtin("llvm.nvvm.read.ptx.sreg.tid.w", &b, &dim) &&

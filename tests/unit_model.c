@@ -432,16 +432,13 @@ static void doc_model(const doc_case *k, const char *dir)
 	       k->file, s[0], s[1], s[2], s[3], k->s1, k->s2, k->s32, k->s33);
 	unsigned w8 = doc_stride(&r, CB_OP_LOAD, 8, 1), w16 = doc_stride(&r, CB_OP_LOAD, 16, 1);
 	tap_ok(w8 == k->wide8 && w16 == k->wide16,
-	       "%s: 8- and 16-byte loads at stride 1: %u, %u "
-	       "passes (0: refused; sources: %u, %u)",
+	       "%s: 8- and 16-byte loads at stride 1: %u, %u passes (0: refused; sources: %u, %u)",
 	       k->file, w8, w16, k->wide8, k->wide16);
 	bool why = (w8 || cb_doc_fact_note(&r, CB_OP_LOAD, 8)) &&
 		   (w16 || cb_doc_fact_note(&r, CB_OP_LOAD, 16)) &&
 		   cb_doc_fact_note(&r, CB_OP_ATOMIC, 0);
 	tap_ok(why && doc_stride(&r, CB_OP_ATOMIC, 4, 1) == 0,
-	       "%s: a refused size and the atomics "
-	       "say why (not documented)",
-	       k->file);
+	       "%s: a refused size and the atomics say why (not documented)", k->file);
 	unsigned st = doc_stride(&r, CB_OP_STORE, 4, 0);
 	tap_ok(st == k->store_same, "%s: 4-byte stores on one word: %u passes (sources: %u)",
 	       k->file, st, k->store_same);
@@ -503,9 +500,8 @@ static void doc_pairs(const char *dir)
 	unsigned ld = doc_passes(&r, CB_OP_LOAD, 16, lanes),
 		 st = doc_passes(&r, CB_OP_STORE, 16, lanes);
 	tap_ok(ld == 2 && st == 4,
-	       "volta-turing: 16-byte pairs on one offset: loads %u passes (2), "
-	       "stores %u (4)",
-	       ld, st);
+	       "volta-turing: 16-byte pairs on one offset: loads %u passes (2), stores %u (4)", ld,
+	       st);
 	cb_result_free(&r);
 }
 
@@ -584,9 +580,8 @@ static void subgroup_sweep(void)
 				free(act);
 			}
 	tap_ok(wrong == 0,
-	       "sub-groups of 1 to 64 lanes: passes equal the definition (%u of %u "
-	       "differ)",
-	       wrong, cases);
+	       "sub-groups of 1 to 64 lanes: passes equal the definition (%u of %u differ)", wrong,
+	       cases);
 	tap_ok(sched_bad == 0,
 	       "sub-groups of 1 to 64 lanes: the schedule counts the passes (%u bad)", sched_bad);
 	tap_ok(price_bad == 0, "sub-groups of 1 to 64 lanes: prices and their ways agree (%u bad)",

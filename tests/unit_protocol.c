@@ -152,9 +152,7 @@ static void calibration_and_rounds(void)
 	tap_ok(st.timer == CB_TIMER_EVENT && strstr(st.timer_reason, "agrees with the host clock"),
 	       "an event timer that agrees with the host clock is used: %s", st.timer_reason);
 	tap_ok(st.launch_ns >= 20e3 && st.launch_ns <= 1e6,
-	       "a noiseless device gets a short launch "
-	       "(%.0f ns)",
-	       st.launch_ns);
+	       "a noiseless device gets a short launch (%.0f ns)", st.launch_ns);
 	tap_ok(ex[0].steps_short * 4 <= ex[0].steps + 32 &&
 		       ex[0].steps_short * 4 + 32 >= ex[0].steps,
 	       "the short chain is a quarter of the long one (%u, %u)", ex[0].steps,

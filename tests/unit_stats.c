@@ -87,9 +87,7 @@ static void file_stems(void)
 			    "sixty-four characters",
 			    small, sizeof small);
 	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-',
-	       "a long name is cut to 64 "
-	       "characters, not inside a separator: %s",
-	       small);
+	       "a long name is cut to 64 characters, not inside a separator: %s", small);
 }
 
 int main(void)

@@ -100,8 +100,7 @@ static void judge(const synth_device *d, const cb_result *r, const cb_result *po
 			}
 			if (t->wrong++ == 0)
 				snprintf(t->first, sizeof t->first,
-					 "%s, %s, %s%s: %u x %u B%s, lanes %u "
-					 "%u %u %u %u at %.3f",
+					 "%s, %s, %s%s: %u x %u B%s, lanes %u %u %u %u %u at %.3f",
 					 d->name, how, cb_op_name((cb_op)op),
 					 e >= 0 ? " by size" : "", use->best.geom.banks,
 					 use->best.geom.width,
@@ -231,8 +230,7 @@ int main(void)
 		}
 	}
 	tap_ok(all.sure > all.answers / 4,
-	       "the set is not passed by saying nothing: %u of %u "
-	       "answers at %.1f or more",
+	       "the set is not passed by saying nothing: %u of %u answers at %.1f or more",
 	       all.sure, all.answers, SURE);
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;

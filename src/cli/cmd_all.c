@@ -42,9 +42,8 @@ static cb_rc check_dir(const char *dir, cb_error *err)
 				      dir);
 	if (stat(dir, &st) != 0)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "-o '%s': %s (--device all does not create the "
-				    "directory)",
-				    dir, strerror(errno));
+				    "-o '%s': %s (--device all does not create the directory)", dir,
+				    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return cb_usage_error(err, ALL_USAGE,
 				      "-o '%s' is not a directory (--device all "

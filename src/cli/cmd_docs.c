@@ -86,8 +86,7 @@ cb_rc cb_cmd_analyze(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
 		return usage(err, CB_CMD_ANALYZE, "FILE",
-			     o->nargs ? "analyze takes one result "
-					"document"
+			     o->nargs ? "analyze takes one result document"
 				      : "analyze needs a result document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
@@ -167,8 +166,7 @@ static cb_rc compare_baseline(const cb_cli_options *o, cb_error *err)
 {
 	if (o->nargs != 1)
 		return usage(err, CB_CMD_COMPARE, "--baseline OLD NEW",
-			     "compare --baseline OLD takes "
-			     "one document to check against it");
+			     "compare --baseline OLD takes one document to check against it");
 	if (cb_format_of(o, CB_FMT_TEXT) != CB_FMT_TEXT)
 		return cb_error_set(err, CB_ERR_USAGE, "compare --baseline writes text only");
 	baseline_ctx *c = cb_xcalloc(1, sizeof *c);
@@ -200,8 +198,7 @@ cb_rc cb_cmd_compare(const cb_cli_options *o, cb_error *err)
 		return compare_baseline(o, err);
 	if (o->nargs < 1)
 		return usage(err, CB_CMD_COMPARE, "FILE...",
-			     "compare needs at least one result "
-			     "document");
+			     "compare needs at least one result document");
 	cb_rc rc = cb_output_check(o->output, o->force, err);
 	if (rc != CB_OK)
 		return rc;

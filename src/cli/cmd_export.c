@@ -33,8 +33,7 @@ cb_rc cb_cmd_export(const cb_cli_options *o, cb_error *err)
 	cb_format_choices(cb_commands[CB_CMD_EXPORT].formats, formats, sizeof formats);
 	if (o->nargs != 1)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    o->nargs ? "export takes one document; "
-					       "unexpected argument '%s'"
+				    o->nargs ? "export takes one document; unexpected argument '%s'"
 					     : "export needs a document: clbanks "
 					       "export DOC --format %s",
 				    o->nargs ? o->args[1] : formats);

@@ -35,8 +35,7 @@ static cb_rc parse_dims(const char *text, const char *option, unsigned long lo, 
 		unsigned long x;
 		if (n == 3 || len == 0 || len >= sizeof buf)
 			return cb_error_set(err, CB_ERR_USAGE,
-					    "invalid value '%s' for --%s: expected X, "
-					    "X,Y or X,Y,Z",
+					    "invalid value '%s' for --%s: expected X, X,Y or X,Y,Z",
 					    text, option);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
@@ -96,9 +95,7 @@ static cb_rc check_args(const cb_cli_options *o, cb_error *err)
 		const char *a = o->kernel_args.v[i], *eq = strchr(a, '=');
 		if (!eq || eq == a || !eq[1])
 			return cb_error_set(err, CB_ERR_USAGE,
-					    "invalid value '%s' for --arg: expected "
-					    "NAME=VALUE",
-					    a);
+					    "invalid value '%s' for --arg: expected NAME=VALUE", a);
 	}
 	return CB_OK;
 }
@@ -141,13 +138,11 @@ static cb_rc lang_request(const cb_cli_options *o, cb_lint_request *q, cb_error 
 	const char *lang = cb_lint_lang_name(q->lang);
 	if (o->cuda_path && q->lang != CB_LINT_CUDA)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "--cuda-path is for CUDA kernels; %s is %s "
-				    "(--lang cuda)",
+				    "--cuda-path is for CUDA kernels; %s is %s (--lang cuda)",
 				    q->kernel_path, lang);
 	if (o->rocm_path && q->lang != CB_LINT_HIP)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "--rocm-path is for HIP kernels; %s is %s "
-				    "(--lang hip)",
+				    "--rocm-path is for HIP kernels; %s is %s (--lang hip)",
 				    q->kernel_path, lang);
 	if (o->shared_bytes && q->lang == CB_LINT_OPENCL)
 		return cb_error_set(
@@ -331,8 +326,7 @@ static cb_rc gate(const cb_cli_options *o, const cb_lint_result *res, size_t nre
 		return CB_OK;
 	if (conflict || measured)
 		return cb_error_set(err, CB_ERR_QUALITY,
-				    "%s: a %s __local access conflicts "
-				    "(--fail-on-conflict)",
+				    "%s: a %s __local access conflicts (--fail-on-conflict)",
 				    o->args[0], conflict ? "predicted" : "measured");
 	if (assumed && !o->allow_assumed)
 		return cb_error_set(

@@ -43,9 +43,8 @@ static cb_rc helper_failed(const cb_child_result *c, cb_error *err)
 	int len = nl ? (int)(nl - text) : (int)strlen(text);
 	if (len <= 0)
 		cb_error_set(err, cb_rc_of_exit_status(c->exit_status),
-			     "the lint helper failed (exit status "
-			     "%d, signal %d)",
-			     c->exit_status, c->term_signal);
+			     "the lint helper failed (exit status %d, signal %d)", c->exit_status,
+			     c->term_signal);
 	else
 		cb_error_set(err, cb_rc_of_exit_status(c->exit_status), "%.*s", len, text);
 	if (nl && nl[1])
@@ -103,8 +102,7 @@ static cb_rc keep_measured(const cb_result *r, int *fd, cb_error *err)
 	if (*fd < 0) {
 		free(text);
 		return cb_error_call(err, CB_ERR_IO, "mkstemp", errno,
-				     "cannot make a temporary file "
-				     "in %s: %s",
+				     "cannot make a temporary file in %s: %s",
 				     dir && *dir ? dir : "/tmp", strerror(errno));
 	}
 	unlink(path);
@@ -118,9 +116,7 @@ static cb_rc keep_measured(const cb_result *r, int *fd, cb_error *err)
 			free(text);
 			close(*fd);
 			return cb_error_call(err, CB_ERR_IO, "write", e,
-					     "cannot write the measured "
-					     "document: %s",
-					     strerror(e));
+					     "cannot write the measured document: %s", strerror(e));
 		}
 		done += (size_t)w;
 	}

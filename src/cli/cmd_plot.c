@@ -100,8 +100,7 @@ static cb_rc run_gnuplot(const char *gnuplot, const char *script, cb_plot_format
 	else if (res->exit_status == CB_PLOT_NO_TERMINAL)
 		rc = cb_error_set(
 			err, CB_ERR_RUNTIME,
-			"%s has no '%s' terminal, which %s output "
-			"needs; no plot written (%s)",
+			"%s has no '%s' terminal, which %s output needs; no plot written (%s)",
 			gnuplot, cb_plot_terminal(fmt),
 			fmt == CB_PLOT_PDF   ? "PDF"
 			: fmt == CB_PLOT_PNG ? "PNG"
@@ -112,18 +111,16 @@ static cb_rc run_gnuplot(const char *gnuplot, const char *script, cb_plot_format
 				  "name the output .svg");
 	else if (res->exit_status == 126 || res->exit_status == 127)
 		rc = cb_error_set(err, CB_ERR_RUNTIME,
-				  "%s could not be run (exit status %d); no plot "
-				  "written",
-				  gnuplot, res->exit_status);
+				  "%s could not be run (exit status %d); no plot written", gnuplot,
+				  res->exit_status);
 	else if (res->exit_status != 0)
 		rc = cb_error_set(err, CB_ERR_RUNTIME,
 				  "%s failed (exit status %d); no plot written", gnuplot,
 				  res->exit_status);
 	else if (!cb_plot_output_complete(res->out, res->out_len, fmt))
 		rc = cb_error_set(err, CB_ERR_RUNTIME,
-				  "%s wrote %s picture (%zu bytes); no plot "
-				  "written",
-				  gnuplot, res->out_len ? "an incomplete" : "no", res->out_len);
+				  "%s wrote %s picture (%zu bytes); no plot written", gnuplot,
+				  res->out_len ? "an incomplete" : "no", res->out_len);
 	if (rc != CB_OK)
 		cb_filter_result_free(res);
 	return rc;

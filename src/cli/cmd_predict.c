@@ -42,9 +42,7 @@ static cb_rc parse_lanes(const char *text, uint32_t *lanes, bool *active, unsign
 		p += len;
 		if (*p == ',' && !*++p)
 			return cb_error_set(err, CB_ERR_USAGE,
-					    "invalid value '%s' for --lanes: trailing "
-					    "comma",
-					    text);
+					    "invalid value '%s' for --lanes: trailing comma", text);
 	}
 	return CB_OK;
 }
@@ -71,13 +69,10 @@ static cb_rc predict_lanes(const cb_cli_options *o, unsigned S, unsigned E, uint
 	unsigned act = cb_option_given(o, "active") ? (unsigned)o->active : S;
 	if (stride == (o->lanes != NULL))
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "predict needs one of --lanes A,B,... and "
-				    "--stride S");
+				    "predict needs one of --lanes A,B,... and --stride S");
 	if (act > S)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "--active %u: the model's sub-group has %u "
-				    "lanes",
-				    act, S);
+				    "--active %u: the model's sub-group has %u lanes", act, S);
 	for (unsigned l = 0; l < S; l++)
 		active[l] = true;
 	if (stride)
@@ -148,9 +143,8 @@ cb_rc cb_cmd_predict(const cb_cli_options *o, cb_error *err)
 	bool banked = m.source != CB_CHOICE_FLAT;
 	if (banked && !m.lanes_per_pass && m.documented)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "%s: %s has no %s model for %u-byte elements: "
-				    "%s",
-				    o->model, label, cb_op_name(op), E,
+				    "%s: %s has no %s model for %u-byte elements: %s", o->model,
+				    label, cb_op_name(op), E,
 				    m.problem[0] ? m.problem
 						 : "its sources do not give their lanes per pass");
 	if (banked && !m.lanes_per_pass)

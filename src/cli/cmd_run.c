@@ -120,8 +120,7 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 			err, CB_ERR_USAGE,
 			"--check transpose: the check follows a "
 			"measurement of the loads by the default plan in the throughput "
-			"regime (not with --regime latency, --plan FILE or --ops without "
-			"load)");
+			"regime (not with --regime latency, --plan FILE or --ops without load)");
 	/* --quick with --plan: a 5% target and 12 rounds at most, unless set. Without --plan it is
 	 * retired (issue 34.6, 36.1): the adaptive default is the fastest honest answer, and
 	 * nothing quicker kept the answer (on the stub: the smaller check saved 1% of the
@@ -159,9 +158,7 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	const char *g = getenv("CLBANKS_GROUPS_PER_CU");
 	if (g && *g && !cb_parse_ulong(g, 1, 4096, &ro->groups_per_cu))
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 "
-				    "to 4096",
-				    g);
+				    "CLBANKS_GROUPS_PER_CU='%s' is not a count from 1 to 4096", g);
 	const char *one = getenv("CLBANKS_ONE_KERNEL");
 	if (one && *one && strcmp(one, "0") && strcmp(one, "1"))
 		return cb_error_set(err, CB_ERR_USAGE, "CLBANKS_ONE_KERNEL='%s' is not 0 or 1",

@@ -224,8 +224,7 @@ cb_rc cb_load_plan(const char *path, cb_result *plan, cb_error *err)
 	cb_rc rc = cb_doc_read(path, 0, plan, err);
 	if (rc == CB_OK && plan->documented) {
 		rc = cb_error_set(err, CB_ERR_INPUT,
-				  "%s: a documented model has no measurements to "
-				  "plan a run with",
+				  "%s: a documented model has no measurements to plan a run with",
 				  path);
 		cb_result_free(plan);
 	}

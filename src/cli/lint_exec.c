@@ -64,9 +64,8 @@ static cb_rc not_found(const char *dir, int e, cb_error *err)
 		return cb_error_set(err, CB_ERR_RUNTIME, "cannot run CLBANKS_LINT=%s: %s", env,
 				    strerror(e));
 	return cb_error_set(err, CB_ERR_RUNTIME,
-			    "cannot run the lint helper %s (looked in %s%s%s): "
-			    "%s",
-			    HELPER, dir[0] ? dir : "", dir[0] ? " and " : "", CB_PKGLIBEXECDIR,
+			    "cannot run the lint helper %s (looked in %s%s%s): %s", HELPER,
+			    dir[0] ? dir : "", dir[0] ? " and " : "", CB_PKGLIBEXECDIR,
 			    strerror(e));
 }
 

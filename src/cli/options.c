@@ -305,8 +305,7 @@ static cb_rc set_value(const option *op, const char *value, cb_cli_options *o, c
 		    o->cmd != CB_CMD_LINT)
 			return cb_usage_error(
 				err, NULL,
-				"--model given twice ('%s', '%s'): %s takes one model "
-				"document",
+				"--model given twice ('%s', '%s'): %s takes one model document",
 				*(const char **)(base + op->offset), value, o->cmd_name);
 		if (strcmp(op->name, "model") == 0) {
 			o->models.v = cb_xrealloc(o->models.v,

@@ -70,9 +70,8 @@ static cb_rc check_dir(const char *path, cb_error *err)
 				  "cannot write '%s': directory '%s' does not exist", path, dir);
 	else if (access(dir, W_OK | X_OK) != 0)
 		rc = cb_error_set(err, CB_ERR_USAGE,
-				  "cannot write '%s': directory '%s' is not writable "
-				  "(%s)",
-				  path, dir, strerror(errno));
+				  "cannot write '%s': directory '%s' is not writable (%s)", path,
+				  dir, strerror(errno));
 	free(dir);
 	return rc;
 }
@@ -160,8 +159,7 @@ static cb_rc check_descriptor(const char *path, int fd, cb_error *err)
 				    "cannot write '%s': descriptor %d is not open", path, fd);
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "cannot write '%s': descriptor %d is not open "
-				    "for writing",
+				    "cannot write '%s': descriptor %d is not open for writing",
 				    path, fd);
 	return CB_OK;
 }
@@ -194,9 +192,8 @@ static cb_rc check_special(const char *path, const struct stat *st, bool force, 
 {
 	if (!force)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "output '%s' exists (a %s); use --force to write "
-				    "into it",
-				    path, S_ISFIFO(st->st_mode) ? "FIFO" : "character device");
+				    "output '%s' exists (a %s); use --force to write into it", path,
+				    S_ISFIFO(st->st_mode) ? "FIFO" : "character device");
 	if (access(path, W_OK) != 0)
 		return cb_error_set(err, CB_ERR_USAGE, "cannot write '%s': %s", path,
 				    strerror(errno));
@@ -352,8 +349,7 @@ static cb_rc appeared(const char *path, cb_error *err)
 {
 	/* cb_output_check() found no file when the command started. */
 	return cb_error_set(err, CB_ERR_USAGE,
-			    "'%s' appeared while clbanks was working; not "
-			    "replaced (use --force)",
+			    "'%s' appeared while clbanks was working; not replaced (use --force)",
 			    path);
 }
 

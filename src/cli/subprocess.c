@@ -19,8 +19,7 @@ cb_rc cb_filter_run(char *const argv[], const char *input, size_t input_len, siz
 	cb_rc rc = cb_child_run(&s, &r, err);
 	if (rc == CB_OK && r.out_over)
 		rc = cb_error_set(err, CB_ERR_RUNTIME,
-				  "%s wrote more than %zu bytes; stopped it, "
-				  "nothing written",
+				  "%s wrote more than %zu bytes; stopped it, nothing written",
 				  argv[0], out_cap);
 	res->exit_status = r.exit_status;
 	res->term_signal = r.term_signal;

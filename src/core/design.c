@@ -427,8 +427,7 @@ static cb_rc op_next(cb_design *d, const cb_result *res, cb_op op, size_t *out, 
 		} else if (only_the_run_limits(d, inf)) {
 			char why[160];
 			snprintf(why, sizeof why,
-				 "separated, the run's noise limits the confidence "
-				 "(x %.2f)",
+				 "separated, the run's noise limits the confidence (x %.2f)",
 				 inf->run_factor);
 			set_stop(d, op, why, inf);
 		} else if (d->searches[op] >= CB_DESIGN_MAX_SEARCH) {

@@ -174,8 +174,7 @@ static void fit_warnings(cb_inference *out)
 			"the model explains this device only approximately: it misses the %s by "
 			"%.1fx what their noise and a %.0f%% model allowance explain (confidence x %.2f)",
 			out->val_n >= VAL_MIN && isfinite(held) && held > q->misfit
-				? "held-out random "
-				  "tables (over-fitted)"
+				? "held-out random tables (over-fitted)"
 				: "measurements",
 			misfit_of(out), 100 * CB_MODEL_ALLOWANCE, out->fit_factor);
 	if (!q->noise_known)

@@ -97,8 +97,7 @@ static cb_rc read_all(int fd, const char *name, size_t cap, unsigned flags, size
 			size_t at = (size_t)(nul - buf);
 			free(buf);
 			return cb_error_set(err, CB_ERR_INPUT,
-					    "%s: binary data (a NUL byte at offset %zu), "
-					    "not text",
+					    "%s: binary data (a NUL byte at offset %zu), not text",
 					    name, at);
 		}
 		size += (size_t)r;

@@ -46,8 +46,7 @@ static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_mo
 	} else if (!r->has_recorded[op] && !measured(r, op) && op != CB_OP_LOAD) {
 		c->unmeasured = true;
 		snprintf(c->problem, sizeof c->problem,
-			 "has no %s measurements (a run measures them "
-			 "with --ops %s, the default)",
+			 "has no %s measurements (a run measures them with --ops %s, the default)",
 			 cb_op_name(op), cb_op_name(op));
 	} else if (!r->has_recorded[op]) {
 		snprintf(c->problem, sizeof c->problem,
@@ -65,8 +64,7 @@ static void none(const cb_result *r, cb_op op, unsigned elem_bytes, int e, cb_mo
 			 r->recorded_size[op][e].confidence);
 	} else {
 		snprintf(c->problem, sizeof c->problem,
-			 "has no bank model to predict with (inference "
-			 "status: %s)",
+			 "has no bank model to predict with (inference status: %s)",
 			 rec->status ? rec->status : "absent");
 	}
 }

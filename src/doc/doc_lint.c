@@ -476,8 +476,7 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 		return json_pack("{s:o}", "text", text(msg));
 	}
 	int k = r->has_model ? snprintf(msg, sizeof msg,
-					"%s %s: %u passes, %u-way bank conflict "
-					"(minimum %u)%s",
+					"%s %s: %u passes, %u-way bank conflict (minimum %u)%s",
 					cb_op_name(a->op), decl[0] ? decl : a->elem_type,
 					a->passes_max, a->ways, a->min_passes,
 					r->documented ? " on a documented model (the "
@@ -488,8 +487,7 @@ static json_t *sarif_message(const cb_lint_result *r, const cb_lint_access *a)
 	const cb_lint_measured *m = &a->measured;
 	if (m->done && k > 0 && (size_t)k < sizeof msg)
 		k += snprintf(msg + k, sizeof msg - (size_t)k,
-			      "; measured %.2fx the conflict-free "
-			      "time on %s (95%%: %.2f-%.2f)%s",
+			      "; measured %.2fx the conflict-free time on %s (95%%: %.2f-%.2f)%s",
 			      m->slowdown, r->measured_device, m->ci_lo, m->ci_hi,
 			      m->disagrees ? ", which the model does not predict" : "");
 	if (a->fixed && k > 0 && (size_t)k < sizeof msg) {

@@ -33,8 +33,7 @@ static cb_rc read_header(cb_doc_reader *rd, json_t *doc, cb_result *r)
 	if (v < CB_FORMAT_VERSION_MIN || v > CB_FORMAT_VERSION)
 		return cb_doc_fail(rd,
 				   "unsupported format_version %" JSON_INTEGER_FORMAT
-				   " (this clbanks reads "
-				   "version%s %d%s%d)",
+				   " (this clbanks reads version%s %d%s%d)",
 				   v, CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? "s" : "",
 				   CB_FORMAT_VERSION_MIN,
 				   CB_FORMAT_VERSION > CB_FORMAT_VERSION_MIN ? " to " : "",
@@ -306,8 +305,7 @@ static void read_recorded(json_t *inf, unsigned subgroup, cb_recorded_model *m)
 	    json_integer_value(b) > CB_MAX_BANKS || !json_is_integer(w) ||
 	    json_integer_value(w) < 1 || json_integer_value(w) > 4096 || !json_is_object(lp)) {
 		snprintf(m->problem, sizeof m->problem,
-			 "inference: banks, bank_width_bytes or "
-			 "lanes_per_pass missing or invalid");
+			 "inference: banks, bank_width_bytes or lanes_per_pass missing or invalid");
 		return;
 	}
 	m->geom.banks = (unsigned)json_integer_value(b);
@@ -730,8 +728,7 @@ cb_rc cb_doc_parse(const char *text, size_t len, unsigned flags, cb_result *r, c
 		cb_result_free(r);
 		cb_result_init(r);
 		rc = json_oom ? cb_error_set(rd.err, CB_ERR_NOMEM,
-					     "out of memory while parsing the "
-					     "document")
+					     "out of memory while parsing the document")
 			      : parse_whole(&rd, text, len, r);
 	}
 	if (rc != CB_OK)

@@ -50,8 +50,7 @@ static cb_rc read_lanes(cb_doc_reader *rd, json_t *lanes, const char *path, unsi
 			free(l);
 			return cb_doc_fail(rd,
 					   "%s[%u] = %" JSON_INTEGER_FORMAT
-					   " is not a multiple of the element "
-					   "size (%u bytes)",
+					   " is not a multiple of the element size (%u bytes)",
 					   path, i, off, elem);
 		}
 		l[i] = (uint32_t)off;

@@ -215,14 +215,12 @@ static cb_rc int_arg(const cb_karg *a, const char *text, cb_val *out, cb_error *
 							       : u > (unsigned long long)smax);
 	if (out_of_range && a->is_unsigned)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "--arg %s: %s is out of range for %s "
-				    "(0..%llu)",
-				    a->name, text, type, umax);
+				    "--arg %s: %s is out of range for %s (0..%llu)", a->name, text,
+				    type, umax);
 	if (out_of_range)
 		return cb_error_set(err, CB_ERR_USAGE,
-				    "--arg %s: %s is out of range for %s "
-				    "(%lld..%lld)",
-				    a->name, text, type, smin, smax);
+				    "--arg %s: %s is out of range for %s (%lld..%lld)", a->name,
+				    text, type, smin, smax);
 	*out = cb_val_int(cb_wrap(neg ? s : (int64_t)u, w));
 	return CB_OK;
 }
@@ -713,8 +711,7 @@ static void fill_access(cb_interp *in, cb_recorder *rec, const char *path, uint3
 						   : CB_LINT_WHY_TAINT;
 	if (s->assumed && s->assumed_line & CB_DECIDED)
 		snprintf(a->note, sizeof a->note,
-			 "under the branch at line %u, decided by values an undecidable "
-			 "branch set",
+			 "under the branch at line %u, decided by values an undecidable branch set",
 			 s->assumed_line & ~CB_DECIDED);
 	else if (s->assumed && s->assumed_line)
 		snprintf(a->note, sizeof a->note, "under the undecidable branch at line %u",

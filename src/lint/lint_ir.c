@@ -161,8 +161,7 @@ static cb_rc check_includes(const cb_lint_request *req, const cb_lint_args *user
 				req->kernel_path, name);
 		else if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
 			rc = cb_error_set(err, CB_ERR_INPUT,
-					  "%s includes '%s', which is not a regular "
-					  "file",
+					  "%s includes '%s', which is not a regular file",
 					  req->kernel_path, name);
 		free(real);
 		free(name);

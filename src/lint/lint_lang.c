@@ -56,8 +56,7 @@ cb_rc cb_lint_lang_parse(const char *text, cb_lint_lang *out, cb_error *err)
 			return CB_OK;
 		}
 	return cb_error_set(err, CB_ERR_USAGE,
-			    "invalid value '%s' for --lang: expected opencl, "
-			    "cuda or hip",
+			    "invalid value '%s' for --lang: expected opencl, cuda or hip",
 			    text ? text : "");
 }
 

@@ -110,8 +110,7 @@ static bool table_lanes(builder *b, const cb_lint_table *t, cb_op op, unsigned E
 			 "not measured: %u of %u lanes are inactive; the lane-table kernels "
 			 "run every lane, and a repeated %s would change the cost%s",
 			 inactive, b->S, cb_op_name(op),
-			 op == CB_OP_STORE ? " (unless the "
-					     "model says same-word stores merge)"
+			 op == CB_OP_STORE ? " (unless the model says same-word stores merge)"
 					   : "");
 		return false;
 	}
@@ -246,8 +245,7 @@ static void finish(const cb_lint_result *r, const cb_lint_tables *ts, const sums
 	if (!s->tables) {
 		if (!m->note[0] && ts->n)
 			snprintf(m->note, sizeof m->note,
-				 "not measured: the run timed none of its "
-				 "tables");
+				 "not measured: the run timed none of its tables");
 		return;
 	}
 	m->done = true;

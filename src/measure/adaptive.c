@@ -190,13 +190,11 @@ static void progress_note(void *ctx, cb_note_kind kind, const char *text)
 	if (!p->done) {
 		if (p->tables)
 			cb_note(p->out, CB_NOTE_PROGRESS,
-				"%.0f%% adaptive design: batch 1 (the "
-				"start), %zu tables",
+				"%.0f%% adaptive design: batch 1 (the start), %zu tables",
 				100 * p->shown, p->tables);
 		else
 			cb_note(p->out, CB_NOTE_PROGRESS,
-				"0%% adaptive design: choosing the "
-				"launch length");
+				"0%% adaptive design: choosing the launch length");
 		return;
 	}
 	cb_note(p->out, CB_NOTE_PROGRESS,

@@ -143,8 +143,7 @@ static cb_rc select_platform(const cb_device_list *list, const char *spec,
 			hits++;
 			if (len < sizeof names)
 				len += (size_t)snprintf(names + len, sizeof names - len,
-							"%s  platform %u: "
-							"%s (%u device%s)",
+							"%s  platform %u: %s (%u device%s)",
 							len ? "\n" : "", p, list->platforms[p].name,
 							list->platforms[p].ndevices,
 							list->platforms[p].ndevices == 1 ? ""

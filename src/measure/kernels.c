@@ -123,8 +123,7 @@ static bool append_line_marker(text_buf *t, size_t line, const char *name)
 static cb_rc too_large(const char *name, cb_error *err)
 {
 	return cb_error_set(err, CB_ERR_INPUT,
-			    "kernel file %s is larger than %d bytes with the files "
-			    "it includes",
+			    "kernel file %s is larger than %d bytes with the files it includes",
 			    name, CB_KERNEL_MAX_BYTES);
 }
 

@@ -257,9 +257,8 @@ static void kernel_options(cb_ocl *c, int k)
 		/* Cut at the size of the record, the options first. */
 		char all[sizeof opts + 96];
 		snprintf(all, sizeof all,
-			 "%s (cl/cpu.cl: cb_cpu with op %d and elem_bytes %u as "
-			 "arguments)",
-			 opts, (int)id.op, id.bytes);
+			 "%s (cl/cpu.cl: cb_cpu with op %d and elem_bytes %u as arguments)", opts,
+			 (int)id.op, id.bytes);
 		size_t n = strlen(all) < sizeof c->build_opts[k] ? strlen(all)
 								 : sizeof c->build_opts[k] - 1;
 		memcpy(c->build_opts[k], all, n);
@@ -267,9 +266,8 @@ static void kernel_options(cb_ocl *c, int k)
 		return;
 	}
 	int n = snprintf(c->build_opts[k], sizeof c->build_opts[k],
-			 CB_STD " -DCB_ELEM=%s "
-				"-DCB_ELEM_BYTES=%u",
-			 cb_elems[id.elem].cl_type, id.bytes);
+			 CB_STD " -DCB_ELEM=%s -DCB_ELEM_BYTES=%u", cb_elems[id.elem].cl_type,
+			 id.bytes);
 	if (n > 0 && (size_t)n < sizeof c->build_opts[k])
 		snprintf(c->build_opts[k] + n, sizeof c->build_opts[k] - (size_t)n, "%s",
 			 opts + strlen(CB_STD));
@@ -366,15 +364,12 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 	if (st != CL_SUCCESS && nwant == 1) {
 		kernel_options(c, first);
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-			      "the %u-byte %s kernel does "
-			      "not build (options: %s)",
+			      "the %u-byte %s kernel does not build (options: %s)",
 			      cb_kernel_of(first).bytes, cb_op_name(cb_kernel_of(first).op),
 			      c->build_opts[first]);
 	} else if (st != CL_SUCCESS) {
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-			      "the kernels do not build "
-			      "(options: %s)",
-			      opts);
+			      "the kernels do not build (options: %s)", opts);
 	}
 	if (st != CL_SUCCESS) {
 		build_log(c, prog, err);
@@ -390,9 +385,7 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 		if (st != CL_SUCCESS) {
 			c->kern[k] = NULL;
 			rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
-					   "cannot create the "
-					   "kernel %s",
-					   name);
+					   "cannot create the kernel %s", name);
 			break;
 		}
 		clRetainProgram(prog);
@@ -417,9 +410,7 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 		return rc;
 	if (st != CL_SUCCESS) {
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-			      "the kernel of cl/cpu.cl does "
-			      "not build (options: %s)",
-			      opts);
+			      "the kernel of cl/cpu.cl does not build (options: %s)", opts);
 		build_log(c, prog, err);
 		clReleaseProgram(prog);
 		return CB_ERR_RUNTIME;
@@ -427,8 +418,7 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	cl_kernel kern = clCreateKernel(prog, "cb_cpu", &st);
 	if (st != CL_SUCCESS)
 		rc = cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
-				   "cannot create the kernel "
-				   "cb_cpu");
+				   "cannot create the kernel cb_cpu");
 	for (int k = 0; k < CB_NKERNELS && rc == CB_OK; k++) {
 		if (!want[k])
 			continue;
@@ -555,9 +545,7 @@ static cb_rc new_buffer(cb_ocl *c, cl_mem *m, size_t bytes, const char *what, cb
 	if (st != CL_SUCCESS) {
 		*m = NULL;
 		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st,
-				     "cannot allocate %s (%zu "
-				     "bytes) on the device",
-				     what, bytes);
+				     "cannot allocate %s (%zu bytes) on the device", what, bytes);
 	}
 	return CB_OK;
 }
@@ -692,9 +680,8 @@ static cb_rc collect(cb_ocl *c, const cb_launch_req *reqs, size_t n, uint64_t *n
 	cl_int st = clWaitForEvents((cl_uint)n, c->events);
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clWaitForEvents", st,
-				     "%s%s failed while "
-				     "running",
-				     n > 1 ? "a batch with " : "", reqs[n - 1].what);
+				     "%s%s failed while running", n > 1 ? "a batch with " : "",
+				     reqs[n - 1].what);
 	for (size_t i = 0; i < n; i++) {
 		ns[i] = 0;
 		cb_rc rc = c->event_timer ? span_time(c->events[i], c->events[i], &ns[i], err)
@@ -716,9 +703,8 @@ cb_rc cb_ocl_run_batch(cb_ocl *c, const cb_launch_req *reqs, size_t n, double ex
 	*bad = -1;
 	if (n == 0 || n > c->max_slots || reqs[0].nlanes > c->max_nlanes)
 		return cb_error_set(err, CB_ERR_RUNTIME,
-				    "internal: a batch of %zu launches (at most "
-				    "%zu)",
-				    n, c->max_slots);
+				    "internal: a batch of %zu launches (at most %zu)", n,
+				    c->max_slots);
 	for (size_t i = 1; i < n; i++)
 		if (reqs[i].nlanes != reqs[0].nlanes)
 			return cb_error_set(err, CB_ERR_RUNTIME,
@@ -799,9 +785,7 @@ static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file, 
 			log[0] = '\0';
 	}
 	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-		      "cl/%s does not build (options: "
-		      "%s)",
-		      file, opts);
+		      "cl/%s does not build (options: %s)", file, opts);
 	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
 	free(log);
 	return CB_ERR_RUNTIME;
@@ -832,9 +816,7 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 		p->kern[i] = clCreateKernel(p->prog, names[i], &st);
 		if (st != CL_SUCCESS)
 			return cb_error_call(err, CB_ERR_RUNTIME, "clCreateKernel", st,
-					     "cannot create "
-					     "the kernel %s",
-					     names[i]);
+					     "cannot create the kernel %s", names[i]);
 	}
 	return CB_OK;
 }
@@ -848,9 +830,7 @@ cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffe
 	*out = NULL;
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st,
-				     "cannot allocate %zu "
-				     "bytes on the device",
-				     bytes);
+				     "cannot allocate %zu bytes on the device", bytes);
 	*out = cb_xcalloc(1, sizeof **out);
 	(*out)->mem = m;
 	(*out)->bytes = bytes;

@@ -172,15 +172,12 @@ static void progress(const cb_protocol_opts *o, unsigned rounds, double elapsed)
 	double per_round = elapsed / rounds;
 	if (rounds < o->min_rounds)
 		cb_note(o->notify, CB_NOTE_PROGRESS,
-			"round %u of at least %u (at most %u), about "
-			"%.0f s left",
-			rounds, o->min_rounds, o->max_rounds,
-			per_round * (o->min_rounds - rounds) + 0.5);
+			"round %u of at least %u (at most %u), about %.0f s left", rounds,
+			o->min_rounds, o->max_rounds, per_round * (o->min_rounds - rounds) + 0.5);
 	else
 		cb_note(o->notify, CB_NOTE_PROGRESS,
-			"round %u of at most %u, until settled (at most "
-			"%.0f s more)",
-			rounds, o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
+			"round %u of at most %u, until settled (at most %.0f s more)", rounds,
+			o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
 }
 
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,

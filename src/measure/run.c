@@ -231,8 +231,7 @@ static cb_rc find_subgroup(cb_runner *r, cb_error *err)
 			pref >= 4 ? "not measurable; CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"
 				  : "not measurable; assumed 32";
 		cb_note(r->o->notify, CB_NOTE_WARNING,
-			"the sub-group size could not be queried or "
-			"measured; using %u (%s)",
+			"the sub-group size could not be queried or measured; using %u (%s)",
 			info->subgroup_size, info->subgroup_source);
 	}
 	return CB_OK;

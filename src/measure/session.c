@@ -39,9 +39,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	if (skip) {
 		r->run.check_skipped = cb_xstrdup(skip);
 		cb_note(ro->notify, CB_NOTE_DETAIL,
-			"transpose check skipped: %s (--check transpose "
-			"runs it)",
-			skip);
+			"transpose check skipped: %s (--check transpose runs it)", skip);
 		return rc;
 	}
 	cb_transpose_opts to = { .event_timer = r->run.timer && strcmp(r->run.timer, "event") == 0,

@@ -430,8 +430,7 @@ static void excess(FILE *out, const cb_lint_result *r)
 		n = 0; /* nothing was predicted: only the measurement below */
 	else
 		fprintf(out,
-			"passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free "
-			"minimum",
+			"passes in all: %" PRIu64 ", %" PRIu64 " beyond the conflict-free minimum",
 			total, total - min);
 	if (rank && n) {
 		qsort(rank, n, sizeof *rank, by_excess);
@@ -452,9 +451,7 @@ static void excess(FILE *out, const cb_lint_result *r)
 			put_escaped(out, r->measured_device);
 		}
 	if (r->measured && r->measured_accesses)
-		fprintf(out,
-			": %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu "
-			"access%s%s",
+		fprintf(out, ": %.2fx the conflict-free time (95%%: %.2f-%.2f) over %zu access%s%s",
 			r->measured_total, r->measured_total - r->measured_total_ci,
 			r->measured_total + r->measured_total_ci, r->measured_accesses,
 			r->measured_accesses == 1 ? "" : "es", r->has_model ? "" : "\n");

@@ -323,8 +323,7 @@ static void plan_run_lines(FILE *out, const cb_result *r, const char *doc)
 			again, e);
 	else
 		fprintf(out,
-			"Next:       %sclbanks analyze %s: the bank model these tables "
-			"support\n",
+			"Next:       %sclbanks analyze %s: the bank model these tables support\n",
 			again, e);
 	free(e);
 }
