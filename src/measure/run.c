@@ -21,9 +21,9 @@
 #define BUDGET_S 6.0
 /* ... on a CPU device (cb_protocol_opts.cpu), where the launch noise is over the limit at every
  * length (PoCL on 2 cores: 2 to 5% from 1 to 4.5 ms), so the budget alone sets the launch
- * length: 1 ms at the adaptive design's 400 planned tables. In 18 interleaved runs at load 2
- * to 3.6 it gave the loads' verdict as often as 1.5 ms launches (6 s; 15 of 18 not banked, at
- * median confidence 0.31 and 0.36) with 0.5 s less measurement (median 2.1 s and 2.7 s). */
+ * length: 1 ms at the adaptive design's 400 planned tables. Interleaved runs at load 2 to 3.6
+ * (results/pocl/launch-length-2core.txt): 1 ms gave loads not banked in 34 of 42 (6 s, 1.5 ms:
+ * 25 of 30), median confidence 0.31 (0.40), with a median measurement of 2.1 s (2.7 s). */
 #define BUDGET_CPU_S 4.0
 
 static cb_rc run_batch(void *ctx, const cb_launch_item *items, size_t n, double expected_s,
