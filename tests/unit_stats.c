@@ -114,6 +114,15 @@ int main(void)
 	tap_ok(!cb_median_ci_ranks(5, &lo, &hi), "n = 5: no 95%% CI");
 	tap_ok(s.ci_lo == 109 && s.ci_hi == 120, "CI values from order statistics (%g..%g)",
 	       s.ci_lo, s.ci_hi);
+	double q[] = { 8, 1, 7, 2, 6, 3, 5, 4 };
+	tap_ok(cb_iqr(q, 8) == 3.5, "IQR of 1..8: quartiles 2.75 and 6.25 (%g)", cb_iqr(q, 8));
+	tap_ok(isnan(cb_iqr(q, 3)), "IQR of fewer than 4 values is NaN");
+	/* A second mode 8% up that holds a third of the values (PoCL's launches): the MAD is 0,
+	 * the quartiles span both modes. */
+	double modes[12] = { 100, 100, 108, 100, 100, 108, 100, 100, 108, 100, 100, 108 };
+	cb_summarize(modes, 12, &s);
+	tap_ok(s.mad == 0 && cb_iqr(modes, 12) == 8,
+	       "a mode of a third of the values: MAD %g, IQR %g", s.mad, cb_iqr(modes, 12));
 
 	unsigned long v;
 	tap_ok(cb_parse_ulong("42", 0, 100, &v) && v == 42, "parse 42");

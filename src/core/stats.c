@@ -32,6 +32,26 @@ double cb_median(const double *x, size_t n)
 	return m;
 }
 
+/* The P quantile of N sorted values, interpolated (h = (n - 1) P). */
+static double quantile_sorted(const double *s, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t i = (size_t)h;
+	return i + 1 < n ? s[i] + (h - (double)i) * (s[i + 1] - s[i]) : s[n - 1];
+}
+
+double cb_iqr(const double *x, size_t n)
+{
+	if (n < 4)
+		return NAN;
+	double *s = cb_xmalloc(n * sizeof *s);
+	memcpy(s, x, n * sizeof *s);
+	qsort(s, n, sizeof *s, cb_cmp_double);
+	double q = quantile_sorted(s, n, 0.75) - quantile_sorted(s, n, 0.25);
+	free(s);
+	return q;
+}
+
 bool cb_median_ci_ranks(size_t n, size_t *lo, size_t *hi)
 {
 	if (n < 6)

@@ -262,14 +262,21 @@ static double per_step_of(const growth *g, const cb_protocol_state *st)
 /* Relative noise of K differential times of B with (L, S): 1.4826 MAD over the median. Twelve
  * pairs, and a median-based spread, so that one slow launch (a clock still ramping, another
  * process) does not move the launch length: 0.2.0's (max - min) / 4 of eight pairs taken
- * before the warm-up chose 0.5 ms launches on the H200 in 4 runs of 10 where 0.1 ms was enough. */
+ * before the warm-up chose 0.5 ms launches on the H200 in 4 runs of 10 where 0.1 ms was enough.
+ * On a CPU (CPU) 36 pairs and the interquartile range over 1.349: PoCL's 64-step launches fall
+ * in two modes 8% apart, about half in each; twelve pairs' MAD read 0.2% to 28% at one length
+ * (p10 and p90 of 20 draws) and met the 1.41% limit in 0 to 60% of the draws at every length
+ * from 0.3 to 4.5 ms, so the length was a lottery. The quartiles see a mode that holds a
+ * quarter of the pairs (the MAD only one that holds half): over 36 pairs they met the limit in
+ * 3 of 135 draws at those lengths (the MAD in 10; twelve pairs' MAD in 83 of 450). */
 static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_experiment *b,
-				unsigned L, unsigned S, double *noise, double *per_step,
+				unsigned L, unsigned S, bool cpu, double *noise, double *per_step,
 				cb_error *err)
 {
-	enum { K = 12 };
-	cb_launch_item items[2 * K];
-	uint64_t ns[2 * K];
+	enum { KMAX = 36 };
+	const int K = cpu ? KMAX : 12;
+	cb_launch_item items[2 * KMAX];
+	uint64_t ns[2 * KMAX];
 	for (int k = 0; k < K; k++) {
 		items[2 * k] = (cb_launch_item){ b, L };
 		items[2 * k + 1] = (cb_launch_item){ b, S };
@@ -279,7 +286,7 @@ static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_
 				NULL, err);
 	if (rc != CB_OK)
 		return rc;
-	double d[K];
+	double d[KMAX];
 	size_t nd = 0;
 	cb_summary s;
 	for (int k = 0; k < K; k++) {
@@ -289,7 +296,8 @@ static cb_rc differential_noise(const cb_launcher *l, cb_protocol_state *st, cb_
 	}
 	cb_summarize(d, nd, &s);
 	*per_step = nd ? s.median : 0;
-	*noise = nd * 4 >= 3 * K && s.median > 0 ? 1.4826 * s.mad / s.median : INFINITY;
+	double spread = cpu ? cb_iqr(d, nd) / 1.349 : 1.4826 * s.mad;
+	*noise = nd * 4 >= 3 * (size_t)K && s.median > 0 ? spread / s.median : INFINITY;
 	return CB_OK;
 }
 
@@ -309,7 +317,9 @@ static double noise_limit(const cb_protocol_opts *o)
 	return o->ci_target * sqrt(n) / (1.96 * 1.2533 * sqrt(2.0));
 }
 
-/* The shortest launch length of the ladder whose differential noise meets the target. */
+/* The shortest launch length of the ladder whose differential noise meets the target. On a CPU
+ * a rung whose chain is the one before's (the shortest chain, MIN_CHAIN, stands for the first
+ * rungs there) is not measured again: another draw of the same noise is no new information. */
 static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
 			   size_t nex, double per_step, unsigned cap, cb_protocol_state *st,
 			   cb_error *err)
@@ -328,6 +338,7 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 		ceil = floor;
 	st->launch_ceil_ns = ceil;
 	double ps = per_step;
+	unsigned last = 0;
 	for (size_t i = 0; i < sizeof ladder / sizeof *ladder; i++) {
 		double T = fmax(floor, fmin(ladder[i], ceil));
 		if (i && ladder[i - 1] >= T)
@@ -335,10 +346,13 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 		unsigned L = cb_round_steps(fmax(T / ps, MIN_CHAIN));
 		if (cap && L > cap)
 			L = cb_round_steps(cap - 7.0) > cap ? cap : cb_round_steps(cap - 7.0);
+		if (o->cpu && L == last)
+			continue;
+		last = L;
 		unsigned S = cb_round_steps(L / 4.0);
 		st->launch_ns = L * ps;
 		double noise, measured;
-		cb_rc rc = differential_noise(l, st, b, L, S, &noise, &measured, err);
+		cb_rc rc = differential_noise(l, st, b, L, S, o->cpu, &noise, &measured, err);
 		if (rc != CB_OK)
 			return rc;
 		b->steps = L;
@@ -533,9 +547,15 @@ static double rounds_noise(const cb_experiment *b, unsigned from, unsigned to)
 	return n >= 6 && s.median > 0 ? 1.4826 * s.mad / s.median : INFINITY;
 }
 
+/* Never on a CPU: its time per step grows with the chain (PoCL on 2 cores: 4.5 to 5.6 us at 64
+ * steps, 7.5 us from 384 on), so a doubled chain reads as the baseline drifting (+60% in runs
+ * lengthened twice) and the loads come out inconclusive: 7 of 16 default runs did, all 7 of
+ * them lengthened twice; the 9 others, not banked. */
 bool cb_revisit_length(const cb_protocol_opts *o, cb_experiment *b, unsigned from, unsigned to,
 		       cb_protocol_state *st)
 {
+	if (o->cpu)
+		return false;
 	double seen = rounds_noise(b, from, to);
 	if (!isfinite(seen) || seen <= 2 * noise_limit(o) || st->launch_ns * 2 > st->launch_ceil_ns)
 		return false;

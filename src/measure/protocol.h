@@ -85,6 +85,11 @@ typedef struct {
 	cb_timer_mode timer;
 	bool event_timer; /* the driver has a profiling timer */
 	uint64_t declared_resolution_ns;
+	/* A CPU device, or local memory in global memory (PoCL): its launch times fall in modes
+	 * a few percent apart and its time per step grows with the chain up to a few hundred
+	 * steps. The launch length is then chosen from 36 pairs by their quartiles, and kept for
+	 * the whole run (see calibrate.c). */
+	bool cpu;
 	uint64_t seed;
 	const cb_notifier *notify;
 	/* From the minimum rounds on, after each round: has the answer settled? NULL: never. */
@@ -133,7 +138,8 @@ cb_rc cb_calibrate_chains(const cb_launcher *l, const cb_protocol_opts *o, cb_ex
 void cb_size_chains_predicted(cb_experiment *ex, size_t nex, const double *ratio,
 			      const cb_protocol_state *st);
 /* After rounds [FROM, TO) of B: when the noise they show is over twice what the launch length
- * was chosen for, the launch length doubles (within the budget); returns whether it did. */
+ * was chosen for, the launch length doubles (within the budget; never on a CPU device, o->cpu);
+ * returns whether it did. */
 bool cb_revisit_length(const cb_protocol_opts *o, cb_experiment *b, unsigned from, unsigned to,
 		       cb_protocol_state *st);
 /* The rounds; EX[i]'s samples and ratios need room for o->max_rounds entries (the baseline's
