@@ -42,7 +42,8 @@ typedef struct {
 	bool present[CB_NOPS];
 	cb_design_phase phase[CB_NOPS];
 	unsigned searches[CB_NOPS];
-	bool was_flat[CB_NOPS]; /* not banked at the batch before */
+	bool was_flat[CB_NOPS];   /* not banked at the batch before */
+	bool was_misfit[CB_NOPS]; /* no bank model fitted at the batch before */
 	double target;
 	cb_design_batch *log; /* every batch, in order */
 	size_t nlog;
