@@ -28,7 +28,7 @@ static void on_stop(int sig)
 	cb_watchdog_stop_signal(sig);
 }
 
-void cb_signals_install(void)
+static void install_handlers(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -41,11 +41,21 @@ void cb_signals_install(void)
 	sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\: a stop like Ctrl-C, not a core dump */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, NULL);
+}
+
+void cb_signals_install(void)
+{
+	install_handlers();
 	/* 'clbanks lint' blocks them before it execs its helper, so that none arriving while the
 	 * helper starts kills it unannounced; pending ones are handled now. */
 	sigset_t stops;
 	cb_stop_signals_set(&stops);
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);
+}
+
+void cb_signals_reclaim(void)
+{
+	install_handlers();
 }
 
 void cb_signals_set_tempfile(const char *path)
