@@ -28,6 +28,9 @@ static void on_stop(int sig)
 	cb_watchdog_stop_signal(sig);
 }
 
+/* SIGUSR1 as the process started: LLVM's handler of it (an "info" signal) only prints. */
+static struct sigaction usr1_at_start;
+
 static void install_handlers(void)
 {
 	struct sigaction sa;
@@ -46,6 +49,7 @@ static void install_handlers(void)
 void cb_signals_install(void)
 {
 	install_handlers();
+	sigaction(SIGUSR1, NULL, &usr1_at_start);
 	/* 'clbanks lint' blocks them before it execs its helper, so that none arriving while the
 	 * helper starts kills it unannounced; pending ones are handled now. */
 	sigset_t stops;
@@ -56,6 +60,7 @@ void cb_signals_install(void)
 void cb_signals_reclaim(void)
 {
 	install_handlers();
+	sigaction(SIGUSR1, &usr1_at_start, NULL);
 }
 
 void cb_signals_set_tempfile(const char *path)
