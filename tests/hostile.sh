@@ -57,7 +57,7 @@ doc() {
 	sed "s|\"name\": \"NVIDIA H200\"|\"name\": $value|" "$H200" > "$TMP/$1"
 }
 
-echo "1..165"
+echo "1..166"
 
 # -- plot: a document is data, never a gnuplot command ---------------------------------------
 doc inject.json '"x\n!touch '"$TMP"'/pwned\n#"'
@@ -890,6 +890,13 @@ else
 	skip "a document at a 1,200-character path" "no long paths here"
 	skip "an output in a missing directory of a long path" "no long paths here"
 fi
+# A message that echoes a long string of a document (an op of 10,000 characters) keeps its end,
+# the reason (before: cut at 8 KiB inside the string).
+long_op=$(printf '%010000d' 0 | tr 0 x)
+awk -v l="$long_op" '!d && /"op": "load"/ { sub(/"op": "load"/, "\"op\": \"" l "\""); d = 1 }
+	{ print }' "$H200" > "$TMP/longop.json"
+expect "a document's 10,000-character op: the message ends with the reason" 2 \
+	'x" is not supported \("load", "store" or "atomic"\)$' "$CLBANKS" analyze "$TMP/longop.json"
 # 20: a driver's implausible local memory size (recorded as unknown) is said as such, and
 # --local-mem names it (before: "offers 0 B of local memory", and --local-mem "exceeds" 0 B).
 expect "a driver reporting 1 TiB of local memory: the message says to give --local-mem" 2 \
