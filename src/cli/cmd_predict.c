@@ -23,20 +23,26 @@ static cb_rc parse_lanes(const char *text, uint32_t *lanes, bool *active, unsign
 		char buf[32];
 		size_t len = strcspn(p, ",");
 		unsigned long v = 0;
-		if (len == 0 || len >= sizeof buf || *n >= CB_MAX_LANES)
+		if (len == 0)
 			return cb_error_set(err, CB_ERR_USAGE,
 					    "invalid value '%s' for --lanes: expected "
 					    "comma-separated byte offsets",
 					    text);
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		bool off = strcmp(buf, "-") == 0;
-		if (!off && !cb_parse_ulong(buf, 0, 0x7fffffffUL, &v))
+		if (*n >= CB_MAX_LANES)
 			return cb_error_set(err, CB_ERR_USAGE,
-					    "invalid value '%s' for --lanes: a lane "
+					    "--lanes has more than %d offsets; a sub-group has at "
+					    "most %d lanes",
+					    CB_MAX_LANES, CB_MAX_LANES);
+		/* An offset too long for BUF is no valid one: said as such, not cut. */
+		memcpy(buf, p, len < sizeof buf ? len : sizeof buf - 1);
+		buf[len < sizeof buf ? len : sizeof buf - 1] = '\0';
+		bool off = strcmp(buf, "-") == 0;
+		if (len >= sizeof buf || (!off && !cb_parse_ulong(buf, 0, 0x7fffffffUL, &v)))
+			return cb_error_set(err, CB_ERR_USAGE,
+					    "invalid value '%.*s' for --lanes: a lane "
 					    "offset must be a non-negative integer, or - for an "
 					    "inactive lane",
-					    buf);
+					    (int)len, p);
 		active[*n] = !off;
 		lanes[(*n)++] = (uint32_t)v;
 		p += len;

@@ -9,6 +9,7 @@
 #include "cli/models.h"
 #include "cli/common.h"
 #include "cli/outfile.h"
+#include "cli/signals.h"
 #include "core/plan.h"
 #include "core/util.h"
 #include "doc/doc.h"
@@ -180,6 +181,7 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 		rc = cb_host_mode(o, &host, err);
 	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
 		return rc;
+	cb_signals_reclaim(); /* from the drivers just loaded */
 	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK)
 		rc = cb_session_run(&ro, &list.items[idx], r, err);
 	if (rc == CB_OK) {

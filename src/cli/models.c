@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cli/models.h"
 #include "cli/common.h"
+#include "cli/outfile.h"
 #include "core/agree.h"
 #include "core/util.h"
 #include "doc/model_find.h"
@@ -146,8 +147,11 @@ cb_rc cb_cmd_list_models(const cb_cli_options *o, cb_error *err)
 {
 	if (o->format >= 0 && o->format != CB_OPT_FORMAT_TEXT)
 		return cb_usage_error(err, NULL, "--list-models writes text");
+	cb_rc rc = cb_output_check(o->output, o->force, err); /* as every other command */
+	if (rc != CB_OK)
+		return rc;
 	cb_model_list l;
-	cb_rc rc = cb_models_scan(getenv("CLBANKS_MODEL_PATH"), CB_MODELDIR, &l, err);
+	rc = cb_models_scan(getenv("CLBANKS_MODEL_PATH"), CB_MODELDIR, &l, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_models_describe(&l);

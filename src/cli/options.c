@@ -437,6 +437,36 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 	return set_value(op, optarg, o, err);
 }
 
+/* Options before a command word ('clbanks -q analyze FILE') are parsed as a run's: when the
+ * first operand (as getopt finds it, not an option's value) is a command, that is said
+ * instead of an option that does not apply to a run, or an unexpected argument. */
+static bool is_command(const char *word)
+{
+	for (int k = 0; word && k < CB_NCMD; k++)
+		if (strcmp(word, cb_commands[k].name) == 0)
+			return true;
+	return false;
+}
+
+static cb_rc misplaced_command(const char *word, cb_error *err)
+{
+	return cb_usage_error(err, NULL,
+			      "the command '%s' comes first: clbanks %s [OPTION]... (options "
+			      "before it were read as a run's)",
+			      word, word);
+}
+
+/* The first operand of ARGV, the options skipped; NULL when none. */
+static const char *first_operand(int argc, char **argv, const struct option *longs,
+				 const char *shorts)
+{
+	opterr = 0;
+	optind = 0; /* a full restart after a scan that stopped at an error */
+	while (getopt_long(argc, argv, shorts, longs, NULL) != -1)
+		continue;
+	return optind < argc ? argv[optind] : NULL;
+}
+
 cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_options *o,
 		       cb_error *err)
 {
@@ -455,11 +485,15 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(ac, av, shorts, longs, NULL)) != -1) {
-		if (take(c, av, o, err) != CB_OK)
-			return CB_ERR_USAGE;
+		if (take(c, av, o, err) != CB_OK) {
+			const char *word = w->given ? NULL : first_operand(ac, av, longs, shorts);
+			return is_command(word) ? misplaced_command(word, err) : CB_ERR_USAGE;
+		}
 		if (o->help || o->version)
 			return CB_OK;
 	}
+	if (!w->given && optind < ac && is_command(av[optind]))
+		return misplaced_command(av[optind], err);
 	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
 		return cb_usage_error(
 			err, NULL,

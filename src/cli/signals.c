@@ -28,7 +28,10 @@ static void on_stop(int sig)
 	cb_watchdog_stop_signal(sig);
 }
 
-void cb_signals_install(void)
+/* SIGUSR1 as the process started: LLVM's handler of it (an "info" signal) only prints. */
+static struct sigaction usr1_at_start;
+
+static void install_handlers(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -41,11 +44,23 @@ void cb_signals_install(void)
 	sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\: a stop like Ctrl-C, not a core dump */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, NULL);
+}
+
+void cb_signals_install(void)
+{
+	install_handlers();
+	sigaction(SIGUSR1, NULL, &usr1_at_start);
 	/* 'clbanks lint' blocks them before it execs its helper, so that none arriving while the
 	 * helper starts kills it unannounced; pending ones are handled now. */
 	sigset_t stops;
 	cb_stop_signals_set(&stops);
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);
+}
+
+void cb_signals_reclaim(void)
+{
+	install_handlers();
+	sigaction(SIGUSR1, &usr1_at_start, NULL);
 }
 
 void cb_signals_set_tempfile(const char *path)

@@ -10,6 +10,11 @@
 #include "core/error.h"
 
 void cb_signals_install(void);
+/* Installs them again once the OpenCL drivers are loaded: LLVM (in PoCL and other drivers)
+ * puts its own handlers in front, and its handler of SIGQUIT and SIGXFSZ restores ours but
+ * drops the signal, so the first Ctrl-\ of a run was lost; its handler of SIGUSR1 kept
+ * that signal from ending the process. */
+void cb_signals_reclaim(void);
 /* The temporary file a signal must remove (NULL: none). Copied; call before creating it. */
 void cb_signals_set_tempfile(const char *path);
 

@@ -4,11 +4,41 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A message longer than the text (a value of 100 KB echoed) keeps both ends: what failed
+ * starts it and why ends it ("invalid value '...' for --ops: expected ..."). */
+static void set_text(cb_error *err, const char *full, size_t n)
+{
+	static const char cut[] = " [...] ";
+	if (n < sizeof err->text) {
+		memmove(err->text, full, n + 1);
+		return;
+	}
+	size_t keep = (sizeof err->text - sizeof cut) / 2, head = keep, tail = n - keep;
+	/* not inside a UTF-8 character */
+	while (head > 0 && ((unsigned char)full[head] & 0xc0) == 0x80)
+		head--;
+	while (tail < n && ((unsigned char)full[tail] & 0xc0) == 0x80)
+		tail++;
+	memmove(err->text, full, head);
+	memcpy(err->text + head, cut, sizeof cut - 1);
+	memcpy(err->text + head + sizeof cut - 1, full + tail, n - tail + 1);
+}
 
 static void format_text(cb_error *err, const char *fmt, va_list ap)
 {
-	vsnprintf(err->text, sizeof err->text, fmt, ap);
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(err->text, sizeof err->text, fmt, ap);
+	char *full = n >= (int)sizeof err->text ? malloc((size_t)n + 1) : NULL;
+	if (full) {
+		vsnprintf(full, (size_t)n + 1, fmt, again);
+		set_text(err, full, (size_t)n);
+		free(full);
+	}
+	va_end(again);
 }
 
 cb_rc cb_error_vset(cb_error *err, cb_rc rc, const char *fmt, va_list ap)
@@ -59,14 +89,21 @@ void cb_error_prefix(cb_error *err, const char *prefix)
 {
 	if (!err)
 		return;
-	size_t p = strlen(prefix), t = strlen(err->text), cap = sizeof err->text - 1;
-	if (p > cap)
-		p = cap;
-	if (p + t > cap)
-		t = cap - p;
-	memmove(err->text + p, err->text, t);
-	memcpy(err->text, prefix, p);
-	err->text[p + t] = '\0';
+	size_t p = strlen(prefix), t = strlen(err->text);
+	char *full = malloc(p + t + 1);
+	if (!full) { /* out of memory: the prefix, then as much of the text as fits */
+		size_t cap = sizeof err->text - 1;
+		p = p > cap ? cap : p;
+		t = p + t > cap ? cap - p : t;
+		memmove(err->text + p, err->text, t);
+		memcpy(err->text, prefix, p);
+		err->text[p + t] = '\0';
+		return;
+	}
+	memcpy(full, prefix, p);
+	memcpy(full + p, err->text, t + 1);
+	set_text(err, full, p + t);
+	free(full);
 }
 
 void cb_error_clear(cb_error *err)

@@ -6,16 +6,25 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 cb_rc cb_doc_fail(cb_doc_reader *rd, const char *fmt, ...)
 {
-	va_list ap;
+	/* Formatted whole before the error is set (an argument may be its old text), so that
+	 * a long one keeps its end: the reason after an echoed string of the document. */
+	va_list ap, again;
 	va_start(ap, fmt);
-	char text[sizeof rd->err->text];
-	vsnprintf(text, sizeof text, fmt, ap);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	return cb_error_set(rd->err, CB_ERR_INPUT, "%s", text);
+	char cut[sizeof rd->err->text]; /* out of memory: as much as fits */
+	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	vsnprintf(text ? text : cut, text ? (size_t)n + 1 : sizeof cut, fmt, again);
+	va_end(again);
+	cb_rc rc = cb_error_set(rd->err, CB_ERR_INPUT, "%s", text ? text : cut);
+	free(text);
+	return rc;
 }
 
 cb_rc cb_doc_read_object(cb_doc_reader *rd, json_t *obj, const char *path, const cb_field *f,

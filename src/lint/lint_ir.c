@@ -63,6 +63,11 @@ static cb_rc check_request(const cb_lint_request *req, cb_error *err)
 	struct stat st;
 	if (!req->kernel_path || !*req->kernel_path)
 		return cb_error_set(err, CB_ERR_USAGE, "lint needs a kernel file (KERNEL.cl)");
+	/* '-' is standard input for every document; clang cannot read clbanks' (below). */
+	if (!strcmp(req->kernel_path, "-"))
+		return cb_error_set(err, CB_ERR_INPUT,
+				    "-: lint reads a kernel from a file of its own, not standard "
+				    "input; save the kernel to a file (KERNEL.cl) and lint that");
 	if (stat(req->kernel_path, &st) != 0)
 		return cb_error_call(err, CB_ERR_INPUT, "stat", errno, "cannot open %s: %s",
 				     req->kernel_path, strerror(errno));

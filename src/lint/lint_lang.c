@@ -101,6 +101,10 @@ static void sdk_args(const cb_lint_request *req, cb_lint_args *out)
 			cb_lint_args_add(out, "--cuda-path=", "/nonexistent/clbanks-no-cuda");
 		if (req->device_include)
 			cb_lint_args_add(out, "-I", req->device_include);
+		/* nvcc, and clang with the SDK (its wrapper), include the runtime header before
+		 * the file: a kernel need not include it to know __global__ or threadIdx. */
+		cb_lint_args_add(out, "", "-include");
+		cb_lint_args_add(out, "", is_cuda ? "cuda_runtime.h" : "hip/hip_runtime.h");
 		return;
 	}
 	cb_lint_args_add(out, is_cuda ? "--cuda-path=" : "--rocm-path=", req->sdk_path);
