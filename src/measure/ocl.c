@@ -409,8 +409,11 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	if ((rc = build_source(c, src, opts, KERNELS_SLOW, KERNELS_MSG, &prog, &st, err)) != CB_OK)
 		return rc;
 	if (st != CL_SUCCESS) {
+		/* the file built: --kernel-dir's, or the copy embedded from cl/ */
+		const char *dir = c->o.kernel_dir && *c->o.kernel_dir ? c->o.kernel_dir : "cl";
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-			      "the kernel of cl/cpu.cl does not build (options: %s)", opts);
+			      "the kernel of %s%scpu.cl does not build (options: %s)", dir,
+			      dir[strlen(dir) - 1] == '/' ? "" : "/", opts);
 		build_log(c, prog, err);
 		clReleaseProgram(prog);
 		return CB_ERR_RUNTIME;
