@@ -239,8 +239,32 @@ static void documented(void)
 #undef LOADS
 }
 
+/* The error record every message goes through: a message may repeat the record's own text (it
+ * is formatted before the record is cleared), and one over its size keeps both ends. */
+static void error_record(void)
+{
+	cb_error err;
+	cb_error_set(&err, CB_ERR_INPUT, "measurements[3]: %s", "op is not a string");
+	cb_error_set(&err, CB_ERR_INPUT, "in FILE: %s", err.text);
+	tap_ok(strcmp(err.text, "in FILE: measurements[3]: op is not a string") == 0,
+	       "a message may repeat the error's own text: \"%s\"", err.text);
+	size_t n = 3 * sizeof err.text;
+	char *value = cb_xmalloc(n + 1);
+	memset(value, 'x', n);
+	value[n] = '\0';
+	cb_error_call(&err, CB_ERR_INPUT, "read", 5, "'%s' is %s", value, "not an op");
+	size_t len = strlen(err.text);
+	tap_ok(len < sizeof err.text && strncmp(err.text, "'xxx", 4) == 0 &&
+		       strstr(err.text, " [...] ") &&
+		       strcmp(err.text + len - 14, "' is not an op") == 0 && err.code == 5 &&
+		       strcmp(err.call, "read") == 0,
+	       "a long message keeps both ends, and the call (%zu bytes)", len);
+	free(value);
+}
+
 int main(void)
 {
+	error_record();
 	pieces();
 	documented();
 	bad("[]", "expected an object", "top level array");

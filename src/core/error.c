@@ -27,27 +27,27 @@ static void set_text(cb_error *err, const char *full, size_t n)
 	memcpy(err->text + head + sizeof cut - 1, full + tail, n - tail + 1);
 }
 
-static void format_text(cb_error *err, const char *fmt, va_list ap)
-{
-	va_list again;
-	va_copy(again, ap);
-	int n = vsnprintf(err->text, sizeof err->text, fmt, ap);
-	char *full = n >= (int)sizeof err->text ? malloc((size_t)n + 1) : NULL;
-	if (full) {
-		vsnprintf(full, (size_t)n + 1, fmt, again);
-		set_text(err, full, (size_t)n);
-		free(full);
-	}
-	va_end(again);
-}
-
+/* The whole message is formatted before ERR is cleared, so an argument may be its old text
+ * (a document's reader repeats it): into BUF when it fits, else into memory of its size. */
 cb_rc cb_error_vset(cb_error *err, cb_rc rc, const char *fmt, va_list ap)
 {
 	if (!err)
 		return rc;
+	char buf[sizeof err->text];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	char *full = n >= (int)sizeof buf ? malloc((size_t)n + 1) : NULL;
+	if (full)
+		vsnprintf(full, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n < 0)
+		buf[0] = '\0';
 	memset(err, 0, sizeof *err);
 	err->rc = rc;
-	format_text(err, fmt, ap);
+	/* out of memory for a long one: BUF's first 8 KiB */
+	set_text(err, full ? full : buf, full ? (size_t)n : strlen(buf));
+	free(full);
 	return rc;
 }
 
@@ -64,14 +64,12 @@ cb_rc cb_error_call(cb_error *err, cb_rc rc, const char *call, int code, const c
 {
 	if (!err)
 		return rc;
-	memset(err, 0, sizeof *err);
-	err->rc = rc;
-	err->call = call;
-	err->code = code;
 	va_list ap;
 	va_start(ap, fmt);
-	format_text(err, fmt, ap);
+	cb_error_vset(err, rc, fmt, ap);
 	va_end(ap);
+	err->call = call;
+	err->code = code;
 	return rc;
 }
 

@@ -42,7 +42,8 @@ typedef struct {
 	char detail[8192]; /* lines that explain it (a build log), or "" */
 } cb_error;
 
-/* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed. */
+/* Records RC and the formatted sentence; returns RC. A NULL ERR is allowed; an argument may
+ * be ERR's own text. Over the text's size the sentence keeps both ends (" [...] " between). */
 cb_rc cb_error_set(cb_error *err, cb_rc rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* cb_error_set with a va_list. */

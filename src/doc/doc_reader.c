@@ -5,25 +5,14 @@
 #include "doc/doc_reader.h"
 
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 cb_rc cb_doc_fail(cb_doc_reader *rd, const char *fmt, ...)
 {
-	/* Formatted whole before the error is set (an argument may be its old text), so that
-	 * a long one keeps its end: the reason after an echoed string of the document. */
-	va_list ap, again;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	cb_rc rc = cb_error_vset(rd->err, CB_ERR_INPUT, fmt, ap);
 	va_end(ap);
-	char cut[sizeof rd->err->text]; /* out of memory: as much as fits */
-	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	vsnprintf(text ? text : cut, text ? (size_t)n + 1 : sizeof cut, fmt, again);
-	va_end(again);
-	cb_rc rc = cb_error_set(rd->err, CB_ERR_INPUT, "%s", text ? text : cut);
-	free(text);
 	return rc;
 }
 
