@@ -217,7 +217,14 @@ const char *cb_ocl_build_options(const cb_ocl *c, int k)
 	return c->kern[k] ? c->build_opts[k] : NULL;
 }
 
-/* The build log of PROG, cut at 64 KiB, as the error's detail. */
+/* Where the kernel files come from, as cb_kernel_source reads them: --kernel-dir, or the
+ * copies embedded from cl/. */
+static const char *kernel_dir(const cb_ocl *c)
+{
+	return c->o.kernel_dir ? c->o.kernel_dir : "cl";
+}
+
+/* The build log of PROG as the error's detail (as much as it holds: 8 KiB). */
 static void build_log(cb_ocl *c, cl_program prog, cb_error *err)
 {
 	size_t n = 0;
@@ -409,11 +416,9 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	if ((rc = build_source(c, src, opts, KERNELS_SLOW, KERNELS_MSG, &prog, &st, err)) != CB_OK)
 		return rc;
 	if (st != CL_SUCCESS) {
-		/* the file built: --kernel-dir's, or the copy embedded from cl/ */
-		const char *dir = c->o.kernel_dir && *c->o.kernel_dir ? c->o.kernel_dir : "cl";
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-			      "the kernel of %s%scpu.cl does not build (options: %s)", dir,
-			      dir[strlen(dir) - 1] == '/' ? "" : "/", opts);
+			      "the kernel of %s/cpu.cl does not build (options: %s)", kernel_dir(c),
+			      opts);
 		build_log(c, prog, err);
 		clReleaseProgram(prog);
 		return CB_ERR_RUNTIME;
@@ -776,21 +781,9 @@ void cb_ocl_program_free(cb_ocl_program *p)
 static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file, const char *opts,
 				  cl_int st, cb_error *err)
 {
-	size_t n = 0;
-	char *log = NULL;
-	if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
-		    CL_SUCCESS &&
-	    n > 1) {
-		n = n < 65536 ? n : 65536;
-		log = cb_xcalloc(1, n + 1);
-		if (clGetProgramBuildInfo(prog, c->ref->device, CL_PROGRAM_BUILD_LOG, n, log,
-					  NULL) != CL_SUCCESS)
-			log[0] = '\0';
-	}
 	cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
-		      "cl/%s does not build (options: %s)", file, opts);
-	cb_error_detail(err, "build log:\n%s", log && *log ? log : "(empty)");
-	free(log);
+		      "%s/%s does not build (options: %s)", kernel_dir(c), file, opts);
+	build_log(c, prog, err);
 	return CB_ERR_RUNTIME;
 }
 
