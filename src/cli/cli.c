@@ -27,12 +27,13 @@ static cb_rc command_word(int argc, char **argv, cb_command_word *w, cb_error *e
 	*w = (cb_command_word){ CB_CMD_RUN, cb_commands[CB_CMD_RUN].name, false };
 	if (argc < 2 || argv[1][0] == '-')
 		return CB_OK;
+	int k = cb_command_find(argv[1]);
+	if (k >= 0) {
+		*w = (cb_command_word){ (enum cb_command)k, cb_commands[k].name, true };
+		return CB_OK;
+	}
 	char names[128] = "";
-	for (int k = 0; k < CB_NCMD; k++) {
-		if (strcmp(argv[1], cb_commands[k].name) == 0) {
-			*w = (cb_command_word){ (enum cb_command)k, cb_commands[k].name, true };
-			return CB_OK;
-		}
+	for (k = 0; k < CB_NCMD; k++) {
 		size_t len = strlen(names);
 		snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
 			 cb_commands[k].name);

@@ -118,6 +118,14 @@ static unsigned writers(int format)
 	return w;
 }
 
+int cb_command_find(const char *word)
+{
+	for (int k = 0; word && k < CB_NCMD; k++)
+		if (strcmp(word, cb_commands[k].name) == 0)
+			return k;
+	return -1;
+}
+
 cb_rc cb_format_check(enum cb_command cmd, int format, cb_error *err)
 {
 	const cb_command_info *c = &cb_commands[cmd];

@@ -28,6 +28,9 @@ typedef struct {
 /* The command table, by enum cb_command. */
 extern const cb_command_info cb_commands[CB_NCMD];
 
+/* The command named WORD, or -1 (WORD NULL or no command's name). */
+int cb_command_find(const char *word);
+
 /* "text, json or csv": the formats of the bits FORMATS, into BUF of N bytes. */
 void cb_format_names(unsigned formats, char *buf, size_t n);
 /* "text|json|csv", for a usage line. */

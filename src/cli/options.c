@@ -440,14 +440,6 @@ static cb_rc take(int c, char **av, cb_cli_options *o, cb_error *err)
 /* Options before a command word ('clbanks -q analyze FILE') are parsed as a run's: when the
  * first operand (as getopt finds it, not an option's value) is a command, that is said
  * instead of an option that does not apply to a run, or an unexpected argument. */
-static bool is_command(const char *word)
-{
-	for (int k = 0; word && k < CB_NCMD; k++)
-		if (strcmp(word, cb_commands[k].name) == 0)
-			return true;
-	return false;
-}
-
 static cb_rc misplaced_command(const char *word, cb_error *err)
 {
 	return cb_usage_error(err, NULL,
@@ -487,12 +479,13 @@ cb_rc cb_options_parse(int argc, char **argv, const cb_command_word *w, cb_cli_o
 	while ((c = getopt_long(ac, av, shorts, longs, NULL)) != -1) {
 		if (take(c, av, o, err) != CB_OK) {
 			const char *word = w->given ? NULL : first_operand(ac, av, longs, shorts);
-			return is_command(word) ? misplaced_command(word, err) : CB_ERR_USAGE;
+			return cb_command_find(word) >= 0 ? misplaced_command(word, err)
+							  : CB_ERR_USAGE;
 		}
 		if (o->help || o->version)
 			return CB_OK;
 	}
-	if (!w->given && optind < ac && is_command(av[optind]))
+	if (!w->given && optind < ac && cb_command_find(av[optind]) >= 0)
 		return misplaced_command(av[optind], err);
 	if (o->ops_text && !cb_ops_parse(o->ops_text, &o->ops))
 		return cb_usage_error(
