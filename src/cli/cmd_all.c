@@ -13,7 +13,6 @@
 #include "cli/host.h"
 #include "cli/models.h"
 #include "cli/outfile.h"
-#include "cli/signals.h"
 #include "core/util.h"
 #include "doc/doc.h"
 #include "measure/session.h"
@@ -230,8 +229,7 @@ cb_rc cb_cmd_run_all(const cb_cli_options *o, cb_error *err)
 	if (rc == CB_OK)
 		rc = cb_host_mode(o, &host, err);
 	if (rc == CB_OK)
-		rc = cb_devices_enumerate(&list, &n, err);
-	cb_signals_reclaim(); /* from the drivers just loaded */
+		rc = cb_measure_devices(&list, &n, err);
 	if (rc == CB_OK)
 		paths = output_paths(o, &list);
 	/* Every name is free (or --force) before the first device is measured. */

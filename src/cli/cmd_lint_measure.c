@@ -16,7 +16,6 @@
 #include "cli/cmd_run.h"
 #include "cli/common.h"
 #include "cli/outfile.h"
-#include "cli/signals.h"
 #include "cli/lint_exec.h"
 #include "core/child.h"
 #include "doc/doc.h"
@@ -167,9 +166,8 @@ cb_rc cb_cmd_lint_measure(const cb_cli_options *o, int argc, char **argv, cb_err
 	ro.make_plan_ctx = &h;
 	cb_device_list list;
 	size_t idx = 0;
-	if ((rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
+	if ((rc = cb_measure_devices(&list, &n, err)) != CB_OK)
 		return rc;
-	cb_signals_reclaim(); /* from the drivers just loaded */
 	cb_result r;
 	cb_result_init(&r);
 	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK) {

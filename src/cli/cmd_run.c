@@ -168,6 +168,13 @@ cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_no
 	return CB_OK;
 }
 
+cb_rc cb_measure_devices(cb_device_list *list, const cb_notifier *n, cb_error *err)
+{
+	cb_rc rc = cb_devices_enumerate(list, n, err);
+	cb_signals_reclaim();
+	return rc;
+}
+
 /* Device discovery, the measurement, the analysis and the transpose check, into R. */
 static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *r, cb_error *err)
 {
@@ -179,9 +186,8 @@ static cb_rc measure(const cb_cli_options *o, const cb_result *plan, cb_result *
 	cb_rc rc = cb_run_options(o, plan, &n, &ro, err);
 	if (rc == CB_OK)
 		rc = cb_host_mode(o, &host, err);
-	if (rc != CB_OK || (rc = cb_devices_enumerate(&list, &n, err)) != CB_OK)
+	if (rc != CB_OK || (rc = cb_measure_devices(&list, &n, err)) != CB_OK)
 		return rc;
-	cb_signals_reclaim(); /* from the drivers just loaded */
 	if ((rc = cb_pick_device(o, &list, &n, &idx, err)) == CB_OK)
 		rc = cb_session_run(&ro, &list.items[idx], r, err);
 	if (rc == CB_OK) {
