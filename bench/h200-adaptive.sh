@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Issue 36's targets on a GPU, in one session: 10 cold runs (the default, each with an empty
-# driver compiler cache: CUDA_CACHE_PATH, MESA_SHADER_CACHE_DIR and POCL_CACHE_DIR a new folder,
-# the time of a first run after an install or a driver update), then 10 default runs (the
-# adaptive design: 3 ops and the transpose check), 10 loads-only runs and 10 runs of the whole
+# Issue 36's targets on a GPU, in one session: 10 cold runs (the default, each with empty
+# compiler caches: CUDA_CACHE_PATH, MESA_SHADER_CACHE_DIR, POCL_CACHE_DIR and clbanks' own
+# CLBANKS_CACHE_DIR a new folder, the time of a first run after an install or a driver
+# update), then 10 default runs (the adaptive design: 3 ops and the transpose check), 10 loads-only runs and 10 runs of the whole
 # plan (--plan full). --quick is retired (it runs the default), so it has no kind of its own.
 # Writes every document and report into OUT and OUT/summary.txt: each run's run.seconds.total,
 # run.launches, the model and confidence of each op, then the checks (default <= 0.5 s, loads
@@ -50,6 +50,7 @@ run_kind() { # KIND COUNT ARGS...
 		if [ "$kind" = cold ]; then
 			cache=$(mktemp -d "${TMPDIR:-/tmp}/clbanks-cold.XXXXXX") || exit 1
 			CUDA_CACHE_PATH=$cache MESA_SHADER_CACHE_DIR=$cache POCL_CACHE_DIR=$cache \
+				CLBANKS_CACHE_DIR=$cache/clbanks \
 				limit "$bin" --device "$device" "$@" -o "$doc" >"$out/$kind-$i.txt" \
 				2>"$out/$kind-$i.err"
 			rc=$?

@@ -11,13 +11,23 @@
  *   cb_transpose_swizzled   T tile[CB_TILE][CB_TILE], element (r, c) at column
  *                           c ^ ((r >> CB_SHIFT) & CB_MASK)  (clbanks' XOR swizzle family)
  *
- * Build options: -DCB_ELEM=uint|ulong (the 4- and 8-byte elements: float and double moved as
- * bits, so no cl_khr_fp64 is needed), -DCB_TILE=T, -DCB_ROWS=R (T a multiple of R), -DCB_PAD=P,
+ * and, without __local memory, the check's input and its verification on the device (the
+ * host reads back a flag and one row, not the whole matrix):
+ *
+ *   cb_transpose_fill       element i of M is CB_HASH(i ^ salt): the input (salt 0), or an
+ *                           output cleared to values no transpose gives (salt 2^31)
+ *   cb_transpose_verify     *bad = 1 unless OUT is the transpose of the input
+ *
+ * Build options: -DCB_ELEM=uint|ulong with -DCB_ELEM_BYTES=4|8 (the 4- and 8-byte elements:
+ * float and double moved as bits, so no cl_khr_fp64 is needed), -DCB_TILE=T, -DCB_ROWS=R (T a multiple of R), -DCB_PAD=P,
  * -DCB_MASK=M (2^bits - 1, dividing the tile's width), -DCB_SHIFT=S. N, the matrix's order, is a
  * multiple of CB_TILE.
  */
 #ifndef CB_ELEM
 #define CB_ELEM uint
+#endif
+#ifndef CB_ELEM_BYTES
+#define CB_ELEM_BYTES 4
 #endif
 #ifndef CB_TILE
 #define CB_TILE 32
@@ -39,6 +49,29 @@
 #endif
 
 #define CB_SWIZZLE(r, c) ((c) ^ (((r) >> CB_SHIFT) & CB_MASK))
+
+/* Element I of the input: a hash of I (a bijection of 32-bit values), and I itself in the high
+ * half of an 8-byte element, so that a misplaced element shows. The host checks a row with the
+ * same rule (transpose.c). */
+#if CB_ELEM_BYTES == 8
+#define CB_HASH(i) ((CB_ELEM)(((ulong)(i) << 32) | (uint)((uint)(i) * 2654435761u)))
+#else
+#define CB_HASH(i) ((CB_ELEM)((uint)(i) * 2654435761u))
+#endif
+
+__kernel void cb_transpose_fill(__global CB_ELEM *m, const uint n, const uint salt)
+{
+	const uint i = (uint)get_global_id(1) * n + (uint)get_global_id(0);
+	m[i] = CB_HASH(i ^ salt);
+}
+
+/* OUT (row y, column x) holds the input's element of row x, column y. */
+__kernel void cb_transpose_verify(__global const CB_ELEM *out, const uint n, __global uint *bad)
+{
+	const uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
+	if (out[y * n + x] != CB_HASH(x * n + y))
+		*bad = 1;
+}
 
 __kernel __attribute__((reqd_work_group_size(CB_TILE, CB_ROWS, 1)))
 void cb_transpose_naive(__global const CB_ELEM *in, __global CB_ELEM *out, const uint n)

@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..115"
+echo "1..123"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -383,3 +383,39 @@ expect "predict warns when the model it uses has a confidence below 0.9" 0 \
 	-- predict --model "$TMP/unsure.json" --elem-bytes 4 --stride 2
 "$CLBANKS" predict --model "$TMP/adaptive.json" --elem-bytes 4 --stride 2 >"$TMP/out" 2>&1
 check "and not at 0.9 or above" eval '! grep -q "below 0.9" "$TMP/out"'
+# The program cache (measure/progcache.c): a second run creates its programs from the binaries
+# the first kept (the stub counts builds of a source and of a binary), with the same answer; a
+# binary the driver refuses, a damaged entry or a driver without binaries fall back to the
+# source, said with -v; other build options are another entry; CLBANKS_CACHE_DIR=off keeps none.
+C=$TMP/progcache
+count() { sed -n "s/^$1 //p" "$2"; }
+CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc1 "$CLBANKS" -q --ops load -o "$TMP/pc1.json" --force >"$TMP/pc1.txt" 2>&1
+CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc2 "$CLBANKS" -q --ops load -o "$TMP/pc2.json" --force >"$TMP/pc2.txt" 2>&1
+check "program cache: the first run builds its 3 programs from source and keeps them" \
+	eval '[ "$(count source_builds $TMP/pc1)" -eq 3 ] && [ "$(count binary_builds $TMP/pc1)" -eq 0 ] && [ "$(ls "$C"/*.bin | wc -l)" -eq 3 ] && [ "$(stat -c %a "$C")" = 700 ]'
+check "the second run builds them from the kept binaries, with the same answer" \
+	eval '[ "$(count source_builds $TMP/pc2)" -eq 0 ] && [ "$(count binary_builds $TMP/pc2)" -eq 3 ] && grep "^Result:" "$TMP/pc1.txt" >"$TMP/r1" && grep "^Result:" "$TMP/pc2.txt" | cmp -s - "$TMP/r1"'
+CLBANKS_CACHE_DIR=$C CBSTUB_FAULT=bad-binary CBSTUB_COUNT=$TMP/pc3 "$CLBANKS" -v --ops load --check none -o "$TMP/pc3.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "a binary the driver refuses: built from the source, said with -v" \
+	eval '[ $rc -eq 0 ] && [ "$(count source_builds $TMP/pc3)" -eq 1 ] && grep -q "program cache: the driver refused a cached binary (-42); building the source" "$TMP/out"'
+for f in "$C"/*.bin; do printf 'clbanks program cache 1\n9 9\nshort' >"$f"; done
+CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc4 "$CLBANKS" -v --ops load --check none -o "$TMP/pc4.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "a damaged entry: built from the source, said with -v, and kept again" \
+	eval '[ $rc -eq 0 ] && [ "$(count source_builds $TMP/pc4)" -eq 1 ] && grep -q "program cache: .*\.bin is not a program cache entry" "$TMP/out" && [ "$(grep -l "^9 9$" "$C"/*.bin | wc -l)" -eq 2 ]'
+CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc5 "$CLBANKS" -q --ops load --check none --build-options -DCB_OTHER=1 -o "$TMP/pc5.json" --force >/dev/null 2>&1
+check "other build options are another entry" \
+	eval '[ "$(count source_builds $TMP/pc5)" -eq 1 ] && [ "$(count binary_builds $TMP/pc5)" -eq 0 ]'
+CLBANKS_CACHE_DIR=$TMP/pc-none CBSTUB_FAULT=no-binaries "$CLBANKS" -q --ops load --check none -o "$TMP/pc6.json" --force >/dev/null 2>&1
+rc=$?
+check "a driver without binaries: the run works, nothing is kept" \
+	eval '[ $rc -eq 0 ] && [ -z "$(ls "$TMP/pc-none" 2>/dev/null)" ]'
+CLBANKS_CACHE_DIR=off CBSTUB_COUNT=$TMP/pc7 HOME=$TMP/home "$CLBANKS" -q --ops load --check none -o "$TMP/pc7.json" --force >/dev/null 2>&1
+check "CLBANKS_CACHE_DIR=off: built from the source, nothing kept" \
+	eval '[ "$(count source_builds $TMP/pc7)" -eq 1 ] && [ ! -e "$TMP/home/.cache" ]'
+touch "$TMP/notadir"
+CLBANKS_CACHE_DIR=$TMP/notadir/sub "$CLBANKS" -v --ops load --check none -o "$TMP/pc8.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "a cache that cannot be written: the run works, -v says why" \
+	eval '[ $rc -eq 0 ] && grep -q "program cache: cannot create $TMP/notadir/sub" "$TMP/out"'

@@ -60,16 +60,18 @@ static void setup_ops(void)
 	}
 }
 
-/* CBSTUB_COUNT=FILE: the launches and the virtual clock's nanoseconds of the whole process,
- * written at its exit, for tests that compare what two runs cost the device. */
+/* CBSTUB_COUNT=FILE: the launches, the virtual clock's nanoseconds and the builds (of a
+ * source, of a binary) of the whole process, written at its exit, for tests that compare
+ * what two runs cost the device. */
 static void write_count(void)
 {
 	const char *path = getenv("CBSTUB_COUNT");
 	FILE *f = path && *path ? fopen(path, "w") : NULL;
 	if (!f)
 		return;
-	fprintf(f, "launches %u\ndevice_ns %llu\n", dev.launches,
-		(unsigned long long)(dev.clock - 1000000000ULL));
+	fprintf(f, "launches %u\ndevice_ns %llu\nsource_builds %u\nbinary_builds %u\n",
+		dev.launches, (unsigned long long)(dev.clock - 1000000000ULL), dev.source_builds,
+		dev.binary_builds);
 	fclose(f);
 }
 
@@ -193,21 +195,68 @@ uint32_t stub_expected(const struct _cl_kernel *k, const uint32_t *table, size_t
 }
 
 /* cl/transpose.cl, done for real; its time: the column read's passes under the load model. */
+/* Element I of cl/transpose.cl's input (CB_HASH). */
+static uint64_t transpose_input(uint32_t i, size_t E)
+{
+	uint32_t h = i * 2654435761u;
+	return E == 8 ? (uint64_t)i << 32 | h : h;
+}
+
+/* cb_transpose_fill (element i: the input's element i ^ salt) and cb_transpose_verify (the flag
+ * set unless the matrix is the input's transpose). */
+static cl_int transpose_helper(cl_kernel k, cl_event *ev)
+{
+	size_t n = k->n, E = k->prog->elem;
+	cl_mem m = k->in;
+	if (!m || n * n * E > m->size ||
+	    (k->variant == STUB_VERIFY && (!k->check || k->check->size < 4)))
+		return CL_INVALID_KERNEL_ARGS;
+	for (size_t y = 0; y < n; y++)
+		for (size_t x = 0; x < n; x++) {
+			size_t i = y * n + x;
+			uint64_t want = transpose_input((uint32_t)(k->variant == STUB_FILL
+									   ? i ^ k->mask
+									   : x * n + y),
+							E),
+				 got = 0;
+			if (k->variant == STUB_FILL) {
+				memcpy(m->data + i * E, &want, E); /* little-endian, as the host */
+				continue;
+			}
+			memcpy(&got, m->data + i * E, E);
+			if (got != want) {
+				uint32_t one = 1;
+				memcpy(k->check->data, &one, 4);
+				y = n;
+				break;
+			}
+		}
+	if (k->variant == STUB_FILL)
+		m->gen++;
+	if (ev)
+		*ev = stub_new_event((double)n * n * 0.02 + 2000);
+	return CL_SUCCESS;
+}
+
 cl_int stub_transpose(cl_kernel k, cl_event *ev)
 {
+	if (k->variant >= STUB_FILL)
+		return transpose_helper(k, ev);
 	const struct _cl_program *p = k->prog;
 	size_t n = k->n, E = p->elem, T = p->tile, S = dev.subgroup;
 	if (!k->in || !k->out || n * n * E > k->in->size || n * n * E > k->out->size)
 		return CL_INVALID_KERNEL_ARGS;
-	k->done &= k->done_gen == k->in->gen;             /* the input was written since */
+	/* the input or the output was written since */
+	k->done &= k->done_gen == k->in->gen && k->done_out_gen == k->out->gen;
 	for (size_t by = 0; by < n && !k->done; by += 64) /* in blocks: cache-friendly */
 		for (size_t bx = 0; bx < n; bx += 64)
 			for (size_t y = by; y < by + 64 && y < n; y++)
 				for (size_t x = bx; x < bx + 64 && x < n; x++)
 					memcpy(k->out->data + (x * n + y) * E,
 					       k->in->data + (y * n + x) * E, E);
-	k->done = true; /* the same again until an argument or the input changes */
+	k->done = true; /* the same again until an argument or a matrix changes */
 	k->done_gen = k->in->gen;
+	k->done_out_gen = k->out->gen;
 	if (stub_fault_is("wrong-transpose") && k->variant == 2) {
 		k->out->data[E] ^= 1; /* the swizzled tile misplaces one bit */
 		k->done = false;

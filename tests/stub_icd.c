@@ -44,6 +44,9 @@
  *                                   hang-build      clBuildProgram of a lane-table kernel
  *                                                   never returns
  *                                   hang-devices    clGetDeviceIDs never returns
+ *                                   no-binaries     clGetProgramInfo has no binaries
+ *                                   bad-binary      clCreateProgramWithBinary refuses every
+ *                                                   binary (CL_INVALID_BINARY)
  *                                   (a hang first says "stub: hanging in CALL" on stderr)
  *   CBSTUB_FAULT_DEVICE             the fault hits only this device (0-based; default: all);
  *                                   launches are counted over all devices
@@ -58,12 +61,14 @@
  *   CBSTUB_UNITS, CBSTUB_CLOCK      compute units (4) and clock in MHz (1000), any cl_uint
  *   CBSTUB_WG, CBSTUB_KERNEL_WG     the device's and the kernels' largest work-group (1024),
  *                                   any size_t (18446744073709551615 is 2^64-1)
- *   CBSTUB_COUNT=FILE               at exit, write "launches N" and "device_ns T" (the virtual
+ *   CBSTUB_COUNT=FILE               at exit, write "launches N", "source_builds N",
+ *                                   "binary_builds N" and "device_ns T" (the virtual
  *                                   clock's time) of the whole process to FILE
  *
  * Kernels: cb_chase (loads), cb_store, cb_atomic (as clbanks builds them, one program for every
  * element size: cb_chase_4, cb_store_8...) and the cb_transpose_* variants, whose result is
- * computed (the transpose is really done) and whose time follows the model.
+ * computed (the transpose is really done) and whose time follows the model, with
+ * cb_transpose_fill and cb_transpose_verify, done for real too.
  */
 #include "stub_icd.h"
 
@@ -294,6 +299,60 @@ static cl_program CL_API_CALL stub_CreateProgramWithSource(cl_context c, cl_uint
 	return p;
 }
 
+/* A program's binary: what the stub keeps of a source (the build options say the rest). */
+#define STUB_BINARY "clbanks stub binary, store8 %d\n"
+
+static cl_program CL_API_CALL stub_CreateProgramWithBinary(cl_context c, cl_uint n,
+							   const cl_device_id *d, const size_t *len,
+							   const unsigned char **bins,
+							   cl_int *status, cl_int *err)
+{
+	(void)c;
+	(void)d;
+	char text[64] = "";
+	int store8 = 0;
+	if (n == 1 && len[0] < sizeof text)
+		memcpy(text, bins[0], len[0]);
+	bool ok = n == 1 && sscanf(text, STUB_BINARY, &store8) == 1 && !stub_fault_is("bad-binary");
+	if (status)
+		*status = ok ? CL_SUCCESS : CL_INVALID_BINARY;
+	if (err)
+		*err = ok ? CL_SUCCESS : CL_INVALID_BINARY;
+	if (!ok)
+		return NULL;
+	cl_program p = calloc(1, sizeof *p);
+	p->d = &dispatch;
+	p->refs = 1;
+	p->store8 = store8 != 0;
+	p->binary = true;
+	return p;
+}
+
+static cl_int CL_API_CALL stub_GetProgramInfo(cl_program p, cl_program_info what, size_t size,
+					      void *value, size_t *ret)
+{
+	char bin[64];
+	size_t n = (size_t)snprintf(bin, sizeof bin, STUB_BINARY, (int)p->store8);
+	cl_uint one = 1;
+	if (stub_fault_is("no-binaries") &&
+	    (what == CL_PROGRAM_BINARY_SIZES || what == CL_PROGRAM_BINARIES))
+		return CL_INVALID_PROGRAM_EXECUTABLE;
+	switch (what) {
+	case CL_PROGRAM_NUM_DEVICES:
+		return give(&one, sizeof one, size, value, ret);
+	case CL_PROGRAM_BINARY_SIZES:
+		return give(&n, sizeof n, size, value, ret);
+	case CL_PROGRAM_BINARIES:
+		if (ret)
+			*ret = sizeof(unsigned char *);
+		if (value && size >= sizeof(unsigned char *))
+			memcpy(*(unsigned char **)value, bin, n);
+		return value && size < sizeof(unsigned char *) ? CL_INVALID_VALUE : CL_SUCCESS;
+	default:
+		return CL_INVALID_VALUE;
+	}
+}
+
 static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_device_id *d,
 					    const char *options,
 					    void(CL_CALLBACK *cb)(cl_program, void *), void *user)
@@ -302,6 +361,10 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 	(void)d;
 	(void)cb;
 	(void)user;
+	if (p->binary)
+		dev.binary_builds++;
+	else
+		dev.source_builds++;
 	const char *e = options ? strstr(options, "-DCB_ELEM_BYTES=") : NULL;
 	const char *pin = options ? strstr(options, "-DCB_SUBGROUP=") : NULL;
 	p->elem = e ? (unsigned)atoi(e + 16) : 4;
@@ -375,7 +438,11 @@ static cl_kernel CL_API_CALL stub_CreateKernel(cl_program p, const char *name, c
 	const char *u = strrchr(name, '_');
 	if (k->op != OP_TRANSPOSE && u && u[1] >= '1' && u[1] <= '9')
 		k->elem = (unsigned)atoi(u + 1);
-	k->variant = strstr(name, "padded") ? 1 : strstr(name, "swizzled") ? 2 : 0;
+	k->variant = strstr(name, "padded")     ? 1
+		     : strstr(name, "swizzled") ? 2
+		     : strstr(name, "fill")     ? STUB_FILL
+		     : strstr(name, "verify")   ? STUB_VERIFY
+						: 0;
 	if (err)
 		*err = CL_SUCCESS;
 	return k;
@@ -418,15 +485,24 @@ static cl_int CL_API_CALL stub_SetKernelArg(cl_kernel k, cl_uint i, size_t size,
 		 * every batch of launches, and each transpose is a pass over up to 128 MB. */
 		cl_mem in = k->in, out = k->out;
 		size_t n = k->n;
+		bool helper = k->variant >= STUB_FILL; /* (matrix, n, salt or flag) */
 		switch (i) {
 		case 0:
 			in = *(const cl_mem *)v;
 			break;
 		case 1:
-			out = *(const cl_mem *)v;
+			if (helper)
+				n = *(const cl_uint *)v;
+			else
+				out = *(const cl_mem *)v;
 			break;
 		case 2:
-			n = *(const cl_uint *)v;
+			if (helper && k->variant == STUB_FILL)
+				k->mask = *(const cl_uint *)v;
+			else if (helper)
+				k->check = *(const cl_mem *)v;
+			else
+				n = *(const cl_uint *)v;
 			break;
 		default:
 			return CL_INVALID_ARG_INDEX;
@@ -658,6 +734,8 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	dispatch.clReleaseCommandQueue = (cl_api_clReleaseCommandQueue)stub_Release;
 	dispatch.clCreateProgramWithSource = stub_CreateProgramWithSource;
 	dispatch.clBuildProgram = stub_BuildProgram;
+	dispatch.clCreateProgramWithBinary = stub_CreateProgramWithBinary;
+	dispatch.clGetProgramInfo = stub_GetProgramInfo;
 	dispatch.clGetProgramBuildInfo = stub_GetProgramBuildInfo;
 	dispatch.clRetainProgram = stub_RetainProgram;
 	dispatch.clReleaseProgram = stub_ReleaseProgram;

@@ -44,8 +44,11 @@ struct _cl_program {
 	char log[256];
 	unsigned refs; /* clbanks' kernels of one program share it */
 	bool store8;   /* its source holds the 8-byte store kernel */
+	bool binary;   /* created from a binary (clCreateProgramWithBinary) */
 };
 enum { OP_LOAD, OP_STORE, OP_ATOMIC, OP_TRANSPOSE };
+/* cl/transpose.cl's kernels beyond the variants naive (0), padded (1) and swizzled (2). */
+enum { STUB_FILL = 3, STUB_VERIFY = 4 };
 struct _cl_kernel {
 	struct _cl_icd_dispatch *d;
 	unsigned elem, pin, op, variant;
@@ -53,7 +56,7 @@ struct _cl_kernel {
 	cl_mem tables, out, check, in;
 	cl_uint table, nlanes, steps, mask, fill, slot, n;
 	bool done; /* transpose: OUT holds the result of these arguments and IN's generation */
-	unsigned done_gen;
+	unsigned done_gen, done_out_gen;
 };
 struct _cl_event {
 	struct _cl_icd_dispatch *d;
@@ -81,6 +84,7 @@ typedef struct {
 	unsigned ndevices, current;            /* current: the device of the last context */
 	bool fault_fired;
 	unsigned launches;
+	unsigned source_builds, binary_builds; /* clBuildProgram of a source, of a binary */
 	cl_ulong clock;
 	uint64_t rng;
 } stub_device;

@@ -13,6 +13,7 @@
 #include "core/plan.h"
 #include "core/util.h"
 #include "doc/doc.h"
+#include "measure/progcache.h"
 #include "measure/session.h"
 #include "views/outputs.h"
 
@@ -91,10 +92,22 @@ static const char *env_or(const char *value, const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* The program cache's folder, found once per process (it lives as long as the process). */
+static const char *cache_dir(void)
+{
+	static char *dir;
+	static bool found;
+	if (!found)
+		dir = cb_progcache_dir();
+	found = true;
+	return dir;
+}
+
 cb_rc cb_run_options(const cb_cli_options *o, const cb_result *plan, const cb_notifier *n,
 		     cb_run_opts *ro, cb_error *err)
 {
 	*ro = (cb_run_opts){
+		.cache_dir = cache_dir(),
 		.kernel_dir = env_or(o->kernel_dir, "CLBANKS_KERNEL_DIR"),
 		.build_options = env_or(o->build_options, "CLBANKS_BUILD_OPTIONS"),
 		.latency = o->regime == 1,

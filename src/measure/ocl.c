@@ -2,11 +2,13 @@
 #include "config.h"
 #include "measure/ocl.h"
 #include "measure/kernels.h"
+#include "measure/progcache.h"
 #include "measure/watchdog.h"
 #include "core/buf.h"
 #include "core/util.h"
 
 #include <CL/cl_ext.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,22 +326,112 @@ static cb_rc append_part(cb_ocl *c, int k, cb_buf *b, cb_error *err)
 #define KERNELS_SLOW "the build of the kernels (clBuildProgram)"
 #define KERNELS_MSG "cannot create the kernel program"
 
+/* The program cache's key of SRC built with OPTS: the platform, device and driver (a driver
+ * update makes new binaries) and the whole source. */
+static char *cache_key(const cb_ocl *c, const char *src, const char *opts, size_t *len)
+{
+	const cb_device_info *i = c->info;
+	cb_buf b = CB_BUF_INIT;
+	cb_buf_printf(&b,
+		      "platform: %s\nplatform version: %s\ndevice: %s\ndevice version: %s\n"
+		      "driver: %s\noptions: %s\n\n%s",
+		      i->platform_name ? i->platform_name : "",
+		      i->platform_version ? i->platform_version : "", i->name ? i->name : "",
+		      i->device_version ? i->device_version : "",
+		      i->driver_version ? i->driver_version : "", opts, src);
+	*len = b.len;
+	return cb_buf_take(&b, NULL);
+}
+
+/* The program of KEY from the cache, built: NULL when there is none or it does not build (a
+ * build from the source follows). */
+static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, const char *opts,
+				 const char *slow)
+{
+	unsigned char *bin = NULL;
+	size_t len = 0;
+	cb_error e = { 0 };
+	if (cb_progcache_load(c->o.cache_dir, key, keylen, &bin, &len, &e) != CB_OK) {
+		if (e.code != ENOENT)
+			cb_note(c->o.notify, CB_NOTE_DETAIL, "program cache: %s", e.text);
+		return NULL;
+	}
+	cl_int st, bst = CL_SUCCESS;
+	const unsigned char *bins[1] = { bin };
+	cl_program prog = clCreateProgramWithBinary(c->ctx, 1, &c->ref->device, &len, bins, &bst,
+						    &st);
+	free(bin);
+	if (st != CL_SUCCESS || bst != CL_SUCCESS) {
+		if (st == CL_SUCCESS)
+			clReleaseProgram(prog);
+		cb_note(c->o.notify, CB_NOTE_DETAIL,
+			"program cache: the driver refused a cached binary (%d); building the source",
+			(int)(st != CL_SUCCESS ? st : bst));
+		return NULL;
+	}
+	cb_watchdog_slow(slow);
+	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	if (st != CL_SUCCESS) {
+		clReleaseProgram(prog);
+		cb_note(c->o.notify, CB_NOTE_DETAIL,
+			"program cache: a cached binary does not build (%d); building the source",
+			(int)st);
+		return NULL;
+	}
+	return prog;
+}
+
+/* Keeps PROG's binary under KEY; a cache that cannot be written is only a slower next run. */
+static void cache_program(cb_ocl *c, cl_program prog, const char *key, size_t keylen)
+{
+	size_t size = 0;
+	cl_uint ndev = 0;
+	if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) !=
+		    CL_SUCCESS ||
+	    ndev != 1 ||
+	    clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+		    CL_SUCCESS ||
+	    size == 0 || size > CB_PROGCACHE_MAX_BYTES)
+		return;
+	unsigned char *bin = cb_xmalloc(size), *bins[1] = { bin };
+	cb_error e = { 0 };
+	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS &&
+	    cb_progcache_store(c->o.cache_dir, key, keylen, bin, size, &e) != CB_OK)
+		cb_note(c->o.notify, CB_NOTE_DETAIL, "program cache: %s", e.text);
+	free(bin);
+}
+
 /* SRC (freed here) as a program, built with OPTS under the watchdog's build limit (SLOW says
  * what is built, for its message): CB_OK with *PROG and the build's status in *ST, or the error
- * of clCreateProgramWithSource (MSG) with *PROG NULL. */
+ * of clCreateProgramWithSource (MSG) with *PROG NULL. With a program cache, a binary built
+ * before stands for the build, and a new build is kept. */
 static cb_rc build_source(cb_ocl *c, char *src, const char *opts, const char *slow, const char *msg,
 			  cl_program *prog, cl_int *st, cb_error *err)
 {
+	size_t keylen = 0;
+	char *key = c->o.cache_dir ? cache_key(c, src, opts, &keylen) : NULL;
+	*prog = key ? cached_program(c, key, keylen, opts, slow) : NULL;
+	if (*prog) {
+		*st = CL_SUCCESS;
+		free(key);
+		free(src);
+		return CB_OK;
+	}
 	const char *srcs[1] = { src };
 	*prog = clCreateProgramWithSource(c->ctx, 1, srcs, NULL, st);
 	free(src);
 	if (*st != CL_SUCCESS) {
 		*prog = NULL;
+		free(key);
 		return cl_fail(err, "clCreateProgramWithSource", *st, msg);
 	}
 	cb_watchdog_slow(slow);
 	*st = clBuildProgram(*prog, 1, &c->ref->device, opts, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
+	if (*st == CL_SUCCESS && key)
+		cache_program(c, *prog, key, keylen);
+	free(key);
 	return CB_OK;
 }
 
@@ -817,12 +909,10 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 	return CB_OK;
 }
 
-cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffer **out,
-			cb_error *err)
+cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, cb_ocl_buffer **out, cb_error *err)
 {
 	cl_int st;
-	cl_mem m = clCreateBuffer(c->ctx, device_reads ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY,
-				  bytes, NULL, &st);
+	cl_mem m = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
 	*out = NULL;
 	if (st != CL_SUCCESS)
 		return cb_error_call(err, CB_ERR_RUNTIME, "clCreateBuffer", st,
@@ -840,20 +930,22 @@ void cb_ocl_buffer_free(cb_ocl_buffer *b)
 	free(b);
 }
 
-cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes, cb_error *err)
+cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, size_t offset, const void *src, size_t bytes,
+			  cb_error *err)
 {
 	cb_watchdog_arm(c->timeout_s, "an upload to the device (clEnqueueWriteBuffer)");
-	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
 	return st == CL_SUCCESS
 		       ? CB_OK
 		       : cl_fail(err, "clEnqueueWriteBuffer", st, "cannot upload to the device");
 }
 
-cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, cb_error *err)
+cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, size_t offset, void *dst, size_t bytes,
+			 cb_error *err)
 {
 	cb_watchdog_arm(c->timeout_s, "a read from the device (clEnqueueReadBuffer)");
-	cl_int st = clEnqueueReadBuffer(c->q, b->mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	cl_int st = clEnqueueReadBuffer(c->q, b->mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
 	return st == CL_SUCCESS
 		       ? CB_OK

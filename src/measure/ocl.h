@@ -31,8 +31,9 @@ typedef struct {
 	const char *kernel_dir;    /* NULL: the embedded kernels */
 	const char *build_options; /* extra clBuildProgram options, or NULL */
 	const cb_notifier *notify;
-	bool host_clock; /* no profiling queue: launches are timed with the host clock */
-	int one_kernel;  /* > 0: every lane-table kernel is cl/cpu.cl's one kernel (op
+	bool host_clock;       /* no profiling queue: launches are timed with the host clock */
+	const char *cache_dir; /* the program cache (measure/progcache.h), or NULL: none */
+	int one_kernel;        /* > 0: every lane-table kernel is cl/cpu.cl's one kernel (op
 				     * and element size as arguments); < 0: one kernel per op and
 				     * element (cl/chase.cl...); 0: the one kernel on a CPU device
 				     * whose local memory is global, with the embedded kernels */
@@ -124,14 +125,14 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 			   cb_error *err);
 void cb_ocl_program_free(cb_ocl_program *p);
 
-/* A buffer of BYTES that kernels only read (DEVICE_READS) or only write. */
-cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, bool device_reads, cb_ocl_buffer **out,
-			cb_error *err);
+/* A buffer of BYTES that kernels read and write. */
+cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, cb_ocl_buffer **out, cb_error *err);
 void cb_ocl_buffer_free(cb_ocl_buffer *b);
-/* Blocking copies of the first BYTES, under the watchdog. */
-cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, const void *src, size_t bytes,
+/* Blocking copies of BYTES at byte OFFSET, under the watchdog. */
+cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, size_t offset, const void *src, size_t bytes,
 			  cb_error *err);
-cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, void *dst, size_t bytes, cb_error *err);
+cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, size_t offset, void *dst, size_t bytes,
+			 cb_error *err);
 
 /* A kernel argument: a buffer, else SIZE bytes at VALUE. */
 typedef struct {

@@ -144,7 +144,8 @@ static void run_kernels(const cb_runner *r, bool kernels[CB_NKERNELS])
 static cb_rc setup(cb_runner *r, cb_error *err)
 {
 	const cb_run_opts *o = r->o;
-	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify, false, o->one_kernel };
+	cb_ocl_opts oo = { o->kernel_dir, o->build_options, o->notify,
+			   false,         o->cache_dir,     o->one_kernel };
 	cb_rc rc = cb_ocl_open(r->ref, r->info, &oo, &r->ocl, err);
 	if (rc == CB_OK)
 		rc = choose_local(r, err);

@@ -23,6 +23,7 @@ typedef enum { CB_CHECK_AUTO, CB_CHECK_TRANSPOSE, CB_CHECK_NONE } cb_check_mode;
 typedef struct {
 	const char *kernel_dir;    /* NULL: embedded kernels */
 	const char *build_options; /* extra options for clBuildProgram, may be NULL */
+	const char *cache_dir;     /* the program cache (measure/progcache.h), or NULL: none */
 	bool latency;              /* one sub-group instead of every compute unit busy */
 	bool quick;
 	unsigned ops; /* CB_OP_BIT bits to measure (0: loads only) */

@@ -47,6 +47,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 				 .timeout_s = ro->timeout_s,
 				 .kernel_dir = ro->kernel_dir,
 				 .build_options = ro->build_options,
+				 .cache_dir = ro->cache_dir,
 				 .notify = ro->notify,
 				 .ocl = ocl,
 				 .tick_ns = r->run.timer_granularity_ns > 0

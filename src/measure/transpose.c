@@ -20,6 +20,11 @@
 #define BATCH_NS_EVENT 5e5
 #define BATCH_TICKS 1000
 #define MAX_LAUNCHES 256
+/* cl/transpose.cl's kernels after the variants: the input's fill and the verification. */
+#define FILL NVARIANTS
+#define VERIFY (NVARIANTS + 1)
+/* The fill's salt that clears an output to values no transpose gives (see cl/transpose.cl). */
+#define CLEARED 0x80000000u
 
 static const char *const variants[NVARIANTS] = { "naive", "padded", "swizzled" };
 
@@ -31,11 +36,9 @@ typedef struct {
 	const cb_transpose_opts *o;
 	cb_ocl *ocl;
 	bool own_ocl; /* opened here (else the run's, closed by the run's caller) */
-	cb_ocl_buffer *in, *out;
-	size_t n; /* matrix order */
-	void *host_in, *host_out;
-	void *host_ref; /* a variant's output that was the transpose of this input */
-	bool ref_valid;
+	cb_ocl_buffer *in, *out, *bad;
+	size_t n;  /* matrix order */
+	void *row; /* a row of the output, for the host's own check */
 	cb_ocl_program *prog;
 } tctx;
 
@@ -68,11 +71,10 @@ static unsigned make_configs(const cb_result *r, bool quick, config *out)
 	return n;
 }
 
-/* Context, queue and the two matrices (N x N of 8-byte elements at most). */
+/* Context, queue, the two matrices (N x N of 8-byte elements at most) and the flag. */
 static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *info, cb_error *err)
 {
-	/* 2048 x 2048 on a GPU (16 or 32 MB a matrix): long enough launches, and a check that
-	 * takes a fraction of a second of host time to verify */
+	/* 2048 x 2048 on a GPU (16 or 32 MB a matrix): long enough launches */
 	t->n = info->type & CL_DEVICE_TYPE_CPU ? 1024 : 2048;
 	if (t->o->quick)
 		t->n /= 2;
@@ -82,8 +84,8 @@ static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *i
 		if (!t->o->event_timer)
 			cb_ocl_use_host_clock(t->ocl);
 	} else {
-		cb_ocl_opts oo = { t->o->kernel_dir, t->o->build_options, t->o->notify,
-				   !t->o->event_timer, 0 };
+		cb_ocl_opts oo = { t->o->kernel_dir,   t->o->build_options, t->o->notify,
+				   !t->o->event_timer, t->o->cache_dir,     0 };
 		t->own_ocl = true;
 		rc = cb_ocl_open(ref, info, &oo, &t->ocl, err);
 	}
@@ -91,11 +93,12 @@ static cb_rc open_ctx(tctx *t, const cb_device_ref *ref, const cb_device_info *i
 		return rc;
 	cb_ocl_set_timeout(t->ocl, t->o->timeout_s);
 	size_t bytes = t->n * t->n * 8;
-	t->host_in = cb_xmalloc(bytes);
-	t->host_out = cb_xmalloc(bytes);
-	rc = cb_ocl_buffer_new(t->ocl, bytes, true, &t->in, err);
+	t->row = cb_xmalloc(t->n * 8);
+	rc = cb_ocl_buffer_new(t->ocl, bytes, &t->in, err);
 	if (rc == CB_OK)
-		rc = cb_ocl_buffer_new(t->ocl, bytes, false, &t->out, err);
+		rc = cb_ocl_buffer_new(t->ocl, bytes, &t->out, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_buffer_new(t->ocl, sizeof(uint32_t), &t->bad, err);
 	return rc;
 }
 
@@ -104,49 +107,38 @@ static void close_ctx(tctx *t)
 	cb_ocl_program_free(t->prog);
 	cb_ocl_buffer_free(t->in);
 	cb_ocl_buffer_free(t->out);
+	cb_ocl_buffer_free(t->bad);
 	if (t->own_ocl)
 		cb_ocl_close(t->ocl);
-	free(t->host_in);
-	free(t->host_out);
-	free(t->host_ref);
-}
-
-/* The input of element size E: element i is a hash of i, so a misplaced element shows. */
-static cb_rc upload(tctx *t, unsigned elem, cb_error *err)
-{
-	size_t count = t->n * t->n;
-	t->ref_valid = false;
-	for (size_t i = 0; i < count; i++) {
-		uint32_t h = (uint32_t)i * 2654435761u;
-		if (elem == 4)
-			((uint32_t *)t->host_in)[i] = h;
-		else
-			((uint64_t *)t->host_in)[i] = (uint64_t)i << 32 | h;
-	}
-	return cb_ocl_buffer_write(t->ocl, t->in, t->host_in, count * elem, err);
+	free(t->row);
 }
 
 static cb_rc build(tctx *t, const config *c, cb_error *err)
 {
-	static const char *const names[NVARIANTS] = { "cb_transpose_naive", "cb_transpose_padded",
-						      "cb_transpose_swizzled" };
+	static const char *const names[NVARIANTS + 2] = {
+		"cb_transpose_naive", "cb_transpose_padded", "cb_transpose_swizzled",
+		"cb_transpose_fill", "cb_transpose_verify"
+	};
 	char opts[512];
 	cb_ocl_program_free(t->prog);
 	t->prog = NULL;
 	snprintf(opts, sizeof opts,
-		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_TILE=%u -DCB_ROWS=%u -DCB_PAD=%u "
-		 "-DCB_MASK=%u -DCB_SHIFT=%u",
-		 c->elem_bytes == 4 ? "uint" : "ulong", c->tile, c->rows, c->pad,
+		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_TILE=%u -DCB_ROWS=%u "
+		 "-DCB_PAD=%u -DCB_MASK=%u -DCB_SHIFT=%u",
+		 c->elem_bytes == 4 ? "uint" : "ulong", c->elem_bytes, c->tile, c->rows, c->pad,
 		 (1u << c->bits) - 1, c->shift);
-	return cb_ocl_program_build(t->ocl, "transpose.cl", opts, names, NVARIANTS, &t->prog, err);
+	return cb_ocl_program_build(t->ocl, "transpose.cl", opts, names, NVARIANTS + 2, &t->prog,
+				    err);
 }
 
-/* K launches of variant V, waited for; *NS their time per launch (event or host clock). */
-static cb_rc launch(tctx *t, const config *c, int v, unsigned k, double *ns, cb_error *err)
+/* K launches of kernel V with ARGS, waited for; *NS their time per launch (event or host
+ * clock). The variants run in tiles of TILE x ROWS work-items, the fill and the verification
+ * in groups of the same shape over the whole matrix. */
+static cb_rc launch(tctx *t, const config *c, int v, const cb_ocl_arg *args, unsigned k, double *ns,
+		    cb_error *err)
 {
-	uint32_t n = (uint32_t)t->n;
-	cb_ndrange nd = { 2, { t->n, t->n / (c->tile / c->rows) }, { c->tile, c->rows } };
-	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
+	size_t rows = v < NVARIANTS ? t->n / (c->tile / c->rows) : t->n;
+	cb_ndrange nd = { 2, { t->n, rows }, { c->tile, c->rows } };
 	cb_rc rc = cb_ocl_program_args(t->prog, (unsigned)v, args, 3, err);
 	if (rc == CB_OK)
 		rc = cb_ocl_time_launches(t->ocl, t->prog, (unsigned)v, &nd, k,
@@ -154,63 +146,73 @@ static cb_rc launch(tctx *t, const config *c, int v, unsigned k, double *ns, cb_
 	return rc == CB_OK ? cb_check_interrupt(err) : rc;
 }
 
-/* Elements A and B of E bytes are equal: a load each for 4 and 8 bytes (half the time of a
- * call of memcmp per element). */
-static bool same_elem(const char *a, const char *b, size_t E)
+static cb_rc launch_variant(tctx *t, const config *c, int v, unsigned k, double *ns, cb_error *err)
 {
-	uint32_t a4, b4;
-	uint64_t a8, b8;
-	switch (E) {
-	case 4:
-		memcpy(&a4, a, 4);
-		memcpy(&b4, b, 4);
-		return a4 == b4;
-	case 8:
-		memcpy(&a8, a, 8);
-		memcpy(&b8, b, 8);
-		return a8 == b8;
-	default:
-		return memcmp(a, b, E) == 0;
-	}
+	uint32_t n = (uint32_t)t->n;
+	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
+	return launch(t, c, v, args, k, ns, err);
 }
 
-/* OUT == IN transposed (N x N elements of E bytes), compared in 64 x 64 blocks: a column walk
- * through a matrix of 128 MB misses the cache and the TLB at every element. */
-static bool is_transpose(const char *in, const char *out, size_t n, size_t E)
+/* M filled with the input's elements, I ^ SALT for element I. */
+static cb_rc fill(tctx *t, const config *c, cb_ocl_buffer *m, uint32_t salt, cb_error *err)
 {
-	for (size_t by = 0; by < n; by += 64)
-		for (size_t bx = 0; bx < n; bx += 64)
-			for (size_t y = by; y < by + 64 && y < n; y++)
-				for (size_t x = bx; x < bx + 64 && x < n; x++)
-					if (!same_elem(out + (x * n + y) * E, in + (y * n + x) * E,
-						       E))
-						return false;
-	return true;
+	uint32_t n = (uint32_t)t->n;
+	double ns;
+	cb_ocl_arg args[] = { { m, 0, NULL },
+			      { NULL, sizeof n, &n },
+			      { NULL, sizeof salt, &salt } };
+	return launch(t, c, FILL, args, 1, &ns, err);
 }
 
-/* One launch of V, and its result against the host's transpose. */
-static cb_rc verify(tctx *t, const config *c, int v, bool *ok, double *ns, cb_error *err)
+/* Element I of the input, as cl/transpose.cl's CB_HASH makes it. */
+static uint64_t input_elem(uint32_t i, unsigned E)
 {
-	size_t count = t->n * t->n, E = c->elem_bytes;
-	cb_rc rc = launch(t, c, v, 1, ns, err);
-	if (rc != CB_OK)
-		return rc;
-	rc = cb_ocl_buffer_read(t->ocl, t->out, t->host_out, count * E, err);
-	if (rc != CB_OK)
-		return rc;
-	/* The same bytes as a variant already verified are the transpose too: one sequential
-	 * comparison instead of another column walk of the whole matrix. */
-	if (t->ref_valid && memcmp(t->host_out, t->host_ref, count * E) == 0) {
-		*ok = true;
-		return CB_OK;
+	uint32_t h = i * 2654435761u;
+	return E == 8 ? (uint64_t)i << 32 | h : h;
+}
+
+/* Row R of the output holds column R of the input: read back and checked on the host, an
+ * independent check of the device's verification. */
+static cb_rc row_ok(tctx *t, unsigned E, uint32_t r, bool *ok, cb_error *err)
+{
+	size_t n = t->n;
+	cb_rc rc = cb_ocl_buffer_read(t->ocl, t->out, r * n * E, t->row, n * E, err);
+	*ok = rc == CB_OK;
+	for (size_t x = 0; *ok && x < n; x++) {
+		uint64_t want = input_elem((uint32_t)(x * n + r), E), got;
+		uint32_t got4;
+		if (E == 4) {
+			memcpy(&got4, (char *)t->row + x * 4, 4);
+			got = got4;
+		} else {
+			memcpy(&got, (char *)t->row + x * 8, 8);
+		}
+		*ok = got == want;
 	}
-	*ok = is_transpose(t->host_in, t->host_out, t->n, E);
-	if (*ok && !t->host_ref)
-		t->host_ref = cb_xmalloc(t->n * t->n * 8);
-	if (*ok && !t->ref_valid)
-		memcpy(t->host_ref, t->host_out, count * E);
-	t->ref_valid |= *ok;
-	return CB_OK;
+	return rc;
+}
+
+/* One launch of V into an output cleared first, then its result checked: whole on the device,
+ * and one row (chosen by RNG) on the host. */
+static cb_rc verify(tctx *t, const config *c, int v, cb_rng *rng, bool *ok, double *ns,
+		    cb_error *err)
+{
+	uint32_t n = (uint32_t)t->n, bad = 0;
+	double vns;
+	cb_ocl_arg args[] = { { t->out, 0, NULL }, { NULL, sizeof n, &n }, { t->bad, 0, NULL } };
+	*ok = false;
+	cb_rc rc = fill(t, c, t->out, CLEARED, err);
+	if (rc == CB_OK)
+		rc = launch_variant(t, c, v, 1, ns, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_buffer_write(t->ocl, t->bad, 0, &bad, sizeof bad, err);
+	if (rc == CB_OK)
+		rc = launch(t, c, VERIFY, args, 1, &vns, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_buffer_read(t->ocl, t->bad, 0, &bad, sizeof bad, err);
+	if (rc == CB_OK && bad == 0)
+		rc = row_ok(t, c->elem_bytes, cb_rng_below(rng, n), ok, err);
+	return rc;
 }
 
 static void record(cb_result *r, const config *c, int v, size_t n, unsigned k, bool ok,
@@ -246,9 +248,9 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 	double one = 0, ns, *samples = cb_xcalloc(NVARIANTS * rounds, sizeof *samples);
 	cb_rc rc = build(t, c, err);
 	if (rc == CB_OK)
-		rc = upload(t, c->elem_bytes, err);
+		rc = fill(t, c, t->in, 0, err);
 	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++) {
-		rc = verify(t, c, v, &ok[v], &ns, err);
+		rc = verify(t, c, v, rng, &ok[v], &ns, err);
 		one = ns > one ? ns : one;
 		if (rc == CB_OK && !ok[v])
 			cb_note(t->o->notify, CB_NOTE_WARNING,
@@ -265,8 +267,8 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 		cb_shuffle_u32(rng, order, NVARIANTS);
 		for (int i = 0; rc == CB_OK && i < NVARIANTS; i++)
 			if (ok[order[i]])
-				rc = launch(t, c, (int)order[i], k,
-					    &samples[order[i] * rounds + round], err);
+				rc = launch_variant(t, c, (int)order[i], k,
+						    &samples[order[i] * rounds + round], err);
 	}
 	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++)
 		record(r, c, v, t->n, k, ok[v], samples + v * rounds, ok[v] ? rounds : 0);

@@ -26,6 +26,7 @@ typedef struct {
 	unsigned timeout_s;     /* host watchdog of one batch */
 	const char *kernel_dir; /* NULL: the embedded kernel */
 	const char *build_options;
+	const char *cache_dir; /* the program cache, or NULL: none */
 	const cb_notifier *notify;
 	cb_ocl *ocl; /* the run's context, kept open (NULL: the check opens one) */
 } cb_transpose_opts;
