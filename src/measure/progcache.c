@@ -65,6 +65,13 @@ cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigne
 		free(path);
 		return CB_ERR_INPUT;
 	}
+	/* A binary runs as the user's own code: another user's file in a shared folder is not
+	 * taken (its key is no secret). */
+	if (sb.st_uid != geteuid()) {
+		cb_error_set(err, CB_ERR_INPUT, "%s belongs to another user; not used", path);
+		free(path);
+		return CB_ERR_INPUT;
+	}
 	cb_rc rc = cb_read_file(path, CB_PROGCACHE_MAX_BYTES + keylen + 64, CB_READ_REGULAR_ONLY,
 				&data, &size, err);
 	if (rc == CB_ERR_IO && err)
