@@ -473,14 +473,14 @@ static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *
 	return rc;
 }
 
-/* Before the launch length is chosen: about 50 ms of the baseline in at most WARM_LAUNCHES long
- * launches, so that the clock has left its idle state (an H200 starts at 345 MHz) when the
- * noise that decides the length is measured. */
+/* Before the launch length is chosen: CB_WARM_BEFORE_LENGTH_MS of the baseline in at most
+ * WARM_LAUNCHES long launches (an H200 starts at 345 MHz). */
 #define WARM_LAUNCHES 10
 static cb_rc warm_before_length(const cb_launcher *l, cb_experiment *b, double per_step,
 				unsigned cap, cb_protocol_state *st, cb_error *err)
 {
-	unsigned steps = cb_round_steps(fmax(0.05e9 / WARM_LAUNCHES / fmax(per_step, 1e-3), 64));
+	unsigned steps = cb_round_steps(
+		fmax(CB_WARM_BEFORE_LENGTH_MS * 1e6 / WARM_LAUNCHES / fmax(per_step, 1e-3), 64));
 	if (cap && steps > cap)
 		steps = cap;
 	cb_launch_item items[WARM_LAUNCHES];

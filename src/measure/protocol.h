@@ -123,6 +123,12 @@ unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem_bytes);
 /* Has X's ratio converged (at least 6 rounds, CI half-width within TARGET of the median)? */
 bool cb_ratio_converged(const cb_experiment *x, double target);
 
+/* The warm-up before the launch length is chosen: the baseline for this long in 10 launches,
+ * so that the clock has left its idle state when the noise that decides the length is
+ * measured. An H100 at 345 MHz after 20 s idle ran a 15 us launch at its steady time from the
+ * third launch on, and drifted 5% in the first millisecond, then no more (.gpu's ramp probe in
+ * results/nvidia/h100-cache-check-bench.txt); 50 ms took 0.03 s of a 0.3 s run for nothing. */
+#define CB_WARM_BEFORE_LENGTH_MS 20
 /* EX[0] is the baseline. Chooses the timer and the launch length and sizes every chain. */
 cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex, size_t nex,
 		   cb_protocol_state *st, cb_error *err);
