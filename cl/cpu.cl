@@ -74,8 +74,11 @@
 		off = start | (old & mask);                              \
 	} while (0)
 #define CB_ATOMICS(A)                                                    \
-	for (i = 0; i < steps; i += 8) {                                 \
+	for (i = steps & 4u; i < steps; i += 8) {                        \
 		CB_ATOM(A); CB_ATOM(A); CB_ATOM(A); CB_ATOM(A);          \
+		CB_ATOM(A); CB_ATOM(A); CB_ATOM(A); CB_ATOM(A);          \
+	}                                                                \
+	if (steps & 4u) {                                                \
 		CB_ATOM(A); CB_ATOM(A); CB_ATOM(A); CB_ATOM(A);          \
 	}
 
@@ -85,7 +88,7 @@ __kernel
 void cb_cpu(__global const uint *lane_tables,  /* byte offsets: nlanes per table */
 	    const uint table,
 	    const uint nlanes,
-	    const uint steps,                  /* multiple of 8 */
+	    const uint steps,                  /* multiple of 8 (atomics: of 4) */
 	    const uint mask,                   /* zero at run time */
 	    const uint fill_words,             /* 32-bit words of buf to fill (not for stores) */
 	    __global uint *out,

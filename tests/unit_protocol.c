@@ -508,8 +508,34 @@ static void zero_events(void)
 	}
 }
 
+/* Chains from predicted ratios at a 0.1 ms launch whose baseline takes 1 ns a step: loads in
+ * multiples of 8, atomics of 4 (cl/atomic.cl runs 4 more after its eights; 33,330 steps fit the
+ * launch), and a table too slow for the launch (a step of 0.2 ms: 64 steps are over the cap of
+ * 8 launches) gets the shortest pair: 16 and 8 steps for loads, 8 and 4 for atomics. */
+static void chain_granules(void)
+{
+	cb_protocol_state st = { .launch_ns = 1e5 };
+	cb_experiment *ex = experiments(5, 1);
+	ex[0].steps = 100000;
+	ex[1].op = ex[3].op = CB_OP_LOAD;
+	ex[2].op = ex[4].op = CB_OP_ATOMIC;
+	double ratio[5] = { 1, 1e5 / 33330, 1e5 / 33330, 2e5, 2e5 };
+	cb_size_chains_predicted(ex, 5, ratio, &st);
+	tap_ok(ex[1].steps % 8 == 0 && ex[1].steps_short % 8 == 0 && ex[2].steps % 4 == 0 &&
+		       ex[2].steps_short % 4 == 0 && ex[2].steps % 8 != 0,
+	       "loads' chains in eights (%u, %u), atomics' in fours (%u, %u)", ex[1].steps,
+	       ex[1].steps_short, ex[2].steps, ex[2].steps_short);
+	tap_ok(ex[3].steps == 16 && ex[3].steps_short == 8 && ex[4].steps == 8 &&
+		       ex[4].steps_short == 4,
+	       "a table too slow for the launch: loads 16 and 8 steps (%u, %u), atomics 8 and 4 "
+	       "(%u, %u)",
+	       ex[3].steps, ex[3].steps_short, ex[4].steps, ex[4].steps_short);
+	free_experiments(ex, 5);
+}
+
 int main(void)
 {
+	chain_granules();
 	calibration_and_rounds();
 	launch_noise_limit();
 	stopping();

@@ -21,10 +21,11 @@
 #define MIN_CHAIN 64.0
 /* ... unless 64 steps take longer than this many launch lengths (the H200's 8-byte local
  * atomics, a compare-and-swap loop: 10 ms at 64 steps, 38% of a run): then a chain of that
- * length, at least 16 steps. The difference to its 8-step short chain still lasts over a
- * millisecond, far above the jitter that the rule above is about. */
+ * length, at least two of the kernel's granules (16 steps, atomics 8). The difference to its
+ * short chain (8 steps, atomics 4) still lasts hundreds of microseconds, far above the jitter
+ * that the rule above is about. */
 #define SLOW_CAP 8.0
-#define SLOW_MIN_CHAIN 16.0
+#define SLOW_MIN_GRANULES 2.0
 /* The host clock's own cost (a launch's start and wait) is a few ms on some stacks. */
 #define HOST_FLOOR_NS 5e6
 /* Rounds the launch-length budget plans for. */
@@ -367,16 +368,36 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 	return CB_OK;
 }
 
+/* The kernels run chains in multiples of 8 steps; cl/atomic.cl (and cl/cpu.cl's atomics) also of
+ * 4, so that the slowest atomics' shortest pair is 8 and 4 steps, not 16 and 8: the H100's
+ * 8-byte atomics cost 90 to 160 us a step over the whole grid, and their tables at 16 and 8
+ * steps took 0.12 s of a 0.6 s default run. */
+static unsigned chain_granule(const cb_experiment *x)
+{
+	return x->op == CB_OP_ATOMIC ? 4 : 8;
+}
+
+/* STEPS rounded up to a multiple of G, within CB_STEPS_MAX and at least G. */
+static unsigned round_chain(double steps, unsigned g)
+{
+	if (!(steps >= g))
+		return g;
+	if (steps > CB_STEPS_MAX)
+		return CB_STEPS_MAX;
+	return ((unsigned)steps + g - 1) / g * g;
+}
+
 /* X's chains for a time per step of PS ns. */
 static void set_chain(cb_experiment *x, double ps, unsigned cap, const cb_protocol_state *st)
 {
+	unsigned g = chain_granule(x);
 	double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
 	if (MIN_CHAIN * ps > SLOW_CAP * st->launch_ns)
-		steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_CHAIN);
-	x->steps = cb_round_steps(cap && steps > cap ? cap : steps);
-	x->steps_short = cb_round_steps(x->steps / 4.0);
+		steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_GRANULES * g);
+	x->steps = round_chain(cap && steps > cap ? cap : steps, g);
+	x->steps_short = round_chain(x->steps / 4.0, g);
 	if (x->steps <= x->steps_short)
-		x->steps = x->steps_short + 8;
+		x->steps = x->steps_short + g;
 }
 
 void cb_size_chains_predicted(cb_experiment *ex, size_t nex, const double *ratio,

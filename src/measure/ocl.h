@@ -51,7 +51,7 @@ typedef struct {
 	cb_op op;
 	int elem;               /* element size index */
 	unsigned table, nlanes; /* lane table TABLE of NLANES offsets in the table buffer */
-	unsigned steps;         /* chain length, a multiple of 8 */
+	unsigned steps;         /* chain length, a multiple of 8 (atomics: of 4) */
 	unsigned fill_words;    /* 32-bit words of local memory to fill */
 	const uint32_t *lanes;  /* the table, for verification */
 	const char *what;       /* names the launch in messages */
