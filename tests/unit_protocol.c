@@ -511,7 +511,7 @@ static void zero_events(void)
 /* Chains from predicted ratios at a 0.1 ms launch whose baseline takes 1 ns a step: loads in
  * multiples of 8, atomics of 4 (cl/atomic.cl runs 4 more after its eights; 33,330 steps fit the
  * launch), and a table too slow for the launch (a step of 0.2 ms: 64 steps are over the cap of
- * 8 launches) gets the shortest pair: 16 and 8 steps for loads, 8 and 4 for atomics. */
+ * 4 launches) gets the shortest pair: 16 and 8 steps for loads, 8 and 4 for atomics. */
 static void chain_granules(void)
 {
 	cb_protocol_state st = { .launch_ns = 1e5 };
