@@ -80,6 +80,7 @@ struct cb_pass_cache {
 	size_t ngeom;         /* geometries held */
 	unsigned *geom_index; /* which of the NGEOM geometries, in order */
 	uint16_t *passes;     /* [geom][rule][grouping][table] */
+	cb_pass_memo *lender; /* the memo that lent passes, or NULL */
 };
 
 static uint64_t table_hash(const cb_obs *o, unsigned S)
@@ -145,11 +146,21 @@ typedef struct {
 	uint16_t *passes; /* [geom][rule][grouping], every geometry */
 } memo_entry;
 
+/* A buffer the memo lends to one analysis at a time: the candidates (1.7 MB) and a cache's
+ * passes (9 KB a table) were allocated afresh for every inference of a run, and every page of
+ * them faulted in again (on a virtual machine a third of the stub run's host time). */
+typedef struct {
+	void *p;
+	size_t size; /* bytes */
+	bool lent;
+} memo_buffer;
+
 struct cb_pass_memo {
 	unsigned subgroup, ngroupings; /* of the first cache that used it (0: none yet) */
 	unsigned groupings[CB_MAX_GROUPINGS];
 	size_t n, size;   /* entries, slots (0 or a power of two) */
 	memo_entry *slot; /* open addressing */
+	memo_buffer cand, passes;
 };
 
 cb_pass_memo *cb_pass_memo_new(void)
@@ -166,7 +177,32 @@ void cb_pass_memo_free(cb_pass_memo *m)
 		free(m->slot[i].passes);
 	}
 	free(m->slot);
+	free(m->cand.p);
+	free(m->passes.p);
 	free(m);
+}
+
+/* SIZE bytes: B's when M has it and it is not lent (then lent until given back), else new. */
+static void *borrow(cb_pass_memo *m, memo_buffer *b, size_t size)
+{
+	if (!m || b->lent)
+		return cb_xmalloc(size);
+	if (b->size < size) {
+		free(b->p);
+		b->p = cb_xmalloc(size);
+		b->size = size;
+	}
+	b->lent = true;
+	return b->p;
+}
+
+/* Gives P back to B when it is B's; else frees it. */
+static void give_back(cb_pass_memo *m, memo_buffer *b, void *p)
+{
+	if (m && p && p == b->p)
+		b->lent = false;
+	else
+		free(p);
 }
 
 size_t cb_pass_memo_tables(const cb_pass_memo *m)
@@ -264,13 +300,54 @@ static bool shares_words(const cb_prepared *p)
 	return false;
 }
 
+/* The largest difference between two words of P (0 without words). */
+static uint32_t word_span(const cb_prepared *p)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (unsigned k = 0; k < p->nwords; k++) {
+		lo = p->words[k] < lo ? p->words[k] : lo;
+		hi = p->words[k] > hi ? p->words[k] : hi;
+	}
+	return p->nwords ? hi - lo : 0;
+}
+
+/* Geometry position GP's passes of table T for every rule and grouping: copied from position
+ * FROM's, or counted on P with its banks in BANK_OF; SHARED: two lanes touch one word. */
+static void geometry_passes(cb_pass_cache *c, size_t t, size_t gp, size_t from,
+			    const cb_prepared *p, const uint16_t *bank_of, unsigned B, bool shared)
+{
+	for (unsigned gi = 0; gi < c->ngroupings; gi++) {
+		uint16_t *at[NRULES];
+		for (int rule = 0; rule < NRULES; rule++)
+			at[rule] = &c->passes[cache_at(c, gp, rule, gi, t)];
+		if (from != gp) {
+			for (int rule = 0; rule < NRULES; rule++)
+				*at[rule] = c->passes[cache_at(c, from, rule, gi, t)];
+			continue;
+		}
+		unsigned group = c->groupings[gi];
+		unsigned packed = cb_effective_group(p, true, group);
+		*at[0] = (uint16_t)cb_prepared_passes(p, bank_of, B, true, group);
+		*at[1] = packed == group
+				 ? *at[0]
+				 : (uint16_t)cb_prepared_passes(p, bank_of, B, true, packed);
+		*at[2] = !shared ? *at[0]
+				 : (uint16_t)cb_prepared_passes(p, bank_of, B, false, group);
+	}
+}
+
 /* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. A table
  * whose lanes share no word (most strides) has the same passes with and without broadcast:
- * counted once (a third of analyze's time on a --plan full document went to passes). */
+ * counted once (a third of analyze's time on a --plan full document went to passes). And
+ * with more banks than the span of its words, two words share a bank only if they are the
+ * same word: every such bank count has the passes of the first (counted once: a stride-1
+ * table of 4-byte elements has the same passes from 32 banks of 4 bytes to 128). */
 static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t **bank_of)
 {
 	cb_prepared p;
 	bool shared = true;
+	uint32_t span = 0;
+	size_t wide = SIZE_MAX; /* the first position of this width with more banks than span */
 	for (size_t gp = 0; gp < c->ngeom; gp++) {
 		unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
 		if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
@@ -280,22 +357,14 @@ static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t *
 			*bank_of = cb_xrealloc(*bank_of,
 					       (p.nwords ? p.nwords : 1) * sizeof **bank_of);
 			shared = shares_words(&p);
+			span = word_span(&p);
+			wide = SIZE_MAX;
 		}
-		cb_prepared_banks(&p, B, *bank_of);
-		for (unsigned gi = 0; gi < c->ngroupings; gi++) {
-			unsigned group = c->groupings[gi];
-			unsigned packed = cb_effective_group(&p, true, group);
-			c->passes[cache_at(c, gp, 0, gi, t)] = (uint16_t)
-				cb_prepared_passes(&p, *bank_of, B, true, group);
-			c->passes[cache_at(c, gp, 1, gi, t)] =
-				packed == group ? c->passes[cache_at(c, gp, 0, gi, t)]
-						: (uint16_t)cb_prepared_passes(&p, *bank_of, B,
-									       true, packed);
-			c->passes[cache_at(c, gp, 2, gi, t)] =
-				!shared ? c->passes[cache_at(c, gp, 0, gi, t)]
-					: (uint16_t)cb_prepared_passes(&p, *bank_of, B, false,
-								       group);
-		}
+		if (B > span && wide == SIZE_MAX)
+			wide = gp;
+		if (B <= span || wide == gp)
+			cb_prepared_banks(&p, B, *bank_of);
+		geometry_passes(c, t, gp, B > span ? wide : gp, &p, *bank_of, B, shared);
 	}
 	if (c->ngeom)
 		cb_prepared_free(&p);
@@ -322,6 +391,16 @@ static void compute_passes(cb_pass_cache *c, const cb_dataset *ds, const bool *m
 	free(bank_of);
 }
 
+/* C's passes, in a buffer of the dataset's memo when it has one. */
+static void fill_passes(cb_pass_cache *c, const cb_dataset *ds)
+{
+	c->lender = ds->memo;
+	c->passes = borrow(c->lender, c->lender ? &c->lender->passes : NULL,
+			   (c->ngeom * NRULES * c->ngroupings * c->ntables + 1) *
+				   sizeof *c->passes);
+	compute_passes(c, ds, NULL);
+}
+
 static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings, unsigned ng,
 				const unsigned *geoms, size_t ngeom, bool fill)
 {
@@ -334,11 +413,8 @@ static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings,
 	c->geom_index = cb_xmalloc((ngeom ? ngeom : 1) * sizeof *c->geom_index);
 	if (ngeom) /* geoms may be NULL when there are none */
 		memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
-	if (fill) {
-		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) *
-				       sizeof *c->passes);
-		compute_passes(c, ds, NULL);
-	}
+	if (fill)
+		fill_passes(c, ds);
 	return c;
 }
 
@@ -359,8 +435,7 @@ cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds)
 		cb_pass_cache_free(c);
 		return NULL;
 	}
-	c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
-	compute_passes(c, ds, NULL);
+	fill_passes(c, ds);
 	return c;
 }
 
@@ -371,7 +446,7 @@ void cb_pass_cache_free(cb_pass_cache *c)
 	free(c->table_of_obs);
 	free(c->first_obs);
 	free(c->geom_index);
-	free(c->passes);
+	give_back(c->lender, c->lender ? &c->lender->passes : NULL, c->passes);
 	free(c);
 }
 
@@ -461,7 +536,9 @@ static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_t
 static cb_candidate *fit_all(const cb_fit_set *set, const cb_pass_cache *c, size_t *n)
 {
 	static const int rule_order[NRULES] = { 0, 1, 2 };
-	cb_candidate *cand = cb_xcalloc(c->ngeom * NRULES, sizeof *cand);
+	cb_pass_memo *m = set->ds->memo;
+	size_t ncand = c->ngeom * NRULES, bytes = (ncand ? ncand : 1) * sizeof(cb_candidate);
+	cb_candidate *cand = borrow(m, m ? &m->cand : NULL, bytes);
 	elem_tables groups[CB_NELEM];
 	for (int e = 0; e < CB_NELEM; e++)
 		group_by_table(set, c, e, &groups[e]);
@@ -469,6 +546,10 @@ static cb_candidate *fit_all(const cb_fit_set *set, const cb_pass_cache *c, size
 	for (size_t gp = 0; gp < c->ngeom; gp++)
 		for (int r = 0; r < NRULES; r++) {
 			cb_candidate *x = &cand[nc++];
+			/* A lent buffer holds an earlier fit: what no element size below sets
+			 * (sse_eg and the others of a size without tables) nothing reads. */
+			x->sse = x->score = 0;
+			memset(x->best_g, 0, sizeof x->best_g);
 			x->banks = geom_banks(c->geom_index[gp]);
 			x->width = geom_width(c->geom_index[gp]);
 			x->broadcast = rule_order[r] != 2;
@@ -540,7 +621,7 @@ static size_t stage1(const cb_fit_set *set, const cb_pass_cache *tables, unsigne
 	if (c) {
 		cb_candidate *cand = fit_all(&sample, c, &nc);
 		ngeom = best_geometries(cand, nc, geoms);
-		free(cand);
+		cb_fit_candidates_free(&sample, cand);
 	}
 	cb_pass_cache_free(c);
 	for (int e = 0; e < CB_NELEM; e++)
@@ -603,8 +684,14 @@ cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cach
 		cb_pass_cache_free(c);
 	}
 	if (cb_stop_signal) {
-		free(cand);
+		cb_fit_candidates_free(set, cand);
 		return NULL;
 	}
 	return cand;
+}
+
+void cb_fit_candidates_free(const cb_fit_set *set, cb_candidate *cand)
+{
+	cb_pass_memo *m = set->ds->memo;
+	give_back(m, m ? &m->cand : NULL, cand);
 }
