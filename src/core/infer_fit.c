@@ -460,6 +460,12 @@ typedef struct {
 	size_t *table;       /* distinct table */
 	double *w, *u, *cnt; /* sums of 1 / t^2, 1 / t, 1 */
 	double *t;           /* the time, when the table has one observation; else NAN */
+	double s0, t0, tt;   /* the sums that do not depend on passes, in the fit's order */
+	/* Per grouping, the passes last fitted (in the cache) and their fit: the next candidate
+	 * with the same passes on these tables has the same fit (the span of table_passes, a
+	 * rule that changes nothing here: most candidates of a run's analysis). */
+	const uint16_t *last[CB_MAX_GROUPINGS];
+	cb_line_fit last_fit[CB_MAX_GROUPINGS];
 } elem_tables;
 
 static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e, elem_tables *g)
@@ -490,6 +496,38 @@ static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e,
 		g->cnt[pos[tab]] += 1;
 	}
 	free(pos);
+	g->s0 = g->t0 = g->tt = 0;
+	for (size_t k = 0; k < g->n; k++) {
+		g->s0 += g->w[k];
+		g->t0 += g->u[k];
+		g->tt += g->cnt[k];
+	}
+	for (unsigned gi = 0; gi < CB_MAX_GROUPINGS; gi++)
+		g->last[gi] = NULL;
+}
+
+/* Whether PASS and LAST (a cache's rows) agree on G's tables. */
+static bool same_passes(const elem_tables *g, const uint16_t *pass, const uint16_t *last)
+{
+	if (!last)
+		return false;
+	for (size_t k = 0; k < g->n; k++)
+		if (pass[g->table[k]] != last[g->table[k]])
+			return false;
+	return true;
+}
+
+/* The fit of t = a + b p on G's tables with passes PASS. */
+static cb_line_fit fit_line(const elem_tables *g, const uint16_t *pass)
+{
+	cb_sums s = { .s0 = g->s0, .t0 = g->t0, .tt = g->tt };
+	for (size_t k = 0; k < g->n; k++) {
+		double p = pass[g->table[k]], wt = g->w[k];
+		s.s1 += wt * p;
+		s.s2 += wt * p * p;
+		s.t1 += isnan(g->t[k]) ? p * g->u[k] : p / g->t[k];
+	}
+	return cb_sums_solve(&s);
 }
 
 static void free_groups(elem_tables *g)
@@ -503,23 +541,17 @@ static void free_groups(elem_tables *g)
 
 /* Fits element size E of candidate C (geometry position GP, RULE) for every grouping. Ties go
  * to the larger group (the simpler model). */
-static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_tables *g, size_t gp,
+static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, elem_tables *g, size_t gp,
 		     int rule, int e, cb_candidate *cand)
 {
 	double best = INFINITY;
 	for (unsigned gi = 0; gi < set->ngroupings; gi++) {
 		const uint16_t *pass = &c->passes[cache_at(c, gp, rule, gi, 0)];
-		cb_sums s = { 0 };
-		for (size_t k = 0; k < g->n; k++) {
-			double p = pass[g->table[k]], wt = g->w[k];
-			s.s0 += wt;
-			s.s1 += wt * p;
-			s.s2 += wt * p * p;
-			s.t0 += g->u[k];
-			s.t1 += isnan(g->t[k]) ? p * g->u[k] : p / g->t[k];
-			s.tt += g->cnt[k];
+		if (!same_passes(g, pass, g->last[gi])) {
+			g->last[gi] = pass;
+			g->last_fit[gi] = fit_line(g, pass);
 		}
-		cb_line_fit f = cb_sums_solve(&s);
+		cb_line_fit f = g->last_fit[gi];
 		cand->sse_eg[e][gi] = f.sse;
 		cand->a_eg[e][gi] = f.a;
 		cand->b_eg[e][gi] = f.b;
