@@ -300,74 +300,103 @@ static bool shares_words(const cb_prepared *p)
 	return false;
 }
 
-/* The largest difference between two words of P (0 without words). */
-static uint32_t word_span(const cb_prepared *p)
+/* The largest difference between two words of one group of GROUP lanes of P (a group as
+ * cb_prepared_passes makes them). */
+static uint32_t group_span(const cb_prepared *p, unsigned group)
 {
-	uint32_t lo = UINT32_MAX, hi = 0;
-	for (unsigned k = 0; k < p->nwords; k++) {
-		lo = p->words[k] < lo ? p->words[k] : lo;
-		hi = p->words[k] > hi ? p->words[k] : hi;
-	}
-	return p->nwords ? hi - lo : 0;
-}
-
-/* Geometry position GP's passes of table T for every rule and grouping: copied from position
- * FROM's, or counted on P with its banks in BANK_OF; SHARED: two lanes touch one word. */
-static void geometry_passes(cb_pass_cache *c, size_t t, size_t gp, size_t from,
-			    const cb_prepared *p, const uint16_t *bank_of, unsigned B, bool shared)
-{
-	for (unsigned gi = 0; gi < c->ngroupings; gi++) {
-		uint16_t *at[NRULES];
-		for (int rule = 0; rule < NRULES; rule++)
-			at[rule] = &c->passes[cache_at(c, gp, rule, gi, t)];
-		if (from != gp) {
-			for (int rule = 0; rule < NRULES; rule++)
-				*at[rule] = c->passes[cache_at(c, from, rule, gi, t)];
-			continue;
+	if (group == 0 || group > p->nlanes)
+		group = p->nlanes;
+	uint32_t most = 0;
+	for (unsigned g0 = 0; g0 < p->nlanes; g0 += group) {
+		unsigned g1 = g0 + group < p->nlanes ? g0 + group : p->nlanes;
+		uint32_t lo = UINT32_MAX, hi = 0;
+		for (unsigned k = p->lane_first[g0]; k < p->lane_first[g1]; k++) {
+			lo = p->words[k] < lo ? p->words[k] : lo;
+			hi = p->words[k] > hi ? p->words[k] : hi;
 		}
+		most = hi >= lo && hi - lo > most ? hi - lo : most;
+	}
+	return most;
+}
+
+/* A table prepared for one width: per grouping and rule, the group it counts, the largest
+ * span of words within a group, and the first geometry position with more banks than that
+ * span (SIZE_MAX: none yet). */
+typedef struct {
+	cb_prepared p;
+	bool shared; /* two lanes touch one word */
+	unsigned group[CB_MAX_GROUPINGS][NRULES];
+	uint32_t span[CB_MAX_GROUPINGS][NRULES];
+	size_t first[CB_MAX_GROUPINGS][NRULES];
+} width_table;
+
+static void width_table_init(width_table *w, const cb_pass_cache *c)
+{
+	w->shared = shares_words(&w->p);
+	for (unsigned gi = 0; gi < c->ngroupings; gi++) {
 		unsigned group = c->groupings[gi];
-		unsigned packed = cb_effective_group(p, true, group);
-		*at[0] = (uint16_t)cb_prepared_passes(p, bank_of, B, true, group);
-		*at[1] = packed == group
-				 ? *at[0]
-				 : (uint16_t)cb_prepared_passes(p, bank_of, B, true, packed);
-		*at[2] = !shared ? *at[0]
-				 : (uint16_t)cb_prepared_passes(p, bank_of, B, false, group);
+		w->group[gi][0] = w->group[gi][2] = group;
+		w->group[gi][1] = cb_effective_group(&w->p, true, group);
+		for (int rule = 0; rule < NRULES; rule++) {
+			w->span[gi][rule] = group_span(&w->p, w->group[gi][rule]);
+			w->first[gi][rule] = SIZE_MAX;
+		}
 	}
 }
 
-/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. A table
- * whose lanes share no word (most strides) has the same passes with and without broadcast:
- * counted once (a third of analyze's time on a --plan full document went to passes). And
- * with more banks than the span of its words, two words share a bank only if they are the
- * same word: every such bank count has the passes of the first (counted once: a stride-1
- * table of 4-byte elements has the same passes from 32 banks of 4 bytes to 128). */
+/* Geometry position GP's (B banks) passes of table T for every grouping and rule. A rule that
+ * changes nothing here (packing that keeps the group, broadcast without shared words) copies
+ * the broadcast rule's. With more banks than the span of every group's words, two words of a
+ * group share a bank only if they are the same word: such a bank count has the passes of the
+ * first one past the span, copied (a stride-1 table of 4-byte elements has the same passes
+ * from 32 banks of 4 bytes to 128). The banks of the words go to BANK_OF when needed. */
+static void geometry_passes(cb_pass_cache *c, size_t t, size_t gp, width_table *w, unsigned B,
+			    uint16_t *bank_of)
+{
+	bool banked = false;
+	for (unsigned gi = 0; gi < c->ngroupings; gi++)
+		for (int rule = 0; rule < NRULES; rule++) {
+			uint16_t *at = &c->passes[cache_at(c, gp, rule, gi, t)];
+			if ((rule == 1 && w->group[gi][1] == w->group[gi][0]) ||
+			    (rule == 2 && !w->shared)) {
+				*at = c->passes[cache_at(c, gp, 0, gi, t)];
+				continue;
+			}
+			size_t *first = &w->first[gi][rule];
+			if (B > w->span[gi][rule] && *first != SIZE_MAX) {
+				*at = c->passes[cache_at(c, *first, rule, gi, t)];
+				continue;
+			}
+			if (B > w->span[gi][rule])
+				*first = gp;
+			if (!banked)
+				cb_prepared_banks(&w->p, B, bank_of);
+			banked = true;
+			*at = (uint16_t)cb_prepared_passes(&w->p, bank_of, B, rule != 2,
+							   w->group[gi][rule]);
+		}
+}
+
+/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. (A table
+ * whose lanes share no word, most strides, has the same passes with and without broadcast: a
+ * third of analyze's time on a --plan full document went to passes.) */
 static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t **bank_of)
 {
-	cb_prepared p;
-	bool shared = true;
-	uint32_t span = 0;
-	size_t wide = SIZE_MAX; /* the first position of this width with more banks than span */
+	width_table w;
 	for (size_t gp = 0; gp < c->ngeom; gp++) {
 		unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
 		if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
 			if (gp)
-				cb_prepared_free(&p);
-			cb_prepare(&p, W, o->elem_bytes, o->lanes, c->subgroup);
+				cb_prepared_free(&w.p);
+			cb_prepare(&w.p, W, o->elem_bytes, o->lanes, c->subgroup);
 			*bank_of = cb_xrealloc(*bank_of,
-					       (p.nwords ? p.nwords : 1) * sizeof **bank_of);
-			shared = shares_words(&p);
-			span = word_span(&p);
-			wide = SIZE_MAX;
+					       (w.p.nwords ? w.p.nwords : 1) * sizeof **bank_of);
+			width_table_init(&w, c);
 		}
-		if (B > span && wide == SIZE_MAX)
-			wide = gp;
-		if (B <= span || wide == gp)
-			cb_prepared_banks(&p, B, *bank_of);
-		geometry_passes(c, t, gp, B > span ? wide : gp, &p, *bank_of, B, shared);
+		geometry_passes(c, t, gp, &w, B, *bank_of);
 	}
 	if (c->ngeom)
-		cb_prepared_free(&p);
+		cb_prepared_free(&w.p);
 }
 
 /* Passes of every distinct table (or only those with MASK set) for the geometries held: from
