@@ -3,6 +3,7 @@
 #include "config.h"
 #include "core/analyze.h"
 #include "core/infer.h"
+#include "core/infer_fit.h"
 #include "synth.h"
 #include "core/util.h"
 #include "tap.h"
@@ -698,6 +699,87 @@ static void stops(void)
 	}
 }
 
+/* The residual of t = a + b p for element size E, grouping GROUP under G, passes counted here
+ * by cb_passes (not the pass cache): the reference of cached_passes. */
+static double direct_elem_sse(const cb_fit_set *set, const cb_geometry *g, unsigned group, int e)
+{
+	cb_sums s = { 0 };
+	for (size_t k = 0; k < set->n[e]; k++) {
+		const cb_obs *o = &set->ds->obs[set->idx[e][k]];
+		double p = cb_passes(g, group, o->elem_bytes, o->lanes, set->ds->subgroup),
+		       t = o->t;
+		s.s0 += 1 / (t * t);
+		s.s1 += p / (t * t);
+		s.s2 += p * p / (t * t);
+		s.t0 += 1 / t;
+		s.t1 += p / t;
+		s.tt += 1;
+	}
+	return cb_sums_solve(&s).sse;
+}
+
+/* The pass cache (its shortcuts past a group's span of words, the memo, the buffers it lends)
+ * against passes counted one by one: every candidate's residual for every element size and
+ * grouping, on random stride and pool tables, twice with one memo. */
+static void cached_passes(void)
+{
+	enum { N = 40, S = 32 };
+	static uint32_t lanes[N][S];
+	cb_obs obs[N];
+	cb_rng rng;
+	cb_rng_seed(&rng, 11);
+	for (size_t i = 0; i < N; i++) {
+		unsigned E = i % 2 ? 16 : 4, stride = cb_rng_below(&rng, 40);
+		for (unsigned l = 0; l < S; l++)
+			lanes[i][l] = i % 3 ? l * stride * E : cb_rng_below(&rng, 64) * E;
+		obs[i] = (cb_obs){ .elem_bytes = E,
+				   .lanes = lanes[i],
+				   .t = 1 + cb_rng_below(&rng, 1000) / 100.0 };
+	}
+	cb_dataset ds = { .obs = obs, .n = N, .subgroup = S, .memo = cb_pass_memo_new() };
+	cb_fit_set set = { .ds = &ds };
+	for (int e = 0; e < CB_NELEM; e++) {
+		set.idx[e] = cb_xmalloc(N * sizeof(size_t));
+		for (size_t i = 0; i < N; i++)
+			if (obs[i].elem_bytes == cb_elems[e].bytes)
+				set.idx[e][set.n[e]++] = i;
+	}
+	set.ngroupings = cb_groupings_for(S, set.groupings);
+	size_t distinct = 0;
+	for (size_t i = 0; i < N; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = obs[j].elem_bytes == obs[i].elem_bytes &&
+			       memcmp(lanes[j], lanes[i], sizeof lanes[i]) == 0;
+		distinct += !seen;
+	}
+	unsigned differ = 0, fits = 0;
+	for (int round = 0; round < 2; round++) {
+		size_t n;
+		cb_candidate *cand = cb_fit_candidates(&set, NULL, &n);
+		for (size_t c = 0; c < n; c += round ? 7 : 1) {
+			cb_geometry g = { cand[c].banks, cand[c].width, cand[c].broadcast,
+					  cand[c].pair_packing };
+			for (int e = 0; e < CB_NELEM; e++)
+				for (unsigned gi = 0; gi < set.ngroupings && set.n[e]; gi++) {
+					double want = direct_elem_sse(&set, &g, set.groupings[gi],
+								      e);
+					double got = cand[c].sse_eg[e][gi];
+					differ += !(fabs(got - want) <= 1e-9 * (1 + fabs(want)));
+					fits++;
+				}
+		}
+		cb_fit_candidates_free(&set, cand);
+	}
+	tap_ok(differ == 0 && cb_pass_memo_tables(ds.memo) == distinct,
+	       "the pass cache gives every candidate the residual of passes counted one by one "
+	       "(%u of %u fits differ; the memo holds %zu of %zu distinct tables)",
+	       differ, fits, cb_pass_memo_tables(ds.memo), distinct);
+	for (int e = 0; e < CB_NELEM; e++)
+		free(set.idx[e]);
+	cb_pass_memo_free(ds.memo);
+}
+
 int main(void)
 {
 	nvidia_variants();
@@ -714,5 +796,6 @@ int main(void)
 	decide();
 	absurd_scales();
 	stops();
+	cached_passes();
 	return tap_done();
 }

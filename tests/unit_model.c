@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The bank model against hand-computed passes, and against a brute-force reference. */
 #include "config.h"
+#include "core/fit.h"
 #include "core/model.h"
 #include "core/select.h"
 #include "core/swizzle.h"
@@ -9,6 +10,7 @@
 #include "tap.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -592,6 +594,71 @@ static void subgroup_sweep(void)
 	       order_bad);
 }
 
+/* A random lane table of N lanes of E bytes, its offsets among POOL choices in a window. */
+static void random_table(cb_rng *rng, unsigned n, unsigned E)
+{
+	unsigned window = 64u << cb_rng_below(rng, 7), pool = 1 + cb_rng_below(rng, n);
+	uint32_t choices[64];
+	for (unsigned k = 0; k < pool && k < 64; k++)
+		choices[k] = cb_rng_below(rng, window / E) * E;
+	for (unsigned l = 0; l < n; l++)
+		lanes[l] = choices[cb_rng_below(rng, pool < 64 ? pool : 64)];
+}
+
+/* cb_fit_predict_each (one preparation per width, banks per count) gives cb_fit_predict's
+ * numbers bit for bit, for flat fits, sizes without a fit, bank counts out of range and
+ * packing; and passes of large tables (past the stack's room) equal the definition. */
+static void predict_each(void)
+{
+	static const unsigned elems[] = { 1, 2, 4, 8, 16 }, widths[] = { 4, 8, 16 };
+	static const unsigned banks[] = { 0, 3, 16, 32, 32, 64, 5000 };
+	cb_rng rng;
+	cb_rng_seed(&rng, 7);
+	unsigned differ = 0, trials = 300, large = 0;
+	for (unsigned t = 0; t < trials; t++) {
+		cb_fit fit[12];
+		const cb_fit *fits[12];
+		size_t n = 1 + cb_rng_below(&rng, 12);
+		for (size_t k = 0; k < n; k++) {
+			cb_fit *f = &fit[k];
+			memset(f, 0, sizeof *f);
+			f->flat = cb_rng_below(&rng, 8) == 0;
+			f->geom = (cb_geometry){ banks[cb_rng_below(&rng, 7)],
+						 widths[cb_rng_below(&rng, 3)],
+						 cb_rng_below(&rng, 2), cb_rng_below(&rng, 2) };
+			for (int e = 0; e < CB_NELEM; e++) {
+				f->lanes_per_pass[e] = cb_rng_below(&rng, 6)
+							       ? 4u << cb_rng_below(&rng, 4)
+							       : 0;
+				f->t0[e] = 0.1 + cb_rng_below(&rng, 1000) / 7.0;
+				f->c[e] = cb_rng_below(&rng, 1000) / 3.0;
+			}
+			fits[k] = f;
+		}
+		unsigned S = 8u << cb_rng_below(&rng, 6), E = elems[cb_rng_below(&rng, 5)];
+		random_table(&rng, S, E);
+		double out[12];
+		cb_fit_predict_each(fits, n, S, E, lanes, out);
+		for (size_t k = 0; k < n; k++) {
+			double want = cb_fit_predict(fits[k], S, E, lanes);
+			differ += !(memcmp(&want, &out[k], sizeof want) == 0 ||
+				    (isnan(want) && isnan(out[k])));
+		}
+		cb_geometry g = { 2 + cb_rng_below(&rng, 127), widths[cb_rng_below(&rng, 3)],
+				  cb_rng_below(&rng, 2), false };
+		unsigned big = 128u << cb_rng_below(&rng, 2), group = 4u << cb_rng_below(&rng, 5);
+		random_table(&rng, big, 16);
+		large += cb_passes(&g, group, 16, lanes, big) !=
+			 reference(&g, group, 16, lanes, NULL, big);
+	}
+	tap_ok(differ == 0,
+	       "predictions of one table under several fits equal cb_fit_predict "
+	       "(%u of %u trials differ)",
+	       differ, trials);
+	tap_ok(large == 0, "passes of 128 and 256 lanes of 16 B equal the definition (%u differ)",
+	       large);
+}
+
 int main(void)
 {
 	documented();
@@ -599,6 +666,7 @@ int main(void)
 	subgroup_sweep();
 	by_hand();
 	random_properties();
+	predict_each();
 	fix_search();
 	return tap_done();
 }

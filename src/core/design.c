@@ -177,13 +177,19 @@ static double *predict_all(const cb_leader *L, size_t nl, const cb_result *res, 
 {
 	size_t cells = nl * nc;
 	double *p = cb_xmalloc((cells ? cells : 1) * sizeof *p);
+	const cb_fit **fits = cb_xmalloc((nl ? nl : 1) * sizeof *fits);
+	double *t = cb_xmalloc((nl ? nl : 1) * sizeof *t);
 	for (size_t k = 0; k < nl; k++)
-		for (size_t j = 0; j < nc; j++) {
-			const cb_measurement *m = &res->ms[c[j]];
-			double t = cb_fit_predict(&L[k].fit, res->device.subgroup_size,
-						  m->elem_bytes, m->lanes);
-			p[k * nc + j] = t > 0 && isfinite(t) ? log(t) : NAN;
-		}
+		fits[k] = &L[k].fit;
+	for (size_t j = 0; j < nc; j++) {
+		const cb_measurement *m = &res->ms[c[j]];
+		cb_fit_predict_each(fits, nl, res->device.subgroup_size, m->elem_bytes, m->lanes,
+				    t);
+		for (size_t k = 0; k < nl; k++)
+			p[k * nc + j] = t[k] > 0 && isfinite(t[k]) ? log(t[k]) : NAN;
+	}
+	free(fits);
+	free(t);
 	return p;
 }
 

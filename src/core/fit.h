@@ -66,5 +66,11 @@ typedef struct {
 /* Predicted time of one table under a fit (NAN when that element size has no fit). */
 double cb_fit_predict(const cb_fit *f, unsigned subgroup, unsigned elem_bytes,
 		      const uint32_t *lanes);
+/* cb_fit_predict of one table under each of N fits, into OUT[0..N): the table prepared once
+ * per bank width among them and its banks once per bank count, not once per fit (the
+ * adaptive design predicts every candidate table under 16 leading models after a batch: a
+ * quarter of a run's host time). The same numbers as cb_fit_predict. */
+void cb_fit_predict_each(const cb_fit *const *fits, size_t n, unsigned subgroup,
+			 unsigned elem_bytes, const uint32_t *lanes, double *out);
 
 #endif

@@ -533,7 +533,7 @@ static cb_rc infer_scaled(const cb_dataset *ds, const cb_pass_cache *cache, cb_i
 	collect_leaders(&x);
 	lead->nleaders = x.nleaders;
 done:
-	free(x.cand);
+	cb_fit_candidates_free(&x.set, x.cand);
 	for (int e = 0; e < CB_NELEM; e++)
 		free(x.set.idx[e]);
 	return rc;

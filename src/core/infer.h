@@ -77,7 +77,8 @@ void cb_pass_cache_free(cb_pass_cache *cache);
 /* A memo of every table's passes under every model of the family, by table: the adaptive
  * design analyzes after each batch a set of tables that only grows, and computing the passes
  * again was half the host time of an H200 run. A dataset with a memo (its field) reads passes
- * from it and adds those it lacks. Not thread-safe: one memo per thread. */
+ * from it and adds those it lacks; the memo also lends each analysis its large buffers (the
+ * candidates, a cache's passes) instead of new pages. Not thread-safe: one memo per thread. */
 cb_pass_memo *cb_pass_memo_new(void);
 void cb_pass_memo_free(cb_pass_memo *memo);
 /* The distinct tables it holds. */

@@ -80,6 +80,7 @@ struct cb_pass_cache {
 	size_t ngeom;         /* geometries held */
 	unsigned *geom_index; /* which of the NGEOM geometries, in order */
 	uint16_t *passes;     /* [geom][rule][grouping][table] */
+	cb_pass_memo *lender; /* the memo that lent passes, or NULL */
 };
 
 static uint64_t table_hash(const cb_obs *o, unsigned S)
@@ -145,11 +146,21 @@ typedef struct {
 	uint16_t *passes; /* [geom][rule][grouping], every geometry */
 } memo_entry;
 
+/* A buffer the memo lends to one analysis at a time: the candidates (1.7 MB) and a cache's
+ * passes (9 KB a table) were allocated afresh for every inference of a run, and every page of
+ * them faulted in again (on a virtual machine a third of the stub run's host time). */
+typedef struct {
+	void *p;
+	size_t size; /* bytes */
+	bool lent;
+} memo_buffer;
+
 struct cb_pass_memo {
 	unsigned subgroup, ngroupings; /* of the first cache that used it (0: none yet) */
 	unsigned groupings[CB_MAX_GROUPINGS];
 	size_t n, size;   /* entries, slots (0 or a power of two) */
 	memo_entry *slot; /* open addressing */
+	memo_buffer cand, passes;
 };
 
 cb_pass_memo *cb_pass_memo_new(void)
@@ -166,7 +177,32 @@ void cb_pass_memo_free(cb_pass_memo *m)
 		free(m->slot[i].passes);
 	}
 	free(m->slot);
+	free(m->cand.p);
+	free(m->passes.p);
 	free(m);
+}
+
+/* SIZE bytes: B's when M has it and it is not lent (then lent until given back), else new. */
+static void *borrow(cb_pass_memo *m, memo_buffer *b, size_t size)
+{
+	if (!m || b->lent)
+		return cb_xmalloc(size);
+	if (b->size < size) {
+		free(b->p);
+		b->p = cb_xmalloc(size);
+		b->size = size;
+	}
+	b->lent = true;
+	return b->p;
+}
+
+/* Gives P back to B when it is B's; else frees it. */
+static void give_back(cb_pass_memo *m, memo_buffer *b, void *p)
+{
+	if (m && p && p == b->p)
+		b->lent = false;
+	else
+		free(p);
 }
 
 size_t cb_pass_memo_tables(const cb_pass_memo *m)
@@ -264,41 +300,103 @@ static bool shares_words(const cb_prepared *p)
 	return false;
 }
 
-/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. A table
- * whose lanes share no word (most strides) has the same passes with and without broadcast:
- * counted once (a third of analyze's time on a --plan full document went to passes). */
+/* The largest difference between two words of one group of GROUP lanes of P (a group as
+ * cb_prepared_passes makes them). */
+static uint32_t group_span(const cb_prepared *p, unsigned group)
+{
+	if (group == 0 || group > p->nlanes)
+		group = p->nlanes;
+	uint32_t most = 0;
+	for (unsigned g0 = 0; g0 < p->nlanes; g0 += group) {
+		unsigned g1 = g0 + group < p->nlanes ? g0 + group : p->nlanes;
+		uint32_t lo = UINT32_MAX, hi = 0;
+		for (unsigned k = p->lane_first[g0]; k < p->lane_first[g1]; k++) {
+			lo = p->words[k] < lo ? p->words[k] : lo;
+			hi = p->words[k] > hi ? p->words[k] : hi;
+		}
+		most = hi >= lo && hi - lo > most ? hi - lo : most;
+	}
+	return most;
+}
+
+/* A table prepared for one width: per grouping and rule, the group it counts, the largest
+ * span of words within a group, and the first geometry position with more banks than that
+ * span (SIZE_MAX: none yet). */
+typedef struct {
+	cb_prepared p;
+	bool shared; /* two lanes touch one word */
+	unsigned group[CB_MAX_GROUPINGS][NRULES];
+	uint32_t span[CB_MAX_GROUPINGS][NRULES];
+	size_t first[CB_MAX_GROUPINGS][NRULES];
+} width_table;
+
+static void width_table_init(width_table *w, const cb_pass_cache *c)
+{
+	w->shared = shares_words(&w->p);
+	for (unsigned gi = 0; gi < c->ngroupings; gi++) {
+		unsigned group = c->groupings[gi];
+		w->group[gi][0] = w->group[gi][2] = group;
+		w->group[gi][1] = cb_effective_group(&w->p, true, group);
+		for (int rule = 0; rule < NRULES; rule++) {
+			w->span[gi][rule] = group_span(&w->p, w->group[gi][rule]);
+			w->first[gi][rule] = SIZE_MAX;
+		}
+	}
+}
+
+/* Geometry position GP's (B banks) passes of table T for every grouping and rule. A rule that
+ * changes nothing here (packing that keeps the group, broadcast without shared words) copies
+ * the broadcast rule's. With more banks than the span of every group's words, two words of a
+ * group share a bank only if they are the same word: such a bank count has the passes of the
+ * first one past the span, copied (a stride-1 table of 4-byte elements has the same passes
+ * from 32 banks of 4 bytes to 128). The banks of the words go to BANK_OF when needed. */
+static void geometry_passes(cb_pass_cache *c, size_t t, size_t gp, width_table *w, unsigned B,
+			    uint16_t *bank_of)
+{
+	bool banked = false;
+	for (unsigned gi = 0; gi < c->ngroupings; gi++)
+		for (int rule = 0; rule < NRULES; rule++) {
+			uint16_t *at = &c->passes[cache_at(c, gp, rule, gi, t)];
+			if ((rule == 1 && w->group[gi][1] == w->group[gi][0]) ||
+			    (rule == 2 && !w->shared)) {
+				*at = c->passes[cache_at(c, gp, 0, gi, t)];
+				continue;
+			}
+			size_t *first = &w->first[gi][rule];
+			if (B > w->span[gi][rule] && *first != SIZE_MAX) {
+				*at = c->passes[cache_at(c, *first, rule, gi, t)];
+				continue;
+			}
+			if (B > w->span[gi][rule])
+				*first = gp;
+			if (!banked)
+				cb_prepared_banks(&w->p, B, bank_of);
+			banked = true;
+			*at = (uint16_t)cb_prepared_passes(&w->p, bank_of, B, rule != 2,
+							   w->group[gi][rule]);
+		}
+}
+
+/* Passes of C's table T (O's lanes) for the geometries held; *BANK_OF is scratch. (A table
+ * whose lanes share no word, most strides, has the same passes with and without broadcast: a
+ * third of analyze's time on a --plan full document went to passes.) */
 static void table_passes(cb_pass_cache *c, const cb_obs *o, size_t t, uint16_t **bank_of)
 {
-	cb_prepared p;
-	bool shared = true;
+	width_table w;
 	for (size_t gp = 0; gp < c->ngeom; gp++) {
 		unsigned g = c->geom_index[gp], W = geom_width(g), B = geom_banks(g);
 		if (gp == 0 || W != geom_width(c->geom_index[gp - 1])) {
 			if (gp)
-				cb_prepared_free(&p);
-			cb_prepare(&p, W, o->elem_bytes, o->lanes, c->subgroup);
+				cb_prepared_free(&w.p);
+			cb_prepare(&w.p, W, o->elem_bytes, o->lanes, c->subgroup);
 			*bank_of = cb_xrealloc(*bank_of,
-					       (p.nwords ? p.nwords : 1) * sizeof **bank_of);
-			shared = shares_words(&p);
+					       (w.p.nwords ? w.p.nwords : 1) * sizeof **bank_of);
+			width_table_init(&w, c);
 		}
-		cb_prepared_banks(&p, B, *bank_of);
-		for (unsigned gi = 0; gi < c->ngroupings; gi++) {
-			unsigned group = c->groupings[gi];
-			unsigned packed = cb_effective_group(&p, true, group);
-			c->passes[cache_at(c, gp, 0, gi, t)] = (uint16_t)
-				cb_prepared_passes(&p, *bank_of, B, true, group);
-			c->passes[cache_at(c, gp, 1, gi, t)] =
-				packed == group ? c->passes[cache_at(c, gp, 0, gi, t)]
-						: (uint16_t)cb_prepared_passes(&p, *bank_of, B,
-									       true, packed);
-			c->passes[cache_at(c, gp, 2, gi, t)] =
-				!shared ? c->passes[cache_at(c, gp, 0, gi, t)]
-					: (uint16_t)cb_prepared_passes(&p, *bank_of, B, false,
-								       group);
-		}
+		geometry_passes(c, t, gp, &w, B, *bank_of);
 	}
 	if (c->ngeom)
-		cb_prepared_free(&p);
+		cb_prepared_free(&w.p);
 }
 
 /* Passes of every distinct table (or only those with MASK set) for the geometries held: from
@@ -322,6 +420,16 @@ static void compute_passes(cb_pass_cache *c, const cb_dataset *ds, const bool *m
 	free(bank_of);
 }
 
+/* C's passes, in a buffer of the dataset's memo when it has one. */
+static void fill_passes(cb_pass_cache *c, const cb_dataset *ds)
+{
+	c->lender = ds->memo;
+	c->passes = borrow(c->lender, c->lender ? &c->lender->passes : NULL,
+			   (c->ngeom * NRULES * c->ngroupings * c->ntables + 1) *
+				   sizeof *c->passes);
+	compute_passes(c, ds, NULL);
+}
+
 static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings, unsigned ng,
 				const unsigned *geoms, size_t ngeom, bool fill)
 {
@@ -334,11 +442,8 @@ static cb_pass_cache *cache_new(const cb_dataset *ds, const unsigned *groupings,
 	c->geom_index = cb_xmalloc((ngeom ? ngeom : 1) * sizeof *c->geom_index);
 	if (ngeom) /* geoms may be NULL when there are none */
 		memcpy(c->geom_index, geoms, ngeom * sizeof *geoms);
-	if (fill) {
-		c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) *
-				       sizeof *c->passes);
-		compute_passes(c, ds, NULL);
-	}
+	if (fill)
+		fill_passes(c, ds);
 	return c;
 }
 
@@ -359,8 +464,7 @@ cb_pass_cache *cb_pass_cache_new(const cb_dataset *ds)
 		cb_pass_cache_free(c);
 		return NULL;
 	}
-	c->passes = cb_xmalloc((c->ngeom * NRULES * ng * c->ntables + 1) * sizeof *c->passes);
-	compute_passes(c, ds, NULL);
+	fill_passes(c, ds);
 	return c;
 }
 
@@ -371,7 +475,7 @@ void cb_pass_cache_free(cb_pass_cache *c)
 	free(c->table_of_obs);
 	free(c->first_obs);
 	free(c->geom_index);
-	free(c->passes);
+	give_back(c->lender, c->lender ? &c->lender->passes : NULL, c->passes);
 	free(c);
 }
 
@@ -385,6 +489,12 @@ typedef struct {
 	size_t *table;       /* distinct table */
 	double *w, *u, *cnt; /* sums of 1 / t^2, 1 / t, 1 */
 	double *t;           /* the time, when the table has one observation; else NAN */
+	double s0, t0, tt;   /* the sums that do not depend on passes, in the fit's order */
+	/* Per grouping, the passes last fitted (in the cache) and their fit: the next candidate
+	 * with the same passes on these tables has the same fit (the span of table_passes, a
+	 * rule that changes nothing here: most candidates of a run's analysis). */
+	const uint16_t *last[CB_MAX_GROUPINGS];
+	cb_line_fit last_fit[CB_MAX_GROUPINGS];
 } elem_tables;
 
 static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e, elem_tables *g)
@@ -415,6 +525,38 @@ static void group_by_table(const cb_fit_set *set, const cb_pass_cache *c, int e,
 		g->cnt[pos[tab]] += 1;
 	}
 	free(pos);
+	g->s0 = g->t0 = g->tt = 0;
+	for (size_t k = 0; k < g->n; k++) {
+		g->s0 += g->w[k];
+		g->t0 += g->u[k];
+		g->tt += g->cnt[k];
+	}
+	for (unsigned gi = 0; gi < CB_MAX_GROUPINGS; gi++)
+		g->last[gi] = NULL;
+}
+
+/* Whether PASS and LAST (a cache's rows) agree on G's tables. */
+static bool same_passes(const elem_tables *g, const uint16_t *pass, const uint16_t *last)
+{
+	if (!last)
+		return false;
+	for (size_t k = 0; k < g->n; k++)
+		if (pass[g->table[k]] != last[g->table[k]])
+			return false;
+	return true;
+}
+
+/* The fit of t = a + b p on G's tables with passes PASS. */
+static cb_line_fit fit_line(const elem_tables *g, const uint16_t *pass)
+{
+	cb_sums s = { .s0 = g->s0, .t0 = g->t0, .tt = g->tt };
+	for (size_t k = 0; k < g->n; k++) {
+		double p = pass[g->table[k]], wt = g->w[k];
+		s.s1 += wt * p;
+		s.s2 += wt * p * p;
+		s.t1 += isnan(g->t[k]) ? p * g->u[k] : p / g->t[k];
+	}
+	return cb_sums_solve(&s);
 }
 
 static void free_groups(elem_tables *g)
@@ -428,23 +570,17 @@ static void free_groups(elem_tables *g)
 
 /* Fits element size E of candidate C (geometry position GP, RULE) for every grouping. Ties go
  * to the larger group (the simpler model). */
-static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_tables *g, size_t gp,
+static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, elem_tables *g, size_t gp,
 		     int rule, int e, cb_candidate *cand)
 {
 	double best = INFINITY;
 	for (unsigned gi = 0; gi < set->ngroupings; gi++) {
 		const uint16_t *pass = &c->passes[cache_at(c, gp, rule, gi, 0)];
-		cb_sums s = { 0 };
-		for (size_t k = 0; k < g->n; k++) {
-			double p = pass[g->table[k]], wt = g->w[k];
-			s.s0 += wt;
-			s.s1 += wt * p;
-			s.s2 += wt * p * p;
-			s.t0 += g->u[k];
-			s.t1 += isnan(g->t[k]) ? p * g->u[k] : p / g->t[k];
-			s.tt += g->cnt[k];
+		if (!same_passes(g, pass, g->last[gi])) {
+			g->last[gi] = pass;
+			g->last_fit[gi] = fit_line(g, pass);
 		}
-		cb_line_fit f = cb_sums_solve(&s);
+		cb_line_fit f = g->last_fit[gi];
 		cand->sse_eg[e][gi] = f.sse;
 		cand->a_eg[e][gi] = f.a;
 		cand->b_eg[e][gi] = f.b;
@@ -461,7 +597,9 @@ static void fit_elem(const cb_fit_set *set, const cb_pass_cache *c, const elem_t
 static cb_candidate *fit_all(const cb_fit_set *set, const cb_pass_cache *c, size_t *n)
 {
 	static const int rule_order[NRULES] = { 0, 1, 2 };
-	cb_candidate *cand = cb_xcalloc(c->ngeom * NRULES, sizeof *cand);
+	cb_pass_memo *m = set->ds->memo;
+	size_t ncand = c->ngeom * NRULES, bytes = (ncand ? ncand : 1) * sizeof(cb_candidate);
+	cb_candidate *cand = borrow(m, m ? &m->cand : NULL, bytes);
 	elem_tables groups[CB_NELEM];
 	for (int e = 0; e < CB_NELEM; e++)
 		group_by_table(set, c, e, &groups[e]);
@@ -469,6 +607,10 @@ static cb_candidate *fit_all(const cb_fit_set *set, const cb_pass_cache *c, size
 	for (size_t gp = 0; gp < c->ngeom; gp++)
 		for (int r = 0; r < NRULES; r++) {
 			cb_candidate *x = &cand[nc++];
+			/* A lent buffer holds an earlier fit: what no element size below sets
+			 * (sse_eg and the others of a size without tables) nothing reads. */
+			x->sse = x->score = 0;
+			memset(x->best_g, 0, sizeof x->best_g);
 			x->banks = geom_banks(c->geom_index[gp]);
 			x->width = geom_width(c->geom_index[gp]);
 			x->broadcast = rule_order[r] != 2;
@@ -540,7 +682,7 @@ static size_t stage1(const cb_fit_set *set, const cb_pass_cache *tables, unsigne
 	if (c) {
 		cb_candidate *cand = fit_all(&sample, c, &nc);
 		ngeom = best_geometries(cand, nc, geoms);
-		free(cand);
+		cb_fit_candidates_free(&sample, cand);
 	}
 	cb_pass_cache_free(c);
 	for (int e = 0; e < CB_NELEM; e++)
@@ -603,8 +745,14 @@ cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cach
 		cb_pass_cache_free(c);
 	}
 	if (cb_stop_signal) {
-		free(cand);
+		cb_fit_candidates_free(set, cand);
 		return NULL;
 	}
 	return cand;
+}
+
+void cb_fit_candidates_free(const cb_fit_set *set, cb_candidate *cand)
+{
+	cb_pass_memo *m = set->ds->memo;
+	give_back(m, m ? &m->cand : NULL, cand);
 }

@@ -58,6 +58,8 @@ cb_line_fit cb_sums_solve(const cb_sums *s);
 /* Fits every candidate geometry to SET; returns the candidates (*N of them), or NULL when a
  * stop was asked for. CACHE, when not NULL, holds the passes of SET's tables. */
 cb_candidate *cb_fit_candidates(const cb_fit_set *set, const cb_pass_cache *cache, size_t *n);
+/* Frees (or gives back to the memo of SET's dataset) what cb_fit_candidates returned. */
+void cb_fit_candidates_free(const cb_fit_set *set, cb_candidate *cand);
 
 /* The residual of geometry G (its broadcast and packing rules, each element size's best
  * grouping) fitted on every STEP-th observation of SET, passes computed directly: for

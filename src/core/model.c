@@ -24,18 +24,95 @@ static bool lanes_pair(const uint32_t *offsets, const bool *active, unsigned a, 
 	return offsets[a] == offsets[b];
 }
 
-bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
-		       const bool *active, unsigned nlanes)
+/* Slots of the word map below kept on the stack: every table of up to 512 lane-words (a
+ * sub-group of 64 with 16-byte elements at any width of 4 bytes or more). cb_passes runs
+ * millions of times on small tables (predictions, advice): its mallocs were half its time. */
+#define STACK_SLOTS 1024
+
+/* Word W's first slot of 2^BITS: the high bits of Fibonacci hashing. The low bits (as before)
+ * are the same for every word of a stride of 2^k words, so a column walk's words crowded into
+ * one run of slots and each lookup walked it. */
+static unsigned word_slot(uint32_t w, unsigned bits)
 {
-	memset(p, 0, sizeof *p);
-	if (width == 0 || elem_bytes == 0 || nlanes == 0 || nlanes > CB_MAX_LANES)
-		return false;
+	return (unsigned)((w * 2654435761u) >> (32 - bits));
+}
+
+/* Whether P's words (lane-major) rise strictly: then no word repeats (most strides). */
+static bool words_rise(const cb_prepared *p)
+{
+	for (unsigned k = 1; k < p->nwords; k++)
+		if (p->words[k] <= p->words[k - 1])
+			return false;
+	return true;
+}
+
+/* P's prev_lane, by a small open-addressing map from word to the last lane that touched it
+ * (none when the words rise: no map). */
+static void find_prev_lanes(cb_prepared *p)
+{
+	if (words_rise(p)) {
+		for (unsigned k = 0; k < p->nwords; k++)
+			p->prev_lane[k] = -1;
+		return;
+	}
+	unsigned size = 16, bits = 4, k = p->nwords;
+	while (size < 2 * k) {
+		size *= 2;
+		bits++;
+	}
+	uint32_t keys_s[STACK_SLOTS];
+	int32_t vals_s[STACK_SLOTS];
+	bool used_s[STACK_SLOTS];
+	bool small = size <= STACK_SLOTS;
+	uint32_t *keys = small ? keys_s : cb_xmalloc(size * sizeof *keys);
+	int32_t *vals = small ? vals_s : cb_xmalloc(size * sizeof *vals);
+	bool *used = small ? used_s : cb_xmalloc(size * sizeof *used);
+	memset(used, 0, size * sizeof *used);
+	for (unsigned l = 0; l < p->nlanes; l++) {
+		/* First look all of this lane's words up, then record the lane, so that a lane's
+		 * own words never count as an earlier lane. */
+		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
+			uint32_t w = p->words[j];
+			unsigned h = word_slot(w, bits);
+			p->prev_lane[j] = -1;
+			while (used[h]) {
+				if (keys[h] == w) {
+					p->prev_lane[j] = vals[h];
+					break;
+				}
+				h = (h + 1) & (size - 1);
+			}
+		}
+		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
+			uint32_t w = p->words[j];
+			unsigned h = word_slot(w, bits);
+			while (used[h] && keys[h] != w)
+				h = (h + 1) & (size - 1);
+			used[h] = true;
+			keys[h] = w;
+			vals[h] = (int32_t)l;
+		}
+	}
+	if (!small) {
+		free(keys);
+		free(vals);
+		free(used);
+	}
+}
+
+/* The lane-words a table of NLANES lanes of ELEM_BYTES may touch at WIDTH, at most. */
+static unsigned words_cap(unsigned width, unsigned elem_bytes, unsigned nlanes)
+{
+	return nlanes * (elem_bytes / width + 2);
+}
+
+/* Fills P (its arrays allocated: nlanes + 1 lane_first, words_cap words and prev_lane). */
+static void fill_prepared(cb_prepared *p, unsigned width, unsigned elem_bytes,
+			  const uint32_t *offsets, const bool *active, unsigned nlanes)
+{
 	p->width = width;
 	p->elem_bytes = elem_bytes;
 	p->nlanes = nlanes;
-	p->lane_first = cb_xmalloc((nlanes + 1) * sizeof *p->lane_first);
-	unsigned cap = nlanes * (elem_bytes / width + 2);
-	p->words = cb_xmalloc(cap * sizeof *p->words);
 	unsigned k = 0;
 	for (unsigned l = 0; l < nlanes; l++) {
 		uint64_t first = offsets[l] / width;
@@ -55,43 +132,25 @@ bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes, cons
 		pair2 = pair2 && lanes_pair(offsets, active, l, l ^ 2u);
 	}
 	p->packable = pair1 || pair2;
+	find_prev_lanes(p);
+}
 
-	/* prev_lane by a small open-addressing map from word to the last lane that touched it. */
-	p->prev_lane = cb_xmalloc((k ? k : 1) * sizeof *p->prev_lane);
-	unsigned size = 16;
-	while (size < 2 * k)
-		size *= 2;
-	uint32_t *keys = cb_xmalloc(size * sizeof *keys);
-	int32_t *vals = cb_xmalloc(size * sizeof *vals);
-	bool *used = cb_xcalloc(size, sizeof *used);
-	for (unsigned l = 0; l < nlanes; l++) {
-		/* First look all of this lane's words up, then record the lane, so that a lane's
-		 * own words never count as an earlier lane. */
-		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
-			uint32_t w = p->words[j];
-			unsigned h = (w * 2654435761u) & (size - 1);
-			p->prev_lane[j] = -1;
-			while (used[h]) {
-				if (keys[h] == w) {
-					p->prev_lane[j] = vals[h];
-					break;
-				}
-				h = (h + 1) & (size - 1);
-			}
-		}
-		for (unsigned j = p->lane_first[l]; j < p->lane_first[l + 1]; j++) {
-			uint32_t w = p->words[j];
-			unsigned h = (w * 2654435761u) & (size - 1);
-			while (used[h] && keys[h] != w)
-				h = (h + 1) & (size - 1);
-			used[h] = true;
-			keys[h] = w;
-			vals[h] = (int32_t)l;
-		}
-	}
-	free(keys);
-	free(vals);
-	free(used);
+static bool preparable(unsigned width, unsigned elem_bytes, unsigned nlanes)
+{
+	return width != 0 && elem_bytes != 0 && nlanes != 0 && nlanes <= CB_MAX_LANES;
+}
+
+bool cb_prepare_active(cb_prepared *p, unsigned width, unsigned elem_bytes, const uint32_t *offsets,
+		       const bool *active, unsigned nlanes)
+{
+	memset(p, 0, sizeof *p);
+	if (!preparable(width, elem_bytes, nlanes))
+		return false;
+	unsigned cap = words_cap(width, elem_bytes, nlanes);
+	p->lane_first = cb_xmalloc((nlanes + 1) * sizeof *p->lane_first);
+	p->words = cb_xmalloc(cap * sizeof *p->words);
+	p->prev_lane = cb_xmalloc((cap ? cap : 1) * sizeof *p->prev_lane);
+	fill_prepared(p, width, elem_bytes, offsets, active, nlanes);
 	return true;
 }
 
@@ -142,13 +201,20 @@ unsigned cb_prepared_passes(const cb_prepared *p, const uint16_t *bank_of_word, 
 		unsigned worst = 0, k0 = p->lane_first[g0], k1 = p->lane_first[g1];
 		for (unsigned k = k0; k < k1; k++)
 			count[bank_of_word[k]] = 0;
-		for (unsigned k = k0; k < k1; k++) {
-			/* Broadcast: a word already touched by an earlier lane of this group is free. */
-			if (broadcast && p->prev_lane[k] >= (int32_t)g0)
-				continue;
-			unsigned b = bank_of_word[k];
-			if (++count[b] > worst)
-				worst = count[b];
+		/* Broadcast: a word already touched by an earlier lane of this group is free. The
+		 * two loops apart: the branch inside one was a sixth of its instructions. */
+		if (broadcast) {
+			for (unsigned k = k0; k < k1; k++) {
+				if (p->prev_lane[k] >= (int32_t)g0)
+					continue;
+				unsigned c = ++count[bank_of_word[k]];
+				worst = c > worst ? c : worst;
+			}
+		} else {
+			for (unsigned k = k0; k < k1; k++) {
+				unsigned c = ++count[bank_of_word[k]];
+				worst = c > worst ? c : worst;
+			}
 		}
 		total += worst;
 	}
@@ -184,21 +250,42 @@ static unsigned schedule_group(const cb_prepared *p, const uint16_t *bank_of_wor
 	return worst;
 }
 
+/* Lane-words and lanes of a table kept on the stack (as STACK_SLOTS: any table of a sub-group
+ * of 64 at width 4 or more). */
+#define STACK_WORDS 512
+#define STACK_LANES 64
+
 /* A table prepared for G, the bank of each of its words and the lanes served together: what
- * the passes and the schedule share. False when the table cannot be modelled. */
+ * the passes and the schedule share, on the stack when small. False when the table cannot be
+ * modelled. */
 typedef struct {
 	cb_prepared p;
 	uint16_t *banks;
 	unsigned eff;
+	bool heap; /* p and banks allocated, else the arrays below */
+	uint32_t words[STACK_WORDS], lane_first[STACK_LANES + 1];
+	int32_t prev_lane[STACK_WORDS];
+	uint16_t bank[STACK_WORDS];
 } banked;
 
 static bool bank_table(const cb_geometry *g, unsigned group, unsigned elem_bytes,
 		       const uint32_t *offsets, const bool *active, unsigned nlanes, banked *b)
 {
 	if (!g || g->banks == 0 || g->banks > CB_MAX_BANKS ||
-	    !cb_prepare_active(&b->p, g->width, elem_bytes, offsets, active, nlanes))
+	    !preparable(g->width, elem_bytes, nlanes))
 		return false;
-	b->banks = cb_xmalloc((b->p.nwords ? b->p.nwords : 1) * sizeof *b->banks);
+	b->heap = words_cap(g->width, elem_bytes, nlanes) > STACK_WORDS || nlanes > STACK_LANES;
+	if (b->heap) {
+		cb_prepare_active(&b->p, g->width, elem_bytes, offsets, active, nlanes);
+		b->banks = cb_xmalloc((b->p.nwords ? b->p.nwords : 1) * sizeof *b->banks);
+	} else {
+		memset(&b->p, 0, sizeof b->p);
+		b->p.words = b->words;
+		b->p.lane_first = b->lane_first;
+		b->p.prev_lane = b->prev_lane;
+		fill_prepared(&b->p, g->width, elem_bytes, offsets, active, nlanes);
+		b->banks = b->bank;
+	}
 	cb_prepared_banks(&b->p, g->banks, b->banks);
 	b->eff = cb_effective_group(&b->p, g->broadcast && g->pair_packing, group);
 	return true;
@@ -206,6 +293,8 @@ static bool bank_table(const cb_geometry *g, unsigned group, unsigned elem_bytes
 
 static void banked_free(banked *b)
 {
+	if (!b->heap)
+		return;
 	free(b->banks);
 	cb_prepared_free(&b->p);
 }

@@ -215,6 +215,7 @@ void cb_result_free(cb_result *r)
 		free(r->match.v[i].name);
 		free(r->match.v[i].title);
 	}
+	cb_pass_memo_free(r->pass_memo);
 	cb_result_init(r);
 }
 

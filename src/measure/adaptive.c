@@ -231,7 +231,9 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 	cb_protocol_opts o = *po;
 	o.notify = &pn;
 	po = &o;
-	/* Each batch's analysis (and the design's) reuses the passes of the tables before it. */
+	/* Each batch's analysis (and the design's) reuses the passes of the tables before it; the
+	 * result keeps the memo for the analysis after the run (cb_result_free frees it). */
+	cb_pass_memo_free(res->pass_memo);
 	res->pass_memo = cb_pass_memo_new();
 	size_t *idx = cb_xmalloc((res->nms ? res->nms : 1) * sizeof *idx), n = 0;
 	double t = cb_now();
@@ -290,8 +292,6 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 		cb_design_record(&d, &res->run);
 	}
 	cb_design_free(&d);
-	cb_pass_memo_free(res->pass_memo);
-	res->pass_memo = NULL;
 	free(idx);
 	return rc;
 }
