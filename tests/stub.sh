@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..123"
+echo "1..125"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -419,3 +419,15 @@ CLBANKS_CACHE_DIR=$TMP/notadir/sub "$CLBANKS" -v --ops load --check none -o "$TM
 rc=$?
 check "a cache that cannot be written: the run works, -v says why" \
 	eval '[ $rc -eq 0 ] && grep -q "program cache: cannot create $TMP/notadir/sub" "$TMP/out"'
+# Files the compiler finds on its own are not in the key: a kernel folder (its nested includes),
+# -I or -include in the build options; such a run keeps no cache and says so with -v.
+CLBANKS_CACHE_DIR=$TMP/pc-kd "$CLBANKS" -v --ops load --check none --kernel-dir "$top_srcdir/cl" \
+	-o "$TMP/pc9.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "--kernel-dir: the run works and keeps no cache" \
+	eval '[ $rc -eq 0 ] && [ -z "$(ls "$TMP/pc-kd" 2>/dev/null)" ] && grep -q "program cache: not used with --kernel-dir" "$TMP/out"'
+CLBANKS_CACHE_DIR=$TMP/pc-inc "$CLBANKS" -q --ops load --check none --build-options "-DX=1 -I $TMP" \
+	-o "$TMP/pc10.json" --force >/dev/null 2>&1
+rc=$?
+check "-I in the build options: the run works and keeps no cache" \
+	eval '[ $rc -eq 0 ] && [ -z "$(ls "$TMP/pc-inc" 2>/dev/null)" ]'

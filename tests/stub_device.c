@@ -219,11 +219,17 @@ static cl_int transpose_helper(cl_kernel k, cl_event *ev)
 									   : x * n + y),
 							E),
 				 got = 0;
+			uint32_t want4 = (uint32_t)want, got4 = 0; /* 4 bytes: any byte order */
 			if (k->variant == STUB_FILL) {
-				memcpy(m->data + i * E, &want, E); /* little-endian, as the host */
+				memcpy(m->data + i * E, E == 4 ? (void *)&want4 : (void *)&want, E);
 				continue;
 			}
-			memcpy(&got, m->data + i * E, E);
+			if (E == 4) {
+				memcpy(&got4, m->data + i * E, 4);
+				got = got4;
+			} else {
+				memcpy(&got, m->data + i * E, E);
+			}
 			if (got != want) {
 				uint32_t one = 1;
 				memcpy(k->check->data, &one, 4);

@@ -8,10 +8,12 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char tmp[64];
@@ -129,8 +131,8 @@ static void test_entries(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char data[256];
-		int n = bad[i].keyed ? snprintf(data, sizeof data, "%s%zu %zu\n%s", bad[i].head,
-						strlen(key), bad[i].blen, key)
+		int n = bad[i].keyed ? snprintf(data, sizeof data, "%s%zu %zu 0123456789abcdef\n%s",
+						bad[i].head, strlen(key), bad[i].blen, key)
 				     : snprintf(data, sizeof data, "%s", bad[i].head);
 		write_raw(path, data, (size_t)n);
 		tap_ok(miss(dir, key, bad[i].message), "%s is a miss", bad[i].what);
@@ -142,6 +144,21 @@ static void test_entries(void)
 		       "another user's entry is not used");
 	else
 		tap_ok(1, "another user's entry is not used # SKIP not root");
+	unlink(path);
+	/* Whole, then one byte of the binary changed: its checksum no longer matches. */
+	cb_progcache_store(dir, key, strlen(key), bin, sizeof bin, &e);
+	FILE *g = fopen(path, "r+b");
+	fseek(g, -2, SEEK_END);
+	fputc('\n' ^ 1, g);
+	fclose(g);
+	tap_ok(miss(dir, key, "does not match its checksum"), "a damaged binary is a miss");
+	/* A link in the entry's place, even to a whole entry of this key, is not followed. */
+	char whole[160];
+	snprintf(whole, sizeof whole, "%s/whole", tmp);
+	cb_progcache_store(dir, key, strlen(key), bin, sizeof bin, &e);
+	tap_ok(rename(path, whole) == 0 && symlink(whole, path) == 0 &&
+		       miss(dir, key, "symbolic link"),
+	       "a symbolic link in an entry's place is a miss");
 	unlink(path);
 	/* Whole again, then one byte more: the sizes must add up exactly. */
 	cb_progcache_store(dir, key, strlen(key), bin, sizeof bin, &e);
@@ -159,6 +176,23 @@ static void test_entries(void)
 	       "a folder that cannot be made: an error, nothing kept (%s)", e.text);
 	rc = cb_progcache_store(tmp, key, strlen(key), bin, 0, &e);
 	tap_ok(rc == CB_ERR_IO, "an empty binary is not kept");
+	snprintf(dir, sizeof dir, "%s/x/y/z", tmp);
+	rc = cb_progcache_store(dir, key, strlen(key), bin, sizeof bin, &e);
+	snprintf(file, sizeof file, "%s/x", tmp);
+	tap_ok(rc == CB_ERR_IO && access(file, F_OK) != 0,
+	       "the folder and its parent are made, never more (a missing HOME stays missing)");
+	/* Temporary files a stopped store left: an hour old, they go at the next store. */
+	char old[160], fresh[160];
+	snprintf(dir, sizeof dir, "%s/a/b", tmp);
+	snprintf(old, sizeof old, "%s/.new.old123", dir);
+	snprintf(fresh, sizeof fresh, "%s/.new.fresh1", dir);
+	write_raw(old, "x", 1);
+	write_raw(fresh, "x", 1);
+	struct timespec two_hours[2] = { { time(NULL) - 7200, 0 }, { time(NULL) - 7200, 0 } };
+	utimensat(AT_FDCWD, old, two_hours, 0);
+	cb_progcache_store(dir, key, strlen(key), bin, sizeof bin, &e);
+	tap_ok(access(old, F_OK) != 0 && access(fresh, F_OK) == 0,
+	       "a store removes temporary files over an hour old, and only those");
 	free(path);
 	free(opath);
 	free(other);

@@ -22,7 +22,8 @@
 /* ... unless 64 steps take longer than this many launch lengths (the H200's 8-byte local
  * atomics, a compare-and-swap loop: 10 ms at 64 steps, 38% of a run): then a chain of that
  * length, at least two of the kernel's granules (16 steps, atomics 8). The difference to its
- * short chain (8 steps, atomics 4) still lasts hundreds of microseconds, far above the jitter
+ * short chain (a quarter, at least 8 steps, atomics 4) still lasts hundreds of microseconds,
+ * far above the jitter
  * that the rule above is about. 4 launch lengths, not 8: on an H100 the 8-byte atomics' stride
  * ratios stayed within 0.4% (14.13 to 14.17 against 14.12 to 14.15 at stride 32, 4 runs each)
  * and their tables took 0.065 s of a default run instead of 0.10 s. */

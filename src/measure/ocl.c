@@ -113,6 +113,17 @@ static cb_rc cl_fail(cb_error *err, const char *call, cl_int st, const char *wha
 	return cb_error_call(err, CB_ERR_RUNTIME, call, st, "%s", what);
 }
 
+/* Do the build options name files of their own (-I, -include)? */
+static bool options_include_files(const char *opts)
+{
+	for (const char *p = opts; p && *p; p += strcspn(p, " \t")) {
+		p += strspn(p, " \t");
+		if (strncmp(p, "-I", 2) == 0 || strncmp(p, "-include", 8) == 0)
+			return true;
+	}
+	return false;
+}
+
 cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb_ocl_opts *o,
 		  cb_ocl **out, cb_error *err)
 {
@@ -120,6 +131,15 @@ cb_rc cb_ocl_open(const cb_device_ref *ref, const cb_device_info *info, const cb
 	c->ref = ref;
 	c->info = info;
 	c->o = *o;
+	/* The cache's key holds the source with the includes clbanks expands; files the compiler
+	 * finds on its own (a kernel folder's nested includes, -I, -include) are not in it, so
+	 * such a run keeps no cache. */
+	if (c->o.cache_dir && (c->o.kernel_dir || options_include_files(c->o.build_options))) {
+		cb_note(o->notify, CB_NOTE_DETAIL,
+			"program cache: not used with --kernel-dir or with -I or -include in the "
+			"build options");
+		c->o.cache_dir = NULL;
+	}
 	c->one = o->one_kernel > 0 ||
 		 (o->one_kernel == 0 && !o->kernel_dir && (info->type & CL_DEVICE_TYPE_CPU) &&
 		  info->local_mem_type == CL_GLOBAL);

@@ -4,15 +4,18 @@
 #include "core/readfile.h"
 #include "core/util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define MAGIC "clbanks program cache 1\n"
+#define MAGIC "clbanks program cache 2\n"
 
 char *cb_progcache_dir(void)
 {
@@ -33,12 +36,14 @@ char *cb_progcache_dir(void)
 	return dir;
 }
 
-/* FNV-1a, 64 bits: a file name, not an identity (the key is compared whole). */
-static uint64_t key_hash(const char *key, size_t n)
+/* FNV-1a, 64 bits: an entry's file name (the key is compared whole) and its binary's checksum
+ * (a damaged binary is not handed to the driver). */
+static uint64_t key_hash(const void *bytes, size_t n)
 {
+	const unsigned char *p = bytes;
 	uint64_t h = 14695981039346656037ull;
 	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)key[i];
+		h ^= p[i];
 		h *= 1099511628211ull;
 	}
 	return h;
@@ -52,48 +57,73 @@ char *cb_progcache_path(const char *dir, const char *key, size_t keylen)
 	return path;
 }
 
+/* PATH's bytes, at most CAP, opened without following a link and checked on the open file: a
+ * regular file of this user (a binary runs as the user's own code, and in a shared folder
+ * another user's file, whose key is no secret, could be swapped in between a check and an
+ * open of the path). */
+static cb_rc read_entry(const char *path, size_t cap, char **data, size_t *size, cb_error *err)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		return e == ENOENT
+			       ? cb_error_call(err, CB_ERR_INPUT, "open", e, "no entry %s", path)
+			       : cb_error_call(err, CB_ERR_INPUT, "open", e, "cannot open %s%s",
+					       path,
+					       e == ELOOP ? " (a symbolic link: not used)" : "");
+	}
+	struct stat sb;
+	cb_rc rc = CB_OK;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file", path);
+	else if (sb.st_uid != geteuid())
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s belongs to another user; not used", path);
+	else if ((unsigned long long)sb.st_size > cap)
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s is too large for a program cache entry",
+				  path);
+	size_t n = rc == CB_OK ? (size_t)sb.st_size : 0, got = 0;
+	*data = rc == CB_OK ? cb_xmalloc(n ? n : 1) : NULL;
+	while (rc == CB_OK && got < n) {
+		ssize_t r = read(fd, *data + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			rc = cb_error_call(err, CB_ERR_INPUT, "read", r < 0 ? errno : 0,
+					   "cannot read %s", path);
+		else
+			got += (size_t)r;
+	}
+	close(fd);
+	*size = got;
+	return rc;
+}
+
 cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigned char **bin,
 			size_t *len, cb_error *err)
 {
 	char *path = cb_progcache_path(dir, key, keylen), *data = NULL;
-	size_t size = 0, klen = 0, blen = 0;
+	size_t size = 0, klen = 0, blen = 0, m = strlen(MAGIC);
+	unsigned long long sum = 0;
 	*bin = NULL;
 	*len = 0;
-	struct stat sb;
-	if (stat(path, &sb) != 0 && errno == ENOENT) {
-		cb_error_call(err, CB_ERR_INPUT, "stat", ENOENT, "no entry %s", path);
-		free(path);
-		return CB_ERR_INPUT;
-	}
-	/* A binary runs as the user's own code: another user's file in a shared folder is not
-	 * taken (its key is no secret). */
-	if (sb.st_uid != geteuid()) {
-		cb_error_set(err, CB_ERR_INPUT, "%s belongs to another user; not used", path);
-		free(path);
-		return CB_ERR_INPUT;
-	}
-	cb_rc rc = cb_read_file(path, CB_PROGCACHE_MAX_BYTES + keylen + 64, CB_READ_REGULAR_ONLY,
-				&data, &size, err);
-	if (rc == CB_ERR_IO && err)
-		err->rc = CB_ERR_INPUT;
-	rc = rc == CB_ERR_IO ? CB_ERR_INPUT : rc;
-	if (rc != CB_OK) {
-		free(path);
-		return rc;
-	}
-	size_t m = strlen(MAGIC);
-	const char *nl = size > m ? memchr(data + m, '\n', size - m) : NULL;
+	cb_rc rc = read_entry(path, CB_PROGCACHE_MAX_BYTES + keylen + 128, &data, &size, err);
+	const char *nl = rc == CB_OK && size > m ? memchr(data + m, '\n', size - m) : NULL;
 	char tail;
-	if (!nl || memcmp(data, MAGIC, m) != 0 ||
-	    sscanf(data + m, "%zu %zu%c", &klen, &blen, &tail) != 3 || tail != '\n' ||
-	    klen != keylen || blen == 0 || blen > CB_PROGCACHE_MAX_BYTES ||
-	    (size_t)(nl + 1 - data) + klen + blen != size) {
+	if (rc != CB_OK) {
+		/* said by read_entry */
+	} else if (!nl || memcmp(data, MAGIC, m) != 0 ||
+		   sscanf(data + m, "%zu %zu %16llx%c", &klen, &blen, &sum, &tail) != 4 ||
+		   tail != '\n' || klen != keylen || blen == 0 || blen > CB_PROGCACHE_MAX_BYTES ||
+		   (size_t)(nl + 1 - data) + klen + blen != size) {
 		rc = cb_error_set(err, CB_ERR_INPUT,
 				  "%s is not a program cache entry of this "
 				  "version (or it was cut short)",
 				  path);
 	} else if (memcmp(nl + 1, key, keylen) != 0) {
 		rc = cb_error_set(err, CB_ERR_INPUT, "%s holds another program", path);
+	} else if (key_hash(nl + 1 + klen, blen) != sum) {
+		rc = cb_error_set(err, CB_ERR_INPUT, "%s: the binary does not match its checksum",
+				  path);
 	} else {
 		*bin = cb_xmalloc(blen);
 		memcpy(*bin, nl + 1 + klen, blen);
@@ -104,24 +134,44 @@ cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigne
 	return rc;
 }
 
-/* DIR and its parents, as mkdir -p with mode 0700 for what it creates. */
+/* DIR, and its parent if that is missing too (~/.cache), mode 0700; never more: a missing
+ * $HOME or $XDG_CACHE_HOME is not made. */
 static int make_dirs(const char *dir)
 {
-	char *p = cb_xstrdup(dir);
-	int r = 0;
-	for (char *s = p + 1; r == 0; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (mkdir(p, 0700) != 0 && errno != EEXIST)
-			r = -1;
-		*s = c;
-		if (c == '\0')
-			break;
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return 0;
+	char *parent = cb_xstrdup(dir), *slash = strrchr(parent, '/');
+	int r = -1;
+	if (errno == ENOENT && slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir(parent, 0700) == 0 || errno == EEXIST)
+			r = mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
 	}
-	free(p);
+	int e = errno;
+	free(parent);
+	errno = e;
 	return r;
+}
+
+/* Removes DIR's temporary files older than an hour: what a store stopped by SIGKILL or a
+ * second Ctrl-C between its mkstemp and its rename left. */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	time_t now = time(NULL);
+	while (d && (ent = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat sb;
+		if (strncmp(ent->d_name, ".new.", 5) != 0 ||
+		    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name) >= (int)sizeof path)
+			continue;
+		if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+		    now - sb.st_mtime > 3600)
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
 }
 
 static int write_all(int fd, const void *buf, size_t n)
@@ -147,6 +197,7 @@ cb_rc cb_progcache_store(const char *dir, const char *key, size_t keylen, const 
 				    len);
 	if (make_dirs(dir) != 0)
 		return cb_error_call(err, CB_ERR_IO, "mkdir", errno, "cannot create %s", dir);
+	remove_stale_temps(dir);
 	char *path = cb_progcache_path(dir, key, keylen);
 	size_t n = strlen(dir) + 16;
 	char *tmp = cb_xmalloc(n), head[64];
@@ -156,7 +207,8 @@ cb_rc cb_progcache_store(const char *dir, const char *key, size_t keylen, const 
 	if (fd < 0) {
 		rc = cb_error_call(err, CB_ERR_IO, "mkstemp", errno, "cannot write into %s", dir);
 	} else {
-		int hn = snprintf(head, sizeof head, "%zu %zu\n", keylen, len);
+		int hn = snprintf(head, sizeof head, "%zu %zu %016llx\n", keylen, len,
+				  (unsigned long long)key_hash(bin, len));
 		int bad = write_all(fd, MAGIC, strlen(MAGIC)) || write_all(fd, head, (size_t)hn) ||
 			  write_all(fd, key, keylen) || write_all(fd, bin, len);
 		int e = errno;

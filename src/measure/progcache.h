@@ -6,10 +6,11 @@
  * the source again. Pure file code (no OpenCL): ocl.c makes the key and the programs.
  *
  * An entry is one file, DIR/<16 hex digits of the key's hash>.bin:
- *   "clbanks program cache 1\n", "<key bytes> <binary bytes>\n", the key, the binary.
+ *   "clbanks program cache 2\n", "<key bytes> <binary bytes> <binary's FNV-1a, 16 hex>\n",
+ *   the key, the binary.
  * The key is stored whole and compared on load: a hash collision is a miss, never a wrong
  * program. Entries are written to a temporary file and renamed, so a reader never sees half
- * of one.
+ * of one; an entry is read only from a regular file of this user, not through a link.
  */
 #ifndef CB_PROGCACHE_H
 #define CB_PROGCACHE_H
@@ -35,7 +36,8 @@ char *cb_progcache_path(const char *dir, const char *key, size_t keylen);
 cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigned char **bin,
 			size_t *len, cb_error *err);
 
-/* Keeps BIN under KEY, creating DIR (mode 0700) if needed: CB_OK, or CB_ERR_IO. */
+/* Keeps BIN under KEY, creating DIR (and its parent, not more; mode 0700) if needed: CB_OK, or
+ * CB_ERR_IO. */
 cb_rc cb_progcache_store(const char *dir, const char *key, size_t keylen, const unsigned char *bin,
 			 size_t len, cb_error *err);
 
