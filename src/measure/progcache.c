@@ -82,7 +82,7 @@ static cb_rc read_entry(const char *path, size_t cap, char **data, size_t *size,
 		rc = cb_error_set(err, CB_ERR_INPUT, "%s is too large for a program cache entry",
 				  path);
 	size_t n = rc == CB_OK ? (size_t)sb.st_size : 0, got = 0;
-	*data = rc == CB_OK ? cb_xmalloc(n ? n : 1) : NULL;
+	*data = rc == CB_OK ? cb_xmalloc(n + 1) : NULL; /* NUL-terminated: sscanf reads it */
 	while (rc == CB_OK && got < n) {
 		ssize_t r = read(fd, *data + got, n - got);
 		if (r < 0 && errno == EINTR)
@@ -94,6 +94,8 @@ static cb_rc read_entry(const char *path, size_t cap, char **data, size_t *size,
 			got += (size_t)r;
 	}
 	close(fd);
+	if (*data)
+		(*data)[got] = '\0';
 	*size = got;
 	return rc;
 }
