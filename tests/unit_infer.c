@@ -706,14 +706,8 @@ static double direct_elem_sse(const cb_fit_set *set, const cb_geometry *g, unsig
 	cb_sums s = { 0 };
 	for (size_t k = 0; k < set->n[e]; k++) {
 		const cb_obs *o = &set->ds->obs[set->idx[e][k]];
-		double p = cb_passes(g, group, o->elem_bytes, o->lanes, set->ds->subgroup),
-		       t = o->t;
-		s.s0 += 1 / (t * t);
-		s.s1 += p / (t * t);
-		s.s2 += p * p / (t * t);
-		s.t0 += 1 / t;
-		s.t1 += p / t;
-		s.tt += 1;
+		cb_sums_add(&s, cb_passes(g, group, o->elem_bytes, o->lanes, set->ds->subgroup),
+			    o->t);
 	}
 	return cb_sums_solve(&s).sse;
 }

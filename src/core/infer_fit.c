@@ -704,6 +704,16 @@ static cb_candidate *fit_two_stages(const cb_fit_set *set, size_t *n)
 	return cand;
 }
 
+void cb_sums_add(cb_sums *s, double p, double t)
+{
+	s->s0 += 1 / (t * t);
+	s->s1 += p / (t * t);
+	s->s2 += p * p / (t * t);
+	s->t0 += 1 / t;
+	s->t1 += p / t;
+	s->tt += 1;
+}
+
 double cb_fit_direct(const cb_fit_set *set, const cb_geometry *g, size_t step)
 {
 	double total = 0;
@@ -715,13 +725,7 @@ double cb_fit_direct(const cb_fit_set *set, const cb_geometry *g, size_t step)
 				const cb_obs *o = &set->ds->obs[set->idx[e][k]];
 				double p = cb_passes(g, set->groupings[gi], o->elem_bytes, o->lanes,
 						     set->ds->subgroup);
-				double t = o->t;
-				s.s0 += 1 / (t * t);
-				s.s1 += p / (t * t);
-				s.s2 += p * p / (t * t);
-				s.t0 += 1 / t;
-				s.t1 += p / t;
-				s.tt += 1;
+				cb_sums_add(&s, p, o->t);
 			}
 			cb_line_fit f = cb_sums_solve(&s);
 			best = f.sse < best ? f.sse : best;

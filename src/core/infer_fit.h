@@ -51,6 +51,8 @@ typedef struct {
 	unsigned ngroupings;
 } cb_fit_set;
 
+/* Adds one observation: time T at P passes. */
+void cb_sums_add(cb_sums *s, double p, double t);
 double cb_sums_sse(const cb_sums *s, double a, double b);
 /* Least squares with a >= 0 and b >= 0. */
 cb_line_fit cb_sums_solve(const cb_sums *s);
