@@ -35,8 +35,10 @@ static cb_rc open_input(const char *path, const char *name, unsigned flags, size
 		/* A regular file reads the same without blocking; a FIFO swapped in after the
 		 * stat() is then opened without waiting, and refused below. */
 		int nonblock = (flags & CB_READ_REGULAR_ONLY) ? O_NONBLOCK : 0;
+		int nofollow = (flags & CB_READ_OWN_FILE) ? O_NOFOLLOW : 0;
 		/* open() of a FIFO blocks until a writer comes; a stop signal ends the wait. */
-		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | nonblock)) < 0 &&
+		while ((*fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | nonblock | nofollow)) <
+			       0 &&
 		       errno == EINTR)
 			if (cb_check_interrupt(err) != CB_OK)
 				return CB_ERR_INTERRUPTED;
@@ -51,6 +53,9 @@ static cb_rc open_input(const char *path, const char *name, unsigned flags, size
 		return cb_error_set(err, CB_ERR_INPUT, "%s: is a directory", name);
 	if ((flags & CB_READ_REGULAR_ONLY) && !S_ISREG(st.st_mode))
 		return cb_error_set(err, CB_ERR_INPUT, "%s: not a regular file", name);
+	if ((flags & CB_READ_OWN_FILE) && st.st_uid != geteuid())
+		return cb_error_set(err, CB_ERR_INPUT, "%s: belongs to another user; not used",
+				    name);
 	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > cap)
 		return cb_error_set(err, CB_ERR_INPUT, "%s: too large (%lld bytes; at most %zu)",
 				    name, (long long)st.st_size, cap);

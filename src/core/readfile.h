@@ -11,7 +11,9 @@
 
 enum {
 	CB_READ_REGULAR_ONLY = 1, /* refuse anything but a regular file */
-	CB_READ_TEXT = 2          /* refuse binary data (a NUL byte) as soon as it is seen */
+	CB_READ_TEXT = 2,         /* refuse binary data (a NUL byte) as soon as it is seen */
+	CB_READ_OWN_FILE = 4      /* not through a symbolic link, and only a file of this user
+				   * (checked on the open file: nothing can be swapped in) */
 };
 
 /* Reads PATH ("-" = standard input) into *DATA (NUL-terminated, owned by the caller), at most

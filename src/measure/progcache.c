@@ -6,7 +6,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,49 +56,6 @@ char *cb_progcache_path(const char *dir, const char *key, size_t keylen)
 	return path;
 }
 
-/* PATH's bytes, at most CAP, opened without following a link and checked on the open file: a
- * regular file of this user (a binary runs as the user's own code, and in a shared folder
- * another user's file, whose key is no secret, could be swapped in between a check and an
- * open of the path). */
-static cb_rc read_entry(const char *path, size_t cap, char **data, size_t *size, cb_error *err)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		return e == ENOENT
-			       ? cb_error_call(err, CB_ERR_INPUT, "open", e, "no entry %s", path)
-			       : cb_error_call(err, CB_ERR_INPUT, "open", e, "cannot open %s%s",
-					       path,
-					       e == ELOOP ? " (a symbolic link: not used)" : "");
-	}
-	struct stat sb;
-	cb_rc rc = CB_OK;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		rc = cb_error_set(err, CB_ERR_INPUT, "%s is not a regular file", path);
-	else if (sb.st_uid != geteuid())
-		rc = cb_error_set(err, CB_ERR_INPUT, "%s belongs to another user; not used", path);
-	else if ((unsigned long long)sb.st_size > cap)
-		rc = cb_error_set(err, CB_ERR_INPUT, "%s is too large for a program cache entry",
-				  path);
-	size_t n = rc == CB_OK ? (size_t)sb.st_size : 0, got = 0;
-	*data = rc == CB_OK ? cb_xmalloc(n + 1) : NULL; /* NUL-terminated: sscanf reads it */
-	while (rc == CB_OK && got < n) {
-		ssize_t r = read(fd, *data + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			rc = cb_error_call(err, CB_ERR_INPUT, "read", r < 0 ? errno : 0,
-					   "cannot read %s", path);
-		else
-			got += (size_t)r;
-	}
-	close(fd);
-	if (*data)
-		(*data)[got] = '\0';
-	*size = got;
-	return rc;
-}
-
 cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigned char **bin,
 			size_t *len, cb_error *err)
 {
@@ -108,11 +64,21 @@ cb_rc cb_progcache_load(const char *dir, const char *key, size_t keylen, unsigne
 	unsigned long long sum = 0;
 	*bin = NULL;
 	*len = 0;
-	cb_rc rc = read_entry(path, CB_PROGCACHE_MAX_BYTES + keylen + 128, &data, &size, err);
+	/* A binary runs as the user's own code: in a shared folder another user's file, whose key
+	 * is no secret, is not taken, nor one behind a link. */
+	cb_rc rc = cb_read_file(path, CB_PROGCACHE_MAX_BYTES + keylen + 128,
+				CB_READ_REGULAR_ONLY | CB_READ_OWN_FILE, &data, &size, err);
+	if (rc != CB_OK && err && err->code == ENOENT)
+		rc = cb_error_call(err, CB_ERR_INPUT, "open", ENOENT, "no entry %s", path);
+	if (rc == CB_ERR_IO) { /* an entry that cannot be read is a miss like any other */
+		rc = CB_ERR_INPUT;
+		if (err)
+			err->rc = rc;
+	}
 	const char *nl = rc == CB_OK && size > m ? memchr(data + m, '\n', size - m) : NULL;
 	char tail;
 	if (rc != CB_OK) {
-		/* said by read_entry */
+		/* said by cb_read_file */
 	} else if (!nl || memcmp(data, MAGIC, m) != 0 ||
 		   sscanf(data + m, "%zu %zu %16llx%c", &klen, &blen, &sum, &tail) != 4 ||
 		   tail != '\n' || klen != keylen || blen == 0 || blen > CB_PROGCACHE_MAX_BYTES ||
