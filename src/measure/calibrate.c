@@ -23,8 +23,7 @@
  * atomics, a compare-and-swap loop: 10 ms at 64 steps, 38% of a run): then a chain of that
  * length, at least two of the kernel's granules (16 steps, atomics 8). The difference to its
  * short chain (a quarter, at least 8 steps, atomics 4) still lasts hundreds of microseconds,
- * far above the jitter
- * that the rule above is about. 4 launch lengths, not 8: on an H100 the 8-byte atomics' stride
+ * far above the jitter that the rule above is about. 4 launch lengths, not 8: on an H100 the 8-byte atomics' stride
  * ratios stayed within 0.4% (14.13 to 14.17 against 14.12 to 14.15 at stride 32, 4 runs each)
  * and their tables took 0.065 s of a default run instead of 0.10 s. */
 #define SLOW_CAP 4.0
@@ -380,16 +379,6 @@ static unsigned chain_granule(const cb_experiment *x)
 	return x->op == CB_OP_ATOMIC ? 4 : 8;
 }
 
-/* STEPS rounded up to a multiple of G, within CB_STEPS_MAX and at least G. */
-static unsigned round_chain(double steps, unsigned g)
-{
-	if (!(steps >= g))
-		return g;
-	if (steps > CB_STEPS_MAX)
-		return CB_STEPS_MAX;
-	return ((unsigned)steps + g - 1) / g * g;
-}
-
 /* X's chains for a time per step of PS ns. */
 static void set_chain(cb_experiment *x, double ps, unsigned cap, const cb_protocol_state *st)
 {
@@ -397,8 +386,8 @@ static void set_chain(cb_experiment *x, double ps, unsigned cap, const cb_protoc
 	double steps = fmax(st->launch_ns / ps, MIN_CHAIN);
 	if (MIN_CHAIN * ps > SLOW_CAP * st->launch_ns)
 		steps = fmax(SLOW_CAP * st->launch_ns / ps, SLOW_MIN_GRANULES * g);
-	x->steps = round_chain(cap && steps > cap ? cap : steps, g);
-	x->steps_short = round_chain(x->steps / 4.0, g);
+	x->steps = cb_round_chain(cap && steps > cap ? cap : steps, g);
+	x->steps_short = cb_round_chain(x->steps / 4.0, g);
 	if (x->steps <= x->steps_short)
 		x->steps = x->steps_short + g;
 }

@@ -22,13 +22,18 @@ void cb_experiment_name(const cb_experiment *x, char *buf, size_t n)
 			 cb_op_name(x->op));
 }
 
-unsigned cb_round_steps(double s)
+unsigned cb_round_chain(double s, unsigned granule)
 {
-	if (!(s >= CB_STEPS_MIN))
-		return CB_STEPS_MIN;
+	if (!(s >= granule))
+		return granule;
 	if (s > CB_STEPS_MAX)
 		return CB_STEPS_MAX;
-	return ((unsigned)s + 7u) & ~7u;
+	return ((unsigned)s + granule - 1) / granule * granule;
+}
+
+unsigned cb_round_steps(double s)
+{
+	return cb_round_chain(s, CB_STEPS_MIN);
 }
 
 unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem)

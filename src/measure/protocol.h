@@ -118,6 +118,9 @@ typedef struct {
 void cb_experiment_name(const cb_experiment *x, char *buf, size_t n);
 /* A chain length: at least CB_STEPS_MIN, at most CB_STEPS_MAX, a multiple of 8. */
 unsigned cb_round_steps(double steps);
+/* STEPS rounded up to a multiple of GRANULE (8, or 4 for the atomics' kernels), at least
+ * GRANULE, at most CB_STEPS_MAX (a multiple of both). */
+unsigned cb_round_chain(double steps, unsigned granule);
 /* 32-bit words to fill so that every lane's element is initialized. */
 unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem_bytes);
 /* Has X's ratio converged (at least 6 rounds, CI half-width within TARGET of the median)? */
