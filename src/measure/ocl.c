@@ -363,6 +363,15 @@ static char *cache_key(const cb_ocl *c, const char *src, const char *opts, size_
 	return cb_buf_take(&b, NULL);
 }
 
+/* clBuildProgram of PROG with OPTS under the watchdog's build limit (SLOW names it). */
+static cl_int build_watched(cb_ocl *c, cl_program prog, const char *opts, const char *slow)
+{
+	cb_watchdog_slow(slow);
+	cl_int st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
+	cb_watchdog_arm(0, NULL);
+	return st;
+}
+
 /* The program of KEY from the cache, built: NULL when there is none or it does not build (a
  * build from the source follows). */
 static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, const char *opts,
@@ -389,9 +398,7 @@ static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, cons
 			(int)(st != CL_SUCCESS ? st : bst));
 		return NULL;
 	}
-	cb_watchdog_slow(slow);
-	st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	st = build_watched(c, prog, opts, slow);
 	if (st != CL_SUCCESS) {
 		clReleaseProgram(prog);
 		cb_note(c->o.notify, CB_NOTE_DETAIL,
@@ -446,9 +453,7 @@ static cb_rc build_source(cb_ocl *c, char *src, const char *opts, const char *sl
 		free(key);
 		return cl_fail(err, "clCreateProgramWithSource", *st, msg);
 	}
-	cb_watchdog_slow(slow);
-	*st = clBuildProgram(*prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	*st = build_watched(c, *prog, opts, slow);
 	if (*st == CL_SUCCESS && key)
 		cache_program(c, *prog, key, keylen);
 	free(key);
