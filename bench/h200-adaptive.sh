@@ -5,8 +5,9 @@
 # CLBANKS_CACHE_DIR a new folder, the time of a first run after an install or a driver
 # update), then 10 default runs (the adaptive design: 3 ops and the transpose check), 10 loads-only runs and 10 runs of the whole
 # plan (--plan full). --quick is retired (it runs the default), so it has no kind of its own.
-# Writes every document and report into OUT and OUT/summary.txt: each run's run.seconds.total,
-# run.launches, the model and confidence of each op, then the checks (default <= 0.5 s, loads
+# Writes every document and report into OUT and OUT/summary.txt: each run's run.seconds.total
+# (from the context's creation to the end of the check), its wall time (the whole command, as
+# time(1) sees it: the driver's start-up and exit too), run.launches, the model and confidence of each op, then the checks (default <= 0.5 s, loads
 # <= 0.25 s, cold <= 1.0 s, 10 of 10 within 1.25x of their kind's median, the same model in
 # every run of a kind) and the time of analyze of the --plan full document. RUNS=N changes the
 # 10. Not part of make check (timings are not tests).
@@ -47,6 +48,7 @@ run_kind() { # KIND COUNT ARGS...
 		doc=$out/$kind-$i.json
 		rm -f "$doc"
 		cache=
+		start_ns=$(date +%s%N)
 		if [ "$kind" = cold ]; then
 			cache=$(mktemp -d "${TMPDIR:-/tmp}/clbanks-cold.XXXXXX") || exit 1
 			CUDA_CACHE_PATH=$cache MESA_SHADER_CACHE_DIR=$cache POCL_CACHE_DIR=$cache \
@@ -54,18 +56,19 @@ run_kind() { # KIND COUNT ARGS...
 				limit "$bin" --device "$device" "$@" -o "$doc" >"$out/$kind-$i.txt" \
 				2>"$out/$kind-$i.err"
 			rc=$?
-			rm -rf "$cache"
 		else
 			limit "$bin" --device "$device" "$@" -o "$doc" >"$out/$kind-$i.txt" \
 				2>"$out/$kind-$i.err"
 			rc=$?
 		fi
+		wall=$(awk -v a="$start_ns" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+		[ -z "$cache" ] || rm -rf "$cache"
 		if [ "$rc" -ne 0 ] || [ ! -s "$doc" ]; then
 			printf '%s %2d  exit %d: %s\n' "$kind" "$i" "$rc" "$(tail -1 "$out/$kind-$i.err")" \
 				>>"$summary"
 		else
-			printf '%s %2d  seconds %s  launches %s  device_seconds %s  protocol %s  %s\n' \
-				"$kind" "$i" "$(total_of "$doc")" "$(key_of "$doc" launches)" \
+			printf '%s %2d  seconds %s  wall %s  launches %s  device_seconds %s  protocol %s  %s\n' \
+				"$kind" "$i" "$(total_of "$doc")" "$wall" "$(key_of "$doc" launches)" \
 				"$(key_of "$doc" device_seconds)" \
 				"$(sed -n 's/^  "protocol": "\(.*\)",*$/\1/p' "$doc" | head -1)" \
 				"$(models_of "$out/$kind-$i.txt")" >>"$summary"
@@ -87,21 +90,25 @@ run_kind full "$runs" --plan full
 # The checks, per kind: the median of run.seconds.total, the slowest against it, the models.
 check() { # KIND TARGET_S (0: none)
 	awk -v kind="$1" -v target="$2" '
-	$1 == kind && $3 == "seconds" { t[n++] = $4; m = $0; sub(/.*protocol [a-z]+  /, "", m)
+	$1 == kind && $3 == "seconds" { w[n + 0] = $6; t[n++] = $4; m = $0; sub(/.*protocol [a-z]+  /, "", m)
 					gsub(/ \(confidence [0-9.]+\)/, "", m)
 					if (!(m in first)) { first[m] = 1; nm++ } }
 	$1 == kind && $3 == "exit" { failed++ }
 	# (the "4-byte strides" lines that follow each run are not runs)
 	END {
 		if (!n) { printf "%-8s no successful run\n", kind; exit }
-		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) {
+			if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+			if (w[j] < w[i]) { x = w[i]; w[i] = w[j]; w[j] = x }
+		}
 		med = n % 2 ? t[int(n / 2)] : (t[n / 2 - 1] + t[n / 2]) / 2
+		wmed = n % 2 ? w[int(n / 2)] : (w[n / 2 - 1] + w[n / 2]) / 2
 		within = 0; over = 0
 		for (i = 0; i < n; i++) { within += t[i] <= 1.25 * med; over += target > 0 && t[i] > target }
 		printf "%-8s %d runs (%d failed): median %.3f s, slowest %.3f s (%.2fx the median), %d of %d within 1.25x",
 		       kind, n, failed, med, t[n - 1], t[n - 1] / med, within, n
 		if (target > 0) printf "; target %.2f s: %s (%d over)", target, med <= target && over == 0 ? "met" : "NOT met", over
-		printf "; %s\n", nm == 1 ? "the same model every run" : nm " different models"
+		printf "; %s; wall time median %.3f s\n", nm == 1 ? "the same model every run" : nm " different models", wmed
 	}' "$summary"
 }
 # Issue 36.4: analyze of the first --plan full document, and of its measurements repeated 19
