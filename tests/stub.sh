@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..125"
+echo "1..131"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -383,18 +383,39 @@ expect "predict warns when the model it uses has a confidence below 0.9" 0 \
 	-- predict --model "$TMP/unsure.json" --elem-bytes 4 --stride 2
 "$CLBANKS" predict --model "$TMP/adaptive.json" --elem-bytes 4 --stride 2 >"$TMP/out" 2>&1
 check "and not at 0.9 or above" eval '! grep -q "below 0.9" "$TMP/out"'
+# The transpose check's programs compile in threads while the device measures (on a GPU): for
+# +1 with the full swizzle and with the swizzle of 128-byte rows. The stub's advice is the
+# latter (32 x 4 B): the main program, 2 taken and 1 spare. An advice of neither (16 x 4 B) builds
+# its own after the measurement; a build that fails is built again and reported as before; one
+# that hangs is the watchdog's.
+count() { sed -n "s/^$1 //p" "$2"; }
+CBSTUB_COUNT=$TMP/pb1 "$CLBANKS" -v --ops load -o "$TMP/pb1.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "the check's programs are built during the measurement, said with -v" \
+	eval '[ $rc -eq 0 ] && [ "$(grep -c "^clbanks: transpose.cl: built during the measurement" "$TMP/out")" -eq 2 ] && [ "$(count source_builds $TMP/pb1)" -eq 4 ] && ! grep -q "\"verified\": false" "$TMP/pb1.json"'
+CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANES=16,16,16,16,16 CBSTUB_COUNT=$TMP/pb2 "$CLBANKS" -v --ops load -o "$TMP/pb2.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "another advice (16 x 4 B): its programs are built after, every variant verified" \
+	eval '[ $rc -eq 0 ] && [ "$(grep -c "^clbanks: transpose.cl: built during the measurement" "$TMP/out")" -eq 1 ] && [ "$(count source_builds $TMP/pb2)" -eq 9 ] && [ "$(grep -c "^  .* tile\[16\]\[16\]" "$TMP/out")" -eq 2 ] && ! grep -q "\"verified\": false" "$TMP/pb2.json"'
+expect "a check program that does not build: built again and reported, exit 4" 4 \
+	"transpose check: cl/transpose.cl does not build \(options: .*CL_BUILD_PROGRAM_FAILURE" \
+	CBSTUB_FAULT=build-transpose -- --ops load -o "$TMP/pb3.json"
+check "with the driver's log" grep -q "^stub: error: the transpose build fails on request" "$TMP/out"
+no_file "$TMP/pb3.json" "no output after a check program that does not build"
+expect "a check program whose build hangs: the watchdog ends the run, exit 4" 4 \
+	"watchdog: the build of a kernel \(clBuildProgram\) did not finish within ten times --timeout" \
+	CBSTUB_FAULT=hang-transpose-build -- --ops load --timeout 1 -o "$TMP/pb4.json"
 # The program cache (measure/progcache.c): a second run creates its programs from the binaries
 # the first kept (the stub counts builds of a source and of a binary), with the same answer; a
 # binary the driver refuses, a damaged entry or a driver without binaries fall back to the
 # source, said with -v; other build options are another entry; CLBANKS_CACHE_DIR=off keeps none.
 C=$TMP/progcache
-count() { sed -n "s/^$1 //p" "$2"; }
 CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc1 "$CLBANKS" -q --ops load -o "$TMP/pc1.json" --force >"$TMP/pc1.txt" 2>&1
 CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc2 "$CLBANKS" -q --ops load -o "$TMP/pc2.json" --force >"$TMP/pc2.txt" 2>&1
-check "program cache: the first run builds its 3 programs from source and keeps them" \
-	eval '[ "$(count source_builds $TMP/pc1)" -eq 3 ] && [ "$(count binary_builds $TMP/pc1)" -eq 0 ] && [ "$(ls "$C"/*.bin | wc -l)" -eq 3 ] && [ "$(stat -c %a "$C")" = 700 ]'
+check "program cache: the first run builds its 4 programs from source and keeps them" \
+	eval '[ "$(count source_builds $TMP/pc1)" -eq 4 ] && [ "$(count binary_builds $TMP/pc1)" -eq 0 ] && [ "$(ls "$C"/*.bin | wc -l)" -eq 4 ] && [ "$(stat -c %a "$C")" = 700 ]'
 check "the second run builds them from the kept binaries, with the same answer" \
-	eval '[ "$(count source_builds $TMP/pc2)" -eq 0 ] && [ "$(count binary_builds $TMP/pc2)" -eq 3 ] && grep "^Result:" "$TMP/pc1.txt" >"$TMP/r1" && grep "^Result:" "$TMP/pc2.txt" | cmp -s - "$TMP/r1"'
+	eval '[ "$(count source_builds $TMP/pc2)" -eq 0 ] && [ "$(count binary_builds $TMP/pc2)" -eq 4 ] && grep "^Result:" "$TMP/pc1.txt" >"$TMP/r1" && grep "^Result:" "$TMP/pc2.txt" | cmp -s - "$TMP/r1"'
 CLBANKS_CACHE_DIR=$C CBSTUB_FAULT=bad-binary CBSTUB_COUNT=$TMP/pc3 "$CLBANKS" -v --ops load --check none -o "$TMP/pc3.json" --force >"$TMP/out" 2>&1
 rc=$?
 check "a binary the driver refuses: built from the source, said with -v" \
@@ -403,7 +424,7 @@ for f in "$C"/*.bin; do printf 'clbanks program cache 1\n9 9\nshort' >"$f"; done
 CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc4 "$CLBANKS" -v --ops load --check none -o "$TMP/pc4.json" --force >"$TMP/out" 2>&1
 rc=$?
 check "a damaged entry: built from the source, said with -v, and kept again" \
-	eval '[ $rc -eq 0 ] && [ "$(count source_builds $TMP/pc4)" -eq 1 ] && grep -q "program cache: .*\.bin is not a program cache entry" "$TMP/out" && [ "$(grep -l "^9 9$" "$C"/*.bin | wc -l)" -eq 2 ]'
+	eval '[ $rc -eq 0 ] && [ "$(count source_builds $TMP/pc4)" -eq 1 ] && grep -q "program cache: .*\.bin is not a program cache entry" "$TMP/out" && [ "$(grep -l "^9 9$" "$C"/*.bin | wc -l)" -eq 3 ]'
 CLBANKS_CACHE_DIR=$C CBSTUB_COUNT=$TMP/pc5 "$CLBANKS" -q --ops load --check none --build-options -DCB_OTHER=1 -o "$TMP/pc5.json" --force >/dev/null 2>&1
 check "other build options are another entry" \
 	eval '[ "$(count source_builds $TMP/pc5)" -eq 1 ] && [ "$(count binary_builds $TMP/pc5)" -eq 0 ]'

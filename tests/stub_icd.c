@@ -43,6 +43,9 @@
  *                                                   stderr (a signal in the check)
  *                                   hang-build      clBuildProgram of a lane-table kernel
  *                                                   never returns
+ *                                   build-transpose clBuildProgram of cl/transpose.cl fails
+ *                                                   with a log
+ *                                   hang-transpose-build  ... never returns
  *                                   hang-devices    clGetDeviceIDs never returns
  *                                   no-binaries     clGetProgramInfo has no binaries
  *                                   bad-binary      clCreateProgramWithBinary refuses every
@@ -361,10 +364,9 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 	(void)d;
 	(void)cb;
 	(void)user;
-	if (p->binary)
-		dev.binary_builds++;
-	else
-		dev.source_builds++;
+	/* clbanks builds the transpose check's programs in threads of their own. */
+	__atomic_fetch_add(p->binary ? &dev.binary_builds : &dev.source_builds, 1,
+			   __ATOMIC_RELAXED);
 	const char *e = options ? strstr(options, "-DCB_ELEM_BYTES=") : NULL;
 	const char *pin = options ? strstr(options, "-DCB_SUBGROUP=") : NULL;
 	p->elem = e ? (unsigned)atoi(e + 16) : 4;
@@ -379,6 +381,13 @@ static cl_int CL_API_CALL stub_BuildProgram(cl_program p, cl_uint n, const cl_de
 		p->pad = pad ? (unsigned)atoi(pad + 9) : 1;
 		p->xmask = m ? (unsigned)atoi(m + 10) : p->tile - 1;
 		p->shift = sh ? (unsigned)atoi(sh + 11) : 0;
+		if (stub_fault_is("hang-transpose-build"))
+			stub_hang("clBuildProgram");
+		if (stub_fault_is("build-transpose")) {
+			snprintf(p->log, sizeof p->log,
+				 "stub: error: the transpose build fails on request");
+			return CL_BUILD_PROGRAM_FAILURE;
+		}
 		return CL_SUCCESS;
 	}
 	if (!options || !strstr(options, "-DCB_LOCAL_BYTES=")) {

@@ -10,9 +10,25 @@
 #include <CL/cl_ext.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A program of a cl/ file built in a thread of its own while the device measures (see
+ * cb_ocl_program_prebuild), for cb_ocl_program_build to take. */
+typedef struct {
+	cb_ocl *c;
+	char *file, *opts; /* opts: the whole option string, the run's extra options too */
+	pthread_t thread;
+	cb_rc rc; /* CB_OK: PROG was created, and ST is its build's status */
+	cl_program prog;
+	cl_int st;
+	char note[512]; /* the build's last note (the program cache's), told when it is taken */
+} prebuilt;
+
+#define MAX_PREBUILT 8
 
 struct cb_ocl {
 	const cb_device_ref *ref;
@@ -33,7 +49,12 @@ struct cb_ocl {
 	size_t global, local, max_slots;
 	unsigned max_nlanes;
 	cl_event *events;
+	prebuilt *pre[MAX_PREBUILT];
+	unsigned npre;
 };
+
+static prebuilt *join_prebuilt(cb_ocl *c, unsigned i);
+static void free_prebuilt(prebuilt *p);
 
 /* The fill pattern of local memory: 32-bit word w holds w * 0x9E3779B1. */
 static uint32_t pattern(uint32_t w)
@@ -187,6 +208,9 @@ void cb_ocl_close(cb_ocl *c)
 {
 	if (!c)
 		return;
+	/* Builds still under way use the context. */
+	while (c->npre)
+		free_prebuilt(join_prebuilt(c, c->npre - 1));
 	/* A release waits for the queue: under the watchdog too. */
 	cb_watchdog_call("the release of the OpenCL objects");
 	release_kernels(c);
@@ -363,26 +387,30 @@ static char *cache_key(const cb_ocl *c, const char *src, const char *opts, size_
 	return cb_buf_take(&b, NULL);
 }
 
-/* clBuildProgram of PROG with OPTS under the watchdog's build limit (SLOW names it). */
+/* clBuildProgram of PROG with OPTS under the watchdog's build limit (SLOW names it); NULL SLOW:
+ * in a background thread, unwatched (the alarm is the process's; the main thread waits for
+ * the thread under the watchdog instead). */
 static cl_int build_watched(cb_ocl *c, cl_program prog, const char *opts, const char *slow)
 {
-	cb_watchdog_slow(slow);
+	if (slow)
+		cb_watchdog_slow(slow);
 	cl_int st = clBuildProgram(prog, 1, &c->ref->device, opts, NULL, NULL);
-	cb_watchdog_arm(0, NULL);
+	if (slow)
+		cb_watchdog_arm(0, NULL);
 	return st;
 }
 
 /* The program of KEY from the cache, built: NULL when there is none or it does not build (a
  * build from the source follows). */
 static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, const char *opts,
-				 const char *slow)
+				 const char *slow, const cb_notifier *nt)
 {
 	unsigned char *bin = NULL;
 	size_t len = 0;
 	cb_error e = { 0 };
 	if (cb_progcache_load(c->o.cache_dir, key, keylen, &bin, &len, &e) != CB_OK) {
 		if (e.code != ENOENT)
-			cb_note(c->o.notify, CB_NOTE_DETAIL, "program cache: %s", e.text);
+			cb_note(nt, CB_NOTE_DETAIL, "program cache: %s", e.text);
 		return NULL;
 	}
 	cl_int st, bst = CL_SUCCESS;
@@ -393,7 +421,7 @@ static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, cons
 	if (st != CL_SUCCESS || bst != CL_SUCCESS) {
 		if (st == CL_SUCCESS)
 			clReleaseProgram(prog);
-		cb_note(c->o.notify, CB_NOTE_DETAIL,
+		cb_note(nt, CB_NOTE_DETAIL,
 			"program cache: the driver refused a cached binary (%d); building the source",
 			(int)(st != CL_SUCCESS ? st : bst));
 		return NULL;
@@ -401,7 +429,7 @@ static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, cons
 	st = build_watched(c, prog, opts, slow);
 	if (st != CL_SUCCESS) {
 		clReleaseProgram(prog);
-		cb_note(c->o.notify, CB_NOTE_DETAIL,
+		cb_note(nt, CB_NOTE_DETAIL,
 			"program cache: a cached binary does not build (%d); building the source",
 			(int)st);
 		return NULL;
@@ -410,7 +438,8 @@ static cl_program cached_program(cb_ocl *c, const char *key, size_t keylen, cons
 }
 
 /* Keeps PROG's binary under KEY; a cache that cannot be written is only a slower next run. */
-static void cache_program(cb_ocl *c, cl_program prog, const char *key, size_t keylen)
+static void cache_program(cb_ocl *c, cl_program prog, const char *key, size_t keylen,
+			  const cb_notifier *nt)
 {
 	size_t size = 0;
 	cl_uint ndev = 0;
@@ -425,20 +454,21 @@ static void cache_program(cb_ocl *c, cl_program prog, const char *key, size_t ke
 	cb_error e = { 0 };
 	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS &&
 	    cb_progcache_store(c->o.cache_dir, key, keylen, bin, size, &e) != CB_OK)
-		cb_note(c->o.notify, CB_NOTE_DETAIL, "program cache: %s", e.text);
+		cb_note(nt, CB_NOTE_DETAIL, "program cache: %s", e.text);
 	free(bin);
 }
 
 /* SRC (freed here) as a program, built with OPTS under the watchdog's build limit (SLOW says
- * what is built, for its message): CB_OK with *PROG and the build's status in *ST, or the error
- * of clCreateProgramWithSource (MSG) with *PROG NULL. With a program cache, a binary built
- * before stands for the build, and a new build is kept. */
+ * what is built, for its message; NULL: unwatched, see build_watched): CB_OK with *PROG and the
+ * build's status in *ST, or the error of clCreateProgramWithSource (MSG) with *PROG NULL. With
+ * a program cache, a binary built before stands for the build, and a new build is kept; the
+ * cache's notes go to NT. */
 static cb_rc build_source(cb_ocl *c, char *src, const char *opts, const char *slow, const char *msg,
-			  cl_program *prog, cl_int *st, cb_error *err)
+			  const cb_notifier *nt, cl_program *prog, cl_int *st, cb_error *err)
 {
 	size_t keylen = 0;
 	char *key = c->o.cache_dir ? cache_key(c, src, opts, &keylen) : NULL;
-	*prog = key ? cached_program(c, key, keylen, opts, slow) : NULL;
+	*prog = key ? cached_program(c, key, keylen, opts, slow, nt) : NULL;
 	if (*prog) {
 		*st = CL_SUCCESS;
 		free(key);
@@ -455,7 +485,7 @@ static cb_rc build_source(cb_ocl *c, char *src, const char *opts, const char *sl
 	}
 	*st = build_watched(c, *prog, opts, slow);
 	if (*st == CL_SUCCESS && key)
-		cache_program(c, *prog, key, keylen);
+		cache_program(c, *prog, key, keylen, nt);
 	free(key);
 	return CB_OK;
 }
@@ -476,8 +506,8 @@ static cb_rc build_program(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *er
 	cl_program prog;
 	char opts[512];
 	program_options(c, opts, sizeof opts);
-	if ((rc = build_source(c, cb_buf_take(&b, NULL), opts, KERNELS_SLOW, KERNELS_MSG, &prog,
-			       &st, err)) != CB_OK)
+	if ((rc = build_source(c, cb_buf_take(&b, NULL), opts, KERNELS_SLOW, KERNELS_MSG,
+			       c->o.notify, &prog, &st, err)) != CB_OK)
 		return rc;
 	int first = 0, nwant = 0;
 	for (int k = CB_NKERNELS - 1; k >= 0; k--)
@@ -530,7 +560,8 @@ static cb_rc build_one(cb_ocl *c, const bool want[CB_NKERNELS], cb_error *err)
 	cl_int st;
 	cl_program prog;
 	program_options(c, opts, sizeof opts);
-	if ((rc = build_source(c, src, opts, KERNELS_SLOW, KERNELS_MSG, &prog, &st, err)) != CB_OK)
+	if ((rc = build_source(c, src, opts, KERNELS_SLOW, KERNELS_MSG, c->o.notify, &prog, &st,
+			       err)) != CB_OK)
 		return rc;
 	if (st != CL_SUCCESS) {
 		cb_error_call(err, CB_ERR_RUNTIME, "clBuildProgram", st,
@@ -904,24 +935,123 @@ static cb_rc program_build_failed(cb_ocl *c, cl_program prog, const char *file, 
 	return CB_ERR_RUNTIME;
 }
 
+#define PROGRAM_SLOW "the build of a kernel (clBuildProgram)"
+
+/* OPTIONS, then the run's extra options. */
+static void file_options(const cb_ocl *c, const char *options, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", options, c->o.build_options ? " " : "",
+		 c->o.build_options ? c->o.build_options : "");
+}
+
+/* Keeps a background build's note (the program cache's) for when its program is taken. */
+static void keep_note(void *ctx, cb_note_kind kind, const char *text)
+{
+	(void)kind;
+	prebuilt *p = ctx;
+	snprintf(p->note, sizeof p->note, "%s", text);
+}
+
+static void *prebuild_main(void *arg)
+{
+	prebuilt *p = arg;
+	cb_notifier keep = { keep_note, p };
+	cb_error *e = cb_xcalloc(1, sizeof *e);
+	char *src = NULL;
+	p->rc = cb_kernel_source(p->file, p->c->o.kernel_dir, &src, e);
+	if (p->rc == CB_OK)
+		p->rc = build_source(p->c, src, p->opts, NULL, "", &keep, &p->prog, &p->st, e);
+	free(e);
+	return NULL;
+}
+
+void cb_ocl_program_prebuild(cb_ocl *c, const char *file, const char *options)
+{
+	if ((c->info->type & CL_DEVICE_TYPE_CPU) || c->npre == MAX_PREBUILT)
+		return;
+	char opts[1024];
+	file_options(c, options, opts, sizeof opts);
+	prebuilt *p = cb_xcalloc(1, sizeof *p);
+	p->c = c;
+	p->file = cb_xstrdup(file);
+	p->opts = cb_xstrdup(opts);
+	/* Signals (a stop, the watchdog's alarm) are the main thread's to take. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&p->thread, NULL, prebuild_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e == 0) {
+		c->pre[c->npre++] = p;
+		return;
+	}
+	free(p->file);
+	free(p->opts);
+	free(p);
+}
+
+/* Waits for background build I under the watchdog's build limit and removes it from the list. */
+static prebuilt *join_prebuilt(cb_ocl *c, unsigned i)
+{
+	prebuilt *p = c->pre[i];
+	cb_watchdog_slow(PROGRAM_SLOW);
+	pthread_join(p->thread, NULL);
+	cb_watchdog_arm(0, NULL);
+	c->pre[i] = c->pre[--c->npre];
+	return p;
+}
+
+static void free_prebuilt(prebuilt *p)
+{
+	if (p->rc == CB_OK && p->prog)
+		clReleaseProgram(p->prog);
+	free(p->file);
+	free(p->opts);
+	free(p);
+}
+
+/* The program of FILE with OPTS built in the background, or NULL: none was started, or it did
+ * not build (the caller builds it again, and reports what fails). */
+static cl_program take_prebuilt(cb_ocl *c, const char *file, const char *opts)
+{
+	for (unsigned i = 0; i < c->npre; i++) {
+		if (strcmp(c->pre[i]->file, file) || strcmp(c->pre[i]->opts, opts))
+			continue;
+		prebuilt *p = join_prebuilt(c, i);
+		cl_program prog = NULL;
+		if (p->note[0])
+			cb_note(c->o.notify, CB_NOTE_DETAIL, "%s", p->note);
+		if (p->rc == CB_OK && p->st == CL_SUCCESS) {
+			cb_note(c->o.notify, CB_NOTE_DETAIL,
+				"%s: built during the measurement (%s)", file, opts);
+			prog = p->prog;
+			p->prog = NULL;
+		}
+		free_prebuilt(p);
+		return prog;
+	}
+	return NULL;
+}
+
 cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 			   const char *const *names, unsigned nkernels, cb_ocl_program **out,
 			   cb_error *err)
 {
 	char *src = NULL, opts[1024];
 	*out = NULL;
-	cb_rc rc = cb_kernel_source(file, c->o.kernel_dir, &src, err);
+	file_options(c, options, opts, sizeof opts);
+	cl_program ready = take_prebuilt(c, file, opts);
+	cb_rc rc = ready ? CB_OK : cb_kernel_source(file, c->o.kernel_dir, &src, err);
 	if (rc != CB_OK)
 		return rc;
 	cb_ocl_program *p = cb_xcalloc(1, sizeof *p);
 	p->kern = cb_xcalloc(nkernels, sizeof *p->kern);
 	p->nkernels = nkernels;
 	*out = p;
-	cl_int st;
-	snprintf(opts, sizeof opts, "%s%s%s", options, c->o.build_options ? " " : "",
-		 c->o.build_options ? c->o.build_options : "");
-	if ((rc = build_source(c, src, opts, "the build of a kernel (clBuildProgram)",
-			       "cannot create the program", &p->prog, &st, err)) != CB_OK)
+	cl_int st = CL_SUCCESS;
+	p->prog = ready;
+	if (!ready && (rc = build_source(c, src, opts, PROGRAM_SLOW, "cannot create the program",
+					 c->o.notify, &p->prog, &st, err)) != CB_OK)
 		return rc;
 	if (st != CL_SUCCESS)
 		return program_build_failed(c, p->prog, file, opts, st, err);

@@ -124,6 +124,12 @@ cb_rc cb_ocl_program_build(cb_ocl *c, const char *file, const char *options,
 			   const char *const *names, unsigned nkernels, cb_ocl_program **out,
 			   cb_error *err);
 void cb_ocl_program_free(cb_ocl_program *p);
+/* Starts building FILE with OPTIONS (then the run's extra options) in a thread of its own, for
+ * a later cb_ocl_program_build of the same file and options to take instead of building: the
+ * transpose check's programs compile while the device measures. Nothing on a CPU device,
+ * whose cores the measurement times. A build that fails is done again by
+ * cb_ocl_program_build, which reports it; cb_ocl_close waits for those not taken. */
+void cb_ocl_program_prebuild(cb_ocl *c, const char *file, const char *options);
 
 /* A buffer of BYTES that kernels read and write. */
 cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, cb_ocl_buffer **out, cb_error *err);

@@ -623,6 +623,8 @@ cb_rc cb_measure(const cb_device_ref *ref, cb_device_info *info, const cb_run_op
 	cb_rc rc = start(r, res, err);
 	if (rc != CB_OK)
 		goto out;
+	if (o->on_ready)
+		o->on_ready(o->on_ready_ctx, r->ocl, info->subgroup_size);
 	cb_protocol_opts po = protocol_opts(r);
 	cb_launcher l = launcher(r, 2 * r->nex + 64);
 	seconds[0] = cb_now() - t_start;

@@ -57,6 +57,10 @@ typedef struct {
 	 * that the transpose check needs no second one (on the H200 a context costs 0.17 s to
 	 * create and release, half of the check); NULL on failure. */
 	cb_ocl **keep_ocl;
+	/* When not NULL: called once the kernels are built and the sub-group size is known,
+	 * before the first timed launch (the session starts the check's builds there). */
+	void (*on_ready)(void *ctx, cb_ocl *ocl, unsigned subgroup);
+	void *on_ready_ctx;
 } cb_run_opts;
 
 /* Measures into R (initialized here; not analyzed). CB_ERR_USAGE for a plan or options that do

@@ -20,6 +20,20 @@ static cb_rc stopped_in(cb_rc rc, const char *stage, cb_error *err)
 	return rc;
 }
 
+/* Whether a run of RO has a transpose check, run or skipped (--check none, or the analysis
+ * skips it): a plan of one's own (--plan) runs only its experiments. */
+static bool check_planned(const cb_run_opts *ro)
+{
+	return !ro->latency && !ro->plan && (ro->ops & CB_OP_BIT(CB_OP_LOAD));
+}
+
+/* The run's kernels are built: the check's compile while the device measures. */
+static void start_check_builds(void *ctx, cb_ocl *ocl, unsigned subgroup)
+{
+	const cb_run_opts *ro = ctx;
+	cb_transpose_prebuild(ocl, subgroup, ro->quick);
+}
+
 /* The analysis of a measured R (reusing the run's pass cache), then the transpose check of its
  * advice on the same device (throughput regime, when loads were measured). */
 static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *info,
@@ -29,9 +43,7 @@ static cb_rc analyze_and_check(const cb_device_ref *ref, const cb_device_info *i
 	double t0 = cb_now();
 	cb_rc rc = stopped_in(cb_analyze_cached(r, cache, err), "the analysis", err);
 	r->run.seconds_analysis = cb_now() - t0;
-	/* A plan of one's own (--plan) runs only its experiments. */
-	if (rc != CB_OK || ro->latency || ro->plan || !(ro->ops & CB_OP_BIT(CB_OP_LOAD)) ||
-	    !r->op_present[CB_OP_LOAD])
+	if (rc != CB_OK || !check_planned(ro) || !r->op_present[CB_OP_LOAD])
 		return rc;
 	const char *skip = ro->check == CB_CHECK_NONE   ? "--check none"
 			   : ro->check == CB_CHECK_AUTO ? cb_transpose_skip_reason(r)
@@ -69,6 +81,10 @@ cb_rc cb_session_run(const cb_run_opts *base, const cb_device_ref *ref, cb_resul
 	cb_ocl *ocl = NULL;
 	ro.keep_cache = &cache;
 	ro.keep_ocl = &ocl;
+	if (check_planned(&ro) && ro.check != CB_CHECK_NONE) {
+		ro.on_ready = start_check_builds;
+		ro.on_ready_ctx = &ro;
+	}
 	cb_device_info info;
 	cb_device_info_gather(ref, &info, ro.notify);
 	cb_note(ro.notify, CB_NOTE_INFO, "measuring %s (%s), %s regime", info.name,

@@ -42,12 +42,19 @@ typedef struct {
 	cb_ocl_program *prog;
 } tctx;
 
-/* The fixes to try: the advice's for ELEM and TILE, else +1 and the full swizzle. */
-static config make_config(const cb_result *r, unsigned elem, unsigned tile)
+/* +1 and the full swizzle: the fixes to try when the advice gives none. */
+static config default_config(unsigned elem, unsigned tile)
 {
 	config c = { elem, tile, tile >= 256 ? 1 : 256 / tile, 1, 0, 0 };
 	while ((1u << (c.bits + 1)) <= tile)
 		c.bits++;
+	return c;
+}
+
+/* The fixes to try: the advice's for ELEM and TILE, else the default's. */
+static config make_config(const cb_result *r, unsigned elem, unsigned tile)
+{
+	config c = default_config(elem, tile);
 	for (unsigned i = 0; i < r->npad; i++)
 		if (r->pad[i].elem_bytes == elem && r->pad[i].tile == tile && r->pad[i].found &&
 		    r->pad[i].pad > 0)
@@ -61,14 +68,23 @@ static config make_config(const cb_result *r, unsigned elem, unsigned tile)
 	return c;
 }
 
-static unsigned make_configs(const cb_result *r, bool quick, config *out)
+/* The configurations for sub-groups of S: R's advice, or the defaults when R is NULL. */
+static unsigned make_configs(const cb_result *r, unsigned S, bool quick, config *out)
 {
-	unsigned S = r->device.subgroup_size, n = 0;
-	unsigned tiles[2] = { 32, S }, ntiles = S != 32 && (S == 16 || S == 64) ? 2 : 1;
+	unsigned tiles[2] = { 32, S }, ntiles = S != 32 && (S == 16 || S == 64) ? 2 : 1, n = 0;
 	for (unsigned e = 4; e <= (quick ? 4u : 8u); e *= 2)
 		for (unsigned t = 0; t < ntiles; t++)
-			out[n++] = make_config(r, e, tiles[t]);
+			out[n++] = r ? make_config(r, e, tiles[t]) : default_config(e, tiles[t]);
 	return n;
+}
+
+static void config_options(const config *c, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_TILE=%u -DCB_ROWS=%u "
+		 "-DCB_PAD=%u -DCB_MASK=%u -DCB_SHIFT=%u",
+		 c->elem_bytes == 4 ? "uint" : "ulong", c->elem_bytes, c->tile, c->rows, c->pad,
+		 (1u << c->bits) - 1, c->shift);
 }
 
 /* Context, queue, the two matrices (N x N of 8-byte elements at most) and the flag. */
@@ -122,11 +138,7 @@ static cb_rc build(tctx *t, const config *c, cb_error *err)
 	char opts[512];
 	cb_ocl_program_free(t->prog);
 	t->prog = NULL;
-	snprintf(opts, sizeof opts,
-		 "-cl-std=CL1.2 -DCB_ELEM=%s -DCB_ELEM_BYTES=%u -DCB_TILE=%u -DCB_ROWS=%u "
-		 "-DCB_PAD=%u -DCB_MASK=%u -DCB_SHIFT=%u",
-		 c->elem_bytes == 4 ? "uint" : "ulong", c->elem_bytes, c->tile, c->rows, c->pad,
-		 (1u << c->bits) - 1, c->shift);
+	config_options(c, opts, sizeof opts);
 	return cb_ocl_program_build(t->ocl, "transpose.cl", opts, names, NVARIANTS + 2, &t->prog,
 				    err);
 }
@@ -294,7 +306,7 @@ cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 			 const cb_transpose_opts *o, cb_result *r, cb_error *err)
 {
 	config cfg[MAX_CONFIGS];
-	unsigned ncfg = make_configs(r, o->quick, cfg);
+	unsigned ncfg = make_configs(r, r->device.subgroup_size, o->quick, cfg);
 	tctx t = { .o = o };
 	cb_rc rc = open_ctx(&t, ref, info, err);
 	cb_rng rng;
@@ -307,4 +319,25 @@ cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
 	if (rc != CB_OK && rc != CB_ERR_INTERRUPTED)
 		cb_error_prefix(err, "transpose check: ");
 	return rc;
+}
+
+void cb_transpose_prebuild(cb_ocl *ocl, unsigned subgroup, bool quick)
+{
+	config cfg[MAX_CONFIGS];
+	unsigned ncfg = make_configs(NULL, subgroup, quick, cfg);
+	for (unsigned i = 0; i < ncfg; i++) {
+		char opts[512];
+		config_options(&cfg[i], opts, sizeof opts);
+		cb_ocl_program_prebuild(ocl, "transpose.cl", opts);
+		/* Rows of 128 bytes (32 banks of 4): the swizzle spans 128 / E columns. */
+		config row = cfg[i];
+		row.bits = 0;
+		while ((1u << (row.bits + 1)) <= row.tile &&
+		       (2u << row.bits) * row.elem_bytes <= 128)
+			row.bits++;
+		if (row.bits == cfg[i].bits)
+			continue;
+		config_options(&row, opts, sizeof opts);
+		cb_ocl_program_prebuild(ocl, "transpose.cl", opts);
+	}
 }

@@ -42,4 +42,11 @@ cb_rc cb_check_transpose(const cb_device_ref *ref, const cb_device_info *info,
  * swizzles change nothing but noise, and the six kernels more cost a first run seconds. */
 const char *cb_transpose_skip_reason(const cb_result *r);
 
+/* Starts building, in the background (cb_ocl_program_prebuild), the check's programs on OCL's
+ * device with sub-groups of SUBGROUP for the fixes the advice is likely to give, so that their
+ * compilation overlaps the measurement: +1 with the full swizzle (no advice) and with the
+ * swizzle of rows of 128 bytes (32 banks of 4 bytes: NVIDIA's and AMD's GPUs). A check whose
+ * advice differs builds its own; on an H100 these builds are 0.14 s of a first run. */
+void cb_transpose_prebuild(cb_ocl *ocl, unsigned subgroup, bool quick);
+
 #endif
