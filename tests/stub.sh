@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..131"
+echo "1..132"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -383,16 +383,19 @@ expect "predict warns when the model it uses has a confidence below 0.9" 0 \
 	-- predict --model "$TMP/unsure.json" --elem-bytes 4 --stride 2
 "$CLBANKS" predict --model "$TMP/adaptive.json" --elem-bytes 4 --stride 2 >"$TMP/out" 2>&1
 check "and not at 0.9 or above" eval '! grep -q "below 0.9" "$TMP/out"'
-# The transpose check's programs compile in threads while the device measures (on a GPU): for
-# +1 with the full swizzle and with the swizzle of 128-byte rows. The stub's advice is the
-# latter (32 x 4 B): the main program, 2 taken and 1 spare. An advice of neither (16 x 4 B) builds
-# its own after the measurement; a build that fails is built again and reported as before; one
-# that hangs is the watchdog's.
+# The transpose check's programs compile in threads while the device measures (on a GPU, with
+# the event timer): for +1 with the full swizzle and with the swizzle of 128-byte rows. The
+# stub's advice is the latter (32 x 4 B): the main program, 2 taken and 1 spare. An advice of
+# neither (16 x 4 B) builds its own after the measurement; a build that fails is built again
+# and reported as before; one that hangs is the watchdog's.
 count() { sed -n "s/^$1 //p" "$2"; }
 CBSTUB_COUNT=$TMP/pb1 "$CLBANKS" -v --ops load -o "$TMP/pb1.json" --force >"$TMP/out" 2>&1
 rc=$?
 check "the check's programs are built during the measurement, said with -v" \
 	eval '[ $rc -eq 0 ] && [ "$(grep -c "^clbanks: transpose.cl: built during the measurement" "$TMP/out")" -eq 2 ] && [ "$(count source_builds $TMP/pb1)" -eq 4 ] && ! grep -q "\"verified\": false" "$TMP/pb1.json"'
+CLBANKS_TIMER=host CBSTUB_COUNT=$TMP/pb5 "$CLBANKS" -v --ops load -o "$TMP/pb5.json" --force >"$TMP/out" 2>&1
+check "with the host clock nothing is built during the measurement (a compile stalls it)" \
+	eval '[ "$(count source_builds $TMP/pb5)" -eq 1 ] && ! grep -q "built during the measurement" "$TMP/out"'
 CBSTUB_BANKS=16 CBSTUB_SUBGROUP=16 CBSTUB_LANES=16,16,16,16,16 CBSTUB_COUNT=$TMP/pb2 "$CLBANKS" -v --ops load -o "$TMP/pb2.json" --force >"$TMP/out" 2>&1
 rc=$?
 check "another advice (16 x 4 B): its programs are built after, every variant verified" \

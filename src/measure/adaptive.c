@@ -242,6 +242,8 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 	 * a design measures about 130 tables, some of them in more than the minimum rounds, and a
 	 * CPU's run (whose noise asks for long launches) should take a few seconds. */
 	cb_rc rc = cb_calibrate_timing(l, po, &r->ex[0], BUDGET_TABLES, &r->st, err);
+	if (rc == CB_OK)
+		cb_run_ready(r);
 	seconds[1] = cb_now() - t;
 	t = cb_now();
 	if (rc == CB_OK)

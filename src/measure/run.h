@@ -57,8 +57,9 @@ typedef struct {
 	 * that the transpose check needs no second one (on the H200 a context costs 0.17 s to
 	 * create and release, half of the check); NULL on failure. */
 	cb_ocl **keep_ocl;
-	/* When not NULL: called once the kernels are built and the sub-group size is known,
-	 * before the first timed launch (the session starts the check's builds there). */
+	/* When not NULL: called once the timer and the launch length are chosen, before the
+	 * first table, when the launches are timed with the event timer (the session starts the
+	 * check's builds there: a compile on another thread stalls the host clock's timings). */
 	void (*on_ready)(void *ctx, cb_ocl *ocl, unsigned subgroup);
 	void *on_ready_ctx;
 } cb_run_opts;

@@ -50,6 +50,9 @@ void cb_adaptive_finish(cb_runner *r, cb_result *res);
 
 /* Statistics, quality warnings and provenance into RES. */
 void cb_record_run(const cb_runner *r, cb_result *res, const double seconds[4]);
+/* The timer and the launch length are chosen: the options' on_ready hook, when the launches
+ * are timed with the event timer. */
+void cb_run_ready(const cb_runner *r);
 /* The protocol's settled callback (CTX: the runner). */
 bool cb_run_settled(void *ctx, const cb_experiment *ex, size_t nex, unsigned rounds);
 
