@@ -20,7 +20,7 @@ no_file() {
 	if [ -e "$1" ] || has_temp "$(dirname "$1")"; then notok "$2"; else ok "$2"; fi
 }
 
-echo "1..132"
+echo "1..133"
 expect "the stub driver is listed" 0 "clbanks stub GPU" -- --list
 # issue 34: --list as clinfo shows a device, under its line (the first column stays the index).
 expect "--list: local memory size and type" 0 "^ +local memory: +48 KiB \(49152 bytes\), dedicated \(CL_LOCAL\)" -- --list
@@ -443,6 +443,16 @@ CLBANKS_CACHE_DIR=$TMP/notadir/sub "$CLBANKS" -v --ops load --check none -o "$TM
 rc=$?
 check "a cache that cannot be written: the run works, -v says why" \
 	eval '[ $rc -eq 0 ] && grep -q "program cache: cannot create $TMP/notadir/sub" "$TMP/out"'
+# A build in the background tells every note of the program cache when its program is taken:
+# an entry that cannot be read (here a directory), then the store that cannot replace it; the
+# main program's 2 and the 2 taken programs' (the spare one's are not told).
+D=$TMP/pc-dirs
+CLBANKS_CACHE_DIR=$D "$CLBANKS" -q --ops load -o "$TMP/pc10.json" --force >/dev/null 2>&1
+for f in "$D"/*.bin; do rm -f "$f" && mkdir "$f"; done
+CLBANKS_CACHE_DIR=$D "$CLBANKS" -v --ops load -o "$TMP/pc11.json" --force >"$TMP/out" 2>&1
+rc=$?
+check "a background build's notes are all told: the entry it cannot read, the store it cannot do" \
+	eval '[ $rc -eq 0 ] && [ "$(grep -c "^clbanks: program cache: .*\.bin: is a directory" "$TMP/out")" -eq 3 ] && [ "$(grep -c "^clbanks: program cache: cannot write" "$TMP/out")" -eq 3 ]'
 # Files the compiler finds on its own are not in the key: a kernel folder (its nested includes),
 # -I or -include in the build options; such a run keeps no cache and says so with -v.
 CLBANKS_CACHE_DIR=$TMP/pc-kd "$CLBANKS" -v --ops load --check none --kernel-dir "$top_srcdir/cl" \

@@ -25,7 +25,10 @@ typedef struct {
 	cb_rc rc; /* CB_OK: PROG was created, and ST is its build's status */
 	cl_program prog;
 	cl_int st;
-	char note[512]; /* the build's last note (the program cache's), told when it is taken */
+	/* The build's notes (the program cache's: a cached binary's, then the store's), told when
+	 * it is taken. */
+	char note[4][512];
+	unsigned nnotes;
 } prebuilt;
 
 #define MAX_PREBUILT 8
@@ -949,7 +952,8 @@ static void keep_note(void *ctx, cb_note_kind kind, const char *text)
 {
 	(void)kind;
 	prebuilt *p = ctx;
-	snprintf(p->note, sizeof p->note, "%s", text);
+	if (p->nnotes < sizeof p->note / sizeof *p->note)
+		snprintf(p->note[p->nnotes++], sizeof *p->note, "%s", text);
 }
 
 static void *prebuild_main(void *arg)
@@ -1019,8 +1023,8 @@ static cl_program take_prebuilt(cb_ocl *c, const char *file, const char *opts)
 			continue;
 		prebuilt *p = join_prebuilt(c, i);
 		cl_program prog = NULL;
-		if (p->note[0])
-			cb_note(c->o.notify, CB_NOTE_DETAIL, "%s", p->note);
+		for (unsigned k = 0; k < p->nnotes; k++)
+			cb_note(c->o.notify, CB_NOTE_DETAIL, "%s", p->note[k]);
 		if (p->rc == CB_OK && p->st == CL_SUCCESS) {
 			cb_note(c->o.notify, CB_NOTE_DETAIL,
 				"%s: built during the measurement (%s)", file, opts);
