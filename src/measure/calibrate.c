@@ -331,7 +331,7 @@ static cb_rc choose_length(const cb_launcher *l, const cb_protocol_opts *o, cb_e
 					 10e6, 20e6, 50e6,  100e6, 200e6, 500e6, 1e9 };
 	/* The declared tick, where it is coarser than the measured one, holds the floor: NVIDIA
 	 * declares 1,000 ns and ticks in 32, and 25 us launches on an H100 (the measured tick's
-	 * floor) met the noise limit but read strides 4 to 16 1-3% high, where 100 us launches
+	 * floor) met the noise limit but read strides 4 to 16 up to 4% high, where 100 us launches
 	 * read them within 0.5% of Nsight Compute's passes. */
 	double tick = (double)(st->granularity_ns > o->declared_resolution_ns
 				       ? st->granularity_ns
