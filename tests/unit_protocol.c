@@ -24,6 +24,7 @@ typedef struct {
 	unsigned group;        /* > 0: the probe's n-lane tables cost min(n, group) */
 	unsigned spike_launch; /* this launch takes 10x longer */
 	double mode2;          /* share of launches 8% slower (PoCL's two modes) */
+	double ramp, ramp_s;   /* launches RAMP times slower at first, steady after RAMP_S s */
 } fake;
 
 static double launch_ns(fake *f, const cb_launch_item *it)
@@ -36,6 +37,8 @@ static double launch_ns(fake *f, const cb_launch_item *it)
 	double t = (f->fixed + per_step * it->steps) * (1 + f->noise * (2 * u - 1));
 	if (f->mode2 > 0 && cb_rng_below(&f->rng, 1000) < f->mode2 * 1000)
 		t *= 1.08;
+	if (f->ramp > 0 && f->clock_s < f->ramp_s)
+		t *= 1 + (f->ramp - 1) * (1 - f->clock_s / f->ramp_s);
 	return f->launches == f->spike_launch ? 10 * t : t;
 }
 
@@ -372,6 +375,50 @@ static void robust_length(void)
 	tap_ok(total <= 80, "the timer, the warm-up and the length take %u launches", total);
 }
 
+/* The warm-up before the launch length lasts until two batches agree: 8 launches on a steady
+ * device, past the ramp of one whose clock starts slow, at most 20 ms on one that never
+ * settles; the length it leads to is the steady device's. */
+static unsigned warm_launches(fake f, double *ms, double *length)
+{
+	cb_error err;
+	cb_rng_seed(&f.rng, 5);
+	cb_launcher l = { fake_run, fake_now, &f, 4096 };
+	cb_protocol_opts o = options(6, 30, 0.02);
+	cb_protocol_state st = { 0 };
+	cb_experiment *ex = experiments(2, 30);
+	cb_calibrate_timing(&l, &o, &ex[0], 2, &st, &err);
+	free_experiments(ex, 2);
+	*ms = st.warm_ns / 1e6;
+	*length = st.launch_ns;
+	return st.warm_launches;
+}
+
+static void warm_up_batches(void)
+{
+	fake steady = { .cost = { 100, 200 }, .fixed = 1000, .noise = 0.002 };
+	fake ramping = steady, restless = steady;
+	ramping.ramp = 3;
+	ramping.ramp_s = 0.012;
+	restless.noise = 0.3;
+	double ms, len, steady_len, ramp_ms;
+	unsigned n = warm_launches(steady, &ms, &steady_len);
+	tap_ok(n == 2 * CB_WARM_BATCH,
+	       "a steady device warms up in two batches (%u launches, %.1f ms)", n, ms);
+	n = warm_launches(ramping, &ramp_ms, &len);
+	tap_ok(n > 3 * CB_WARM_BATCH && ramp_ms <= CB_WARM_BEFORE_LENGTH_MS + CB_WARM_BATCH_MS,
+	       "one whose launches start 3x slow and settle in 12 ms warms up longer (%u launches, "
+	       "%.1f ms)",
+	       n, ramp_ms);
+	tap_ok(fabs(len / steady_len - 1) < 0.05,
+	       "and gets the steady device's launch length (%.3g and %.3g ms)", len / 1e6,
+	       steady_len / 1e6);
+	n = warm_launches(restless, &ms, &len);
+	tap_ok(ms >= CB_WARM_BEFORE_LENGTH_MS - CB_WARM_BATCH_MS &&
+		       ms <= CB_WARM_BEFORE_LENGTH_MS + CB_WARM_BATCH_MS,
+	       "one that never settles stops after about %d ms (%.1f ms, %u launches)",
+	       CB_WARM_BEFORE_LENGTH_MS, ms, n);
+}
+
 /* The rounds' noise revisits the length: doubled when the baseline's rounds are much noisier
  * than the length was chosen for, kept otherwise. */
 static void revisit(void)
@@ -543,6 +590,7 @@ int main(void)
 	invalid_and_interrupted();
 	baseline_outlier();
 	robust_length();
+	warm_up_batches();
 	revisit();
 	cpu_length();
 	probe();

@@ -490,23 +490,53 @@ static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *
 	return rc;
 }
 
-/* Before the launch length is chosen: CB_WARM_BEFORE_LENGTH_MS of the baseline in at most
- * WARM_LAUNCHES long launches (an H200 starts at 345 MHz). */
-#define WARM_LAUNCHES 10
-static cb_rc warm_before_length(const cb_launcher *l, cb_experiment *b, double per_step,
+/* The median of N launch times (N at most CB_WARM_BATCH). */
+static double warm_median(const uint64_t *ns, size_t n)
+{
+	double v[CB_WARM_BATCH];
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)ns[i];
+	cb_summary s;
+	cb_summarize(v, n, &s);
+	return s.median;
+}
+
+/* Before the launch length is chosen: the baseline in batches until the clock is steady (see
+ * CB_WARM_BEFORE_LENGTH_MS; an H200 starts at 345 MHz). *PER_STEP becomes the last batch's: the
+ * timer check's launches may have run at the idle clock, and the length's chains come from it. */
+static cb_rc warm_before_length(const cb_launcher *l, cb_experiment *b, double *per_step,
 				unsigned cap, cb_protocol_state *st, cb_error *err)
 {
-	unsigned steps = cb_round_steps(
-		fmax(CB_WARM_BEFORE_LENGTH_MS * 1e6 / WARM_LAUNCHES / fmax(per_step, 1e-3), 64));
+	/* With the host clock one batch of 4x longer launches: 8 ms, as before the batches. */
+	double batch_ns = CB_WARM_BATCH_MS * 1e6 * (st->timer == CB_TIMER_HOST ? 4 : 1);
+	unsigned steps = cb_round_steps(fmax(batch_ns / CB_WARM_BATCH / fmax(*per_step, 1e-3), 64));
 	if (cap && steps > cap)
 		steps = cap;
-	cb_launch_item items[WARM_LAUNCHES];
-	uint64_t ns[WARM_LAUNCHES];
-	size_t n = st->timer == CB_TIMER_HOST ? 4 : WARM_LAUNCHES;
-	for (size_t i = 0; i < n; i++)
+	cb_launch_item items[CB_WARM_BATCH];
+	uint64_t ns[CB_WARM_BATCH];
+	for (size_t i = 0; i < CB_WARM_BATCH; i++)
 		items[i] = (cb_launch_item){ b, steps };
-	long bad;
-	return cb_run_items(l, st->timer, items, n, 0.1, ns, &bad, NULL, err);
+	double prev = 0, limit = CB_WARM_BEFORE_LENGTH_MS * 1e6;
+	st->warm_ns = 0;
+	st->warm_launches = 0;
+	for (;;) {
+		long bad;
+		cb_rc rc = cb_run_items(l, st->timer, items, CB_WARM_BATCH, 0.1, ns, &bad, NULL,
+					err);
+		if (rc != CB_OK)
+			return rc;
+		double med = warm_median(ns, CB_WARM_BATCH);
+		for (size_t i = 0; i < CB_WARM_BATCH; i++)
+			st->warm_ns += (double)ns[i];
+		st->warm_launches += CB_WARM_BATCH;
+		if (med > 0)
+			*per_step = med / steps;
+		/* The host clock times launches one by one, and a CPU has no idle clock to leave. */
+		if (st->timer == CB_TIMER_HOST || st->warm_ns >= limit ||
+		    (prev > 0 && fabs(med - prev) <= CB_WARM_AGREE * prev))
+			return CB_OK;
+		prev = med;
+	}
 }
 
 cb_rc cb_calibrate_timing(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *b,
@@ -520,7 +550,7 @@ cb_rc cb_calibrate_timing(const cb_launcher *l, const cb_protocol_opts *o, cb_ex
 	if ((rc = decide_timer(o, &g, st, err)) != CB_OK)
 		return rc;
 	double per_step = per_step_of(&g, st);
-	if ((rc = warm_before_length(l, b, per_step, st->chain_cap, st, err)) != CB_OK ||
+	if ((rc = warm_before_length(l, b, &per_step, st->chain_cap, st, err)) != CB_OK ||
 	    (rc = choose_length(l, o, b, nex, per_step, st->chain_cap, st, err)) != CB_OK)
 		return rc;
 	return cb_stop_signal ? cb_check_interrupt(err) : CB_OK;

@@ -112,6 +112,8 @@ typedef struct {
 	unsigned shortened;      /* experiments whose chain was halved to verify */
 	double launch_ceil_ns;   /* the longest launch the budget allows */
 	unsigned lengthened;     /* times the rounds' noise doubled the launch length */
+	double warm_ns;          /* the warm-up before the launch length: its device time */
+	unsigned warm_launches;  /* ... and launches */
 } cb_protocol_state;
 
 /* "the baseline", "the sub-group probe" or "measurement N (E-byte)". */
@@ -126,12 +128,18 @@ unsigned cb_fill_words(const uint32_t *lanes, unsigned n, unsigned elem_bytes);
 /* Has X's ratio converged (at least 6 rounds, CI half-width within TARGET of the median)? */
 bool cb_ratio_converged(const cb_experiment *x, double target);
 
-/* The warm-up before the launch length is chosen: the baseline for this long in 10 launches,
- * so that the clock has left its idle state when the noise that decides the length is
- * measured. An H100 at 345 MHz after 20 s idle ran a 15 us launch at its steady time from the
- * third launch on, and drifted 5% in the first millisecond, then no more (.gpu's ramp probe in
- * results/nvidia/h100-cache-check-bench.txt); 50 ms took 0.03 s of a 0.3 s run for nothing. */
+/* The warm-up before the launch length is chosen, so that the clock has left its idle state
+ * when the noise that decides the length is measured: the baseline in batches of
+ * CB_WARM_BATCH launches of CB_WARM_BATCH_MS in all, until two batches in a row agree (their
+ * median launch times within CB_WARM_AGREE), for at most CB_WARM_BEFORE_LENGTH_MS (with the
+ * host clock: one batch). An H100 at 345 MHz after 20 s idle ran a 15 us launch at its steady
+ * time from the third launch on, and drifted 5% in the first millisecond, then no more (.gpu's
+ * ramp probe in results/nvidia/h100-cache-check-bench.txt); 50 ms took 0.03 s of a 0.3 s run
+ * for nothing, and 20 ms still 0.02 s of a 0.25 s one. */
 #define CB_WARM_BEFORE_LENGTH_MS 20
+#define CB_WARM_BATCH 4
+#define CB_WARM_BATCH_MS 2.0
+#define CB_WARM_AGREE 0.01
 /* EX[0] is the baseline. Chooses the timer and the launch length and sizes every chain. */
 cb_rc cb_calibrate(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex, size_t nex,
 		   cb_protocol_state *st, cb_error *err);

@@ -199,7 +199,7 @@ static void record_device(const cb_runner *r, cb_result *res)
 static void record_timing(const cb_runner *r, cb_run_meta *m)
 {
 	const cb_protocol_state *st = &r->st;
-	char warm[160];
+	char warm[256];
 	m->timer = cb_xstrdup(st->timer == CB_TIMER_HOST ? "host" : "event");
 	m->timer_reason = cb_xstrdup(st->timer_reason);
 	m->timer_granularity_ns = (long long)st->granularity_ns;
@@ -213,18 +213,18 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->lengthened = st->lengthened;
 	if (r->adaptive) {
 		m->stop = cb_xstrdup("design");
-		snprintf(
-			warm, sizeof warm,
-			"the baseline for %d ms in 10 launches before the launch length was chosen",
-			CB_WARM_BEFORE_LENGTH_MS);
+		snprintf(warm, sizeof warm,
+			 "the baseline for %.1f ms in %u launches before the launch length was "
+			 "chosen",
+			 st->warm_ns / 1e6, st->warm_launches);
 		m->warmup = cb_xstrdup(warm);
 		return;
 	}
 	m->stop = cb_xstrdup(st->settled ? "settled" : st->converged ? "converged" : "max_rounds");
 	snprintf(warm, sizeof warm,
-		 "the baseline for %d ms before the launch length was chosen, and for 50 ms after "
-		 "every chain was verified",
-		 CB_WARM_BEFORE_LENGTH_MS);
+		 "the baseline for %.1f ms in %u launches before the launch length was chosen, "
+		 "and for 50 ms after every chain was verified",
+		 st->warm_ns / 1e6, st->warm_launches);
 	m->warmup = cb_xstrdup(warm);
 }
 
