@@ -43,6 +43,9 @@ strides_of() {
 run_kind() { # KIND COUNT ARGS...
 	kind=$1 count=$2
 	shift 2
+	# One untimed run first, so that the caches hold this kind's programs (a loads-only run
+	# builds fewer kernels than a default one): the cold kind measures first runs.
+	[ "$kind" = cold ] || limit "$bin" --device "$device" "$@" -o /dev/null --force >/dev/null 2>&1
 	i=1
 	while [ "$i" -le "$count" ]; do
 		doc=$out/$kind-$i.json
