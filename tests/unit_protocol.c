@@ -344,18 +344,26 @@ static void baseline_outlier(void)
 }
 
 /* The launch length of a 1%-noise device, with a launch 10x slower at SPIKE (0: none). */
-static double length_with_spike(unsigned spike, unsigned *launches)
+/* cb_calibrate_timing of a baseline and one table on F (seeded SEED), batches of at most
+ * MAX_BATCH launches. */
+static cb_protocol_state calibrate_timing_on(fake *f, unsigned seed, size_t max_batch)
 {
 	cb_error err;
-	fake f = { .cost = { 100, 200 }, .fixed = 1000, .noise = 0.01, .spike_launch = spike };
-	cb_rng_seed(&f.rng, 11);
-	cb_launcher l = { fake_run, fake_now, &f, 1 };
+	cb_rng_seed(&f->rng, seed);
+	cb_launcher l = { fake_run, fake_now, f, max_batch };
 	cb_protocol_opts o = options(6, 30, 0.02);
 	cb_protocol_state st = { 0 };
 	cb_experiment *ex = experiments(2, 30);
 	cb_calibrate_timing(&l, &o, &ex[0], 2, &st, &err);
-	*launches = f.launches;
 	free_experiments(ex, 2);
+	return st;
+}
+
+static double length_with_spike(unsigned spike, unsigned *launches)
+{
+	fake f = { .cost = { 100, 200 }, .fixed = 1000, .noise = 0.01, .spike_launch = spike };
+	cb_protocol_state st = calibrate_timing_on(&f, 11, 1);
+	*launches = f.launches;
 	return st.launch_ns;
 }
 
@@ -380,14 +388,7 @@ static void robust_length(void)
  * settles; the length it leads to is the steady device's. */
 static unsigned warm_launches(fake f, double *ms, double *length)
 {
-	cb_error err;
-	cb_rng_seed(&f.rng, 5);
-	cb_launcher l = { fake_run, fake_now, &f, 4096 };
-	cb_protocol_opts o = options(6, 30, 0.02);
-	cb_protocol_state st = { 0 };
-	cb_experiment *ex = experiments(2, 30);
-	cb_calibrate_timing(&l, &o, &ex[0], 2, &st, &err);
-	free_experiments(ex, 2);
+	cb_protocol_state st = calibrate_timing_on(&f, 5, 4096);
 	*ms = st.warm_ns / 1e6;
 	*length = st.launch_ns;
 	return st.warm_launches;

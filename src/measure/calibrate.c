@@ -490,17 +490,6 @@ static cb_rc warm_up(const cb_launcher *l, cb_experiment *b, cb_protocol_state *
 	return rc;
 }
 
-/* The median of N launch times (N at most CB_WARM_BATCH). */
-static double warm_median(const uint64_t *ns, size_t n)
-{
-	double v[CB_WARM_BATCH];
-	for (size_t i = 0; i < n; i++)
-		v[i] = (double)ns[i];
-	cb_summary s;
-	cb_summarize(v, n, &s);
-	return s.median;
-}
-
 /* Before the launch length is chosen: the baseline in batches until the clock is steady (see
  * CB_WARM_BEFORE_LENGTH_MS; an H200 starts at 345 MHz). *PER_STEP becomes the last batch's: the
  * timer check's launches may have run at the idle clock, and the length's chains come from it. */
@@ -525,9 +514,10 @@ static cb_rc warm_before_length(const cb_launcher *l, cb_experiment *b, double *
 					err);
 		if (rc != CB_OK)
 			return rc;
-		double med = warm_median(ns, CB_WARM_BATCH);
+		double t[CB_WARM_BATCH];
 		for (size_t i = 0; i < CB_WARM_BATCH; i++)
-			st->warm_ns += (double)ns[i];
+			st->warm_ns += t[i] = (double)ns[i];
+		double med = cb_median(t, CB_WARM_BATCH);
 		st->warm_launches += CB_WARM_BATCH;
 		if (med > 0)
 			*per_step = med / steps;

@@ -27,7 +27,8 @@ static bool check_planned(const cb_run_opts *ro)
 	return !ro->latency && !ro->plan && (ro->ops & CB_OP_BIT(CB_OP_LOAD));
 }
 
-/* The run's kernels are built: the check's compile while the device measures. */
+/* The run's timer and launch length are chosen (the event timer): the check's programs compile
+ * while the device measures. */
 static void start_check_builds(void *ctx, cb_ocl *ocl, unsigned subgroup)
 {
 	const cb_run_opts *ro = ctx;

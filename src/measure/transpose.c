@@ -42,12 +42,19 @@ typedef struct {
 	cb_ocl_program *prog;
 } tctx;
 
+/* The largest B with 2^B <= N (N >= 1): the bits of a swizzle across N columns. */
+static unsigned floor_log2(unsigned n)
+{
+	unsigned b = 0;
+	while ((2u << b) <= n)
+		b++;
+	return b;
+}
+
 /* +1 and the full swizzle: the fixes to try when the advice gives none. */
 static config default_config(unsigned elem, unsigned tile)
 {
-	config c = { elem, tile, tile >= 256 ? 1 : 256 / tile, 1, 0, 0 };
-	while ((1u << (c.bits + 1)) <= tile)
-		c.bits++;
+	config c = { elem, tile, tile >= 256 ? 1 : 256 / tile, 1, floor_log2(tile), 0 };
 	return c;
 }
 
@@ -331,10 +338,8 @@ void cb_transpose_prebuild(cb_ocl *ocl, unsigned subgroup, bool quick)
 		cb_ocl_program_prebuild(ocl, "transpose.cl", opts);
 		/* Rows of 128 bytes (32 banks of 4): the swizzle spans 128 / E columns. */
 		config row = cfg[i];
-		row.bits = 0;
-		while ((1u << (row.bits + 1)) <= row.tile &&
-		       (2u << row.bits) * row.elem_bytes <= 128)
-			row.bits++;
+		row.bits = floor_log2(row.tile < 128 / row.elem_bytes ? row.tile
+								      : 128 / row.elem_bytes);
 		if (row.bits == cfg[i].bits)
 			continue;
 		config_options(&row, opts, sizeof opts);
