@@ -5,10 +5,13 @@
 # CLBANKS_CACHE_DIR a new folder, the time of a first run after an install or a driver
 # update), then 10 default runs (the adaptive design: 3 ops and the transpose check), 10 loads-only runs and 10 runs of the whole
 # plan (--plan full). --quick is retired (it runs the default), so it has no kind of its own.
+# Then, where the script may write /proc/sys/vm/drop_caches (root), 10 boot runs: the default
+# after the page cache is dropped, every cache on disk kept, the nearest a lent machine comes to
+# the first run after a boot (it cannot be rebooted; the GPU stays initialized).
 # Writes every document and report into OUT and OUT/summary.txt: each run's run.seconds.total
 # (from the context's creation to the end of the check), its wall time (the whole command, as
 # time(1) sees it: the driver's start-up and exit too), run.launches, the model and confidence of each op, then the checks (default <= 0.5 s, loads
-# <= 0.25 s, cold <= 1.0 s, 10 of 10 within 1.25x of their kind's median, the same model in
+# <= 0.25 s, cold and boot <= 1.0 s, 10 of 10 within 1.25x of their kind's median, the same model in
 # every run of a kind) and the time of analyze of the --plan full document. RUNS=N changes the
 # 10. Not part of make check (timings are not tests).
 #   bench/h200-adaptive.sh OUT [DEVICE]     (DEVICE default NVIDIA; clbanks from PATH, or
@@ -45,12 +48,16 @@ run_kind() { # KIND COUNT ARGS...
 	shift 2
 	# One untimed run first, so that the caches hold this kind's programs (a loads-only run
 	# builds fewer kernels than a default one): the cold kind measures first runs.
-	[ "$kind" = cold ] || limit "$bin" --device "$device" "$@" -o /dev/null --force >/dev/null 2>&1
+	[ "$kind" = cold ] || [ "$kind" = boot ] ||
+		limit "$bin" --device "$device" "$@" -o /dev/null --force >/dev/null 2>&1
 	i=1
 	while [ "$i" -le "$count" ]; do
 		doc=$out/$kind-$i.json
 		rm -f "$doc"
 		cache=
+		# (sync first: dirty pages are not dropped; then a second for the disk to settle)
+		[ "$kind" != boot ] || { sync && echo 3 >/proc/sys/vm/drop_caches && sleep 1; } ||
+			{ echo "bench: cannot drop the page cache" >&2; exit 1; }
 		start_ns=$(date +%s%N)
 		if [ "$kind" = cold ]; then
 			cache=$(mktemp -d "${TMPDIR:-/tmp}/clbanks-cold.XXXXXX") || exit 1
@@ -89,6 +96,11 @@ run_kind cold "$runs"
 run_kind default "$runs"
 run_kind loads "$runs" --ops load
 run_kind full "$runs" --plan full
+if [ -w /proc/sys/vm/drop_caches ]; then
+	run_kind boot "$runs"
+else
+	echo "# boot: not run (/proc/sys/vm/drop_caches is not writable here)" >>"$summary"
+fi
 
 # The checks, per kind: the median of run.seconds.total, the slowest against it, the models.
 check() { # KIND TARGET_S (0: none)
@@ -147,6 +159,7 @@ analyze_line() {
 	check default 0.5
 	check loads 0.25
 	check full 0
+	grep -q "^boot " "$summary" && check boot 1.0
 	analyze_line
 	echo "# wall time of the script: $(( $(date +%s) - start )) s"
 } >>"$summary"
