@@ -26,6 +26,8 @@
  *   CBSTUB_LOOP_CAP                 chains longer than this give wrong results (llvmpipe)
  *   CBSTUB_FAULT                    enqueue:N:CODE  the Nth launch fails with CODE
  *                                   wait:N:CODE     waiting for the Nth launch fails
+ *                                   flush:N:CODE    the first clFlush once N launches are
+ *                                                   queued fails
  *                                   profiling       profiling info is not available (-7)
  *                                   zero-time       every event has END == START
  *                                   build           clBuildProgram fails with a log
@@ -662,6 +664,16 @@ static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 static cl_int CL_API_CALL stub_Flush(cl_command_queue q)
 {
 	(void)q;
+	if (stub_fault_is("flush") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
+		dev.fault_fired = true;
+		return dev.fault_code;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL stub_Finish(cl_command_queue q)
+{
+	(void)q;
 	return CL_SUCCESS;
 }
 
@@ -760,7 +772,7 @@ EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *plat
 	/* ocl-icd answers clGetExtensionFunctionAddressForPlatform for this one itself and
 	 * dispatches through the table. */
 	dispatch.clGetKernelSubGroupInfoKHR = stub_GetKernelSubGroupInfoKHR;
-	dispatch.clFinish = stub_Flush;
+	dispatch.clFinish = stub_Finish;
 	dispatch.clGetEventProfilingInfo = stub_GetEventProfilingInfo;
 	dispatch.clReleaseEvent = stub_ReleaseEvent;
 	dispatch.clEnqueueReadBuffer = stub_EnqueueReadBuffer;
