@@ -343,7 +343,6 @@ static void baseline_outlier(void)
 	free_experiments(ex, 2);
 }
 
-/* The launch length of a 1%-noise device, with a launch 10x slower at SPIKE (0: none). */
 /* cb_calibrate_timing of a baseline and one table on F (seeded SEED), batches of at most
  * MAX_BATCH launches. */
 static cb_protocol_state calibrate_timing_on(fake *f, unsigned seed, size_t max_batch)
@@ -359,6 +358,7 @@ static cb_protocol_state calibrate_timing_on(fake *f, unsigned seed, size_t max_
 	return st;
 }
 
+/* The launch length of a 1%-noise device, with a launch 10x slower at SPIKE (0: none). */
 static double length_with_spike(unsigned spike, unsigned *launches)
 {
 	fake f = { .cost = { 100, 200 }, .fixed = 1000, .noise = 0.01, .spike_launch = spike };

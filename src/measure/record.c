@@ -211,21 +211,16 @@ static void record_timing(const cb_runner *r, cb_run_meta *m)
 	m->chain_cap = st->chain_cap ? (long long)st->chain_cap : CB_UNSET;
 	m->shortened = st->shortened;
 	m->lengthened = st->lengthened;
-	if (r->adaptive) {
-		m->stop = cb_xstrdup("design");
-		snprintf(warm, sizeof warm,
-			 "the baseline for %.1f ms in %u launches before the launch length was "
-			 "chosen",
-			 st->warm_ns / 1e6, st->warm_launches);
-		m->warmup = cb_xstrdup(warm);
-		return;
-	}
-	m->stop = cb_xstrdup(st->settled ? "settled" : st->converged ? "converged" : "max_rounds");
+	/* A fixed-plan run also warms up after its chains are verified (cb_calibrate). */
 	snprintf(warm, sizeof warm,
-		 "the baseline for %.1f ms in %u launches before the launch length was chosen, "
-		 "and for 50 ms after every chain was verified",
-		 st->warm_ns / 1e6, st->warm_launches);
+		 "the baseline for %.1f ms in %u launches before the launch length was chosen%s",
+		 st->warm_ns / 1e6, st->warm_launches,
+		 r->adaptive ? "" : ", and for 50 ms after every chain was verified");
 	m->warmup = cb_xstrdup(warm);
+	m->stop = cb_xstrdup(r->adaptive     ? "design"
+			     : st->settled   ? "settled"
+			     : st->converged ? "converged"
+					     : "max_rounds");
 }
 
 static void record_meta(const cb_runner *r, cb_result *res, const double seconds[4])
