@@ -39,7 +39,8 @@
  *                                   wrong-transpose the swizzled transpose's result is wrong
  *                                   counter-time    events read START 2, END 3 (rusticl)
  *                                   devices         clGetDeviceIDs fails (-6)
- *                                   slow            every wait takes 20 ms (signal tests)
+ *                                   slow            every wait takes 1 ms per launch waited
+ *                                                   for, 20 ms at least (signal tests)
  *                                   slow-transpose  each transpose launch takes 100 ms; the
  *                                                   first says "stub: transpose check" on
  *                                                   stderr (a signal in the check)
@@ -650,10 +651,12 @@ static cl_int CL_API_CALL stub_EnqueueWriteBuffer(cl_command_queue q, cl_mem m, 
 
 static cl_int CL_API_CALL stub_WaitForEvents(cl_uint n, const cl_event *ev)
 {
-	(void)n;
 	(void)ev;
-	if (stub_fault_is("slow"))
-		nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	/* A slow device is slow per launch, however the launches are batched. */
+	if (stub_fault_is("slow")) {
+		long ms = n > 20 ? (long)n : 20;
+		nanosleep(&(struct timespec){ ms / 1000, ms % 1000 * 1000000 }, NULL);
+	}
 	if (stub_fault_is("wait") && (int)dev.launches >= dev.fault_n && !dev.fault_fired) {
 		dev.fault_fired = true;
 		return dev.fault_code;

@@ -19,7 +19,7 @@ typedef struct {
 	double fixed, overhead, noise;
 	double clock_s;
 	cb_rng rng;
-	unsigned launches, invalid_every, stop_after, loop_cap;
+	unsigned launches, invalid_every, stop_after, loop_cap, calls;
 	bool counter;          /* events read START 2, END 3 */
 	unsigned group;        /* > 0: the probe's n-lane tables cost min(n, group) */
 	unsigned spike_launch; /* this launch takes 10x longer */
@@ -49,6 +49,7 @@ static cb_rc fake_run(void *ctx, const cb_launch_item *items, size_t n, double e
 	fake *f = ctx;
 	double total = f->overhead;
 	*bad = -1;
+	f->calls++;
 	for (size_t i = 0; i < n; i++) {
 		f->launches++;
 		double t = launch_ns(f, &items[i]);
@@ -343,6 +344,50 @@ static void baseline_outlier(void)
 	free_experiments(ex, 2);
 }
 
+/* The rounds a run surely takes go in one call where they are short: the same launches in the
+ * same order, each sample in its round's slot, as one round per call gives; long rounds (a CPU's)
+ * still one per call. */
+static void grouped_rounds(void)
+{
+	cb_error err;
+	for (int slow = 0; slow < 2; slow++) {
+		fake f = { .cost = { 100, 200, 300, 400 }, .fixed = 1000, .noise = 0.05 };
+		cb_rng_seed(&f.rng, 11);
+		cb_launcher l = { fake_run, fake_now, &f, 4096 };
+		cb_protocol_opts o = options(6, 6, 0.02);
+		cb_protocol_state st = { 0 };
+		cb_experiment *ex = experiments(4, 6), *ey = experiments(4, 6);
+		cb_calibrate(&l, &o, ex, 4, &st, &err);
+		/* 0.1 ms launches as on a GPU; 5 ms as on a CPU, a round of 6 slots 37 ms */
+		st.launch_ns = slow ? 5e6 : 1e5;
+		for (size_t i = 0; i < 4; i++) {
+			ey[i].steps = ex[i].steps;
+			ey[i].steps_short = ex[i].steps_short;
+		}
+		fake g = f;
+		cb_protocol_state sg = st;
+		cb_launcher lg = { fake_run, fake_now, &g, 2 * (4 + CB_BASELINE_REPS - 1) };
+		f.calls = g.calls = 0;
+		bool ok = cb_measure_rounds(&l, &o, ex, 4, &st, &err) == CB_OK &&
+			  cb_measure_rounds(&lg, &o, ey, 4, &sg, &err) == CB_OK && st.rounds == 6 &&
+			  sg.rounds == 6 && g.calls == 6;
+		for (size_t i = 0; ok && i < 4; i++) {
+			size_t n = i ? 6 : 6 * CB_BASELINE_REPS;
+			ok = memcmp(ex[i].samples, ey[i].samples, n * sizeof(uint64_t)) == 0 &&
+			     memcmp(ex[i].samples_short, ey[i].samples_short, n * sizeof(uint64_t)) ==
+				     0 &&
+			     (i == 0 || memcmp(ex[i].ratios, ey[i].ratios, 6 * sizeof(double)) == 0);
+		}
+		tap_ok(ok && f.calls == (slow ? 6u : 1u),
+		       slow ? "rounds of 37 ms go one per call (%u calls for 6 rounds)"
+			    : "6 short rounds go in %u call, with the samples and ratios of one "
+			      "round per call",
+		       f.calls);
+		free_experiments(ex, 4);
+		free_experiments(ey, 4);
+	}
+}
+
 /* cb_calibrate_timing of a baseline and one table on F (seeded SEED), batches of at most
  * MAX_BATCH launches. */
 static cb_protocol_state calibrate_timing_on(fake *f, unsigned seed, size_t max_batch)
@@ -590,6 +635,7 @@ int main(void)
 	timer_and_chains();
 	invalid_and_interrupted();
 	baseline_outlier();
+	grouped_rounds();
 	robust_length();
 	warm_up_batches();
 	revisit();

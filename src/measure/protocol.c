@@ -89,31 +89,43 @@ double cb_differential(uint64_t ns_long, uint64_t ns_short, unsigned steps, unsi
 	return (double)(ns_long - ns_short) / (double)(steps - steps_short);
 }
 
-/* One round in the order ORDER (NSLOT entries: every experiment once, the baseline
- * CB_BASELINE_REPS times): each experiment's long and short chain next to each other, in a
- * random order of the two, as one batch. */
-static cb_rc one_round(const cb_launcher *l, cb_experiment *ex, const uint32_t *order, size_t nslot,
-		       cb_rng *rng, cb_protocol_state *st, cb_error *err)
+/* K rounds from round st->rounds on, as one call (see rounds_per_call): each round in an order
+ * of its own (every experiment once, the baseline CB_BASELINE_REPS times, NSLOT entries),
+ * each experiment's long and short chain next to each other in a random order of the two. */
+static cb_rc some_rounds(const cb_launcher *l, cb_experiment *ex, size_t nex, unsigned k,
+			 cb_rng *rng, cb_protocol_state *st, cb_error *err)
 {
-	cb_launch_item *items = cb_xmalloc(2 * nslot * sizeof *items);
-	uint64_t *ns = cb_xcalloc(2 * nslot, sizeof *ns);
-	bool *long_first = cb_xmalloc(nslot * sizeof *long_first);
-	for (size_t j = 0; j < nslot; j++) {
+	size_t nslot = nex + CB_BASELINE_REPS - 1, n = nslot * k;
+	uint32_t *order = cb_xmalloc(n * sizeof *order);
+	cb_launch_item *items = cb_xmalloc(2 * n * sizeof *items);
+	uint64_t *ns = cb_xcalloc(2 * n, sizeof *ns);
+	bool *long_first = cb_xmalloc(n * sizeof *long_first);
+	for (size_t j = 0; j < n; j++) {
+		uint32_t *o = order + j / nslot * nslot;
+		if (j % nslot == 0) {
+			for (size_t i = 0; i < nslot; i++)
+				o[i] = i < nex ? (uint32_t)i : 0;
+			cb_shuffle_u32(rng, o, nslot);
+		}
 		cb_experiment *x = &ex[order[j]];
 		long_first[j] = cb_rng_below(rng, 2);
 		items[2 * j] = (cb_launch_item){ x, long_first[j] ? x->steps : x->steps_short };
 		items[2 * j + 1] = (cb_launch_item){ x, long_first[j] ? x->steps_short : x->steps };
 	}
 	long bad;
-	double expected = 1.25e-9 * st->launch_ns * (double)nslot;
-	cb_rc rc = cb_run_items(l, st->timer, items, 2 * nslot, expected, ns, &bad, st, err);
-	unsigned round = st->rounds, rep = 0;
-	for (size_t j = 0; rc == CB_OK && !cb_stop_signal && j < nslot; j++) {
+	double expected = 1.25e-9 * st->launch_ns * (double)n;
+	cb_rc rc = cb_run_items(l, st->timer, items, 2 * n, expected, ns, &bad, st, err);
+	unsigned rep = 0;
+	for (size_t j = 0; rc == CB_OK && !cb_stop_signal && j < n; j++) {
 		cb_experiment *x = &ex[order[j]];
+		unsigned round = st->rounds + (unsigned)(j / nslot);
+		if (j % nslot == 0)
+			rep = 0;
 		size_t at = order[j] == 0 ? round * CB_BASELINE_REPS + rep++ : round;
 		x->samples[at] = ns[2 * j + !long_first[j]];
 		x->samples_short[at] = ns[2 * j + long_first[j]];
 	}
+	free(order);
 	free(items);
 	free(ns);
 	free(long_first);
@@ -185,25 +197,40 @@ static void progress(const cb_protocol_opts *o, unsigned rounds, double elapsed)
 			o->max_rounds, per_round * (o->max_rounds - rounds) + 0.5);
 }
 
+/* Rounds that may go in one call: those the run takes surely (up to o->min_rounds), as many as
+ * fit in one batch of the launcher and last GROUP_S together. Between calls the device idles
+ * while the host reads the times and checks the results; a call's launches run back to back.
+ * A round longer than GROUP_S (a CPU's, whose launches last milliseconds) goes alone, as
+ * before, so progress and Ctrl-C come no less often than one round. */
+#define GROUP_S 0.02
+static unsigned rounds_per_call(const cb_launcher *l, const cb_protocol_opts *o, size_t nslot,
+				const cb_protocol_state *st)
+{
+	double per_round = 1.25e-9 * st->launch_ns * (double)nslot;
+	unsigned k = 1;
+	while (st->rounds + k < o->min_rounds && st->rounds + k < o->max_rounds &&
+	       2 * nslot * (k + 1) <= l->max_batch &&
+	       per_round * (k + 1) <= GROUP_S)
+		k++;
+	return k;
+}
+
 cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_experiment *ex,
 			size_t nex, cb_protocol_state *st, cb_error *err)
 {
 	cb_rng rng;
 	cb_rng_seed(&rng, o->seed ^ 0x5eedULL);
 	size_t nslot = nex + CB_BASELINE_REPS - 1;
-	uint32_t *order = cb_xmalloc(nslot * sizeof *order);
 	cb_rc rc = CB_OK;
 	st->rounds = 0;
 	st->converged = st->settled = false;
 	double t0 = cb_now();
 	while (st->rounds < o->max_rounds && !cb_stop_signal) {
-		for (size_t i = 0; i < nslot; i++)
-			order[i] = i < nex ? (uint32_t)i : 0;
-		cb_shuffle_u32(&rng, order, nslot);
-		if ((rc = one_round(l, ex, order, nslot, &rng, st, err)) != CB_OK || cb_stop_signal)
+		unsigned k = rounds_per_call(l, o, nslot, st);
+		if ((rc = some_rounds(l, ex, nex, k, &rng, st, err)) != CB_OK || cb_stop_signal)
 			break;
-		round_ratios(ex, nex, st->rounds);
-		st->rounds++;
+		for (unsigned j = 0; j < k; j++)
+			round_ratios(ex, nex, st->rounds++);
 		progress(o, st->rounds, cb_now() - t0);
 		if (st->rounds < o->min_rounds)
 			continue;
@@ -213,7 +240,6 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 						   o->settled(o->settled_ctx, ex, nex, st->rounds)))
 			break;
 	}
-	free(order);
 	for (size_t i = 0; i < nex; i++)
 		ex[i].rounds = st->rounds;
 	return rc != CB_OK ? rc : rounds_end(o, st, err);
