@@ -374,9 +374,10 @@ static void grouped_rounds(void)
 		for (size_t i = 0; ok && i < 4; i++) {
 			size_t n = i ? 6 : 6 * CB_BASELINE_REPS;
 			ok = memcmp(ex[i].samples, ey[i].samples, n * sizeof(uint64_t)) == 0 &&
-			     memcmp(ex[i].samples_short, ey[i].samples_short, n * sizeof(uint64_t)) ==
-				     0 &&
-			     (i == 0 || memcmp(ex[i].ratios, ey[i].ratios, 6 * sizeof(double)) == 0);
+			     memcmp(ex[i].samples_short, ey[i].samples_short,
+				    n * sizeof(uint64_t)) == 0 &&
+			     (i == 0 ||
+			      memcmp(ex[i].ratios, ey[i].ratios, 6 * sizeof(double)) == 0);
 		}
 		tap_ok(ok && f.calls == (slow ? 6u : 1u),
 		       slow ? "rounds of 37 ms go one per call (%u calls for 6 rounds)"

@@ -209,8 +209,7 @@ static unsigned rounds_per_call(const cb_launcher *l, const cb_protocol_opts *o,
 	double per_round = 1.25e-9 * st->launch_ns * (double)nslot;
 	unsigned k = 1;
 	while (st->rounds + k < o->min_rounds && st->rounds + k < o->max_rounds &&
-	       2 * nslot * (k + 1) <= l->max_batch &&
-	       per_round * (k + 1) <= GROUP_S)
+	       2 * nslot * (k + 1) <= l->max_batch && per_round * (k + 1) <= GROUP_S)
 		k++;
 	return k;
 }
