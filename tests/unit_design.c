@@ -18,6 +18,7 @@
 typedef struct {
 	cb_result res; /* the pool, timed where the design measured */
 	size_t measured, batches;
+	size_t prefetched; /* tables the prefetches put into the memo */
 	cb_design d;
 } sim;
 
@@ -26,8 +27,9 @@ typedef struct {
 static size_t bound_batches, bound_over;
 
 /* Runs the design on D: POOL's times are revealed batch by batch; the analyses use MEMO (may
- * be NULL), as the run's do. */
-static void simulate_with(const synth_device *d, cb_pass_memo *memo, sim *s)
+ * be NULL), as the run's do, and with PREFETCH each batch's passes go into it before the
+ * batch is measured, as the run's thread puts them. */
+static void simulate_with(const synth_device *d, cb_pass_memo *memo, bool prefetch, sim *s)
 {
 	cb_result truth;
 	cb_error err;
@@ -39,12 +41,17 @@ static void simulate_with(const synth_device *d, cb_pass_memo *memo, sim *s)
 	}
 	cb_design_init(&s->d, &s->res);
 	s->res.pass_memo = memo;
-	s->measured = s->batches = 0;
+	s->measured = s->batches = s->prefetched = 0;
 	size_t *idx = cb_xmalloc(s->res.nms * sizeof *idx), n;
 	cb_analyze(&s->res, &err);
 	size_t left[40];
 	while (cb_design_next(&s->d, &s->res, idx, &n, &err) == CB_OK && n > 0 && s->batches < 40) {
 		left[s->batches] = cb_design_batches_left(&s->d);
+		if (prefetch) {
+			size_t before = cb_pass_memo_tables(memo);
+			cb_analyze_prefetch(&s->res, idx, n);
+			s->prefetched += cb_pass_memo_tables(memo) - before;
+		}
 		for (size_t k = 0; k < n; k++) {
 			cb_measurement *m = &s->res.ms[idx[k]];
 			m->ns_per_access = truth.ms[idx[k]].ns_per_access;
@@ -74,7 +81,7 @@ static void simulate_with(const synth_device *d, cb_pass_memo *memo, sim *s)
 
 static void simulate(const synth_device *d, sim *s)
 {
-	simulate_with(d, NULL, s);
+	simulate_with(d, NULL, false, s);
 }
 
 static void sim_free(sim *s)
@@ -166,24 +173,30 @@ static bool same_inference(const cb_inference *a, const cb_inference *b)
 }
 
 /* The pass memo changes nothing but the time: the same batches and every op's same verdict,
- * to the last digit, with it and without; it holds each distinct measured table once. */
+ * to the last digit, with it and without; it holds each distinct measured table once. With
+ * each batch's passes prefetched (the run's thread) likewise, and then every table the memo
+ * holds came from a prefetch: the analyses found them all there. */
 static void memo_same(const synth_device *d)
 {
-	sim plain, memo;
-	cb_pass_memo *m = cb_pass_memo_new();
-	simulate(d, &plain);
-	simulate_with(d, m, &memo);
-	bool same = plain.measured == memo.measured && plain.batches == memo.batches;
-	for (int op = 0; op < CB_NOPS; op++)
-		same &= same_inference(&plain.res.inference[op], &memo.res.inference[op]);
-	size_t held = cb_pass_memo_tables(m);
-	tap_ok(same && held > 0 && held <= memo.measured,
-	       "%s: with the pass memo, the same %zu "
-	       "batches, %zu tables and verdicts (the memo holds %zu tables)",
-	       d->name, memo.batches, memo.measured, held);
-	cb_pass_memo_free(m);
-	sim_free(&plain);
-	sim_free(&memo);
+	for (int pre = 0; pre < 2; pre++) {
+		sim plain, memo;
+		cb_pass_memo *m = cb_pass_memo_new();
+		simulate(d, &plain);
+		simulate_with(d, m, pre, &memo);
+		bool same = plain.measured == memo.measured && plain.batches == memo.batches;
+		for (int op = 0; op < CB_NOPS; op++)
+			same &= same_inference(&plain.res.inference[op], &memo.res.inference[op]);
+		size_t held = cb_pass_memo_tables(m);
+		tap_ok(same && held > 0 && held <= memo.measured &&
+			       memo.prefetched == (pre ? held : 0),
+		       "%s: with the pass memo%s, the same %zu batches, %zu tables and verdicts "
+		       "(the memo holds %zu tables, %zu of them prefetched)",
+		       d->name, pre ? " and each batch's passes prefetched" : "", memo.batches,
+		       memo.measured, held, memo.prefetched);
+		cb_pass_memo_free(m);
+		sim_free(&plain);
+		sim_free(&memo);
+	}
 }
 
 /* A noisy run (every 7th table's interval missed the target: the run's factor is about 0.93):

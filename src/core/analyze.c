@@ -45,6 +45,22 @@ void cb_dataset_of(const cb_result *r, cb_op op, cb_dataset *ds)
 	}
 }
 
+void cb_analyze_prefetch(cb_result *r, const size_t *idx, size_t n)
+{
+	if (!r->pass_memo || n == 0)
+		return;
+	cb_dataset ds = { .subgroup = r->device.subgroup_size, .memo = r->pass_memo };
+	ds.obs = cb_xcalloc(n, sizeof *ds.obs);
+	for (size_t k = 0; k < n; k++) {
+		const cb_measurement *m = &r->ms[idx[k]];
+		ds.obs[ds.n++] = (cb_obs){
+			.lanes = m->lanes, .elem_bytes = m->elem_bytes, .t = 1, .index = idx[k]
+		};
+	}
+	cb_pass_cache_free(cb_pass_cache_new(&ds));
+	cb_dataset_free(&ds);
+}
+
 void cb_dataset_free(cb_dataset *ds)
 {
 	free(ds->obs);

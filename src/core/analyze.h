@@ -12,6 +12,10 @@
  * interrupted. A documented model (r->documented) is not analyzed: its inferences are the
  * documented model as recorded, with no confidence, cost or advice. */
 cb_rc cb_analyze(cb_result *r, cb_error *err);
+/* The passes of R's tables IDX[0..N) under every model of the family, into R's pass memo, so
+ * that the analysis that follows their measurement finds them: the adaptive run computes them
+ * on a thread of its own while the device measures. Touches only the memo. */
+void cb_analyze_prefetch(cb_result *r, const size_t *idx, size_t n);
 /* cb_analyze with the pass cache of R's load measurements (in order), or NULL. */
 cb_rc cb_analyze_cached(cb_result *r, const cb_pass_cache *load_cache, cb_error *err);
 
