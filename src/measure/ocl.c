@@ -1090,30 +1090,21 @@ void cb_ocl_buffer_free(cb_ocl_buffer *b)
 }
 
 cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, size_t offset, const void *src, size_t bytes,
-			  bool wait, cb_error *err)
+			  cb_error *err)
 {
 	cb_watchdog_arm(c->timeout_s, "an upload to the device (clEnqueueWriteBuffer)");
-	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, wait ? CL_TRUE : CL_FALSE, offset, bytes,
-					 src, 0, NULL, NULL);
+	cl_int st = clEnqueueWriteBuffer(c->q, b->mem, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
 	return st == CL_SUCCESS
 		       ? CB_OK
 		       : cl_fail(err, "clEnqueueWriteBuffer", st, "cannot upload to the device");
 }
 
-void cb_ocl_finish(cb_ocl *c)
-{
-	cb_watchdog_arm(c->timeout_s, "the queue's last commands (clFinish)");
-	clFinish(c->q);
-	cb_watchdog_arm(0, NULL);
-}
-
 cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, size_t offset, void *dst, size_t bytes,
-			 bool wait, cb_error *err)
+			 cb_error *err)
 {
 	cb_watchdog_arm(c->timeout_s, "a read from the device (clEnqueueReadBuffer)");
-	cl_int st = clEnqueueReadBuffer(c->q, b->mem, wait ? CL_TRUE : CL_FALSE, offset, bytes, dst,
-					0, NULL, NULL);
+	cl_int st = clEnqueueReadBuffer(c->q, b->mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
 	cb_watchdog_arm(0, NULL);
 	return st == CL_SUCCESS
 		       ? CB_OK
@@ -1135,72 +1126,39 @@ cb_rc cb_ocl_program_args(cb_ocl_program *p, unsigned kernel, const cb_ocl_arg *
 	return CB_OK;
 }
 
-/* Queues SETS[0..N) back to back, with the first and last launch of each holding an event
- * (EV[2i], EV[2i+1]); *QUEUED counts the launches queued. */
-static cb_rc enqueue_sets(cb_ocl *c, cb_ocl_program *p, const cb_ocl_launch_set *sets, size_t n,
-			  cl_event *ev, cb_error *err)
+cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
+			   unsigned count, const char *what, double *ns_per_launch, cb_error *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		const cb_ocl_launch_set *s = &sets[i];
-		for (unsigned k = 0; k < s->count; k++) {
-			cl_event *e = k == 0              ? &ev[2 * i]
-				      : k + 1 == s->count ? &ev[2 * i + 1]
-							  : NULL;
-			cl_int st = clEnqueueNDRangeKernel(c->q, p->kern[s->kernel], s->nd.dims,
-							   NULL, s->nd.global, s->nd.local, 0, NULL,
-							   e);
-			if (st != CL_SUCCESS)
-				return cl_fail(err, "clEnqueueNDRangeKernel", st,
-					       "a launch failed");
-			if (e && !*e)
-				return cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel",
-						     CL_SUCCESS,
-						     "the driver returned CL_SUCCESS without an "
-						     "event for a launch");
-		}
-	}
-	return CB_OK;
-}
-
-cb_rc cb_ocl_time_launch_sets(cb_ocl *c, cb_ocl_program *p, const cb_ocl_launch_set *sets, size_t n,
-			      const char *what, double *ns_per_launch, cb_error *err)
-{
-	/* The host clock times one set per wait. */
-	if (!c->event_timer && n > 1) {
-		cb_rc rc = CB_OK;
-		for (size_t i = 0; rc == CB_OK && i < n; i++)
-			rc = cb_ocl_time_launch_sets(c, p, &sets[i], 1, what, &ns_per_launch[i],
-						     err);
-		return rc;
-	}
-	cl_event *ev = cb_xcalloc(2 * (n ? n : 1), sizeof *ev);
+	cl_event first = NULL, last = NULL;
+	cl_int st = CL_SUCCESS;
+	cb_rc rc = CB_OK;
 	double h0 = cb_now();
 	cb_watchdog_arm(c->timeout_s, what);
-	cb_rc rc = enqueue_sets(c, p, sets, n, ev, err);
-	cl_int st = clFinish(c->q); /* also after a failed enqueue: before the events go */
+	for (unsigned i = 0; st == CL_SUCCESS && i < count; i++) {
+		cl_event *ev = i == 0 ? &first : i + 1 == count ? &last : NULL;
+		st = clEnqueueNDRangeKernel(c->q, p->kern[kernel], nd->dims, NULL, nd->global,
+					    nd->local, 0, NULL, ev);
+	}
+	if (st != CL_SUCCESS)
+		rc = cl_fail(err, "clEnqueueNDRangeKernel", st, "a launch failed");
+	st = clFinish(c->q); /* also after a failed enqueue: before the events go */
 	cb_watchdog_arm(0, NULL);
 	double host_ns = (cb_now() - h0) * 1e9;
 	if (rc == CB_OK && st != CL_SUCCESS)
 		rc = cl_fail(err, "clFinish", st, "the launches failed");
-	for (size_t i = 0; rc == CB_OK && i < n; i++) {
-		uint64_t span = 0;
-		if (c->event_timer)
-			rc = span_time(ev[2 * i], ev[2 * i + 1] ? ev[2 * i + 1] : ev[2 * i], &span,
-				       err);
-		if (rc == CB_OK)
-			ns_per_launch[i] = (c->event_timer ? (double)span : host_ns) /
-					   sets[i].count;
-	}
-	for (size_t i = 0; i < 2 * n; i++)
-		if (ev[i])
-			clReleaseEvent(ev[i]);
-	free(ev);
+	uint64_t span = 0;
+	if (rc == CB_OK && c->event_timer && (!first || (count > 1 && !last)))
+		rc = cb_error_call(err, CB_ERR_RUNTIME, "clEnqueueNDRangeKernel", CL_SUCCESS,
+				   "the "
+				   "driver returned CL_SUCCESS without an event for a launch of %s",
+				   what);
+	if (rc == CB_OK && c->event_timer)
+		rc = span_time(first, last ? last : first, &span, err);
+	if (first)
+		clReleaseEvent(first);
+	if (last)
+		clReleaseEvent(last);
+	if (rc == CB_OK)
+		*ns_per_launch = (c->event_timer ? (double)span : host_ns) / count;
 	return rc;
-}
-
-cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
-			   unsigned count, const char *what, double *ns_per_launch, cb_error *err)
-{
-	cb_ocl_launch_set set = { kernel, *nd, count };
-	return cb_ocl_time_launch_sets(c, p, &set, 1, what, ns_per_launch, err);
 }

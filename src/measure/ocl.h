@@ -134,15 +134,11 @@ void cb_ocl_program_prebuild(cb_ocl *c, const char *file, const char *options);
 /* A buffer of BYTES that kernels read and write. */
 cb_rc cb_ocl_buffer_new(cb_ocl *c, size_t bytes, cb_ocl_buffer **out, cb_error *err);
 void cb_ocl_buffer_free(cb_ocl_buffer *b);
-/* Copies of BYTES at byte OFFSET, under the watchdog; without WAIT only queued (SRC or DST must
- * stay until a later wait on the queue: the queue is in order). */
+/* Blocking copies of BYTES at byte OFFSET, under the watchdog. */
 cb_rc cb_ocl_buffer_write(cb_ocl *c, cb_ocl_buffer *b, size_t offset, const void *src, size_t bytes,
-			  bool wait, cb_error *err);
+			  cb_error *err);
 cb_rc cb_ocl_buffer_read(cb_ocl *c, cb_ocl_buffer *b, size_t offset, void *dst, size_t bytes,
-			 bool wait, cb_error *err);
-/* Waits for everything queued, whatever its status (after a failure, before the memory of a
- * queued copy goes). */
-void cb_ocl_finish(cb_ocl *c);
+			 cb_error *err);
 
 /* A kernel argument: a buffer, else SIZE bytes at VALUE. */
 typedef struct {
@@ -163,17 +159,5 @@ typedef struct {
  * batch's host wall time, divided by COUNT. */
 cb_rc cb_ocl_time_launches(cb_ocl *c, cb_ocl_program *p, unsigned kernel, const cb_ndrange *nd,
 			   unsigned count, const char *what, double *ns_per_launch, cb_error *err);
-/* Sets of launches queued back to back and waited for once (each round trip to the driver
- * left the device idle for about 0.1 ms on an H100): set i is COUNT launches of kernel KERNEL
- * over ND, and NS_PER_LAUNCH[i] its first start to last end divided by COUNT. With the host
- * clock each set is waited for alone. Arguments are set before (a kernel's launches take the
- * arguments it had when queued). */
-typedef struct {
-	unsigned kernel;
-	cb_ndrange nd;
-	unsigned count;
-} cb_ocl_launch_set;
-cb_rc cb_ocl_time_launch_sets(cb_ocl *c, cb_ocl_program *p, const cb_ocl_launch_set *sets, size_t n,
-			      const char *what, double *ns_per_launch, cb_error *err);
 
 #endif

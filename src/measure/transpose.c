@@ -150,43 +150,37 @@ static cb_rc build(tctx *t, const config *c, cb_error *err)
 				    err);
 }
 
-/* The variants run in tiles of TILE x ROWS work-items, the fill and the verification in
- * groups of the same shape over the whole matrix. */
-static cb_ndrange ndrange_of(const tctx *t, const config *c, int v)
+/* K launches of kernel V with ARGS, waited for; *NS their time per launch (event or host
+ * clock). The variants run in tiles of TILE x ROWS work-items, the fill and the verification
+ * in groups of the same shape over the whole matrix. */
+static cb_rc launch(tctx *t, const config *c, int v, const cb_ocl_arg *args, unsigned k, double *ns,
+		    cb_error *err)
 {
 	size_t rows = v < NVARIANTS ? t->n / (c->tile / c->rows) : t->n;
 	cb_ndrange nd = { 2, { t->n, rows }, { c->tile, c->rows } };
-	return nd;
-}
-
-/* N sets of launches, COUNTS[i] of kernel KERNELS[i] (their arguments set before), queued back
- * to back and waited for once: NS[i] set i's time per launch (event or host clock). */
-static cb_rc launch_sets(tctx *t, const config *c, const int *kernels, const unsigned *counts,
-			 size_t n, double *ns, cb_error *err)
-{
-	cb_ocl_launch_set sets[NVARIANTS];
-	for (size_t i = 0; i < n; i++)
-		sets[i] = (cb_ocl_launch_set){ (unsigned)kernels[i], ndrange_of(t, c, kernels[i]),
-					       counts[i] };
-	cb_rc rc = cb_ocl_time_launch_sets(t->ocl, t->prog, sets, n, "the transpose check", ns,
-					   err);
+	cb_rc rc = cb_ocl_program_args(t->prog, (unsigned)v, args, 3, err);
+	if (rc == CB_OK)
+		rc = cb_ocl_time_launches(t->ocl, t->prog, (unsigned)v, &nd, k,
+					  "the transpose check", ns, err);
 	return rc == CB_OK ? cb_check_interrupt(err) : rc;
 }
 
-/* Kernel V's three arguments. */
-static cb_rc set_args(tctx *t, int v, const cb_ocl_arg *args, cb_error *err)
+static cb_rc launch_variant(tctx *t, const config *c, int v, unsigned k, double *ns, cb_error *err)
 {
-	return cb_ocl_program_args(t->prog, (unsigned)v, args, 3, err);
+	uint32_t n = (uint32_t)t->n;
+	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
+	return launch(t, c, v, args, k, ns, err);
 }
 
-/* The fill's arguments: M filled with the input's elements, I ^ *SALT for element I. */
-static cb_rc fill_args(tctx *t, cb_ocl_buffer *m, const uint32_t *n, const uint32_t *salt,
-		       cb_error *err)
+/* M filled with the input's elements, I ^ SALT for element I. */
+static cb_rc fill(tctx *t, const config *c, cb_ocl_buffer *m, uint32_t salt, cb_error *err)
 {
+	uint32_t n = (uint32_t)t->n;
+	double ns;
 	cb_ocl_arg args[] = { { m, 0, NULL },
-			      { NULL, sizeof *n, n },
-			      { NULL, sizeof *salt, salt } };
-	return set_args(t, FILL, args, err);
+			      { NULL, sizeof n, &n },
+			      { NULL, sizeof salt, &salt } };
+	return launch(t, c, FILL, args, 1, &ns, err);
 }
 
 /* Element I of the input, as cl/transpose.cl's CB_HASH makes it. */
@@ -196,13 +190,14 @@ static uint64_t input_elem(uint32_t i, unsigned E)
 	return E == 8 ? (uint64_t)i << 32 | h : h;
 }
 
-/* Row R of the output, read into T->row, holds column R of the input: the host's own check,
- * independent of the device's verification. */
-static bool row_ok(const tctx *t, unsigned E, uint32_t r)
+/* Row R of the output holds column R of the input: read back and checked on the host, an
+ * independent check of the device's verification. */
+static cb_rc row_ok(tctx *t, unsigned E, uint32_t r, bool *ok, cb_error *err)
 {
 	size_t n = t->n;
-	bool ok = true;
-	for (size_t x = 0; ok && x < n; x++) {
+	cb_rc rc = cb_ocl_buffer_read(t->ocl, t->out, r * n * E, t->row, n * E, err);
+	*ok = rc == CB_OK;
+	for (size_t x = 0; *ok && x < n; x++) {
 		uint64_t want = input_elem((uint32_t)(x * n + r), E), got;
 		uint32_t got4;
 		if (E == 4) {
@@ -211,39 +206,31 @@ static bool row_ok(const tctx *t, unsigned E, uint32_t r)
 		} else {
 			memcpy(&got, (char *)t->row + x * 8, 8);
 		}
-		ok = got == want;
+		*ok = got == want;
 	}
-	return ok;
+	return rc;
 }
 
-/* One launch of V (its arguments set) into an output cleared first, then its result checked:
- * whole on the device, and one row (chosen by RNG) on the host. The flag's upload, the three
- * launches and the two reads take two waits: each wait left an H100 idle for about 0.1 ms. */
+/* One launch of V into an output cleared first, then its result checked: whole on the device,
+ * and one row (chosen by RNG) on the host. */
 static cb_rc verify(tctx *t, const config *c, int v, cb_rng *rng, bool *ok, double *ns,
 		    cb_error *err)
 {
-	uint32_t n = (uint32_t)t->n, bad = 0, salt = CLEARED, r = cb_rng_below(rng, n);
-	cb_ocl_arg vargs[] = { { t->out, 0, NULL }, { NULL, sizeof n, &n }, { t->bad, 0, NULL } };
-	int kernels[3] = { FILL, v, VERIFY };
-	unsigned counts[3] = { 1, 1, 1 };
-	double times[3];
-	size_t E = c->elem_bytes;
+	uint32_t n = (uint32_t)t->n, bad = 0;
+	double vns;
+	cb_ocl_arg args[] = { { t->out, 0, NULL }, { NULL, sizeof n, &n }, { t->bad, 0, NULL } };
 	*ok = false;
-	cb_rc rc = fill_args(t, t->out, &n, &salt, err);
+	cb_rc rc = fill(t, c, t->out, CLEARED, err);
 	if (rc == CB_OK)
-		rc = set_args(t, VERIFY, vargs, err);
+		rc = launch_variant(t, c, v, 1, ns, err);
 	if (rc == CB_OK)
-		rc = cb_ocl_buffer_write(t->ocl, t->bad, 0, &bad, sizeof bad, false, err);
+		rc = cb_ocl_buffer_write(t->ocl, t->bad, 0, &bad, sizeof bad, err);
 	if (rc == CB_OK)
-		rc = launch_sets(t, c, kernels, counts, 3, times, err);
+		rc = launch(t, c, VERIFY, args, 1, &vns, err);
 	if (rc == CB_OK)
-		rc = cb_ocl_buffer_read(t->ocl, t->bad, 0, &bad, sizeof bad, false, err);
-	if (rc == CB_OK)
-		rc = cb_ocl_buffer_read(t->ocl, t->out, r * t->n * E, t->row, t->n * E, true, err);
-	if (rc != CB_OK) /* no queued copy may outlive BAD */
-		cb_ocl_finish(t->ocl);
-	*ns = rc == CB_OK ? times[1] : 0;
-	*ok = rc == CB_OK && bad == 0 && row_ok(t, c->elem_bytes, r);
+		rc = cb_ocl_buffer_read(t->ocl, t->bad, 0, &bad, sizeof bad, err);
+	if (rc == CB_OK && bad == 0)
+		rc = row_ok(t, c->elem_bytes, cb_rng_below(rng, n), ok, err);
 	return rc;
 }
 
@@ -272,22 +259,15 @@ static void record(cb_result *r, const config *c, int v, size_t n, unsigned k, b
 	kc->ci_hi = s.ci_hi;
 }
 
-/* One configuration: build, verify each variant, size the batch, time in shuffled rounds. A
- * round's variants go back to back in one wait, each timed by its own first and last launch. */
+/* One configuration: build, verify each variant, size the batch, time in shuffled rounds. */
 static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_error *err)
 {
 	unsigned rounds = t->o->quick ? 6 : 10, k = 1, order[NVARIANTS] = { 0, 1, 2 };
-	uint32_t n = (uint32_t)t->n, salt = 0;
-	cb_ocl_arg args[] = { { t->in, 0, NULL }, { t->out, 0, NULL }, { NULL, sizeof n, &n } };
 	bool ok[NVARIANTS];
 	double one = 0, ns, *samples = cb_xcalloc(NVARIANTS * rounds, sizeof *samples);
 	cb_rc rc = build(t, c, err);
-	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++)
-		rc = set_args(t, v, args, err);
 	if (rc == CB_OK)
-		rc = fill_args(t, t->in, &n, &salt, err);
-	if (rc == CB_OK)
-		rc = launch_sets(t, c, (int[]){ FILL }, (unsigned[]){ 1 }, 1, &ns, err);
+		rc = fill(t, c, t->in, 0, err);
 	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++) {
 		rc = verify(t, c, v, rng, &ok[v], &ns, err);
 		one = ns > one ? ns : one;
@@ -303,20 +283,11 @@ static cb_rc run_config(tctx *t, const config *c, cb_rng *rng, cb_result *r, cb_
 	if (one > 0)
 		k = (unsigned)fmin(MAX_LAUNCHES, ceil(batch_ns / one));
 	for (unsigned round = 0; rc == CB_OK && round < rounds; round++) {
-		int kernels[NVARIANTS];
-		unsigned counts[NVARIANTS];
-		double times[NVARIANTS];
-		size_t m = 0;
 		cb_shuffle_u32(rng, order, NVARIANTS);
-		for (int i = 0; i < NVARIANTS; i++)
-			if (ok[order[i]]) {
-				kernels[m] = (int)order[i];
-				counts[m++] = k;
-			}
-		if (m)
-			rc = launch_sets(t, c, kernels, counts, m, times, err);
-		for (size_t i = 0; rc == CB_OK && i < m; i++)
-			samples[kernels[i] * rounds + round] = times[i];
+		for (int i = 0; rc == CB_OK && i < NVARIANTS; i++)
+			if (ok[order[i]])
+				rc = launch_variant(t, c, (int)order[i], k,
+						    &samples[order[i] * rounds + round], err);
 	}
 	for (int v = 0; rc == CB_OK && v < NVARIANTS; v++)
 		record(r, c, v, t->n, k, ok[v], samples + v * rounds, ok[v] ? rounds : 0);
