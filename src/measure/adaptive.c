@@ -3,6 +3,7 @@
  * the pool's tables that the design (core/design.h) chooses from what has been measured, each
  * batch calibrated and measured in rounds of its own against the same baseline, analyzed as
  * analyze would analyze the document, until the design is done. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "config.h"
 #include "measure/run_internal.h"
 #include "core/analyze.h"
@@ -12,6 +13,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,11 +189,23 @@ static void *prefetch_main(void *ctx)
 	return NULL;
 }
 
-static void prefetch_start(prefetch *p, const cb_protocol_opts *po, cb_result *res,
-			   const size_t *idx, size_t n)
+/* The cores this process may run on (taskset, a container's cpuset), not the machine's. */
+static long usable_cores(void)
+{
+#ifdef __linux__
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set);
+#endif
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Not with the host clock either: a thread that takes the main one's core would be timed. */
+static void prefetch_start(prefetch *p, const cb_runner *r, const cb_protocol_opts *po,
+			   cb_result *res, const size_t *idx, size_t n)
 {
 	*p = (prefetch){ .res = res, .idx = idx, .n = n };
-	if (po->cpu || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (po->cpu || r->st.timer == CB_TIMER_HOST || usable_cores() < 2)
 		return;
 	/* Signals (a stop, the watchdog's alarm) are the main thread's to take. */
 	sigset_t all, old;
@@ -302,7 +316,7 @@ cb_rc cb_run_adaptive(cb_runner *r, const cb_launcher *l, const cb_protocol_opts
 		pg.tables += n;
 		progress_note(&pg, CB_NOTE_PROGRESS, "");
 		prefetch pf;
-		prefetch_start(&pf, po, res, idx, n);
+		prefetch_start(&pf, r, po, res, idx, n);
 		rc = run_batch_of(r, l, po, res, idx, n, &total, err);
 		prefetch_join(&pf);
 		if (rc != CB_OK)

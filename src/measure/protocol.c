@@ -116,7 +116,10 @@ static cb_rc some_rounds(const cb_launcher *l, cb_experiment *ex, size_t nex, un
 	double expected = 1.25e-9 * st->launch_ns * (double)n;
 	cb_rc rc = cb_run_items(l, st->timer, items, 2 * n, expected, ns, &bad, st, err);
 	unsigned rep = 0;
-	for (size_t j = 0; rc == CB_OK && !cb_stop_signal && j < n; j++) {
+	/* A call of several rounds is one batch of the launcher, whole once it returns: a stop
+	 * during it keeps its rounds (they count in what the stop says). */
+	bool whole = rc == CB_OK && (k > 1 || !cb_stop_signal);
+	for (size_t j = 0; whole && j < n; j++) {
 		cb_experiment *x = &ex[order[j]];
 		unsigned round = st->rounds + (unsigned)(j / nslot);
 		if (j % nslot == 0)
@@ -208,8 +211,10 @@ static unsigned rounds_per_call(const cb_launcher *l, const cb_protocol_opts *o,
 {
 	double per_round = 1.25e-9 * st->launch_ns * (double)nslot;
 	unsigned k = 1;
-	while (st->rounds + k < o->min_rounds && st->rounds + k < o->max_rounds &&
-	       2 * nslot * (k + 1) <= l->max_batch && per_round * (k + 1) <= GROUP_S)
+	/* (the host clock times each launch in a call of its own) */
+	while (st->timer != CB_TIMER_HOST && st->rounds + k < o->min_rounds &&
+	       st->rounds + k < o->max_rounds && 2 * nslot * (k + 1) <= l->max_batch &&
+	       per_round * (k + 1) <= GROUP_S)
 		k++;
 	return k;
 }
@@ -226,10 +231,12 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 	double t0 = cb_now();
 	while (st->rounds < o->max_rounds && !cb_stop_signal) {
 		unsigned k = rounds_per_call(l, o, nslot, st);
-		if ((rc = some_rounds(l, ex, nex, k, &rng, st, err)) != CB_OK || cb_stop_signal)
+		rc = some_rounds(l, ex, nex, k, &rng, st, err);
+		if (rc == CB_OK && (k > 1 || !cb_stop_signal))
+			for (unsigned j = 0; j < k; j++)
+				round_ratios(ex, nex, st->rounds++);
+		if (rc != CB_OK || cb_stop_signal)
 			break;
-		for (unsigned j = 0; j < k; j++)
-			round_ratios(ex, nex, st->rounds++);
 		progress(o, st->rounds, cb_now() - t0);
 		if (st->rounds < o->min_rounds)
 			continue;
