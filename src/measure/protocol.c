@@ -89,9 +89,38 @@ double cb_differential(uint64_t ns_long, uint64_t ns_short, unsigned steps, unsi
 	return (double)(ns_long - ns_short) / (double)(steps - steps_short);
 }
 
+/* The round's reference: the median of the baseline's valid differentials. */
+static double round_baseline(const cb_experiment *b, unsigned round)
+{
+	double t[CB_BASELINE_REPS];
+	size_t n = 0;
+	for (unsigned k = 0; k < CB_BASELINE_REPS; k++) {
+		size_t at = round * CB_BASELINE_REPS + k;
+		double d = cb_differential(b->samples[at], b->samples_short[at], b->steps,
+					   b->steps_short);
+		if (d > 0)
+			t[n++] = d;
+	}
+	return n ? cb_median(t, n) : 0;
+}
+
+/* Each experiment's ratio to the baseline of round ROUND; an invalid pair gives none. */
+static void round_ratios(cb_experiment *ex, size_t nex, unsigned round)
+{
+	double base = round_baseline(&ex[0], round);
+	for (size_t i = 1; i < nex; i++) {
+		cb_experiment *x = &ex[i];
+		double t = cb_differential(x->samples[round], x->samples_short[round], x->steps,
+					   x->steps_short);
+		if (t > 0 && base > 0)
+			x->ratios[x->n++] = t / base;
+	}
+}
+
 /* K rounds from round st->rounds on, as one call (see rounds_per_call): each round in an order
  * of its own (every experiment once, the baseline CB_BASELINE_REPS times, NSLOT entries),
- * each experiment's long and short chain next to each other in a random order of the two. */
+ * each experiment's long and short chain next to each other in a random order of the two.
+ * The rounds it completes are stored, their ratios taken and st->rounds advanced. */
 static cb_rc some_rounds(const cb_launcher *l, cb_experiment *ex, size_t nex, unsigned k,
 			 cb_rng *rng, cb_protocol_state *st, cb_error *err)
 {
@@ -128,39 +157,13 @@ static cb_rc some_rounds(const cb_launcher *l, cb_experiment *ex, size_t nex, un
 		x->samples[at] = ns[2 * j + !long_first[j]];
 		x->samples_short[at] = ns[2 * j + long_first[j]];
 	}
+	for (unsigned r = 0; whole && r < k; r++)
+		round_ratios(ex, nex, st->rounds++);
 	free(order);
 	free(items);
 	free(ns);
 	free(long_first);
 	return rc;
-}
-
-/* The round's reference: the median of the baseline's valid differentials. */
-static double round_baseline(const cb_experiment *b, unsigned round)
-{
-	double t[CB_BASELINE_REPS];
-	size_t n = 0;
-	for (unsigned k = 0; k < CB_BASELINE_REPS; k++) {
-		size_t at = round * CB_BASELINE_REPS + k;
-		double d = cb_differential(b->samples[at], b->samples_short[at], b->steps,
-					   b->steps_short);
-		if (d > 0)
-			t[n++] = d;
-	}
-	return n ? cb_median(t, n) : 0;
-}
-
-/* Each experiment's ratio to the baseline of round ROUND; an invalid pair gives none. */
-static void round_ratios(cb_experiment *ex, size_t nex, unsigned round)
-{
-	double base = round_baseline(&ex[0], round);
-	for (size_t i = 1; i < nex; i++) {
-		cb_experiment *x = &ex[i];
-		double t = cb_differential(x->samples[round], x->samples_short[round], x->steps,
-					   x->steps_short);
-		if (t > 0 && base > 0)
-			x->ratios[x->n++] = t / base;
-	}
 }
 
 static bool all_converged(const cb_experiment *ex, size_t nex, double target)
@@ -231,11 +234,7 @@ cb_rc cb_measure_rounds(const cb_launcher *l, const cb_protocol_opts *o, cb_expe
 	double t0 = cb_now();
 	while (st->rounds < o->max_rounds && !cb_stop_signal) {
 		unsigned k = rounds_per_call(l, o, nslot, st);
-		rc = some_rounds(l, ex, nex, k, &rng, st, err);
-		if (rc == CB_OK && (k > 1 || !cb_stop_signal))
-			for (unsigned j = 0; j < k; j++)
-				round_ratios(ex, nex, st->rounds++);
-		if (rc != CB_OK || cb_stop_signal)
+		if ((rc = some_rounds(l, ex, nex, k, &rng, st, err)) != CB_OK || cb_stop_signal)
 			break;
 		progress(o, st->rounds, cb_now() - t0);
 		if (st->rounds < o->min_rounds)
