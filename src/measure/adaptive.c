@@ -10,11 +10,11 @@
 #include "core/design.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "measure/watchdog.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,12 +207,7 @@ static void prefetch_start(prefetch *p, const cb_runner *r, const cb_protocol_op
 	*p = (prefetch){ .res = res, .idx = idx, .n = n };
 	if (po->cpu || r->st.timer == CB_TIMER_HOST || usable_cores() < 2)
 		return;
-	/* Signals (a stop, the watchdog's alarm) are the main thread's to take. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	p->running = pthread_create(&p->thread, NULL, prefetch_main, p) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	p->running = cb_thread_start(&p->thread, prefetch_main, p) == 0;
 }
 
 static void prefetch_join(prefetch *p)

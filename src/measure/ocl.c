@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -979,13 +978,7 @@ void cb_ocl_program_prebuild(cb_ocl *c, const char *file, const char *options)
 	p->c = c;
 	p->file = cb_xstrdup(file);
 	p->opts = cb_xstrdup(opts);
-	/* Signals (a stop, the watchdog's alarm) are the main thread's to take. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int e = pthread_create(&p->thread, NULL, prebuild_main, p);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e == 0) {
+	if (cb_thread_start(&p->thread, prebuild_main, p) == 0) {
 		c->pre[c->npre++] = p;
 		return;
 	}

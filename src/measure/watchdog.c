@@ -2,6 +2,7 @@
 #include "config.h"
 #include "measure/watchdog.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
@@ -140,4 +141,14 @@ void cb_watchdog_stop_signal(int sig)
 	stop_sig = sig;
 	if (busy)
 		arm_grace();
+}
+
+int cb_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return e;
 }

@@ -8,6 +8,8 @@
 #ifndef CB_WATCHDOG_H
 #define CB_WATCHDOG_H
 
+#include <pthread.h>
+
 #define CB_WATCHDOG_GRACE_S 3
 
 /* The seconds one driver call may take (--timeout; 0: no limit, the default). A kernel build
@@ -21,6 +23,10 @@ void cb_watchdog_arm(unsigned seconds, const char *what);
 /* Arms it for the limit, or for ten times the limit (a build, the driver's start-up). */
 void cb_watchdog_call(const char *what);
 void cb_watchdog_slow(const char *what);
+
+/* Starts a helper thread running FN(ARG) with every signal blocked in it: a stop and the
+ * watchdog's alarm are the main thread's to take. pthread_create's status. */
+int cb_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 /* For the stop-signal handler (async-signal-safe): a stop was asked for by SIG. */
 void cb_watchdog_stop_signal(int sig);
