@@ -714,7 +714,8 @@ static double direct_elem_sse(const cb_fit_set *set, const cb_geometry *g, unsig
 
 /* The pass cache (its shortcuts past a group's span of words, the memo, the buffers it lends)
  * against passes counted one by one: every candidate's residual for every element size and
- * grouping, on random stride and pool tables, twice with one memo. */
+ * grouping, on random stride and pool tables, twice with one memo, then with memos warmed for
+ * too few tables (the buffers grow) and for all of them before their first cache. */
 static void cached_passes(void)
 {
 	enum { N = 40, S = 32 };
@@ -748,8 +749,13 @@ static void cached_passes(void)
 		distinct += !seen;
 	}
 	unsigned differ = 0, fits = 0;
-	for (int round = 0; round < 2; round++) {
+	for (int round = 0; round < 4; round++) {
 		size_t n;
+		if (round >= 2) {
+			cb_pass_memo_free(ds.memo);
+			ds.memo = cb_pass_memo_new();
+			cb_pass_memo_warm(ds.memo, round == 2 ? 3 : N);
+		}
 		cb_candidate *cand = cb_fit_candidates(&set, NULL, &n);
 		for (size_t c = 0; c < n; c += round ? 7 : 1) {
 			cb_geometry g = { cand[c].banks, cand[c].width, cand[c].broadcast,

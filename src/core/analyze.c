@@ -59,6 +59,11 @@ void cb_analyze_prefetch(cb_result *r, const size_t *idx, size_t n)
 	}
 	cb_pass_cache_free(cb_pass_cache_new(&ds));
 	cb_dataset_free(&ds);
+	/* The analysis after the batch fits the op's tables measured so far and the batch's. */
+	size_t of_op = n;
+	for (size_t i = 0; i < r->nms; i++)
+		of_op += r->ms[i].op == r->ms[idx[0]].op && isfinite(r->ms[i].ns_per_access);
+	cb_pass_memo_warm(r->pass_memo, of_op);
 }
 
 void cb_dataset_free(cb_dataset *ds)

@@ -205,9 +205,30 @@ static void give_back(cb_pass_memo *m, memo_buffer *b, void *p)
 		free(p);
 }
 
+/* B holding SIZE bytes whose pages are mapped (a lent B is left alone). */
+static void warm(memo_buffer *b, size_t size)
+{
+	if (b->lent || b->size >= size)
+		return;
+	free(b->p);
+	b->p = cb_xmalloc(size);
+	b->size = size;
+	memset(b->p, 0, size);
+}
+
 size_t cb_pass_memo_tables(const cb_pass_memo *m)
 {
 	return m ? m->n : 0;
+}
+
+void cb_pass_memo_warm(cb_pass_memo *m, size_t ntables)
+{
+	if (!m)
+		return;
+	/* Before a first cache the groupings are unknown: CB_MAX_GROUPINGS bounds them. */
+	unsigned ng = m->ngroupings ? m->ngroupings : CB_MAX_GROUPINGS;
+	warm(&m->cand, (size_t)NGEOM * NRULES * sizeof(cb_candidate));
+	warm(&m->passes, ((size_t)NGEOM * NRULES * ng * ntables + 1) * sizeof(uint16_t));
 }
 
 /* The memo serves caches of one sub-group and groupings (the first it saw) that hold every
