@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics, strict number parsing, the PRNG, CL error names, the expected kernel results,
- * the file names of --device all. */
+ * the file names of --device all, the cores a process may use. */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include "config.h"
 #include "measure/clerr.h"
 #include "measure/device.h"
@@ -12,6 +13,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 /* The check value of lane 0 of a 4-lane table whose lanes all read OFFSET, in a group of 8. */
 static uint32_t expect(cb_op op, unsigned E, uint32_t offset, uint32_t steps, bool le)
@@ -88,6 +92,33 @@ static void file_stems(void)
 			    small, sizeof small);
 	tap_ok(strlen(small) <= 64 && small[strlen(small) - 1] != '-',
 	       "a long name is cut to 64 characters, not inside a separator: %s", small);
+}
+
+/* Threads are sized by the cores the process may use (taskset, a cpuset), not the machine's. */
+static void usable_cores(void)
+{
+	long all = cb_usable_cores();
+	tap_ok(all >= 1, "at least one usable core (%ld)", all);
+#ifdef __linux__
+	cpu_set_t was, one;
+	if (sched_getaffinity(0, sizeof was, &was) != 0 || CPU_COUNT(&was) < 2) {
+		tap_skip("one core only: cannot narrow the affinity");
+		return;
+	}
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &was)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	bool set = sched_setaffinity(0, sizeof one, &one) == 0;
+	long narrowed = cb_usable_cores();
+	sched_setaffinity(0, sizeof was, &was);
+	tap_ok(set && narrowed == 1, "pinned to one of %d cores, the process may use 1 (%ld)",
+	       CPU_COUNT(&was), narrowed);
+#else
+	tap_skip("no sched_setaffinity");
+#endif
 }
 
 int main(void)
@@ -189,5 +220,6 @@ int main(void)
 
 	file_stems();
 	host_ids();
+	usable_cores();
 	return tap_done();
 }

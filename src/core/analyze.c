@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Relative half-width of a measurement's 95% CI, when the run recorded one; else 0. */
 static double relative_error(const cb_measurement *m)
@@ -406,9 +405,9 @@ static size_t share_caches(cb_result *rs, size_t n, const cb_pass_cache **cache_
 
 cb_rc cb_analyze_all(cb_result *rs, size_t n, unsigned threads, cb_error *err)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long usable = cb_usable_cores();
 	if (threads == 0)
-		threads = online > 0 ? (unsigned)(online < 16 ? online : 16) : 1;
+		threads = (unsigned)(usable < 16 ? usable : 16);
 	if (threads > n)
 		threads = n ? (unsigned)n : 1;
 	analyze_job *job = cb_xcalloc(1, sizeof *job);

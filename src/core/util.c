@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "config.h"
 #include "core/util.h"
 #include "core/error.h"
@@ -11,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 /* A sanctioned exit (error.h): no caller could do more than say it. */
 static void out_of_memory(void)
@@ -220,4 +225,15 @@ size_t cb_utf8_tail_bytes(const char *s, size_t n)
 		chars += utf8_start((unsigned char)s[i]);
 	}
 	return len - i;
+}
+
+long cb_usable_cores(void)
+{
+#ifdef __linux__
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set);
+#endif
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 0 ? online : 1;
 }

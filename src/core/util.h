@@ -44,5 +44,8 @@ void cb_shuffle_u32(cb_rng *r, uint32_t *a, size_t n);
 
 /* Monotonic wall clock in seconds. */
 double cb_now(void);
+/* The cores this process may run on (taskset, a container's cpuset), not the machine's; 1 at
+ * least. */
+long cb_usable_cores(void);
 
 #endif

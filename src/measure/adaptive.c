@@ -3,7 +3,6 @@
  * the pool's tables that the design (core/design.h) chooses from what has been measured, each
  * batch calibrated and measured in rounds of its own against the same baseline, analyzed as
  * analyze would analyze the document, until the design is done. */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include "config.h"
 #include "measure/run_internal.h"
 #include "core/analyze.h"
@@ -14,11 +13,9 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Rounds a batch may take beyond the minimum while its intervals are not yet narrow: three
  * steps of rounds_to_narrow from 6 rounds (before, 2 at a time and 8 at most). */
@@ -189,23 +186,12 @@ static void *prefetch_main(void *ctx)
 	return NULL;
 }
 
-/* The cores this process may run on (taskset, a container's cpuset), not the machine's. */
-static long usable_cores(void)
-{
-#ifdef __linux__
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0)
-		return CPU_COUNT(&set);
-#endif
-	return sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 /* Not with the host clock either: a thread that takes the main one's core would be timed. */
 static void prefetch_start(prefetch *p, const cb_runner *r, const cb_protocol_opts *po,
 			   cb_result *res, const size_t *idx, size_t n)
 {
 	*p = (prefetch){ .res = res, .idx = idx, .n = n };
-	if (po->cpu || r->st.timer == CB_TIMER_HOST || usable_cores() < 2)
+	if (po->cpu || r->st.timer == CB_TIMER_HOST || cb_usable_cores() < 2)
 		return;
 	p->running = cb_thread_start(&p->thread, prefetch_main, p) == 0;
 }
