@@ -225,8 +225,11 @@ void cb_pass_memo_warm(cb_pass_memo *m, size_t ntables)
 {
 	if (!m)
 		return;
-	/* Before a first cache the groupings are unknown: CB_MAX_GROUPINGS bounds them. */
+	/* Before a first cache the groupings are unknown: CB_MAX_GROUPINGS bounds them. A
+	 * dataset of more tables than a cache holds has no cache (cb_pass_cache_new). */
 	unsigned ng = m->ngroupings ? m->ngroupings : CB_MAX_GROUPINGS;
+	if (ntables > CB_CACHE_MAX_TABLES)
+		ntables = CB_CACHE_MAX_TABLES;
 	warm(&m->cand, (size_t)NGEOM * NRULES * sizeof(cb_candidate));
 	warm(&m->passes, ((size_t)NGEOM * NRULES * ng * ntables + 1) * sizeof(uint16_t));
 }
