@@ -58,11 +58,16 @@ void cb_analyze_prefetch(cb_result *r, const size_t *idx, size_t n)
 	}
 	cb_pass_cache_free(cb_pass_cache_new(&ds));
 	cb_dataset_free(&ds);
-	/* The analysis after the batch fits the op's tables measured so far and the batch's. */
-	size_t of_op = n;
+	/* The analysis after the batch fits each op's tables measured so far and the batch's, one
+	 * op at a time in the same buffers: a batch may hold several ops' tables. */
+	size_t of_op[CB_NOPS] = { 0 }, most = 0;
+	for (size_t k = 0; k < n; k++)
+		of_op[r->ms[idx[k]].op]++;
 	for (size_t i = 0; i < r->nms; i++)
-		of_op += r->ms[i].op == r->ms[idx[0]].op && isfinite(r->ms[i].ns_per_access);
-	cb_pass_memo_warm(r->pass_memo, of_op);
+		of_op[r->ms[i].op] += isfinite(r->ms[i].ns_per_access);
+	for (int op = 0; op < CB_NOPS; op++)
+		most = of_op[op] > most ? of_op[op] : most;
+	cb_pass_memo_warm(r->pass_memo, most);
 }
 
 void cb_dataset_free(cb_dataset *ds)
